@@ -1,0 +1,7 @@
+// Command repair finds and prints a patch that makes a Python program pass
+// its tests (DESIGN.md).
+package main
+
+import "os"
+
+func main() { os.Exit(run(os.Args[1:])) }

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"repair/internal/inputerr"
+)
+
+// Exit codes (DESIGN.md §8).
+const (
+	exitFound    = 0 // a patch was found and printed (or: the command succeeded)
+	exitNotFound = 1 // no patch within the budget (or: some cases fail)
+	exitInput    = 2 // bad input or usage
+	exitTool     = 3 // the tool or the sandbox failed
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// exitError carries an exit code that is not an error of the tool, such as
+// "some cases failed" (1). Its message, if any, has already been printed.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// streams are the command's standard streams, replaceable in tests.
+type streams struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+func run(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	io := streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	return exitCode(io.Err, err)
+}
+
+// exitCode maps an error to the process exit code and prints it: the one
+// place where that happens.
+func exitCode(stderr io.Writer, err error) int {
+	if err == nil {
+		return exitFound
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	var fe *flagError
+	switch {
+	case errors.As(err, &fe), inputerr.Is(err):
+		fmt.Fprintf(stderr, "repair: %v\n", err)
+		return exitInput
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "repair: interrupted")
+		return exitNotFound
+	default:
+		fmt.Fprintf(stderr, "repair: %v\n", err)
+		return exitTool
+	}
+}
+
+// flagError is a usage error: a bad flag, a missing or extra argument.
+type flagError struct{ err error }
+
+func (e *flagError) Error() string { return e.err.Error() }
+func (e *flagError) Unwrap() error { return e.err }
+
+func newRootCmd(io streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "repair --target FILE.py --tests TESTS [flags]",
+		Short: "Automated program repair for Python: find a patch that makes the tests pass",
+		Long: `repair finds where a Python program is probably wrong (spectrum-based fault
+localization), evolves candidate patches (statement, condition, operator,
+value and identifier mutations plus crossover), runs every candidate against
+the tests in a sandbox, shrinks the best patch with delta debugging, and
+prints it as a unified diff.`,
+		Version:       version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+	}
+	root.SetOut(io.Out)
+	root.SetErr(io.Err)
+	root.SetIn(io.In)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &flagError{err: fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
+	})
+	return root
+}

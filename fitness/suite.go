@@ -1,0 +1,85 @@
+package fitness
+
+import "encoding/json"
+
+// Kind says how a case is run.
+type Kind uint8
+
+const (
+	// Call cases call Function(*Args, **Kwargs) on a fresh import of the
+	// candidate and check Expected, ExpectedArgs and/or Raises.
+	Call Kind = iota
+	// IO cases run the candidate as __main__ with Stdin and compare its
+	// standard output with Stdout.
+	IO
+	// Test cases run one top-level test_* function (Function) of a Python
+	// test file (Suite.TestSource) that imports the candidate.
+	Test
+)
+
+var kindNames = [...]string{Call: "call", IO: "io", Test: "test"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// MarshalText encodes a kind by its name ("call", "io", "test").
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Case is one test case with every default of its suite already applied, so
+// an engine needs nothing else to run it. Its JSON form (these tags) is what
+// engines send to their workers.
+type Case struct {
+	Name string `json:"name"`
+	Kind Kind   `json:"kind"`
+	// Function is the callee of a Call case, or the test function of a Test
+	// case. Empty for IO cases.
+	Function string `json:"function,omitempty"`
+	// Args is a JSON array of positional arguments; nil means none.
+	Args json.RawMessage `json:"args,omitempty"`
+	// Kwargs is a JSON object of keyword arguments; nil means none.
+	Kwargs json.RawMessage `json:"kwargs,omitempty"`
+	// Expected is the expected return value as JSON; nil means the return
+	// value is not checked ("null" means it must be None).
+	Expected json.RawMessage `json:"expected,omitempty"`
+	// ExpectedArgs is a JSON array: the state of Args after the call; nil
+	// means not checked.
+	ExpectedArgs json.RawMessage `json:"expected_args,omitempty"`
+	// Raises names an exception type (the class or a base class) the call
+	// must raise; empty means the call must return normally.
+	Raises string `json:"raises,omitempty"`
+	// Stdin and Stdout are the input and expected output of an IO case.
+	Stdin  *string `json:"stdin,omitempty"`
+	Stdout *string `json:"stdout,omitempty"`
+	// Weight multiplies the case inside its fitness sum (default 1, > 0).
+	Weight float64 `json:"weight"`
+	// Timeout in seconds (> 0).
+	Timeout float64 `json:"timeout"`
+	// Tolerance for float comparison, absolute or relative (>= 0).
+	Tolerance float64 `json:"tolerance"`
+	// Line is the 1-based line of the case in its suite file, when known
+	// (JSON lines, Python test files); 0 otherwise.
+	Line int `json:"-"`
+}
+
+// Suite is a loaded, validated test suite.
+type Suite struct {
+	// Path is the file the suite was loaded from.
+	Path string
+	// Target is the program the suite names (resolved against the suite's
+	// directory); empty when it names none. --target wins over it.
+	Target string
+	// Function is the default callee of call cases.
+	Function string
+	// MemoryMB limits the memory of a candidate's process (default 512).
+	MemoryMB int
+	// Cases are the test cases, in file order. Never empty.
+	Cases []Case
+	// TestSource is the text of a Python test file (Kind Test cases), and
+	// TestModule the module name it is imported as; empty otherwise.
+	TestSource []byte
+	TestModule string
+}

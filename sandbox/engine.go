@@ -1,0 +1,67 @@
+package sandbox
+
+import (
+	"context"
+	"io"
+
+	"repair/fitness"
+)
+
+// Engine runs candidate programs against the suite it was created for.
+// Run is safe for concurrent use by up to Options.Workers goroutines (more
+// callers wait for a free worker).
+//
+// A failing candidate (wrong answers, crashes, timeouts, syntax errors) is
+// reported in the Outcome; Run returns an error only when the tool itself
+// broke (the interpreter is gone, ctx was canceled, a worker cannot be
+// restarted).
+type Engine interface {
+	// Name is "cpython" or "gpython".
+	Name() string
+	// Run evaluates src (a complete candidate of the target file).
+	Run(ctx context.Context, src []byte, opts RunOptions) (*fitness.Outcome, error)
+	// Close stops every worker and removes every temporary file. Safe to call
+	// more than once.
+	Close() error
+}
+
+// RunOptions are per-candidate options.
+type RunOptions struct {
+	// Coverage asks for the executed line numbers of each case.
+	Coverage bool
+}
+
+// Isolation selects how strictly candidates are confined.
+type Isolation uint8
+
+const (
+	// IsolationAuto uses namespaces, seccomp and a read-only file system
+	// where the kernel allows, and otherwise rlimits only (said once on
+	// Options.Stderr).
+	IsolationAuto Isolation = iota
+	// IsolationStrict refuses to run when full isolation is unavailable.
+	IsolationStrict
+	// IsolationNone applies rlimits only (for debugging).
+	IsolationNone
+)
+
+// Options configure an engine.
+type Options struct {
+	// Suite is the suite every candidate is run against.
+	Suite *fitness.Suite
+	// Target is the path of the target file: its base name (without .py) is
+	// the module name candidates are imported as, and the files of its
+	// directory are importable by the candidate and the tests.
+	Target string
+	// Workers is the number of worker processes (default: number of CPUs).
+	Workers int
+	// Isolation level (default IsolationAuto).
+	Isolation Isolation
+	// OutputCap caps captured output per case in bytes (default 64 KiB).
+	OutputCap int
+	// Python overrides the interpreter (cpython engine); empty means
+	// resolve python3 from PATH to its real executable.
+	Python string
+	// Stderr receives one-time notices (degraded isolation). Nil discards.
+	Stderr io.Writer
+}
