@@ -63,6 +63,10 @@ type Case struct {
 	// Line is the 1-based line of the case in its suite file, when known
 	// (JSON lines, Python test files); 0 otherwise.
 	Line int `json:"-"`
+	// Path is the JSON path of the case in a suite object ("tests[3]") or
+	// a bare array ("[3]"); empty for JSON lines and Python test files,
+	// which Line locates. [Suite.Where] formats a case's location.
+	Path string `json:"-"`
 }
 
 // Suite is a loaded, validated test suite.
