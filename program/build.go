@@ -1,0 +1,854 @@
+package program
+
+import (
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// builder fills a Program from a tree-sitter tree.
+type builder struct {
+	p    *Program
+	base int // offset of the parsed text in Src (3 after a byte order mark)
+
+	names     []map[string]bool // per scope
+	binds     []map[string]bool // per statement: names its own text binds
+	nonlocals []map[string]bool // per scope: names declared nonlocal
+	usedBI    map[string]bool   // builtins the file reads
+	headerOf  map[int]int       // block id -> byte offset of the start of its header's line
+}
+
+var simpleStatements = map[string]bool{
+	"expression_statement": true, "return_statement": true, "pass_statement": true,
+	"break_statement": true, "continue_statement": true, "delete_statement": true,
+	"raise_statement": true, "global_statement": true, "nonlocal_statement": true,
+	"import_statement": true, "import_from_statement": true, "future_import_statement": true,
+	"assert_statement": true, "type_alias_statement": true,
+}
+
+var compoundStatements = map[string]bool{
+	"if_statement": true, "for_statement": true, "while_statement": true,
+	"try_statement": true, "with_statement": true, "function_definition": true,
+	"class_definition": true, "decorated_definition": true, "match_statement": true,
+}
+
+func isStatement(t string) bool { return simpleStatements[t] || compoundStatements[t] }
+
+func (b *builder) start(n *sitter.Node) int { return int(n.StartByte()) + b.base }
+func (b *builder) end(n *sitter.Node) int   { return int(n.EndByte()) + b.base }
+
+func (b *builder) build(root *sitter.Node) {
+	p := b.p
+	b.usedBI = map[string]bool{}
+	b.headerOf = map[int]int{}
+	p.Scopes = append(p.Scopes, Scope{ID: 0, Kind: "module", Stmt: -1, Parent: -1})
+	b.names = append(b.names, map[string]bool{})
+	b.nonlocals = append(b.nonlocals, nil)
+	p.Blocks = append(p.Blocks, Block{ID: 0, Owner: -1})
+	b.visitBlock(root, 0, -1, 0, 0)
+	// Sites in document order (outer before inner at the same start).
+	sort.SliceStable(p.Sites, func(i, j int) bool {
+		a, c := &p.Sites[i], &p.Sites[j]
+		if a.Start != c.Start {
+			return a.Start < c.Start
+		}
+		return a.End > c.End
+	})
+	for i := range p.Sites {
+		p.Sites[i].ID = i
+	}
+	b.detectIndentUnit()
+	b.markInline()
+	b.indexStrings(root)
+	b.finishScopes()
+	b.pin()
+}
+
+// visitBlock adds the statements of a block node (or the module) to block
+// bid.
+func (b *builder) visitBlock(n *sitter.Node, bid, parent, scope int, ctx place) {
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		if !isStatement(c.Type()) {
+			continue
+		}
+		b.addStmt(c, bid, parent, scope, ctx)
+	}
+}
+
+func (b *builder) addStmt(n *sitter.Node, bid, parent, scope int, ctx place) {
+	p := b.p
+	id := len(p.Stmts)
+	start, end := b.start(n), b.end(n)
+	s := Stmt{
+		ID: id, Kind: n.Type(), Start: start, End: end,
+		Line: p.LineOf(start), EndLine: p.LineOf(max(start, end-1)),
+		Compound: compoundStatements[n.Type()],
+		Block:    bid, Parent: parent, Scope: scope, ctx: ctx,
+	}
+	if len(p.Blocks[bid].Stmts) == 0 && n.Type() == "expression_statement" && n.NamedChildCount() == 1 {
+		switch n.NamedChild(0).Type() {
+		case "string", "concatenated_string":
+			s.Docstring = true
+		}
+	}
+	s.needs = b.needs(n)
+	p.Stmts = append(p.Stmts, s)
+	b.binds = append(b.binds, nil)
+	p.Blocks[bid].Stmts = append(p.Blocks[bid].Stmts, id)
+
+	// Expression sites and bound names of the statement's own text.
+	b.visitSites(n, id, scope, false, false)
+
+	if !s.Compound {
+		return
+	}
+	def := n
+	if n.Type() == "decorated_definition" {
+		def = n.ChildByFieldName("definition")
+		if def == nil {
+			return
+		}
+	}
+	switch def.Type() {
+	case "function_definition", "class_definition":
+		name := ""
+		if nn := def.ChildByFieldName("name"); nn != nil {
+			name = nn.Content(b.p.Src[b.base:])
+			b.bind(scope, id, name)
+		}
+		kind := "class"
+		inner := place(0)
+		async := false
+		if def.Type() == "function_definition" {
+			kind = "function"
+			inner = inFunc
+			if ctx&inFunc != 0 {
+				inner |= inNested
+			}
+			if firstToken(def) == "async" {
+				inner |= inAsync
+				async = true
+			}
+		}
+		q := name
+		if pn := p.Scopes[scope].Name; pn != "" {
+			q = pn + "." + name
+		}
+		sid := len(p.Scopes)
+		p.Scopes = append(p.Scopes, Scope{ID: sid, Kind: kind, Name: q, Stmt: id, Parent: scope, async: async})
+		b.names = append(b.names, map[string]bool{})
+		b.nonlocals = append(b.nonlocals, nil)
+		if params := def.ChildByFieldName("parameters"); params != nil {
+			b.bindParams(params, sid)
+		}
+		if body := def.ChildByFieldName("body"); body != nil {
+			b.addBlock(body, def, id, sid, inner)
+		}
+	case "for_statement", "while_statement":
+		for i := 0; i < int(def.NamedChildCount()); i++ {
+			c := def.NamedChild(i)
+			switch c.Type() {
+			case "block":
+				b.addBlock(c, def, id, scope, ctx|inLoop)
+			case "else_clause":
+				b.clauseBlocks(c, id, scope, ctx)
+			}
+		}
+	case "match_statement":
+		body := def.ChildByFieldName("body")
+		if body == nil {
+			return
+		}
+		for i := 0; i < int(body.NamedChildCount()); i++ {
+			if c := body.NamedChild(i); c.Type() == "case_clause" {
+				b.visitSites(c, id, scope, false, false)
+				b.clauseBlocks(c, id, scope, ctx)
+			}
+		}
+	default: // if, try, with
+		for i := 0; i < int(def.NamedChildCount()); i++ {
+			c := def.NamedChild(i)
+			switch c.Type() {
+			case "block":
+				b.addBlock(c, def, id, scope, ctx)
+			case "elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause":
+				b.clauseBlocks(c, id, scope, ctx)
+			}
+		}
+	}
+}
+
+// clauseBlocks adds the body blocks of a clause node.
+func (b *builder) clauseBlocks(clause *sitter.Node, owner, scope int, ctx place) {
+	for i := 0; i < int(clause.NamedChildCount()); i++ {
+		if c := clause.NamedChild(i); c.Type() == "block" {
+			b.addBlock(c, clause, owner, scope, ctx)
+		}
+	}
+}
+
+// addBlock adds a block node whose header is the statement or clause node
+// header.
+func (b *builder) addBlock(n, header *sitter.Node, owner, scope int, ctx place) {
+	p := b.p
+	bid := len(p.Blocks)
+	p.Blocks = append(p.Blocks, Block{ID: bid, Owner: owner})
+	p.Stmts[owner].Blocks = append(p.Stmts[owner].Blocks, bid)
+	b.headerOf[bid] = p.lineStarts[p.LineOf(b.start(header))-1]
+	b.visitBlock(n, bid, owner, scope, ctx)
+	if len(p.Blocks[bid].Stmts) == 0 {
+		// Not valid Python, but never leave a block without statements.
+		p.Blocks = p.Blocks[:bid]
+		p.Stmts[owner].Blocks = p.Stmts[owner].Blocks[:len(p.Stmts[owner].Blocks)-1]
+	}
+}
+
+func firstToken(n *sitter.Node) string {
+	if n.ChildCount() == 0 {
+		return ""
+	}
+	return n.Child(0).Type()
+}
+
+// needs computes what a statement's text requires from where it stands.
+func (b *builder) needs(n *sitter.Node) place {
+	var need place
+	var walk func(n *sitter.Node, loop bool)
+	walk = func(n *sitter.Node, loop bool) {
+		switch n.Type() {
+		case "function_definition", "class_definition", "lambda":
+			// What a nested definition's body needs, it finds inside it;
+			// its decorators, defaults and bases still run out here.
+			for i := 0; i < int(n.NamedChildCount()); i++ {
+				c := n.NamedChild(i)
+				if c.Type() != "block" {
+					walk(c, loop)
+				}
+			}
+			return
+		case "return_statement":
+			need |= inFunc
+			if n.NamedChildCount() > 0 {
+				need |= returnValue
+			}
+		case "yield":
+			need |= inFunc | yieldExpr
+		case "await":
+			need |= inFunc | inAsync
+		case "break_statement", "continue_statement":
+			if !loop {
+				need |= inLoop
+			}
+		case "nonlocal_statement":
+			need |= inFunc | inNested | never
+		case "global_statement", "future_import_statement":
+			need |= never
+		case "for_statement", "with_statement", "for_in_clause":
+			if firstToken(n) == "async" {
+				need |= inFunc | inAsync
+			}
+		}
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			c := n.NamedChild(i)
+			inner := loop
+			if (n.Type() == "for_statement" || n.Type() == "while_statement") && c.Type() == "block" {
+				inner = true
+			}
+			walk(c, inner)
+		}
+	}
+	walk(n, false)
+	return need
+}
+
+// detectIndentUnit finds the file's indentation step from its first
+// indented block.
+func (b *builder) detectIndentUnit() {
+	p := b.p
+	for _, blk := range p.Blocks[1:] {
+		s := &p.Stmts[blk.Stmts[0]]
+		ls := p.lineStarts[s.Line-1]
+		if !isBlank(p.Src[ls:s.Start]) {
+			continue
+		}
+		inner := string(p.Src[ls:s.Start])
+		outer := string(leadingSpace(p.Src[b.headerOf[blk.ID]:]))
+		if strings.HasPrefix(inner, outer) && len(inner) > len(outer) {
+			p.IndentUnit = inner[len(outer):]
+			return
+		}
+	}
+}
+
+// markInline sets Stmt.Inline, Stmt.Indent and Block.Indent/Inline, and
+// records the glue points that split one-line blocks and ';' lines.
+func (b *builder) markInline() {
+	p := b.p
+	for bi := range p.Blocks {
+		blk := &p.Blocks[bi]
+		if len(blk.Stmts) == 0 {
+			continue // an empty module
+		}
+		first := &p.Stmts[blk.Stmts[0]]
+		ls := p.lineStarts[first.Line-1]
+		switch {
+		case bi == 0:
+			blk.Indent = ""
+		case isBlank(p.Src[ls:first.Start]):
+			blk.Indent = string(p.Src[ls:first.Start])
+		default:
+			// The body starts on the header's line: it gets one more level
+			// than the header when split.
+			blk.Inline = true
+			blk.Indent = string(leadingSpace(p.Src[b.headerOf[bi]:])) + p.IndentUnit
+			colon := first.Start
+			for colon > 0 && (p.Src[colon-1] == ' ' || p.Src[colon-1] == '\t') {
+				colon--
+			}
+			p.glue = append(p.glue, glue{start: colon, end: first.Start, line: first.Line, indent: blk.Indent})
+		}
+		for i, id := range blk.Stmts {
+			s := &p.Stmts[id]
+			s.Indent = blk.Indent
+			if bi == 0 {
+				// Module statements are never indented.
+				s.Indent = ""
+			}
+			if blk.Inline {
+				s.Inline = true
+			}
+			if i+1 < len(blk.Stmts) {
+				next := &p.Stmts[blk.Stmts[i+1]]
+				if next.Line == s.EndLine {
+					s.Inline, next.Inline = true, true
+					p.glue = append(p.glue, glue{start: s.End, end: next.Start, line: next.Line, indent: blk.Indent})
+				}
+			}
+		}
+		if !blk.Inline && bi > 0 {
+			// A statement after a multi-line string on the same line etc.
+			for _, id := range blk.Stmts {
+				s := &p.Stmts[id]
+				ls := p.lineStarts[s.Line-1]
+				if !isBlank(p.Src[ls:s.Start]) {
+					s.Inline = true
+				}
+			}
+		}
+	}
+	sort.Slice(p.glue, func(i, j int) bool { return p.glue[i].start < p.glue[j].start })
+}
+
+// indexStrings marks the lines that start inside a string token, whose
+// leading whitespace is part of the string and must never be re-indented.
+func (b *builder) indexStrings(root *sitter.Node) {
+	p := b.p
+	p.inString = make([]bool, len(p.lineStarts))
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		if n.StartPoint().Row == n.EndPoint().Row {
+			return
+		}
+		if n.Type() == "string" {
+			first, last := p.LineOf(b.start(n)), p.LineOf(b.end(n))
+			for l := first + 1; l <= last; l++ {
+				p.inString[l-1] = true
+			}
+			// Replacement fields of an f-string hold expressions; the lines
+			// they span are still inside the string token.
+			return
+		}
+		for i := 0; i < int(n.ChildCount()); i++ {
+			walk(n.Child(i))
+		}
+	}
+	walk(root)
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\f' {
+			return false
+		}
+	}
+	return true
+}
+
+func leadingSpace(b []byte) []byte {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\f') {
+		i++
+	}
+	return b[:i]
+}
+
+// atomic node types need no parentheses in any expression position.
+var atomic = map[string]bool{
+	"identifier": true, "integer": true, "float": true, "string": true,
+	"concatenated_string": true, "true": true, "false": true, "none": true,
+	"call": true, "attribute": true, "subscript": true, "list": true, "tuple": true,
+	"dictionary": true, "set": true, "parenthesized_expression": true,
+	"list_comprehension": true, "dictionary_comprehension": true,
+	"set_comprehension": true, "ellipsis": true, "generator_expression": true,
+}
+
+// literal node types.
+var literals = map[string]bool{
+	"integer": true, "float": true, "string": true, "true": true, "false": true, "none": true,
+}
+
+// notReplaceable are expression node types that cannot stand in an
+// arbitrary expression position, nor be replaced by an arbitrary expression.
+var notReplaceable = map[string]bool{
+	"expression_list": true, "yield": true, "list_splat": true, "dictionary_splat": true,
+	"keyword_argument": true, "slice": true,
+	"pattern_list": true, "assignment": true, "augmented_assignment": true,
+	"parenthesized_list_splat": true, "comment": true, "lambda": true,
+	"named_expression": true, "conditional_expression": true,
+}
+
+// visitSites records the sites and bound names of the text of statement
+// node n (not of the statements nested in its blocks). store says n is an
+// assignment target; inString that n is inside an f-string.
+func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bool) {
+	src := b.p.Src[b.base:]
+	var visit func(n *sitter.Node, store, inString bool)
+	visit = func(n *sitter.Node, store, inString bool) {
+		t := n.Type()
+		if isStatement(t) && b.start(n) != b.p.Stmts[stmt].Start {
+			return // a nested statement: its own sites
+		}
+		switch t {
+		case "block", "comment", "parameters", "lambda_parameters", "type",
+			"import_statement", "import_from_statement", "future_import_statement",
+			"global_statement", "nonlocal_statement", "case_pattern", "format_specifier",
+			"decorator", "type_parameter", "escape_sequence", "string_content":
+			switch t {
+			case "import_statement", "import_from_statement":
+				b.bindImports(n, stmt, scope)
+			case "nonlocal_statement":
+				// Its names are bound in an enclosing function (see pin).
+				for i := 0; i < int(n.NamedChildCount()); i++ {
+					if c := n.NamedChild(i); c.Type() == "identifier" {
+						if b.nonlocals[scope] == nil {
+							b.nonlocals[scope] = map[string]bool{}
+						}
+						b.nonlocals[scope][c.Content(src)] = true
+					}
+				}
+			}
+			return
+		case "function_definition", "class_definition":
+			// Only the header: name and parameters are bound elsewhere;
+			// superclasses and decorators are not mutated.
+			return
+		case "decorated_definition":
+			return
+		case "identifier":
+			name := n.Content(src)
+			if store {
+				b.bind(scope, stmt, name)
+			} else if pyBuiltins[name] {
+				b.usedBI[name] = true
+			}
+			b.addSite(SiteIdent, n, stmt, func(s *Site) { s.Store = store; s.InString = inString; s.Atomic = true })
+			return
+		case "integer", "float", "true", "false", "none":
+			b.addSite(SiteLiteral, n, stmt, func(s *Site) { s.InString = inString; s.Atomic = true })
+			return
+		case "string", "concatenated_string":
+			// A string is one literal site (a concatenation too: its parts
+			// could only be replaced by other strings); the expressions of
+			// f-string replacement fields are sites of their own.
+			if !b.p.Stmts[stmt].Docstring && !inString {
+				b.addSite(SiteLiteral, n, stmt, func(s *Site) { s.Atomic = true })
+			}
+			strs := []*sitter.Node{n}
+			if t == "concatenated_string" {
+				strs = strs[:0]
+				for i := 0; i < int(n.NamedChildCount()); i++ {
+					strs = append(strs, n.NamedChild(i))
+				}
+			}
+			for _, sn := range strs {
+				for i := 0; i < int(sn.NamedChildCount()); i++ {
+					c := sn.NamedChild(i)
+					if c.Type() == "interpolation" {
+						if e := c.ChildByFieldName("expression"); e != nil {
+							visit(e, false, true)
+						}
+					}
+				}
+			}
+			return
+		case "attribute":
+			if o := n.ChildByFieldName("object"); o != nil {
+				visit(o, false, inString)
+			}
+			return
+		case "keyword_argument":
+			if v := n.ChildByFieldName("value"); v != nil {
+				b.expr(v, stmt, RoleArg, false, inString)
+				visit(v, false, inString)
+			}
+			return
+		case "as_pattern_target":
+			// with ... as x, except E as x: binds x.
+			for i := 0; i < int(n.NamedChildCount()); i++ {
+				if c := n.NamedChild(i); c.Type() == "identifier" {
+					b.bind(scope, stmt, c.Content(src))
+				}
+			}
+			return
+		case "case_clause":
+			// The pattern is skipped; the guard is a condition.
+			for i := 0; i < int(n.NamedChildCount()); i++ {
+				c := n.NamedChild(i)
+				if c.Type() == "if_clause" {
+					visit(c, false, inString)
+				}
+			}
+			return
+		}
+
+		// Sites of operators, conditions and expression positions.
+		switch t {
+		case "binary_operator":
+			if op := n.ChildByFieldName("operator"); op != nil {
+				b.addSite(SiteBinOp, op, stmt, func(s *Site) { s.InString = inString })
+			}
+			b.operands(n, stmt, inString, n.ChildByFieldName("left"), n.ChildByFieldName("right"))
+		case "boolean_operator":
+			if op := n.ChildByFieldName("operator"); op != nil {
+				b.addSite(SiteBoolOp, op, stmt, func(s *Site) { s.InString = inString })
+			}
+			b.operands(n, stmt, inString, n.ChildByFieldName("left"), n.ChildByFieldName("right"))
+		case "comparison_operator":
+			var ops []*sitter.Node
+			for i := 0; i < int(n.ChildCount()); i++ {
+				c := n.Child(i)
+				if c.IsNamed() {
+					ops = append(ops, c)
+				} else if n.FieldNameForChild(i) == "operators" {
+					b.addSite(SiteCmpOp, c, stmt, func(s *Site) { s.InString = inString })
+				}
+			}
+			b.operands(n, stmt, inString, ops...)
+		case "not_operator", "unary_operator":
+			if n.ChildCount() > 0 {
+				b.addSite(SiteUnaryOp, n.Child(0), stmt, func(s *Site) { s.InString = inString })
+			}
+			b.operands(n, stmt, inString, n.ChildByFieldName("argument"))
+		case "augmented_assignment":
+			if op := n.ChildByFieldName("operator"); op != nil {
+				b.addSite(SiteAugOp, op, stmt, func(s *Site) { s.InString = inString })
+			}
+			if r := n.ChildByFieldName("right"); r != nil {
+				b.expr(r, stmt, RoleValue, false, inString)
+			}
+		case "assignment":
+			if r := n.ChildByFieldName("right"); r != nil {
+				b.expr(r, stmt, RoleValue, false, inString)
+			}
+		case "return_statement":
+			if n.NamedChildCount() == 1 {
+				b.expr(n.NamedChild(0), stmt, RoleReturn, false, inString)
+			}
+		case "if_statement", "elif_clause", "while_statement":
+			if c := n.ChildByFieldName("condition"); c != nil {
+				b.cond(c, stmt, false, inString)
+			}
+		case "assert_statement":
+			if n.NamedChildCount() > 0 {
+				b.cond(n.NamedChild(0), stmt, false, inString)
+			}
+		case "if_clause":
+			if n.NamedChildCount() > 0 {
+				b.cond(n.NamedChild(0), stmt, true, inString)
+			}
+		case "conditional_expression":
+			if n.NamedChildCount() == 3 {
+				b.cond(n.NamedChild(1), stmt, true, inString)
+				b.operands(n, stmt, inString, n.NamedChild(0), n.NamedChild(2))
+			}
+		case "subscript":
+			for i := 0; i < int(n.ChildCount()); i++ {
+				if n.FieldNameForChild(i) != "subscript" {
+					continue
+				}
+				c := n.Child(i)
+				if c.Type() == "slice" {
+					for j := 0; j < int(c.NamedChildCount()); j++ {
+						b.expr(c.NamedChild(j), stmt, RoleIndex, false, inString)
+					}
+				} else {
+					b.expr(c, stmt, RoleIndex, false, inString)
+				}
+			}
+		case "call":
+			if args := n.ChildByFieldName("arguments"); args != nil && args.Type() == "argument_list" {
+				var pos []Span
+				for i := 0; i < int(args.NamedChildCount()); i++ {
+					c := args.NamedChild(i)
+					if c.Type() == "comment" || c.Type() == "keyword_argument" {
+						continue
+					}
+					if !notReplaceable[c.Type()] {
+						pos = append(pos, Span{b.start(c), b.end(c)})
+					}
+					b.expr(c, stmt, RoleArg, false, inString)
+				}
+				if len(pos) >= 2 {
+					if sid := b.addSite(SiteArgs, args, stmt, func(s *Site) { s.InString = inString }); sid >= 0 {
+						b.p.Sites[sid].Parts = pos
+					}
+				}
+			}
+		}
+
+		// Children, with the store flag for assignment targets.
+		for i := 0; i < int(n.ChildCount()); i++ {
+			c := n.Child(i)
+			if !c.IsNamed() {
+				continue
+			}
+			f := n.FieldNameForChild(i)
+			st := false
+			switch t {
+			case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
+				st = f == "left"
+			case "named_expression":
+				st = f == "name"
+			case "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern",
+				"parenthesized_expression", "tuple", "list":
+				st = store
+			case "delete_statement", "expression_list":
+				st = store
+			}
+			visit(c, st, inString)
+		}
+	}
+	visit(n, store, inString)
+}
+
+// operands records the operands of an operation as operand expressions and
+// as the Parts of the operation's own expression site, if it has one.
+func (b *builder) operands(op *sitter.Node, stmt int, inString bool, nodes ...*sitter.Node) {
+	var parts []Span
+	for _, c := range nodes {
+		if c == nil {
+			continue
+		}
+		parts = append(parts, Span{b.start(c), b.end(c)})
+		b.expr(c, stmt, RoleOperand, true, inString)
+	}
+	// The operation itself may already be a site (e.g. a return value):
+	// give every SiteExpr with its exact range the operand spans.
+	s, e := b.start(op), b.end(op)
+	for i := len(b.p.Sites) - 1; i >= 0; i-- {
+		st := &b.p.Sites[i]
+		if st.Stmt != stmt {
+			break
+		}
+		if (st.Kind == SiteExpr || st.Kind == SiteCond) && st.Start == s && st.End == e {
+			st.Parts = parts
+		}
+	}
+}
+
+// expr records an expression position.
+func (b *builder) expr(n *sitter.Node, stmt int, role Role, operand, inString bool) {
+	if notReplaceable[n.Type()] || n.Type() == "comment" {
+		return
+	}
+	b.addSite(SiteExpr, n, stmt, func(s *Site) {
+		s.Role, s.Operand, s.InString, s.Atomic = role, operand, inString, atomic[n.Type()]
+	})
+}
+
+// cond records a condition.
+func (b *builder) cond(n *sitter.Node, stmt int, operand, inString bool) {
+	if notReplaceable[n.Type()] && n.Type() != "named_expression" && n.Type() != "conditional_expression" {
+		return
+	}
+	b.addSite(SiteCond, n, stmt, func(s *Site) {
+		s.Role, s.Operand, s.InString, s.Atomic = RoleCond, operand, inString, atomic[n.Type()]
+	})
+}
+
+func (b *builder) addSite(k SiteKind, n *sitter.Node, stmt int, set func(*Site)) int {
+	id := len(b.p.Sites)
+	s := Site{ID: id, Kind: k, Start: b.start(n), End: b.end(n), Stmt: stmt, Node: n.Type()}
+	if set != nil {
+		set(&s)
+	}
+	if s.Start >= s.End {
+		return -1
+	}
+	b.p.Sites = append(b.p.Sites, s)
+	return id
+}
+
+// bindParams binds the parameter names of a def in its scope.
+func (b *builder) bindParams(params *sitter.Node, scope int) {
+	src := b.p.Src[b.base:]
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		switch n.Type() {
+		case "identifier":
+			b.names[scope][n.Content(src)] = true
+			return
+		case "default_parameter", "typed_default_parameter":
+			if nn := n.ChildByFieldName("name"); nn != nil {
+				walk(nn)
+			}
+			return
+		case "typed_parameter":
+			for i := 0; i < int(n.NamedChildCount()); i++ {
+				if c := n.NamedChild(i); c.Type() != "type" {
+					walk(c)
+				}
+			}
+			return
+		}
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(params)
+}
+
+// bind records that statement stmt binds name in scope.
+func (b *builder) bind(scope, stmt int, name string) {
+	b.names[scope][name] = true
+	if b.binds[stmt] == nil {
+		b.binds[stmt] = map[string]bool{}
+	}
+	b.binds[stmt][name] = true
+}
+
+// pin marks the statements that are the only binding of a name some nested
+// function declares nonlocal (and the statements holding them): removing
+// one is a compile error ("no binding for nonlocal").
+func (b *builder) pin() {
+	p := b.p
+	for sc, names := range b.nonlocals {
+		if len(names) > 0 && p.Scopes[sc].Stmt >= 0 {
+			// A function declaring nonlocal names only compiles where it is.
+			p.Stmts[p.Scopes[sc].Stmt].needs |= never
+		}
+		for name := range names {
+			// The nearest enclosing function scope that binds the name.
+			t := p.Scopes[sc].Parent
+			for t > 0 && (p.Scopes[t].Kind != "function" || !b.names[t][name]) {
+				t = p.Scopes[t].Parent
+			}
+			if t <= 0 {
+				continue
+			}
+			binding := -1
+			count := 0
+			for i := range p.Stmts {
+				if p.Stmts[i].Scope == t && b.binds[i][name] && i != p.Scopes[t].Stmt {
+					binding = i
+					count++
+				}
+			}
+			if count != 1 {
+				continue // a parameter, or several bindings
+			}
+			for s := binding; s >= 0 && s != p.Scopes[t].Stmt; s = p.Stmts[s].Parent {
+				p.Stmts[s].Pinned = true
+			}
+			for i := range p.Sites {
+				st := &p.Sites[i]
+				if st.Stmt == binding && st.Kind == SiteIdent && st.Store && p.SiteText(i) == name {
+					st.Pinned = true
+				}
+			}
+		}
+	}
+	for i := range p.Stmts {
+		sc := &p.Scopes[p.Stmts[i].Scope]
+		if p.Stmts[i].needs&yieldExpr != 0 {
+			sc.yields = true
+		}
+		if p.Stmts[i].needs&returnValue != 0 {
+			sc.returnsValue = true
+		}
+	}
+}
+
+// bindImports binds the names an import statement defines.
+func (b *builder) bindImports(n *sitter.Node, stmt, scope int) {
+	src := b.p.Src[b.base:]
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if n.FieldNameForChild(i) != "name" {
+			continue
+		}
+		c := n.Child(i)
+		switch c.Type() {
+		case "aliased_import":
+			if a := c.ChildByFieldName("alias"); a != nil {
+				b.bind(scope, stmt, a.Content(src))
+			}
+		case "dotted_name":
+			name := c.Content(src)
+			if n.Type() == "import_statement" {
+				name, _, _ = strings.Cut(name, ".")
+			} else if j := strings.LastIndexByte(name, '.'); j >= 0 {
+				name = name[j+1:]
+			}
+			b.bind(scope, stmt, name)
+		}
+	}
+}
+
+// finishScopes sorts each scope's names and computes the visible names.
+func (b *builder) finishScopes() {
+	p := b.p
+	for i := range p.Scopes {
+		p.Scopes[i].Names = sortedKeys(b.names[i])
+	}
+	for i := range p.Scopes {
+		vis := map[string]bool{}
+		for n := range b.usedBI {
+			vis[n] = true
+		}
+		for s := i; s >= 0; s = p.Scopes[s].Parent {
+			// Class bodies are not visible from the functions inside them.
+			if s != i && p.Scopes[s].Kind == "class" {
+				continue
+			}
+			for _, n := range p.Scopes[s].Names {
+				vis[n] = true
+			}
+		}
+		p.Scopes[i].Visible = sortedKeys(vis)
+	}
+	p.builtins = sortedKeys(b.usedBI)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// pyBuiltins are the builtin names an identifier mutation may use when the
+// file already uses them.
+var pyBuiltins = map[string]bool{
+	"abs": true, "all": true, "any": true, "bool": true, "chr": true, "dict": true,
+	"divmod": true, "enumerate": true, "filter": true, "float": true, "int": true,
+	"isinstance": true, "len": true, "list": true, "map": true, "max": true, "min": true,
+	"ord": true, "pow": true, "print": true, "range": true, "reversed": true, "round": true,
+	"set": true, "sorted": true, "str": true, "sum": true, "tuple": true, "zip": true,
+	"iter": true, "next": true, "hash": true, "id": true, "type": true, "repr": true,
+	"ValueError": true, "TypeError": true, "KeyError": true, "IndexError": true,
+	"Exception": true, "ZeroDivisionError": true, "StopIteration": true,
+}

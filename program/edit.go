@@ -1,0 +1,542 @@
+package program
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Op is the kind of an edit.
+type Op uint8
+
+const (
+	// Delete removes statement Stmt.
+	Delete Op = iota
+	// InsertBefore inserts a copy of statement Donor before statement Stmt,
+	// in Stmt's block.
+	InsertBefore
+	// InsertAfter inserts a copy of statement Donor after statement Stmt
+	// (after its whole body, for a compound statement), in Stmt's block.
+	InsertAfter
+	// Replace replaces statement Stmt by a copy of statement Donor.
+	Replace
+	// Swap exchanges statements Stmt and Donor.
+	Swap
+	// ReplaceText replaces the text of site Site by Text.
+	ReplaceText
+	// SwapText exchanges the texts of sites Site and Site2.
+	SwapText
+)
+
+var opNames = [...]string{"delete", "insert-before", "insert-after", "replace", "swap", "replace-text", "swap-text"}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return fmt.Sprintf("Op(%d)", o)
+}
+
+// MarshalText encodes an op by its name.
+func (o Op) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// UnmarshalText decodes an op name.
+func (o *Op) UnmarshalText(b []byte) error {
+	for i, n := range opNames {
+		if n == string(b) {
+			*o = Op(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown edit op %q", b)
+}
+
+// Edit is one change to the ORIGINAL program, by statement and site ids
+// (GenProg's patch representation): every edit of a patch refers to the
+// original text, never to the result of an earlier edit.
+type Edit struct {
+	Op Op `json:"op"`
+	// Stmt is the target statement (Delete, Insert*, Replace, Swap).
+	Stmt int `json:"stmt"`
+	// Donor is the statement copied (Insert*, Replace) or the other one
+	// swapped (Swap).
+	Donor int `json:"donor,omitempty"`
+	// Site and Site2 are the sites of ReplaceText and SwapText.
+	Site  int `json:"site,omitempty"`
+	Site2 int `json:"site2,omitempty"`
+	// Text replaces Site's text (ReplaceText).
+	Text string `json:"text,omitempty"`
+}
+
+// Patch is an ordered list of edits: a candidate.
+type Patch []Edit
+
+// Key returns a compact string that identifies the patch's edits, in order.
+func (pt Patch) Key() string {
+	var sb strings.Builder
+	for _, e := range pt {
+		fmt.Fprintf(&sb, "%d:%d:%d:%d:%d:%q;", e.Op, e.Stmt, e.Donor, e.Site, e.Site2, e.Text)
+	}
+	return sb.String()
+}
+
+// glue is a place where a one-line block or a ';' line is split: its byte
+// range is replaced by a line break and the indentation of the statement
+// that follows.
+type glue struct {
+	start, end int
+	line       int // the line it is on
+	indent     string
+}
+
+// claim is what an accepted edit occupies: byte ranges of the original
+// (statements or sites) and, for inserts, the anchor statement.
+type claim struct {
+	spans  [2]Span
+	n      int  // spans used
+	stmts  bool // spans are whole statements
+	s1, s2 int  // the statements claimed, or -1
+	anchor int  // insert anchor statement, or -1
+}
+
+// valid reports whether e refers to existing statements and sites and
+// makes sense on its own.
+func (p *Program) valid(e Edit) bool {
+	ns, nsite := len(p.Stmts), len(p.Sites)
+	okS := func(i int) bool { return i >= 0 && i < ns }
+	okSite := func(i int) bool { return i >= 0 && i < nsite }
+	switch e.Op {
+	case Delete:
+		return okS(e.Stmt)
+	case InsertBefore, InsertAfter:
+		return okS(e.Stmt) && okS(e.Donor)
+	case Replace:
+		return okS(e.Stmt) && okS(e.Donor) && e.Stmt != e.Donor
+	case Swap:
+		if !okS(e.Stmt) || !okS(e.Donor) || e.Stmt == e.Donor {
+			return false
+		}
+		return !p.Contains(e.Stmt, e.Donor) && !p.Contains(e.Donor, e.Stmt)
+	case ReplaceText:
+		return okSite(e.Site)
+	case SwapText:
+		if !okSite(e.Site) || !okSite(e.Site2) {
+			return false
+		}
+		a, b := &p.Sites[e.Site], &p.Sites[e.Site2]
+		return a.End <= b.Start || b.End <= a.Start
+	}
+	return false
+}
+
+func (p *Program) claimOf(e Edit) claim {
+	c := claim{s1: -1, s2: -1, anchor: -1}
+	st := func(i int) Span { return Span{p.Stmts[i].Start, p.Stmts[i].End} }
+	si := func(i int) Span { return Span{p.Sites[i].Start, p.Sites[i].End} }
+	switch e.Op {
+	case Delete, Replace:
+		c.spans[0], c.n, c.stmts, c.s1 = st(e.Stmt), 1, true, e.Stmt
+	case Swap:
+		c.spans[0], c.spans[1], c.n, c.stmts, c.s1, c.s2 = st(e.Stmt), st(e.Donor), 2, true, e.Stmt, e.Donor
+	case InsertBefore, InsertAfter:
+		c.anchor = e.Stmt
+	case ReplaceText:
+		c.spans[0], c.n = si(e.Site), 1
+	case SwapText:
+		c.spans[0], c.spans[1], c.n = si(e.Site), si(e.Site2), 2
+	}
+	return c
+}
+
+// conflicts reports whether two claims cannot both be applied: their byte
+// ranges overlap, or an insert is anchored strictly inside a statement that
+// the other deletes, replaces or swaps.
+func (p *Program) conflicts(a, b claim) bool {
+	for i := 0; i < a.n; i++ {
+		for j := 0; j < b.n; j++ {
+			if a.spans[i].Start < b.spans[j].End && b.spans[j].Start < a.spans[i].End {
+				return true
+			}
+		}
+	}
+	inside := func(anchor int, c claim) bool {
+		if anchor < 0 || !c.stmts {
+			return false
+		}
+		return (c.s1 >= 0 && p.Contains(c.s1, anchor)) || (c.s2 >= 0 && p.Contains(c.s2, anchor))
+	}
+	return inside(a.anchor, b) || inside(b.anchor, a)
+}
+
+// Resolve returns, for each edit of the patch, whether Render applies it.
+//
+// The rule, deterministic and documented: edits are taken in patch order;
+// an edit is dropped when it refers to a statement or site that does not
+// exist, swaps a statement with one nested in it, or conflicts with an edit
+// taken before it — their byte ranges overlap (an edit inside a statement
+// that an earlier edit deletes, replaces or swaps; two edits of the same
+// site) or it inserts next to a statement nested inside one that an
+// earlier edit deletes, replaces or swaps. Earlier edits win.
+func (p *Program) Resolve(pt Patch) []bool {
+	ok := make([]bool, len(pt))
+	var taken []claim
+	for i, e := range pt {
+		if !p.valid(e) {
+			continue
+		}
+		c := p.claimOf(e)
+		clash := false
+		for _, t := range taken {
+			if p.conflicts(c, t) {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			ok[i] = true
+			taken = append(taken, c)
+		}
+	}
+	return ok
+}
+
+// Applied returns the edits of the patch that Render applies, in order.
+func (p *Program) Applied(pt Patch) Patch {
+	ok := p.Resolve(pt)
+	out := make(Patch, 0, len(pt))
+	for i, e := range pt {
+		if ok[i] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// repl is one replacement of a byte range of the document being rendered.
+type repl struct {
+	start, end int
+	text       string
+	// Insertions at the same offset: rank 0 = after-inserts (deeper
+	// indentation first), rank 1 = before-inserts; then edit order.
+	rank, depth, idx int
+}
+
+// doc is the text edits apply to: the original, or the original with some
+// one-line blocks and ';' lines split (explode).
+type doc struct {
+	b      []byte
+	bom    int
+	shifts []shift // offset shifts after split points, by original offset
+}
+
+type shift struct{ at, delta int }
+
+// pos maps an offset of the original to the document.
+func (d *doc) pos(o int) int {
+	n := o
+	for _, s := range d.shifts {
+		if s.at > o {
+			break
+		}
+		n += s.delta
+	}
+	return n
+}
+
+func (d *doc) lineStart(o int) int {
+	for o > d.bom && d.b[o-1] != '\n' {
+		o--
+	}
+	return o
+}
+
+func (d *doc) lineEnd(o int) int {
+	for o < len(d.b) {
+		if d.b[o] == '\n' {
+			return o + 1
+		}
+		o++
+	}
+	return o
+}
+
+// span returns the whole lines of statement s in the document.
+func (d *doc) span(p *Program, s int) (int, int) {
+	st := &p.Stmts[s]
+	return d.lineStart(d.pos(st.Start)), d.lineEnd(d.pos(st.End))
+}
+
+// Render returns the program text with the patch applied. It never fails:
+// edits that cannot apply are dropped (see Resolve). Untouched lines are
+// byte-identical to the original. A one-line block (if x: y) or a ';' line
+// is split into proper lines when one of its statements is edited; inserted
+// and moved statements are re-indented to their new block; a block emptied
+// by deletions gets "pass".
+func (p *Program) Render(pt Patch) []byte {
+	ok := p.Resolve(pt)
+	d := p.explode(pt, ok)
+
+	var rs []repl
+	passAt := p.emptied(pt, ok)
+
+	for i, e := range pt {
+		if !ok[i] {
+			continue
+		}
+		switch e.Op {
+		case Delete:
+			a, b := d.span(p, e.Stmt)
+			text := ""
+			if passAt[e.Stmt] {
+				text = fitEnd(p.Stmts[e.Stmt].Indent+"pass"+p.NL, d.b, b)
+			}
+			rs = append(rs, repl{start: a, end: b, text: text, idx: i})
+		case Replace:
+			a, b := d.span(p, e.Stmt)
+			rs = append(rs, repl{start: a, end: b, text: fitEnd(p.donor(e.Donor, p.Stmts[e.Stmt].Indent), d.b, b), idx: i})
+		case Swap:
+			a1, b1 := d.span(p, e.Stmt)
+			a2, b2 := d.span(p, e.Donor)
+			rs = append(rs,
+				repl{start: a1, end: b1, text: fitEnd(p.donor(e.Donor, p.Stmts[e.Stmt].Indent), d.b, b1), idx: i},
+				repl{start: a2, end: b2, text: fitEnd(p.donor(e.Stmt, p.Stmts[e.Donor].Indent), d.b, b2), idx: i})
+		case InsertBefore:
+			a, _ := d.span(p, e.Stmt)
+			rs = append(rs, repl{start: a, end: a, text: p.donor(e.Donor, p.Stmts[e.Stmt].Indent), rank: 1, idx: i})
+		case InsertAfter:
+			_, b := d.span(p, e.Stmt)
+			ind := p.Stmts[e.Stmt].Indent
+			text := p.donor(e.Donor, ind)
+			if b == len(d.b) && (b == 0 || d.b[b-1] != '\n') {
+				// After the last line of a file without a final newline.
+				text = p.NL + strings.TrimSuffix(text, p.NL)
+			}
+			rs = append(rs, repl{start: b, end: b, text: text, rank: 0, depth: -len(ind), idx: i})
+		case ReplaceText:
+			s := &p.Sites[e.Site]
+			rs = append(rs, repl{start: d.pos(s.Start), end: d.pos(s.End), text: e.Text, idx: i})
+		case SwapText:
+			s1, s2 := &p.Sites[e.Site], &p.Sites[e.Site2]
+			t1, t2 := p.Text(s1.Start, s1.End), p.Text(s2.Start, s2.End)
+			rs = append(rs,
+				repl{start: d.pos(s1.Start), end: d.pos(s1.End), text: t2, idx: i},
+				repl{start: d.pos(s2.Start), end: d.pos(s2.End), text: t1, idx: i})
+		}
+	}
+	return apply(d.b, rs)
+}
+
+// emptied returns the statements whose deletion must leave "pass": the
+// first deleted statement of each block that the patch empties (the module
+// may be empty). Nil when the patch deletes nothing.
+func (p *Program) emptied(pt Patch, ok []bool) map[int]bool {
+	var delta map[int]int // block -> inserted minus deleted statements
+	var deleted map[int]bool
+	for i, e := range pt {
+		if ok[i] && e.Op == Delete {
+			if delta == nil {
+				delta, deleted = map[int]int{}, map[int]bool{}
+			}
+			deleted[e.Stmt] = true
+		}
+	}
+	if delta == nil {
+		return nil
+	}
+	for i, e := range pt {
+		if !ok[i] {
+			continue
+		}
+		switch e.Op {
+		case Delete:
+			delta[p.Stmts[e.Stmt].Block]--
+		case InsertBefore, InsertAfter:
+			delta[p.Stmts[e.Stmt].Block]++
+		}
+	}
+	var at map[int]bool
+	for b, n := range delta {
+		if b == 0 || len(p.Blocks[b].Stmts)+n > 0 {
+			continue
+		}
+		for _, s := range p.Blocks[b].Stmts {
+			if deleted[s] {
+				if at == nil {
+					at = map[int]bool{}
+				}
+				at[s] = true
+				break
+			}
+		}
+	}
+	return at
+}
+
+// fitEnd drops the final line break of text when the span it replaces ends
+// the file without one, so a file without a final newline keeps that.
+func fitEnd(text string, b []byte, end int) string {
+	if end == len(b) && (end == 0 || b[end-1] != '\n') {
+		text = strings.TrimSuffix(text, "\n")
+		text = strings.TrimSuffix(text, "\r")
+	}
+	return text
+}
+
+func apply(b []byte, rs []repl) []byte {
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, c := &rs[i], &rs[j]
+		if a.start != c.start {
+			return a.start < c.start
+		}
+		ai, ci := a.end == a.start, c.end == c.start
+		if ai != ci {
+			return ai // insertions before a range that starts there
+		}
+		if a.rank != c.rank {
+			return a.rank < c.rank
+		}
+		if a.depth != c.depth {
+			return a.depth < c.depth
+		}
+		return a.idx < c.idx
+	})
+	n := len(b)
+	for _, r := range rs {
+		n += len(r.text) - (r.end - r.start)
+	}
+	out := make([]byte, 0, max(n, 0))
+	cur := 0
+	for _, r := range rs {
+		if r.start < cur {
+			continue // cannot happen for resolved edits; never break the text
+		}
+		out = append(out, b[cur:r.start]...)
+		out = append(out, r.text...)
+		cur = r.end
+	}
+	return append(out, b[cur:]...)
+}
+
+// explode returns the document the edits apply to: the original, with the
+// one-line blocks and ';' lines of edited statements split into lines.
+func (p *Program) explode(pt Patch, ok []bool) *doc {
+	d := &doc{b: p.Src}
+	if len(p.Src) >= 3 && p.lineStarts[0] == 3 {
+		d.bom = 3
+	}
+	if len(p.glue) == 0 {
+		return d
+	}
+	var lines map[int]bool
+	touch := func(s int) {
+		st := &p.Stmts[s]
+		if !st.Inline {
+			return
+		}
+		if lines == nil {
+			lines = map[int]bool{}
+		}
+		for l := st.Line; l <= st.EndLine; l++ {
+			lines[l] = true
+		}
+	}
+	for i, e := range pt {
+		if !ok[i] {
+			continue
+		}
+		switch e.Op {
+		case Delete, Replace, InsertBefore, InsertAfter:
+			touch(e.Stmt)
+		case Swap:
+			touch(e.Stmt)
+			touch(e.Donor)
+		}
+	}
+	if lines == nil {
+		return d
+	}
+	var rs []repl
+	for _, g := range p.glue {
+		if lines[g.line] {
+			text := p.NL + g.indent
+			rs = append(rs, repl{start: g.start, end: g.end, text: text})
+			d.shifts = append(d.shifts, shift{at: g.end, delta: len(text) - (g.end - g.start)})
+		}
+	}
+	d.b = apply(p.Src, rs)
+	return d
+}
+
+// donor returns the text of statement s re-indented to indent, as whole
+// lines ending with a line break.
+func (p *Program) donor(s int, indent string) string {
+	st := &p.Stmts[s]
+	if st.Inline {
+		return indent + p.Text(st.Start, st.End) + p.NL
+	}
+	var sb strings.Builder
+	for l := st.Line; l <= st.EndLine; l++ {
+		ls := p.lineStarts[l-1]
+		le := len(p.Src)
+		if l < len(p.lineStarts) {
+			le = p.lineStarts[l]
+		}
+		line := p.Src[ls:le]
+		if !p.inString[l-1] && strings.HasPrefix(string(line), st.Indent) && !isBlank(trimEOL(line)) {
+			sb.WriteString(indent)
+			sb.Write(line[len(st.Indent):])
+		} else {
+			sb.Write(line)
+		}
+	}
+	out := sb.String()
+	if !strings.HasSuffix(out, "\n") {
+		out += p.NL
+	}
+	return out
+}
+
+func trimEOL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// Describe says in words what an edit does, for summaries:
+// "line 8: replaced `return y` with `return x`".
+func (p *Program) Describe(e Edit) string {
+	if !p.valid(e) {
+		return fmt.Sprintf("invalid edit %v", e.Op)
+	}
+	q := func(s string) string {
+		if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+			s = s[:i] + " ..."
+		}
+		s = strings.TrimSpace(s)
+		if len(s) > 60 {
+			s = s[:57] + "..."
+		}
+		return "`" + s + "`"
+	}
+	st := func(i int) string { return q(p.FirstLine(i)) }
+	line := func(i int) int { return p.Stmts[i].Line }
+	switch e.Op {
+	case Delete:
+		return fmt.Sprintf("line %d: deleted %s", line(e.Stmt), st(e.Stmt))
+	case InsertBefore:
+		return fmt.Sprintf("line %d: inserted %s (from line %d) before %s", line(e.Stmt), st(e.Donor), line(e.Donor), st(e.Stmt))
+	case InsertAfter:
+		return fmt.Sprintf("line %d: inserted %s (from line %d) after %s", line(e.Stmt), st(e.Donor), line(e.Donor), st(e.Stmt))
+	case Replace:
+		return fmt.Sprintf("line %d: replaced %s with %s (from line %d)", line(e.Stmt), st(e.Stmt), st(e.Donor), line(e.Donor))
+	case Swap:
+		return fmt.Sprintf("lines %d and %d: swapped %s and %s", line(e.Stmt), line(e.Donor), st(e.Stmt), st(e.Donor))
+	case ReplaceText:
+		s := &p.Sites[e.Site]
+		return fmt.Sprintf("line %d: replaced %s with %s", p.LineOf(s.Start), q(p.SiteText(e.Site)), q(e.Text))
+	case SwapText:
+		return fmt.Sprintf("line %d: swapped %s and %s", p.LineOf(p.Sites[e.Site].Start), q(p.SiteText(e.Site)), q(p.SiteText(e.Site2)))
+	}
+	return e.Op.String()
+}

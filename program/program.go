@@ -1,0 +1,288 @@
+package program
+
+import "strings"
+
+// Stmt is one statement of the program. Compound statements own blocks;
+// clauses (elif, else, except, finally, case) are parts of their statement,
+// not statements.
+type Stmt struct {
+	ID int
+	// Kind is the grammar's node type: "return_statement",
+	// "expression_statement", "if_statement", "decorated_definition", ...
+	Kind string
+	// Start and End are the statement's byte range in Program.Src (for a
+	// compound statement, through the end of its last clause).
+	Start, End int
+	// Line and EndLine are the 1-based lines of Start and End.
+	Line, EndLine int
+	// Indent is the statement's indentation once it stands on its own lines:
+	// the leading whitespace of its line, or for a statement of a one-line
+	// block or a ';' line, the indentation it gets when that line is split.
+	Indent string
+	// Inline is true when the statement shares a line with its block's
+	// header (if x: y) or with a sibling (a; b). Rendering splits such a
+	// line before editing the statement.
+	Inline bool
+	// Compound is true for statements that own blocks.
+	Compound bool
+	// Block is the block the statement belongs to.
+	Block int
+	// Parent is the compound statement whose block holds this one, or -1.
+	Parent int
+	// Blocks are the blocks a compound statement owns, in order.
+	Blocks []int
+	// Scope is the innermost scope (module, function or class) holding it.
+	Scope int
+	// Docstring is true for a string-only expression statement that opens a
+	// module, class or function body.
+	Docstring bool
+	// Pinned is true when removing the statement (deleting, replacing or
+	// swapping it away) cannot compile: it is the only binding of a name
+	// that a nested function declares nonlocal.
+	Pinned bool
+
+	ctx   place // where the statement stands
+	needs place // what its text needs from where it is placed
+}
+
+// place is a set of syntactic contexts a statement may need: return and
+// yield need a function, break and continue a loop, await an async
+// function, nonlocal a nested function.
+type place uint8
+
+const (
+	inFunc place = 1 << iota
+	inLoop
+	inAsync
+	inNested
+	never       // future imports, global and nonlocal declarations: never moved
+	yieldExpr   // the text yields (not a context: see CanPlace)
+	returnValue // the text returns a value (not a context)
+
+	contexts = inFunc | inLoop | inAsync | inNested | never
+)
+
+// Block is a statement list: the module, a body, or a clause's body.
+type Block struct {
+	ID int
+	// Owner is the compound statement owning the block, or -1 for the module.
+	Owner int
+	// Stmts are the statements of the block, in order. Never empty.
+	Stmts []int
+	// Indent is the indentation of the block's statements.
+	Indent string
+	// Inline is true when the block's first statement stands on the line of
+	// its header (if x: y).
+	Inline bool
+}
+
+// Scope is the module, a function or a class.
+type Scope struct {
+	ID int
+	// Kind is "module", "function" or "class".
+	Kind string
+	// Name is the qualified name ("" for the module, "C.method" for a method).
+	Name string
+	// Stmt is the def or class statement, or -1 for the module.
+	Stmt int
+	// Parent is the enclosing scope, or -1 for the module.
+	Parent int
+	// Names are the names bound in this scope (parameters, assignment, for
+	// and with targets, imports, defs, classes), sorted.
+	Names []string
+	// Visible are the names an expression of this scope can read: its own,
+	// those of enclosing functions, the module's and the builtins the file
+	// uses. Sorted.
+	Visible []string
+
+	async, yields, returnsValue bool
+}
+
+// SiteKind says what an expression site is.
+type SiteKind uint8
+
+const (
+	// SiteCond is a condition: of if, elif, while, assert, a conditional
+	// expression or a comprehension's if.
+	SiteCond SiteKind = iota
+	// SiteBinOp is the operator token of an arithmetic or bitwise binary
+	// operation (+ - * / // % ** << >> & | ^ @).
+	SiteBinOp
+	// SiteCmpOp is one operator token of a comparison (< <= > >= == != in
+	// "not in" is "is not").
+	SiteCmpOp
+	// SiteBoolOp is the "and" or "or" token of a boolean operation.
+	SiteBoolOp
+	// SiteUnaryOp is the operator token of a unary operation (- + ~ not).
+	SiteUnaryOp
+	// SiteAugOp is the operator of an augmented assignment (+= -= ...).
+	SiteAugOp
+	// SiteLiteral is a number, string, True, False or None.
+	SiteLiteral
+	// SiteIdent is a name read or bound by an expression or an assignment.
+	SiteIdent
+	// SiteExpr is an expression standing where any expression of the file
+	// could stand instead (see Role).
+	SiteExpr
+	// SiteArgs is the argument list of a call with two or more positional
+	// arguments (Parts).
+	SiteArgs
+)
+
+var siteKindNames = [...]string{
+	SiteCond: "cond", SiteBinOp: "binop", SiteCmpOp: "cmpop", SiteBoolOp: "boolop",
+	SiteUnaryOp: "unaryop", SiteAugOp: "augop", SiteLiteral: "literal",
+	SiteIdent: "ident", SiteExpr: "expr", SiteArgs: "args",
+}
+
+func (k SiteKind) String() string {
+	if int(k) < len(siteKindNames) {
+		return siteKindNames[k]
+	}
+	return "?"
+}
+
+// Role says where a SiteExpr stands.
+type Role uint8
+
+const (
+	RoleNone    Role = iota
+	RoleArg          // a call argument (positional or keyword value)
+	RoleIndex        // a subscript index or slice bound
+	RoleReturn       // the value of a return statement
+	RoleOperand      // an operand of an operator or conditional expression
+	RoleValue        // the right-hand side of an assignment
+	RoleCond         // a condition (SiteCond)
+)
+
+var roleNames = [...]string{"", "arg", "index", "return", "operand", "value", "cond"}
+
+func (r Role) String() string {
+	if int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	return "?"
+}
+
+// Span is a byte range of Program.Src.
+type Span struct{ Start, End int }
+
+// Site is a place inside a statement that the finer mutation operators
+// change: an operator token, a literal, a name, a condition or an
+// expression.
+type Site struct {
+	ID   int
+	Kind SiteKind
+	// Start and End are the site's byte range in Program.Src.
+	Start, End int
+	// Stmt is the innermost statement holding the site.
+	Stmt int
+	// Node is the grammar's node type of the site ("identifier",
+	// "binary_operator", "<=", ...).
+	Node string
+	// Role is where a SiteExpr or SiteCond stands.
+	Role Role
+	// Operand is true when the position binds tighter than most operators:
+	// a replacement that is not atomic must be parenthesized.
+	Operand bool
+	// Atomic is true when the site's own text needs no parentheses anywhere
+	// (a name, a literal, a call, a subscript, a display...).
+	Atomic bool
+	// Store is true for a name that an assignment, for or walrus binds.
+	Store bool
+	// Pinned is true for the only binding of a name that a nested function
+	// declares nonlocal: renaming it cannot compile.
+	Pinned bool
+	// InString is true inside an f-string replacement field: replacement text
+	// must not hold quotes, backslashes or line breaks.
+	InString bool
+	// Parts are, for SiteArgs, the positional arguments; for a SiteExpr of a
+	// binary, boolean, comparison or not operation, its operands.
+	Parts []Span
+}
+
+// Text returns the original text of a byte range.
+func (p *Program) Text(start, end int) string { return string(p.Src[start:end]) }
+
+// StmtText returns the original text of a statement.
+func (p *Program) StmtText(id int) string {
+	s := &p.Stmts[id]
+	return string(p.Src[s.Start:s.End])
+}
+
+// SiteText returns the original text of a site.
+func (p *Program) SiteText(id int) string {
+	s := &p.Sites[id]
+	return string(p.Src[s.Start:s.End])
+}
+
+// FirstLine returns the first line of a statement's text, trimmed, for
+// listings ("if x < y:").
+func (p *Program) FirstLine(id int) string {
+	t := p.StmtText(id)
+	if i := strings.IndexAny(t, "\r\n"); i >= 0 {
+		t = t[:i]
+	}
+	return strings.TrimSpace(t)
+}
+
+// StmtsOnLine returns the statements that start on line l (1-based).
+func (p *Program) StmtsOnLine(l int) []int {
+	var ids []int
+	for i := range p.Stmts {
+		if p.Stmts[i].Line == l {
+			ids = append(ids, i)
+		}
+	}
+	return ids
+}
+
+// Contains reports whether statement outer contains statement inner
+// (inner nested anywhere in outer's blocks); a statement does not contain
+// itself.
+func (p *Program) Contains(outer, inner int) bool {
+	if outer == inner {
+		return false
+	}
+	for s := p.Stmts[inner].Parent; s >= 0; s = p.Stmts[s].Parent {
+		if s == outer {
+			return true
+		}
+	}
+	return false
+}
+
+// CanPlace reports whether a copy of statement donor may stand where
+// statement target stands (insert next to it, replace it) and still compile:
+// return and yield need a function, break and continue a loop, await an
+// async function, nonlocal a nested function; future imports and
+// global/nonlocal declarations are never moved.
+//
+// In an async function, a yield and a return with a value exclude each
+// other. The target of a replacement must not be Pinned (see CanRemove).
+func (p *Program) CanPlace(donor, target int) bool {
+	d, t := &p.Stmts[donor], &p.Stmts[target]
+	if d.needs&never != 0 || t.needs&never != 0 {
+		return false
+	}
+	if (d.needs&contexts)&^t.ctx != 0 {
+		return false
+	}
+	if sc := &p.Scopes[t.Scope]; sc.async {
+		if (d.needs&yieldExpr != 0 && sc.returnsValue) || (d.needs&returnValue != 0 && sc.yields) {
+			return false
+		}
+	}
+	return true
+}
+
+// CanRemove reports whether statement s may be deleted, replaced or swapped
+// away and the program still compile.
+func (p *Program) CanRemove(s int) bool {
+	return !p.Stmts[s].Pinned
+}
+
+// Visible returns the names an expression of statement stmt can read.
+func (p *Program) Visible(stmt int) []string {
+	return p.Scopes[p.Stmts[stmt].Scope].Visible
+}

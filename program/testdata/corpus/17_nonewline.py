@@ -1,0 +1,4 @@
+def no_newline(x):
+    if x:
+        return 1
+    return 2

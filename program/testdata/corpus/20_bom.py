@@ -1,0 +1,5 @@
+﻿def bom(x):
+    return x + 1
+
+
+value = bom(1)
