@@ -109,18 +109,27 @@ func isDottedName(s string) bool {
 // suggest returns the candidate closest in spelling to word, or "" when
 // none is close: at most 2 edits, and at most half of word's length.
 func suggest(word string, candidates []string) string {
-	best, bestD := "", 3
+	// Distances are doubled; an odd one breaks ties in favour of the
+	// candidate spelt with the same case.
+	best, bestD := "", 6
 	for _, c := range candidates {
 		if c == word {
 			continue
 		}
-		if len(word) >= 4 && strings.HasPrefix(c, word) && bestD > 2 {
-			best, bestD = c, 2 // a truncated key: "memory" for "memory_mb"
+		if len(word) >= 4 && strings.HasPrefix(c, word) && bestD > 4 {
+			best, bestD = c, 4 // a truncated key: "memory" for "memory_mb"
 			continue
 		}
 		d := editDistance(strings.ToLower(word), strings.ToLower(c))
-		if d < bestD && 2*d <= len([]rune(word)) {
-			best, bestD = c, d
+		if 2*d > len([]rune(word)) {
+			continue
+		}
+		d2 := 2 * d
+		if editDistance(word, c) > d {
+			d2++
+		}
+		if d2 < bestD {
+			best, bestD = c, d2
 		}
 	}
 	return best

@@ -43,9 +43,9 @@ func readError(path string, err error) error {
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return inputerr.Wrap(fmt.Errorf("%s: no such file: %w", path, err))
+		return inputerr.Wrap(&fileError{path + ": no such file", err})
 	case errors.Is(err, fs.ErrPermission):
-		return inputerr.Wrap(fmt.Errorf("%s: cannot read: %w", path, err))
+		return inputerr.Wrap(&fileError{path + ": permission denied", err})
 	}
 	if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
 		return inputerr.New("%s: is a directory, not a test suite file", path)
@@ -145,5 +145,14 @@ func syntaxError(path string, data []byte, err error) error {
 	line, col := position(data, off)
 	return fmt.Errorf("%s:%d:%d: %s", path, line, col, msg)
 }
+
+// fileError is a short message that still unwraps to the system error.
+type fileError struct {
+	msg string
+	err error
+}
+
+func (e *fileError) Error() string { return e.msg }
+func (e *fileError) Unwrap() error { return e.err }
 
 var errUnexpectedEOF = errors.New("unexpected EOF")

@@ -1,6 +1,9 @@
 package fitness
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Kind says how a case is run.
 type Kind uint8
@@ -28,6 +31,17 @@ func (k Kind) String() string {
 
 // MarshalText encodes a kind by its name ("call", "io", "test").
 func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText decodes a kind name.
+func (k *Kind) UnmarshalText(b []byte) error {
+	for i, n := range kindNames {
+		if n == string(b) {
+			*k = Kind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown case kind %q", b)
+}
 
 // Case is one test case with every default of its suite already applied, so
 // an engine needs nothing else to run it. Its JSON form (these tags) is what

@@ -1,0 +1,4 @@
+import middle
+
+def test_one():
+    assert middle.middle(2, 1, 3) == 2

@@ -1,0 +1,5 @@
+"""import middle"""
+# import middle
+
+def test_one():
+    assert 1 + 1 == 2
