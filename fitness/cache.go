@@ -77,9 +77,10 @@ type Cache struct {
 }
 
 type call struct {
-	done chan struct{}
-	e    Entry
-	err  error
+	done    chan struct{}
+	e       Entry
+	err     error
+	waiters int // goroutines waiting for done (tests watch it); c.mu guards it
 }
 
 // NewCache returns an empty cache that scores outcomes with sc and holds at
@@ -117,6 +118,7 @@ func (c *Cache) EvalKey(ctx context.Context, k Key, run func(context.Context) (*
 			return e, nil
 		}
 		if cl, ok := c.inflight[k]; ok {
+			cl.waiters++
 			c.mu.Unlock()
 			select {
 			case <-ctx.Done():
