@@ -1,0 +1,537 @@
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+
+	seccomp "github.com/elastic/go-seccomp-bpf"
+	"golang.org/x/sys/unix"
+)
+
+// cmdState is the platform part of a Cmd.
+type cmdState struct {
+	cmd     *exec.Cmd
+	cgroup  *pidsCgroup
+	started bool
+	cleaned bool
+}
+
+// shimMsg is what the parent sends the shim on its config pipe.
+type shimMsg struct {
+	Config
+	Dir        string `json:"dir"`
+	Namespaces bool   `json:"namespaces"`
+}
+
+// Command prepares cfg.Path to run under the shim. It creates the private
+// working directory; call [Cmd.Start] next, then [Cmd.Wait] (or
+// [Cmd.Cleanup] when Start is never called or fails).
+func Command(cfg Config) (*Cmd, error) {
+	if !filepath.IsAbs(cfg.Path) {
+		return nil, fmt.Errorf("sandbox: program path %q is not absolute", cfg.Path)
+	}
+	if len(cfg.Args) == 0 {
+		cfg.Args = []string{cfg.Path}
+	}
+	dir, err := os.MkdirTemp("", "repair-sandbox-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	return &Cmd{Dir: dir, cfg: cfg, state: &cmdState{}}, nil
+}
+
+// Start starts the shim, which confines itself and executes the program.
+// It returns once the program is executing (or the shim failed). With
+// IsolationAuto, a kernel that refuses namespaces makes it retry with the
+// remaining layers only and set Confinement.Degraded; with IsolationStrict
+// that is an error wrapping [ErrIsolation].
+func (c *Cmd) Start() error {
+	if c.state.started {
+		return errors.New("sandbox: Start called twice")
+	}
+	c.state.started = true
+	iso := c.cfg.Isolation
+	useNS := iso != IsolationNone && !c.cfg.NoNamespaces
+	degraded := ""
+	switch {
+	case iso == IsolationNone:
+		degraded = "isolation disabled: rlimits only"
+	case c.cfg.NoNamespaces:
+		degraded = "namespaces disabled"
+	}
+	err := c.start(useNS)
+	if err != nil && useNS {
+		if iso == IsolationStrict {
+			c.Cleanup()
+			return fmt.Errorf("%w: %v", ErrIsolation, err)
+		}
+		degraded = "namespaces not permitted: " + err.Error()
+		err = c.start(false)
+	}
+	if err != nil {
+		c.Cleanup()
+		return err
+	}
+	switch {
+	case c.Confinement.Degraded != "" && degraded != "":
+		c.Confinement.Degraded = degraded + "; " + c.Confinement.Degraded
+	case degraded != "":
+		c.Confinement.Degraded = degraded
+	}
+	if iso == IsolationStrict && !c.Confinement.Full() {
+		c.Process.Kill()
+		c.Wait()
+		return fmt.Errorf("%w: %s", ErrIsolation, c.Confinement.Degraded)
+	}
+	return nil
+}
+
+func (c *Cmd) start(useNS bool) error {
+	cfgR, cfgW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer cfgW.Close()
+	stR, stW, err := os.Pipe()
+	if err != nil {
+		cfgR.Close()
+		return err
+	}
+	defer stR.Close()
+
+	n := 3 + len(c.ExtraFiles)
+	cmd := exec.Command("/proc/self/exe", shimArg, strconv.Itoa(n), strconv.Itoa(n+1))
+	cmd.Env = []string{}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
+	cmd.ExtraFiles = append(append([]*os.File(nil), c.ExtraFiles...), cfgR, stW)
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	if useNS {
+		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID |
+			syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+		attr.GidMappingsEnableSetgroups = false
+	}
+	var cg *pidsCgroup
+	if c.cfg.Isolation != IsolationNone && c.cfg.Limits.Processes > 0 && os.Geteuid() == 0 {
+		cg, _ = newPidsCgroup(c.cfg.Limits.Processes + 1) // +1: the shim itself before exec
+		if cg != nil && cg.v2 {
+			attr.UseCgroupFD = true
+			attr.CgroupFD = cg.fd
+		}
+	}
+	cmd.SysProcAttr = attr
+	err = cmd.Start()
+	cfgR.Close()
+	stW.Close()
+	if err != nil {
+		if cg != nil {
+			cg.remove()
+		}
+		stage := "start"
+		if useNS {
+			stage = "namespaces"
+		}
+		return &ShimError{Stage: stage, Msg: err.Error()}
+	}
+	fail := func(err error) error {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if cg != nil {
+			cg.remove()
+		}
+		return err
+	}
+	if cg != nil {
+		if err := cg.add(cmd.Process.Pid); err != nil {
+			cg.remove()
+			cg = nil
+		}
+	}
+	msg := shimMsg{Config: c.cfg, Dir: c.Dir, Namespaces: useNS}
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := cfgW.Write(data); err != nil {
+		return fail(fmt.Errorf("sandbox: sending the shim its configuration: %w", err))
+	}
+	cfgW.Close()
+	// The status pipe is close-on-exec in the shim: EOF means the program
+	// is executing or the shim has exited.
+	status, _ := io.ReadAll(io.LimitReader(stR, 1<<16))
+	var conf Confinement
+	var shimErr *ShimError
+	sc := bufio.NewScanner(bytes.NewReader(status))
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "C "):
+			json.Unmarshal([]byte(line[2:]), &conf)
+		case strings.HasPrefix(line, "E "):
+			stage, msg, _ := strings.Cut(line[2:], "\t")
+			shimErr = &ShimError{Stage: stage, Msg: msg}
+		}
+	}
+	if shimErr == nil && !strings.HasPrefix(string(status), "C ") {
+		shimErr = &ShimError{Stage: "start", Msg: "the shim exited without reporting (does main call sandbox.Init first?)"}
+	}
+	if shimErr != nil {
+		return fail(shimErr)
+	}
+	conf.PidsCgroup = cg != nil
+	c.state.cmd = cmd
+	c.state.cgroup = cg
+	c.Process = cmd.Process
+	c.Confinement = conf
+	return nil
+}
+
+// Wait waits for the program to exit, then removes the private working
+// directory and the cgroup.
+func (c *Cmd) Wait() error {
+	if c.state.cmd == nil {
+		c.Cleanup()
+		return errors.New("sandbox: not started")
+	}
+	err := c.state.cmd.Wait()
+	c.Cleanup()
+	return err
+}
+
+// Cleanup removes the private working directory and the cgroup. Wait calls
+// it; call it yourself only when Start was not called or failed. It is safe
+// to call more than once.
+func (c *Cmd) Cleanup() {
+	if c.state.cleaned {
+		return
+	}
+	c.state.cleaned = true
+	if c.state.cgroup != nil {
+		c.state.cgroup.remove()
+	}
+	os.RemoveAll(c.Dir)
+}
+
+// ---- the shim side -------------------------------------------------------
+
+// Secure bits (include/uapi/linux/securebits.h): no capabilities for uid 0
+// on execve, none kept or raised on uid changes, all locked.
+const secureBits = 1<<0 | 1<<1 | // SECBIT_NOROOT, _LOCKED
+	1<<2 | 1<<3 | // SECBIT_NO_SETUID_FIXUP, _LOCKED
+	1<<5 | // SECBIT_KEEP_CAPS_LOCKED (KEEP_CAPS off)
+	1<<6 | 1<<7 // SECBIT_NO_CAP_AMBIENT_RAISE, _LOCKED
+
+// runShim confines the process in this order: mounts (namespace mode),
+// rlimits, capabilities, no_new_privs, seccomp; then it executes the
+// program with the configured (by default empty) environment.
+func runShim(args []string) {
+	// Everything below is per thread (capabilities, securebits,
+	// no_new_privs) or must happen on the thread that calls execve.
+	runtime.LockOSThread()
+	if len(args) != 2 {
+		fmt.Fprintln(os.Stderr, "sandbox shim: bad arguments")
+		os.Exit(125)
+	}
+	cfgFD, err1 := strconv.Atoi(args[0])
+	stFD, err2 := strconv.Atoi(args[1])
+	if err1 != nil || err2 != nil {
+		fmt.Fprintln(os.Stderr, "sandbox shim: bad arguments")
+		os.Exit(125)
+	}
+	syscall.CloseOnExec(stFD)
+	status := os.NewFile(uintptr(stFD), "status")
+	fail := func(stage string, err error) {
+		msg := strings.ReplaceAll(err.Error(), "\n", " ")
+		fmt.Fprintf(status, "E %s\t%s\n", stage, msg)
+		os.Exit(126)
+	}
+	cf := os.NewFile(uintptr(cfgFD), "config")
+	data, err := io.ReadAll(cf)
+	cf.Close()
+	if err != nil {
+		fail("config", err)
+	}
+	var m shimMsg
+	if err := json.Unmarshal(data, &m); err != nil {
+		fail("config", err)
+	}
+
+	var conf Confinement
+	var notes []string
+	degrade := func(stage string, err error) {
+		if m.Isolation == IsolationStrict {
+			fail(stage, err)
+		}
+		notes = append(notes, stage+": "+err.Error())
+	}
+	if m.Namespaces {
+		if stage, err := setupMounts(&m, &conf); err != nil {
+			fail(stage, err)
+		}
+		conf.Namespaces = true
+	} else if err := setupPlainDir(&m); err != nil {
+		fail("workdir", err)
+	}
+	if err := os.Chdir(m.Dir); err != nil {
+		fail("workdir", err)
+	}
+	if err := setLimits(m.Limits, m.Namespaces); err != nil {
+		fail("rlimit", err)
+	}
+	if m.Isolation != IsolationNone {
+		// Orphans of the program become its children, so that it can
+		// reap them (it is PID 1 of its namespace anyway).
+		unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+		if err := dropCapabilities(); err != nil {
+			degrade("capabilities", err)
+		} else {
+			conf.NoCapabilities = true
+		}
+		if err := seccomp.SetNoNewPrivs(); err != nil {
+			degrade("no_new_privs", err)
+		} else {
+			conf.NoNewPrivs = true
+		}
+		if !seccomp.Supported() {
+			degrade("seccomp", errors.New("not supported by the kernel"))
+		} else if err := seccomp.LoadFilter(filter()); err != nil {
+			degrade("seccomp", err)
+		} else {
+			conf.Seccomp = true
+		}
+	}
+	conf.Degraded = strings.Join(notes, "; ")
+	report, _ := json.Marshal(conf)
+	fmt.Fprintf(status, "C %s\n", report)
+	env := m.Env
+	if env == nil {
+		env = []string{}
+	}
+	err = syscall.Exec(m.Path, m.Args, env)
+	fail("exec", fmt.Errorf("%s: %w", m.Path, err))
+}
+
+// setupMounts runs in the new mount namespace: nothing propagates back,
+// /proc is the PID namespace's own, every mount is read-only, and the
+// private directory is a fresh tmpfs holding a read-only lib/.
+func setupMounts(m *shimMsg, conf *Confinement) (stage string, err error) {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return "mount", fmt.Errorf("making / private: %w", err)
+	}
+	unix.Sethostname([]byte("sandbox"))
+	// A fresh /proc shows only the sandbox's processes. The kernel refuses
+	// it when the current /proc is partly hidden (as in some containers);
+	// then the old one stays, read-only like everything else.
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err == nil {
+		conf.Proc = true
+	}
+	if err := readOnlyRoot(); err != nil {
+		return "mount", fmt.Errorf("making the file system read-only: %w", err)
+	}
+	conf.ReadOnlyFS = true
+	size := m.Limits.ScratchBytes
+	if size <= 0 {
+		size = 64 << 20
+	}
+	opts := fmt.Sprintf("size=%d,nr_inodes=4096,mode=0755", size)
+	if err := unix.Mount("tmpfs", m.Dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		return "mount", fmt.Errorf("tmpfs on %s: %w", m.Dir, err)
+	}
+	lib := filepath.Join(m.Dir, "lib")
+	if err := copyFiles(lib, m.Files); err != nil {
+		return "workdir", err
+	}
+	if err := unix.Mount(lib, lib, "", unix.MS_BIND, ""); err != nil {
+		return "mount", fmt.Errorf("bind %s: %w", lib, err)
+	}
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+	if err := unix.MountSetattr(unix.AT_FDCWD, lib, 0, &attr); err != nil {
+		if err := unix.Mount("", lib, "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
+			return "mount", fmt.Errorf("read-only %s: %w", lib, err)
+		}
+	}
+	return "", nil
+}
+
+// readOnlyRoot makes every mount read-only: mount_setattr(2) with
+// AT_RECURSIVE (Linux 5.12+), else a bind remount of each mount point.
+func readOnlyRoot() error {
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID}
+	err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, &attr)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, unix.ENOSYS) {
+		return err
+	}
+	return remountEachReadOnly()
+}
+
+// remountEachReadOnly is the pre-5.12 fallback: the flags a user namespace
+// inherited locked (nosuid, nodev, noexec, the atime flags) must be
+// repeated in the remount or the kernel refuses it.
+func remountEachReadOnly() error {
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 6 {
+			continue
+		}
+		point := unescapeMountPath(f[4])
+		flags := uintptr(unix.MS_REMOUNT | unix.MS_BIND | unix.MS_RDONLY)
+		for _, o := range strings.Split(f[5], ",") {
+			switch o {
+			case "nosuid":
+				flags |= unix.MS_NOSUID
+			case "nodev":
+				flags |= unix.MS_NODEV
+			case "noexec":
+				flags |= unix.MS_NOEXEC
+			case "noatime":
+				flags |= unix.MS_NOATIME
+			case "nodiratime":
+				flags |= unix.MS_NODIRATIME
+			case "relatime":
+				flags |= unix.MS_RELATIME
+			}
+		}
+		if err := unix.Mount("", point, "", flags, ""); err != nil && !errors.Is(err, unix.ENOENT) {
+			return fmt.Errorf("remount %s: %w", point, err)
+		}
+	}
+	return nil
+}
+
+// unescapeMountPath undoes the octal escapes of /proc/self/mountinfo.
+func unescapeMountPath(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// setupPlainDir prepares the private directory without a mount namespace:
+// it is the real temporary directory the parent made.
+func setupPlainDir(m *shimMsg) error {
+	lib := filepath.Join(m.Dir, "lib")
+	if err := copyFiles(lib, m.Files); err != nil {
+		return err
+	}
+	return os.Chmod(lib, 0o555)
+}
+
+func copyFiles(dir string, files []string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o444); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setLimits applies l. RLIMIT_NPROC counts every process of the user in
+// the user namespace, so it is only meaningful in a namespace of our own.
+func setLimits(l Limits, ownUserNS bool) error {
+	set := func(res int, v uint64) error {
+		var cur unix.Rlimit
+		if err := unix.Getrlimit(res, &cur); err != nil {
+			return err
+		}
+		if v > cur.Max {
+			v = cur.Max // raising the hard limit needs privilege
+		}
+		return unix.Setrlimit(res, &unix.Rlimit{Cur: v, Max: v})
+	}
+	lims := []struct {
+		res int
+		v   int64
+	}{
+		{unix.RLIMIT_AS, l.AddressSpace},
+		{unix.RLIMIT_CPU, int64(l.CPUSeconds)},
+		{unix.RLIMIT_FSIZE, l.FileSize},
+		{unix.RLIMIT_NOFILE, int64(l.OpenFiles)},
+	}
+	if ownUserNS {
+		lims = append(lims, struct {
+			res int
+			v   int64
+		}{unix.RLIMIT_NPROC, int64(l.Processes)})
+	}
+	for _, x := range lims {
+		if x.v <= 0 {
+			continue
+		}
+		if err := set(x.res, uint64(x.v)); err != nil {
+			return fmt.Errorf("resource %d: %w", x.res, err)
+		}
+	}
+	return set(unix.RLIMIT_CORE, 0)
+}
+
+// dropCapabilities empties the bounding, ambient, inheritable, permitted
+// and effective sets of the calling thread and locks the securebits so that
+// execve cannot give uid 0 its capabilities back (capabilities(7)).
+func dropCapabilities() error {
+	var hdr unix.CapUserHeader
+	var data [2]unix.CapUserData
+	hdr.Version = unix.LINUX_CAPABILITY_VERSION_3
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return err
+	}
+	if data[0].Permitted != 0 || data[1].Permitted != 0 {
+		for c := 0; c <= 63; c++ {
+			err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+			if errors.Is(err, unix.EINVAL) {
+				break // past the last capability
+			}
+			if err != nil {
+				return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
+			}
+		}
+		if err := unix.Prctl(unix.PR_SET_SECUREBITS, secureBits, 0, 0, 0); err != nil {
+			return fmt.Errorf("securebits: %w", err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("ambient capabilities: %w", err)
+	}
+	data = [2]unix.CapUserData{}
+	hdr.Version = unix.LINUX_CAPABILITY_VERSION_3
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("capset: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"repair/sandbox"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	os.Exit(m.Run())
+}
+
+// probeScript prints one key=value line per property of its sandbox.
+const probeScript = `
+echo "uid=$(id -u)"
+echo "env=$(wc -c < /proc/$$/environ)"
+echo "cwd=$PWD"
+echo "pid=$$"
+echo "hostname=$(cat /proc/sys/kernel/hostname)"
+grep -E '^(CapEff|CapPrm|CapBnd|CapAmb|NoNewPrivs|Seccomp):' /proc/self/status | tr -d ' \t' | sed 's/:/=/'
+echo "procs=$(ls /proc | grep -c '^[0-9]')"
+if echo x > scratch.txt 2>/dev/null; then echo scratch=ok; else echo scratch=fail; fi
+if echo x > lib/new.txt 2>/dev/null; then echo lib=writable; else echo lib=readonly; fi
+echo "helper=$(cat lib/helper.py)"
+if echo x > "$OUTSIDE/escaped.txt" 2>/dev/null; then echo outside=writable; else echo outside=readonly; fi
+if echo x > /dev/null 2>/dev/null; then echo devnull=ok; else echo devnull=fail; fi
+echo "nofile=$(ulimit -n)"
+`
+
+func runProbe(t *testing.T, cfg sandbox.Config) (map[string]string, *sandbox.Cmd) {
+	t.Helper()
+	outside := t.TempDir()
+	helper := filepath.Join(t.TempDir(), "helper.py")
+	if err := os.WriteFile(helper, []byte("HELPER"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	cfg.Path = sh
+	cfg.Args = []string{"sh", "-c", "OUTSIDE=" + outside + "\n" + probeScript}
+	cfg.Files = []string{helper}
+	cfg.Limits.OpenFiles = 100
+	cmd, err := sandbox.Command(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("probe: %v\n%s", err, errb.String())
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			got[k] = v
+		}
+	}
+	if _, err := os.Stat(filepath.Join(outside, "escaped.txt")); err == nil && cfg.Isolation != sandbox.IsolationNone && !cfg.NoNamespaces {
+		t.Errorf("the sandbox wrote outside its directory")
+	}
+	if _, err := os.Stat(cmd.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("private directory %s left behind", cmd.Dir)
+	}
+	got["cwd"] = strings.Replace(got["cwd"], cmd.Dir, "$DIR", 1)
+	return got, cmd
+}
+
+func TestShimFullIsolation(t *testing.T) {
+	got, cmd := runProbe(t, sandbox.Config{Isolation: sandbox.IsolationStrict, Limits: sandbox.Limits{Processes: 32}})
+	if !cmd.Confinement.Full() {
+		t.Fatalf("confinement not full: %v", cmd.Confinement)
+	}
+	want := map[string]string{
+		"uid":        "0",
+		"env":        "0",
+		"cwd":        "$DIR",
+		"pid":        "1",
+		"hostname":   "sandbox",
+		"CapEff":     "0000000000000000",
+		"CapPrm":     "0000000000000000",
+		"CapBnd":     "0000000000000000",
+		"CapAmb":     "0000000000000000",
+		"NoNewPrivs": "1",
+		"Seccomp":    "2",
+		"procs":      got["procs"], // checked below
+		"scratch":    "ok",
+		"lib":        "readonly",
+		"helper":     "HELPER",
+		"outside":    "readonly",
+		"devnull":    "ok",
+		"nofile":     "100",
+	}
+	if os.Getuid() != 0 {
+		want["uid"] = "0" // mapped to root inside the namespace
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sandbox properties mismatch (-want +got):\n%s", diff)
+	}
+	// sh, and maybe a pipeline process or two: nothing of the host.
+	if n := len(got["procs"]); n == 0 || n > 1 {
+		t.Errorf("the sandbox sees %s processes; want only its own", got["procs"])
+	}
+}
+
+func TestShimDegraded(t *testing.T) {
+	got, cmd := runProbe(t, sandbox.Config{NoNamespaces: true})
+	if cmd.Confinement.Namespaces || cmd.Confinement.Degraded == "" {
+		t.Errorf("confinement = %+v; want degraded without namespaces", cmd.Confinement)
+	}
+	for k, want := range map[string]string{"env": "0", "cwd": "$DIR", "NoNewPrivs": "1", "Seccomp": "2", "CapEff": "0000000000000000", "scratch": "ok", "helper": "HELPER", "nofile": "100"} {
+		if got[k] != want {
+			t.Errorf("%s = %q; want %q", k, got[k], want)
+		}
+	}
+}
+
+func TestShimStrictRefusesDegraded(t *testing.T) {
+	cmd, err := sandbox.Command(sandbox.Config{Path: "/bin/true", Isolation: sandbox.IsolationStrict, NoNamespaces: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Start()
+	if !errors.Is(err, sandbox.ErrIsolation) {
+		t.Fatalf("Start = %v; want ErrIsolation", err)
+	}
+	if _, err := os.Stat(cmd.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("private directory %s left behind", cmd.Dir)
+	}
+}
+
+func TestShimExecFailure(t *testing.T) {
+	cmd, err := sandbox.Command(sandbox.Config{Path: "/nonexistent/program"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Start()
+	var se *sandbox.ShimError
+	if !errors.As(err, &se) || se.Stage != "exec" {
+		t.Fatalf("Start = %v; want a ShimError at stage exec", err)
+	}
+}
