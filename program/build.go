@@ -11,6 +11,7 @@ import (
 type builder struct {
 	p    *Program
 	base int // offset of the parsed text in Src (3 after a byte order mark)
+	err  *SyntaxError // the first indentation error found
 
 	names     []map[string]bool // per scope
 	binds     []map[string]bool // per statement: names its own text binds
@@ -57,6 +58,10 @@ func (b *builder) build(root *sitter.Node) {
 	})
 	for i := range p.Sites {
 		p.Sites[i].ID = i
+	}
+	b.checkIndent()
+	if b.err != nil {
+		return
 	}
 	b.detectIndentUnit()
 	b.markInline()
@@ -182,6 +187,7 @@ func (b *builder) addStmt(n *sitter.Node, bid, parent, scope int, ctx place) {
 
 // clauseBlocks adds the body blocks of a clause node.
 func (b *builder) clauseBlocks(clause *sitter.Node, owner, scope int, ctx place) {
+	b.checkClause(clause, owner)
 	for i := 0; i < int(clause.NamedChildCount()); i++ {
 		if c := clause.NamedChild(i); c.Type() == "block" {
 			b.addBlock(c, clause, owner, scope, ctx)
@@ -199,9 +205,101 @@ func (b *builder) addBlock(n, header *sitter.Node, owner, scope int, ctx place) 
 	b.headerOf[bid] = p.lineStarts[p.LineOf(b.start(header))-1]
 	b.visitBlock(n, bid, owner, scope, ctx)
 	if len(p.Blocks[bid].Stmts) == 0 {
-		// Not valid Python, but never leave a block without statements.
+		// The grammar accepts a header without a body; Python does not.
+		b.fail(b.end(header), "expected an indented block")
 		p.Blocks = p.Blocks[:bid]
 		p.Stmts[owner].Blocks = p.Stmts[owner].Blocks[:len(p.Stmts[owner].Blocks)-1]
+	}
+}
+
+// fail records a syntax error at byte offset off unless an earlier one was
+// recorded.
+func (b *builder) fail(off int, msg string) {
+	line, col := b.p.position(min(off, len(b.p.Src)))
+	if b.err != nil && (b.err.Line < line || b.err.Line == line && b.err.Col <= col) {
+		return
+	}
+	b.err = &SyntaxError{Path: b.p.Path, Line: line, Col: col, Msg: msg}
+}
+
+// checkClause reports a clause (elif, else, except, finally, case) that
+// does not start its own line at its statement's indentation (a case: one
+// level deeper than its match), which the grammar lets through.
+func (b *builder) checkClause(clause *sitter.Node, owner int) {
+	p := b.p
+	off := b.start(clause)
+	ls := p.lineStarts[p.LineOf(off)-1]
+	if !isBlank(p.Src[ls:off]) {
+		b.fail(off, "invalid syntax")
+		return
+	}
+	c8, c1 := indentCols(p.Src[ls:off])
+	s := &p.Stmts[owner]
+	h8, h1 := indentCols(leadingSpace(p.Src[p.lineStarts[s.Line-1]:]))
+	if clause.Type() == "case_clause" {
+		if c8 <= h8 || c1 <= h1 {
+			b.fail(off, "expected an indented block")
+		}
+		return
+	}
+	if c8 != h8 || c1 != h1 {
+		b.fail(off, "invalid syntax (clause not aligned with its statement)")
+	}
+}
+
+// indentCols returns the column of an indentation with tabs to multiples of
+// 8 and of 1: Python requires both to order the same way (else TabError).
+func indentCols(ind []byte) (c8, c1 int) {
+	for _, c := range ind {
+		if c == '\t' {
+			c8 = (c8/8 + 1) * 8
+		} else {
+			c8++
+		}
+		c1++
+	}
+	return c8, c1
+}
+
+// checkIndent reports the indentation errors the grammar lets through: a
+// block not indented deeper than its header, statements of one block at
+// different indentations, an indented module statement.
+func (b *builder) checkIndent() {
+	p := b.p
+	for bi := range p.Blocks {
+		blk := &p.Blocks[bi]
+		if len(blk.Stmts) == 0 || blk.Inline {
+			continue
+		}
+		first := &p.Stmts[blk.Stmts[0]]
+		c8, c1 := indentCols(p.Src[p.lineStarts[first.Line-1]:first.Start])
+		if bi == 0 {
+			if c1 != 0 {
+				b.fail(first.Start, "unexpected indent")
+			}
+		} else {
+			h8, h1 := indentCols(leadingSpace(p.Src[b.headerOf[bi]:]))
+			if c8 <= h8 || c1 <= h1 {
+				b.fail(first.Start, "expected an indented block")
+			}
+		}
+		for _, id := range blk.Stmts[1:] {
+			s := &p.Stmts[id]
+			ls := p.lineStarts[s.Line-1]
+			if !isBlank(p.Src[ls:s.Start]) {
+				continue
+			}
+			s8, s1 := indentCols(p.Src[ls:s.Start])
+			switch {
+			case s8 == c8 && s1 == c1:
+			case s8 > c8 && s1 > c1:
+				b.fail(s.Start, "unexpected indent")
+			case s8 < c8 && s1 < c1:
+				b.fail(s.Start, "unindent does not match any outer indentation level")
+			default:
+				b.fail(s.Start, "inconsistent use of tabs and spaces in indentation")
+			}
+		}
 	}
 }
 

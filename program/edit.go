@@ -22,9 +22,12 @@ const (
 	Replace
 	// Swap exchanges statements Stmt and Donor.
 	Swap
-	// ReplaceText replaces the text of site Site by Text.
+	// ReplaceText replaces the text of site Site by Text. The caller makes
+	// Text fit the site (see Site.Operand and Site.InString).
 	ReplaceText
-	// SwapText exchanges the texts of sites Site and Site2.
+	// SwapText exchanges the texts of sites Site and Site2, which must be of
+	// the same kind, non-overlapping, and fit each other's place (an
+	// operand position takes only an atom).
 	SwapText
 )
 
@@ -124,9 +127,30 @@ func (p *Program) valid(e Edit) bool {
 			return false
 		}
 		a, b := &p.Sites[e.Site], &p.Sites[e.Site2]
-		return a.End <= b.Start || b.End <= a.Start
+		if a.End > b.Start && b.End > a.Start {
+			return false // overlapping
+		}
+		return p.fits(e.Site, b) && p.fits(e.Site2, a)
 	}
 	return false
+}
+
+// fits reports whether the text of site from can replace the text of site
+// to without breaking the syntax: sites of the same kind, an atom or
+// parentheses where an operand stands, no quotes or line breaks inside an
+// f-string.
+func (p *Program) fits(from int, to *Site) bool {
+	f := &p.Sites[from]
+	if f.Kind != to.Kind {
+		return false
+	}
+	if to.Operand && !f.Atomic {
+		return false
+	}
+	if to.InString && strings.ContainsAny(p.SiteText(from), "'\"\\\r\n") {
+		return false
+	}
+	return true
 }
 
 func (p *Program) claimOf(e Edit) claim {

@@ -123,8 +123,16 @@ func Parse(path string, src []byte) (*Program, error) {
 	if e := p.firstError(root, base); e != nil {
 		return nil, inputerr.Wrap(e)
 	}
+	if n := keywordAsName(root, src[base:]); n != nil {
+		line, col := p.position(int(n.StartByte()) + base)
+		return nil, inputerr.Wrap(&SyntaxError{Path: path, Line: line, Col: col,
+			Msg: fmt.Sprintf("invalid syntax near %q (a keyword)", n.Content(src[base:]))})
+	}
 	b := builder{p: p, base: base}
 	b.build(root)
+	if b.err != nil {
+		return nil, inputerr.Wrap(b.err)
+	}
 	return p, nil
 }
 
@@ -242,6 +250,34 @@ func (p *Program) firstError(root *sitter.Node, base int) *SyntaxError {
 		}
 	}
 	return &SyntaxError{Path: p.Path, Line: line, Col: col, Msg: msg}
+}
+
+// keywords are Python's hard keywords, which the grammar's error recovery
+// sometimes accepts as names.
+var keywords = map[string]bool{
+	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true,
+	"async": true, "await": true, "break": true, "class": true, "continue": true,
+	"def": true, "del": true, "elif": true, "else": true, "except": true, "finally": true,
+	"for": true, "from": true, "global": true, "if": true, "import": true, "in": true,
+	"is": true, "lambda": true, "nonlocal": true, "not": true, "or": true, "pass": true,
+	"raise": true, "return": true, "try": true, "while": true, "with": true, "yield": true,
+}
+
+// keywordAsName returns the first identifier node spelled like a hard
+// keyword, or nil.
+func keywordAsName(n *sitter.Node, src []byte) *sitter.Node {
+	if n.Type() == "identifier" {
+		if keywords[n.Content(src)] {
+			return n
+		}
+		return nil
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		if k := keywordAsName(n.NamedChild(i), src); k != nil {
+			return k
+		}
+	}
+	return nil
 }
 
 // hasPython2 reports whether the subtree holds a Python 2 print or exec
