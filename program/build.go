@@ -10,7 +10,7 @@ import (
 // builder fills a Program from a tree-sitter tree.
 type builder struct {
 	p    *Program
-	base int // offset of the parsed text in Src (3 after a byte order mark)
+	base int          // offset of the parsed text in Src (3 after a byte order mark)
 	err  *SyntaxError // the first indentation error found
 
 	names     []map[string]bool // per scope
