@@ -551,17 +551,17 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 			} else if pyBuiltins[name] {
 				b.usedBI[name] = true
 			}
-			b.addSite(SiteIdent, n, stmt, func(s *Site) { s.Store = store; s.InString = inString; s.Atomic = true })
+			b.addSite(SiteIdent, n, stmt, func(s *Site) { s.Store = store; s.InString = inString; s.Prec = PrecAtom })
 			return
 		case "integer", "float", "true", "false", "none":
-			b.addSite(SiteLiteral, n, stmt, func(s *Site) { s.InString = inString; s.Atomic = true })
+			b.addSite(SiteLiteral, n, stmt, func(s *Site) { s.InString = inString; s.Prec = PrecAtom })
 			return
 		case "string", "concatenated_string":
 			// A string is one literal site (a concatenation too: its parts
 			// could only be replaced by other strings); the expressions of
 			// f-string replacement fields are sites of their own.
 			if !b.p.Stmts[stmt].Docstring && !inString {
-				b.addSite(SiteLiteral, n, stmt, func(s *Site) { s.Atomic = true })
+				b.addSite(SiteLiteral, n, stmt, func(s *Site) { s.Prec = PrecAtom })
 			}
 			strs := []*sitter.Node{n}
 			if t == "concatenated_string" {
@@ -588,7 +588,7 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 			return
 		case "keyword_argument":
 			if v := n.ChildByFieldName("value"); v != nil {
-				b.expr(v, stmt, RoleArg, false, inString)
+				b.expr(v, stmt, RoleArg, PrecTernary, inString)
 				visit(v, false, inString)
 			}
 			return
@@ -614,15 +614,19 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 		// Sites of operators, conditions and expression positions.
 		switch t {
 		case "binary_operator":
+			lmin, rmin := PrecAtom, PrecAtom
 			if op := n.ChildByFieldName("operator"); op != nil {
 				b.addSite(SiteBinOp, op, stmt, func(s *Site) { s.InString = inString })
+				lmin, rmin = binaryMins(op.Type())
 			}
-			b.operands(n, stmt, inString, n.ChildByFieldName("left"), n.ChildByFieldName("right"))
+			b.operands(n, stmt, inString, []int{lmin, rmin}, n.ChildByFieldName("left"), n.ChildByFieldName("right"))
 		case "boolean_operator":
+			lmin, rmin := PrecAtom, PrecAtom
 			if op := n.ChildByFieldName("operator"); op != nil {
 				b.addSite(SiteBoolOp, op, stmt, func(s *Site) { s.InString = inString })
+				lmin, rmin = binaryMins(op.Type())
 			}
-			b.operands(n, stmt, inString, n.ChildByFieldName("left"), n.ChildByFieldName("right"))
+			b.operands(n, stmt, inString, []int{lmin, rmin}, n.ChildByFieldName("left"), n.ChildByFieldName("right"))
 		case "comparison_operator":
 			var ops []*sitter.Node
 			for i := 0; i < int(n.ChildCount()); i++ {
@@ -633,43 +637,47 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 					b.addSite(SiteCmpOp, c, stmt, func(s *Site) { s.InString = inString })
 				}
 			}
-			b.operands(n, stmt, inString, ops...)
+			b.operands(n, stmt, inString, []int{PrecBitOr}, ops...)
 		case "not_operator", "unary_operator":
 			if n.ChildCount() > 0 {
 				b.addSite(SiteUnaryOp, n.Child(0), stmt, func(s *Site) { s.InString = inString })
 			}
-			b.operands(n, stmt, inString, n.ChildByFieldName("argument"))
+			min := PrecUnary
+			if t == "not_operator" {
+				min = PrecNot
+			}
+			b.operands(n, stmt, inString, []int{min}, n.ChildByFieldName("argument"))
 		case "augmented_assignment":
 			if op := n.ChildByFieldName("operator"); op != nil {
 				b.addSite(SiteAugOp, op, stmt, func(s *Site) { s.InString = inString })
 			}
 			if r := n.ChildByFieldName("right"); r != nil {
-				b.expr(r, stmt, RoleValue, false, inString)
+				b.expr(r, stmt, RoleValue, PrecTernary, inString)
 			}
 		case "assignment":
 			if r := n.ChildByFieldName("right"); r != nil {
-				b.expr(r, stmt, RoleValue, false, inString)
+				b.expr(r, stmt, RoleValue, PrecTernary, inString)
 			}
 		case "return_statement":
 			if n.NamedChildCount() == 1 {
-				b.expr(n.NamedChild(0), stmt, RoleReturn, false, inString)
+				b.expr(n.NamedChild(0), stmt, RoleReturn, PrecTernary, inString)
 			}
 		case "if_statement", "elif_clause", "while_statement":
 			if c := n.ChildByFieldName("condition"); c != nil {
-				b.cond(c, stmt, false, inString)
+				b.cond(c, stmt, PrecTernary, inString)
 			}
 		case "assert_statement":
 			if n.NamedChildCount() > 0 {
-				b.cond(n.NamedChild(0), stmt, false, inString)
+				b.cond(n.NamedChild(0), stmt, PrecTernary, inString)
 			}
 		case "if_clause":
 			if n.NamedChildCount() > 0 {
-				b.cond(n.NamedChild(0), stmt, true, inString)
+				b.cond(n.NamedChild(0), stmt, PrecOr, inString)
 			}
 		case "conditional_expression":
 			if n.NamedChildCount() == 3 {
-				b.cond(n.NamedChild(1), stmt, true, inString)
-				b.operands(n, stmt, inString, n.NamedChild(0), n.NamedChild(2))
+				b.cond(n.NamedChild(1), stmt, PrecOr, inString)
+				b.operands(n, stmt, inString, []int{PrecOr, PrecTernary}, n.NamedChild(0), n.NamedChild(2))
 			}
 		case "subscript":
 			for i := 0; i < int(n.ChildCount()); i++ {
@@ -679,10 +687,10 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 				c := n.Child(i)
 				if c.Type() == "slice" {
 					for j := 0; j < int(c.NamedChildCount()); j++ {
-						b.expr(c.NamedChild(j), stmt, RoleIndex, false, inString)
+						b.expr(c.NamedChild(j), stmt, RoleIndex, PrecTernary, inString)
 					}
 				} else {
-					b.expr(c, stmt, RoleIndex, false, inString)
+					b.expr(c, stmt, RoleIndex, PrecTernary, inString)
 				}
 			}
 		case "call":
@@ -696,7 +704,7 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 					if !notReplaceable[c.Type()] {
 						pos = append(pos, Span{b.start(c), b.end(c)})
 					}
-					b.expr(c, stmt, RoleArg, false, inString)
+					b.expr(c, stmt, RoleArg, PrecTernary, inString)
 				}
 				if len(pos) >= 2 {
 					if sid := b.addSite(SiteArgs, args, stmt, func(s *Site) { s.InString = inString }); sid >= 0 {
@@ -733,14 +741,16 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 
 // operands records the operands of an operation as operand expressions and
 // as the Parts of the operation's own expression site, if it has one.
-func (b *builder) operands(op *sitter.Node, stmt int, inString bool, nodes ...*sitter.Node) {
+// mins are the lowest precedences the operands accept (the last one
+// repeats).
+func (b *builder) operands(op *sitter.Node, stmt int, inString bool, mins []int, nodes ...*sitter.Node) {
 	var parts []Span
-	for _, c := range nodes {
+	for i, c := range nodes {
 		if c == nil {
 			continue
 		}
 		parts = append(parts, Span{b.start(c), b.end(c)})
-		b.expr(c, stmt, RoleOperand, true, inString)
+		b.expr(c, stmt, RoleOperand, mins[min(i, len(mins)-1)], inString)
 	}
 	// The operation itself may already be a site (e.g. a return value):
 	// give every SiteExpr with its exact range the operand spans.
@@ -756,23 +766,62 @@ func (b *builder) operands(op *sitter.Node, stmt int, inString bool, nodes ...*s
 	}
 }
 
-// expr records an expression position.
-func (b *builder) expr(n *sitter.Node, stmt int, role Role, operand, inString bool) {
+// binaryMins returns the lowest precedences the left and right operands of
+// a binary operator accept (left-associative, but ** is right-associative
+// and takes a unary operand on its right).
+func binaryMins(op string) (left, right int) {
+	p := BinaryPrec(op)
+	if op == "**" {
+		return PrecAwait, PrecUnary
+	}
+	return p, p + 1
+}
+
+// precOf returns the precedence of an expression node.
+func precOf(n *sitter.Node) int {
+	switch n.Type() {
+	case "lambda", "named_expression":
+		return PrecLambda
+	case "conditional_expression":
+		return PrecTernary
+	case "boolean_operator", "binary_operator":
+		if op := n.ChildByFieldName("operator"); op != nil {
+			return BinaryPrec(op.Type())
+		}
+		return PrecLambda
+	case "not_operator":
+		return PrecNot
+	case "comparison_operator":
+		return PrecCompare
+	case "unary_operator":
+		return PrecUnary
+	case "await":
+		return PrecAwait
+	}
+	if atomic[n.Type()] {
+		return PrecAtom
+	}
+	return PrecLambda
+}
+
+// expr records an expression position that accepts expressions of
+// precedence minPrec or higher.
+func (b *builder) expr(n *sitter.Node, stmt int, role Role, minPrec int, inString bool) {
 	if notReplaceable[n.Type()] || n.Type() == "comment" {
 		return
 	}
 	b.addSite(SiteExpr, n, stmt, func(s *Site) {
-		s.Role, s.Operand, s.InString, s.Atomic = role, operand, inString, atomic[n.Type()]
+		s.Role, s.MinPrec, s.InString, s.Prec = role, minPrec, inString, precOf(n)
 	})
 }
 
 // cond records a condition.
-func (b *builder) cond(n *sitter.Node, stmt int, operand, inString bool) {
+func (b *builder) cond(n *sitter.Node, stmt int, minPrec int, inString bool) {
 	if notReplaceable[n.Type()] && n.Type() != "named_expression" && n.Type() != "conditional_expression" {
 		return
 	}
 	b.addSite(SiteCond, n, stmt, func(s *Site) {
-		s.Role, s.Operand, s.InString, s.Atomic = RoleCond, operand, inString, atomic[n.Type()]
+		s.Role, s.MinPrec, s.InString, s.Prec = RoleCond, minPrec, inString, precOf(n)
 	})
 }
 

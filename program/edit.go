@@ -23,7 +23,7 @@ const (
 	// Swap exchanges statements Stmt and Donor.
 	Swap
 	// ReplaceText replaces the text of site Site by Text. The caller makes
-	// Text fit the site (see Site.Operand and Site.InString).
+	// Text fit the site (see Site.Fit and Site.InString).
 	ReplaceText
 	// SwapText exchanges the texts of sites Site and Site2, which must be of
 	// the same kind, non-overlapping, and fit each other's place (an
@@ -136,15 +136,15 @@ func (p *Program) valid(e Edit) bool {
 }
 
 // fits reports whether the text of site from can replace the text of site
-// to without breaking the syntax: sites of the same kind, an atom or
-// parentheses where an operand stands, no quotes or line breaks inside an
+// to without breaking the syntax or its meaning: sites of the same kind,
+// precedence high enough for the place, no quotes or line breaks inside an
 // f-string.
 func (p *Program) fits(from int, to *Site) bool {
 	f := &p.Sites[from]
 	if f.Kind != to.Kind {
 		return false
 	}
-	if to.Operand && !f.Atomic {
+	if f.Prec < to.MinPrec {
 		return false
 	}
 	if to.InString && strings.ContainsAny(p.SiteText(from), "'\"\\\r\n") {

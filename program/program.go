@@ -150,7 +150,7 @@ const (
 	RoleArg          // a call argument (positional or keyword value)
 	RoleIndex        // a subscript index or slice bound
 	RoleReturn       // the value of a return statement
-	RoleOperand      // an operand of an operator or conditional expression
+	RoleOperand      // an operand of an operator or conditional expression (see MinPrec)
 	RoleValue        // the right-hand side of an assignment
 	RoleCond         // a condition (SiteCond)
 )
@@ -162,6 +162,62 @@ func (r Role) String() string {
 		return roleNames[r]
 	}
 	return "?"
+}
+
+// Precedence levels of Python expressions, lowest first (the Python
+// Language Reference, 6.17 "Operator precedence").
+const (
+	PrecLambda  = 0  // lambda, and the walrus operator
+	PrecTernary = 1  // x if c else y
+	PrecOr      = 2  // or
+	PrecAnd     = 3  // and
+	PrecNot     = 4  // not x
+	PrecCompare = 5  // < <= > >= == != in, not in, is, is not
+	PrecBitOr   = 6  // |
+	PrecBitXor  = 7  // ^
+	PrecBitAnd  = 8  // &
+	PrecShift   = 9  // << >>
+	PrecAdd     = 10 // + -
+	PrecMul     = 11 // * / // % @
+	PrecUnary   = 12 // -x +x ~x
+	PrecPower   = 13 // **
+	PrecAwait   = 14 // await x
+	PrecAtom    = 15 // names, literals, calls, subscripts, displays, (...)
+)
+
+// BinaryPrec returns the precedence of a binary, boolean or comparison
+// operator token.
+func BinaryPrec(op string) int {
+	switch op {
+	case "or":
+		return PrecOr
+	case "and":
+		return PrecAnd
+	case "|":
+		return PrecBitOr
+	case "^":
+		return PrecBitXor
+	case "&":
+		return PrecBitAnd
+	case "<<", ">>":
+		return PrecShift
+	case "+", "-":
+		return PrecAdd
+	case "*", "/", "//", "%", "@":
+		return PrecMul
+	case "**":
+		return PrecPower
+	}
+	return PrecCompare
+}
+
+// Fit returns text, of precedence prec, parenthesized if needed to stand
+// at site s.
+func (s *Site) Fit(text string, prec int) string {
+	if prec < s.MinPrec {
+		return "(" + text + ")"
+	}
+	return text
 }
 
 // Span is a byte range of Program.Src.
@@ -182,12 +238,13 @@ type Site struct {
 	Node string
 	// Role is where a SiteExpr or SiteCond stands.
 	Role Role
-	// Operand is true when the position binds tighter than most operators:
-	// a replacement that is not atomic must be parenthesized.
-	Operand bool
-	// Atomic is true when the site's own text needs no parentheses anywhere
-	// (a name, a literal, a call, a subscript, a display...).
-	Atomic bool
+	// Prec is the precedence of the site's own expression (see Prec*
+	// constants); PrecAtom for names, literals, calls, displays.
+	Prec int
+	// MinPrec is the lowest precedence an expression may have to stand at
+	// the site without parentheses: a replacement text of lower precedence
+	// must be parenthesized (see Fit).
+	MinPrec int
 	// Store is true for a name that an assignment, for or walrus binds.
 	Store bool
 	// Pinned is true for the only binding of a name that a nested function

@@ -353,10 +353,7 @@ func replacementFor(p *Program, i int) (string, bool) {
 	case SiteExpr:
 		return "(1)", true
 	case SiteCond:
-		if s.Operand {
-			return "(not (" + text + "))", true
-		}
-		return "not (" + text + ")", true
+		return s.Fit("not ("+text+")", PrecNot), true
 	}
 	return "", false
 }
