@@ -1,0 +1,257 @@
+package localize
+
+import (
+	"math"
+	"sort"
+
+	"repair/fitness"
+	"repair/program"
+)
+
+// Formula is a suspiciousness formula over a statement's spectrum. F and P
+// are the total numbers of failing and passing cases.
+type Formula struct {
+	// Name is the flag value (--localization NAME).
+	Name string
+	// Doc says what the formula is and where it comes from.
+	Doc string
+	// Score returns the suspiciousness; it must be finite and >= 0 when
+	// ef > 0.
+	Score func(s Spectrum) float64
+}
+
+// Spectrum is what the cases did with one statement.
+type Spectrum struct {
+	EF int `json:"ef"` // failing cases that executed it
+	EP int `json:"ep"` // passing cases that executed it
+	NF int `json:"nf"` // failing cases that did not
+	NP int `json:"np"` // passing cases that did not
+}
+
+// Ochiai: ef / sqrt((ef+nf)(ef+ep)). Abreu, Zoeteweij, van Gemund, "On
+// the Accuracy of Spectrum-based Fault Localization" (TAIC PART 2007);
+// the Debugging Book's default.
+var Ochiai = Formula{
+	Name: "ochiai",
+	Doc:  "ef / sqrt((ef+nf)(ef+ep)) (Abreu et al. 2007; the default)",
+	Score: func(s Spectrum) float64 {
+		d := math.Sqrt(float64((s.EF + s.NF) * (s.EF + s.EP)))
+		if d == 0 {
+			return 0
+		}
+		return float64(s.EF) / d
+	},
+}
+
+// Tarantula: (ef/F) / (ef/F + ep/P). Jones, Harrold, Stasko, "Visualization
+// of Test Information to Assist Fault Localization" (ICSE 2002). With no
+// passing cases the ep/P term is 0.
+var Tarantula = Formula{
+	Name: "tarantula",
+	Doc:  "(ef/F) / (ef/F + ep/P) (Jones et al. 2002)",
+	Score: func(s Spectrum) float64 {
+		f, p := float64(s.EF+s.NF), float64(s.EP+s.NP)
+		if s.EF == 0 || f == 0 {
+			return 0
+		}
+		rf := float64(s.EF) / f
+		rp := 0.0
+		if p > 0 {
+			rp = float64(s.EP) / p
+		}
+		return rf / (rf + rp)
+	},
+}
+
+// Jaccard: ef / (ef + nf + ep). Chen et al., "Pinpoint: Problem
+// Determination in Large, Dynamic Internet Services" (DSN 2002).
+var Jaccard = Formula{
+	Name: "jaccard",
+	Doc:  "ef / (ef + nf + ep) (Chen et al. 2002)",
+	Score: func(s Spectrum) float64 {
+		d := s.EF + s.NF + s.EP
+		if d == 0 {
+			return 0
+		}
+		return float64(s.EF) / float64(d)
+	},
+}
+
+// DStar with exponent 2: ef² / (ep + nf). Wong, Debroy, Gao, Li, "The
+// DStar Method for Effective Software Fault Localization" (IEEE Trans.
+// Reliability 2014). A zero denominator (every failing case and no passing
+// case executed the statement) is taken as 0.5, which keeps the score
+// finite and above every statement with a non-zero denominator.
+var DStar = Formula{
+	Name: "dstar",
+	Doc:  "ef^2 / (ep + nf) (Wong et al. 2014; a zero denominator counts as 0.5)",
+	Score: func(s Spectrum) float64 {
+		d := float64(s.EP + s.NF)
+		if d == 0 {
+			d = 0.5
+		}
+		return float64(s.EF*s.EF) / d
+	},
+}
+
+// Op2: ef - ep/(P+1). Naish, Lee, Ramamohanarao, "A Model for Spectra-based
+// Software Diagnosis" (TOSEM 2011).
+var Op2 = Formula{
+	Name: "op2",
+	Doc:  "ef - ep/(P+1) (Naish et al. 2011)",
+	Score: func(s Spectrum) float64 {
+		if s.EF == 0 {
+			return 0
+		}
+		return float64(s.EF) - float64(s.EP)/float64(s.EP+s.NP+1)
+	},
+}
+
+// Formulas lists every formula, the default first.
+var Formulas = []Formula{Ochiai, Tarantula, Jaccard, DStar, Op2}
+
+// ByName returns the formula with the given name.
+func ByName(name string) (Formula, bool) {
+	for _, f := range Formulas {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Formula{}, false
+}
+
+// Names returns the formula names, for help texts.
+func Names() []string {
+	var out []string
+	for _, f := range Formulas {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// Entry is one statement's place in the ranking.
+type Entry struct {
+	Stmt  int     `json:"stmt"`
+	Line  int     `json:"line"`
+	Score float64 `json:"score"`
+	Spectrum
+	Text string `json:"text"` // the statement's first line
+}
+
+// Ranking is the result of localization.
+type Ranking struct {
+	Formula string `json:"formula"`
+	// Entries are every statement, most suspicious first; ties broken by
+	// line, then by statement id.
+	Entries []Entry `json:"entries"`
+	// Weights are the suspiciousness of each statement by id, 0 for those
+	// no failing case executes: the weights of mutation targets. When
+	// Uniform, every statement has weight 1.
+	Weights []float64 `json:"-"`
+	// Uniform is true when no statement had a weight (no failing case
+	// executed any statement), so targets are chosen uniformly.
+	Uniform bool `json:"uniform"`
+	// Failing and Passing are the numbers of failing and passing cases.
+	Failing int `json:"failing"`
+	Passing int `json:"passing"`
+}
+
+// Executed returns, per statement id, whether the case whose covered lines
+// are given executed it.
+func Executed(p *program.Program, lines []int) []bool {
+	cov := make(map[int]bool, len(lines))
+	for _, l := range lines {
+		cov[l] = true
+	}
+	ex := make([]bool, len(p.Stmts))
+	// Children come after their parents in document order: go backwards so
+	// a compound statement sees whether any of its children ran.
+	for i := len(p.Stmts) - 1; i >= 0; i-- {
+		s := &p.Stmts[i]
+		first, last := headerLines(p, i)
+		for l := first; l <= last && !ex[i]; l++ {
+			ex[i] = cov[l]
+		}
+		if ex[i] && s.Parent >= 0 {
+			ex[s.Parent] = true
+		}
+	}
+	return ex
+}
+
+// headerLines returns the lines of a statement's own text: all of a simple
+// statement, the header of a compound one (up to its first block).
+func headerLines(p *program.Program, id int) (int, int) {
+	s := &p.Stmts[id]
+	if !s.Compound || len(s.Blocks) == 0 {
+		return s.Line, s.EndLine
+	}
+	first := p.Stmts[p.Blocks[s.Blocks[0]].Stmts[0]].Line
+	if first <= s.Line {
+		return s.Line, s.Line
+	}
+	return s.Line, first - 1
+}
+
+// Rank computes the spectrum of every statement from an outcome of the
+// original program run with coverage (Result.Lines), and ranks them with
+// formula f.
+func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
+	n := len(p.Stmts)
+	spec := make([]Spectrum, n)
+	var failing, passing int
+	for _, r := range o.Results {
+		fail := r.Verdict != fitness.Passed
+		if fail {
+			failing++
+		} else {
+			passing++
+		}
+		ex := Executed(p, r.Lines)
+		for i, e := range ex {
+			switch {
+			case e && fail:
+				spec[i].EF++
+			case e:
+				spec[i].EP++
+			case fail:
+				spec[i].NF++
+			default:
+				spec[i].NP++
+			}
+		}
+	}
+	rk := Ranking{Formula: f.Name, Weights: make([]float64, n), Failing: failing, Passing: passing}
+	any := false
+	for i := range p.Stmts {
+		score := 0.0
+		if spec[i].EF > 0 {
+			score = f.Score(spec[i])
+			if math.IsNaN(score) || math.IsInf(score, 0) || score < 0 {
+				score = 0
+			}
+		}
+		rk.Weights[i] = score
+		if score > 0 {
+			any = true
+		}
+		rk.Entries = append(rk.Entries, Entry{Stmt: i, Line: p.Stmts[i].Line, Score: score, Spectrum: spec[i], Text: p.FirstLine(i)})
+	}
+	if !any {
+		rk.Uniform = true
+		for i := range rk.Weights {
+			rk.Weights[i] = 1
+		}
+	}
+	sort.SliceStable(rk.Entries, func(i, j int) bool {
+		a, b := &rk.Entries[i], &rk.Entries[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Stmt < b.Stmt
+	})
+	return rk
+}

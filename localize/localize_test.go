@@ -1,0 +1,143 @@
+package localize
+
+import (
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"repair/fitness"
+	"repair/program"
+)
+
+func TestFormulas(t *testing.T) {
+	tests := []struct {
+		name string
+		f    Formula
+		s    Spectrum
+		want float64
+	}{
+		{"ochiai", Ochiai, Spectrum{EF: 2, EP: 1, NF: 2, NP: 5}, 2 / math.Sqrt(4*3)},
+		{"ochiai all failing only", Ochiai, Spectrum{EF: 4, NP: 6}, 1},
+		{"ochiai not executed", Ochiai, Spectrum{NF: 4, NP: 6}, 0},
+		{"ochiai no failing cases", Ochiai, Spectrum{EP: 3, NP: 2}, 0},
+		{"tarantula", Tarantula, Spectrum{EF: 2, EP: 1, NF: 2, NP: 3}, (2.0 / 4) / (2.0/4 + 1.0/4)},
+		{"tarantula no passing cases", Tarantula, Spectrum{EF: 2, NF: 2}, 1},
+		{"tarantula no failing cases", Tarantula, Spectrum{EP: 2, NP: 2}, 0},
+		{"jaccard", Jaccard, Spectrum{EF: 3, EP: 2, NF: 1, NP: 4}, 3.0 / 6},
+		{"jaccard empty", Jaccard, Spectrum{}, 0},
+		{"dstar", DStar, Spectrum{EF: 3, EP: 2, NF: 1, NP: 4}, 9.0 / 3},
+		{"dstar zero denominator", DStar, Spectrum{EF: 3, NP: 4}, 9.0 / 0.5},
+		{"op2", Op2, Spectrum{EF: 3, EP: 2, NF: 1, NP: 4}, 3 - 2.0/7},
+		{"op2 not executed by failing", Op2, Spectrum{EP: 2, NF: 1}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.f.Score(tt.s)
+			if math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("%s(%+v) = %v, want %v", tt.f.Name, tt.s, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestByName(t *testing.T) {
+	for _, n := range []string{"ochiai", "tarantula", "jaccard", "dstar", "op2"} {
+		if f, ok := ByName(n); !ok || f.Name != n || f.Doc == "" {
+			t.Errorf("ByName(%q) = %v, %v", n, f.Name, ok)
+		}
+	}
+	if _, ok := ByName("nope"); ok {
+		t.Errorf("ByName(nope) found something")
+	}
+}
+
+const middle = `def middle(x, y, z):
+    if y < z:
+        if x < y:
+            return y
+        elif x < z:
+            return y
+    else:
+        if x > y:
+            return y
+        elif x > z:
+            return x
+    return z
+`
+
+func result(v fitness.Verdict, lines ...int) fitness.Result {
+	return fitness.Result{Verdict: v, Lines: lines}
+}
+
+func TestRank(t *testing.T) {
+	p, err := program.Parse("middle.py", []byte(middle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two failing cases take the buggy path (lines 2, 3, 5, 6); three
+	// passing cases take other paths, one of them the buggy line too.
+	o := &fitness.Outcome{Results: []fitness.Result{
+		result(fitness.WrongAnswer, 2, 3, 5, 6),
+		result(fitness.WrongAnswer, 2, 3, 5, 6),
+		result(fitness.Passed, 2, 3, 5, 6),
+		result(fitness.Passed, 2, 3, 4),
+		result(fitness.Passed, 2, 8, 9),
+	}}
+	rk := Rank(p, o, Ochiai)
+	if rk.Failing != 2 || rk.Passing != 3 || rk.Uniform {
+		t.Fatalf("failing/passing/uniform = %d/%d/%v", rk.Failing, rk.Passing, rk.Uniform)
+	}
+	top := rk.Entries[0]
+	// The first "return y" on line 6: ef=2, ep=1, nf=0, np=2.
+	wantTop := Entry{Stmt: top.Stmt, Line: 6, Score: 2 / math.Sqrt(2*3), Spectrum: Spectrum{EF: 2, EP: 1, NP: 2}, Text: "return y"}
+	if diff := cmp.Diff(wantTop, top); diff != "" {
+		t.Errorf("top entry mismatch (-want +got):\n%s", diff)
+	}
+	// Then the inner if (ef=2, ep=2), then the def and the outer if, which
+	// every case executes (ef=2, ep=3), in line order; then the rest.
+	var lines []int
+	for _, e := range rk.Entries {
+		lines = append(lines, e.Line)
+	}
+	if diff := cmp.Diff([]int{6, 3, 1, 2, 4, 8, 9, 11, 12}, lines); diff != "" {
+		t.Errorf("ranking order mismatch (-want +got):\n%s", diff)
+	}
+	// Statements no failing case executes weigh 0.
+	for _, e := range rk.Entries {
+		if e.EF == 0 && rk.Weights[e.Stmt] != 0 {
+			t.Errorf("line %d: weight %v with ef=0", e.Line, rk.Weights[e.Stmt])
+		}
+	}
+}
+
+func TestRankUniform(t *testing.T) {
+	p, err := program.Parse("middle.py", []byte(middle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The failing case executes nothing (it fails before calling).
+	o := &fitness.Outcome{Results: []fitness.Result{result(fitness.RuntimeError), result(fitness.Passed, 1, 2, 12)}}
+	rk := Rank(p, o, Ochiai)
+	if !rk.Uniform {
+		t.Fatalf("not uniform")
+	}
+	for i, w := range rk.Weights {
+		if w != 1 {
+			t.Errorf("weight[%d] = %v, want 1", i, w)
+		}
+	}
+}
+
+func TestExecutedCompound(t *testing.T) {
+	p, err := program.Parse("t.py", []byte("try:\n    a = 1\nexcept E:\n    b = 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// CPython reports no line event for "try:" itself: the try statement
+	// counts as executed because its body ran.
+	ex := Executed(p, []int{2})
+	if diff := cmp.Diff([]bool{true, true, false}, ex); diff != "" {
+		t.Errorf("executed mismatch (-want +got):\n%s", diff)
+	}
+}
