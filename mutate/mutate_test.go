@@ -1,0 +1,201 @@
+package mutate
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"repair/program"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestValidate checks the operator table: flag-safe unique names, docs
+// whose first line is a lowercase title without a final period.
+func TestValidate(t *testing.T) {
+	name := regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+	seen := map[string]bool{}
+	for _, o := range All {
+		if !name.MatchString(o.Name) {
+			t.Errorf("operator name %q is not flag-safe", o.Name)
+		}
+		if seen[o.Name] {
+			t.Errorf("operator %q listed twice", o.Name)
+		}
+		seen[o.Name] = true
+		first, _, _ := strings.Cut(o.Doc, "\n")
+		if first == "" || strings.HasSuffix(first, ".") || strings.ToLower(first[:1]) != first[:1] {
+			t.Errorf("operator %q: doc title %q must be lowercase without a final period", o.Name, first)
+		}
+		if o.Apply == nil {
+			t.Errorf("operator %q has no Apply", o.Name)
+		}
+	}
+	for _, w := range Default() {
+		if w.Weight <= 0 {
+			t.Errorf("default weight of %q is %v", w.Op.Name, w.Weight)
+		}
+	}
+}
+
+func TestParseSpec(t *testing.T) {
+	tests := []struct {
+		spec    string
+		want    string
+		wantErr string
+	}{
+		{spec: "delete,insert=2,cmp-op=0.5", want: "delete=1 insert=2 cmp-op=0.5"},
+		{spec: "all", want: strings.TrimSpace(strings.Repeat("x=1 ", len(All)))},
+		{spec: "delete,nope", wantErr: `unknown operator "nope" (see 'repair operators')`},
+		{spec: "delete=-1", wantErr: `operator "delete": weight "-1" must be a number from 0 to 1e6`},
+		{spec: "delete=0", wantErr: `operators "delete=0": every weight is 0`},
+		{spec: "ident,ident", wantErr: `operator "ident" given twice`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			ws, err := ParseSpec(tt.spec)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var parts []string
+			for _, w := range ws {
+				n := w.Op.Name
+				if tt.spec == "all" {
+					n = "x"
+				}
+				parts = append(parts, fmt.Sprintf("%s=%v", n, w.Weight))
+			}
+			if got := strings.Join(parts, " "); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOperatorsGolden applies every operator to testdata/sample.py with 40
+// seeds and compares the distinct edits, in words, with
+// testdata/operators.golden (a txtar file, one section per operator).
+// Every edit must render to code that compiles.
+func TestOperatorsGolden(t *testing.T) {
+	p, err := program.ParseFile("testdata/sample.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewContext(p, nil)
+	ar := &txtar.Archive{Comment: []byte("Distinct edits each operator proposes on sample.py with seeds 0..39.\nRegenerate with go test ./mutate -run Golden -update and review the diff.\n")}
+	var srcs, names []string
+	for _, o := range All {
+		seen := map[string]bool{}
+		var lines []string
+		for seed := uint64(0); seed < 40; seed++ {
+			rng := rand.New(rand.NewPCG(seed, 7))
+			e, ok := o.Apply(c, rng)
+			if !ok {
+				continue
+			}
+			d := p.Describe(e)
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			lines = append(lines, d)
+			srcs = append(srcs, string(p.Render(program.Patch{e})))
+			names = append(names, o.Name+": "+d)
+		}
+		if len(lines) == 0 {
+			t.Errorf("operator %s proposed nothing on sample.py", o.Name)
+		}
+		ar.Files = append(ar.Files, txtar.File{Name: o.Name, Data: []byte(strings.Join(lines, "\n") + "\n")})
+	}
+	golden := filepath.Join("testdata", "operators.golden")
+	got := txtar.Format(ar)
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("operators golden mismatch (-want +got):\n%s", diff)
+	}
+	for i, msg := range compileAll(t, srcs) {
+		if msg != "" {
+			t.Errorf("%s: does not compile: %s\n%s", names[i], msg, srcs[i])
+		}
+	}
+}
+
+// TestTargetsFollowWeights: with all weight on one statement, every edit
+// lands in it.
+func TestTargetsFollowWeights(t *testing.T) {
+	p, err := program.ParseFile("testdata/sample.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := -1
+	for i := range p.Stmts {
+		if p.FirstLine(i) == "total += v" {
+			target = i
+		}
+	}
+	w := make([]float64, len(p.Stmts))
+	w[target] = 1
+	c := NewContext(p, w)
+	m := NewMutator(Default())
+	rng := rand.New(rand.NewPCG(1, 1))
+	for i := 0; i < 500; i++ {
+		e, name, ok := m.Mutate(c, rng)
+		if !ok {
+			t.Fatal("no edit")
+		}
+		stmt := e.Stmt
+		if e.Op == program.ReplaceText || e.Op == program.SwapText {
+			stmt = p.Sites[e.Site].Stmt
+		}
+		if stmt != target {
+			t.Fatalf("%s edited statement %q, want only %q", name, p.FirstLine(stmt), p.FirstLine(target))
+		}
+	}
+}
+
+func compileAll(t *testing.T, srcs []string) []string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	in := filepath.Join(t.TempDir(), "in.json")
+	data, _ := json.Marshal(srcs)
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "import json,sys\nout=[]\nfor s in json.load(open(sys.argv[1])):\n    try:\n        compile(s,'c','exec'); out.append('')\n    except SyntaxError as e:\n        out.append('%s line %s' % (e.msg, e.lineno))\njson.dump(out, sys.stdout)\n"
+	res, err := exec.Command(py, "-c", script, in).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	if err := json.Unmarshal(res, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
