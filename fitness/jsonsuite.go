@@ -30,10 +30,26 @@ type loc struct {
 }
 
 func (l loc) key(k string) loc {
+	if !plainKey(k) {
+		return loc{l.file, l.line, fmt.Sprintf("%s[%q]", l.path, k)}
+	}
 	if l.path != "" {
 		k = l.path + "." + k
 	}
 	return loc{l.file, l.line, k}
+}
+
+// plainKey reports whether a key can be shown bare in a JSON path.
+func plainKey(k string) bool {
+	if k == "" || len(k) > 64 {
+		return false
+	}
+	for _, c := range []byte(k) {
+		if !(c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 func (l loc) index(i int) loc {
@@ -389,8 +405,10 @@ func parseStream(path string, data []byte) (*Suite, error) {
 	var cases []Case
 	var generated []bool
 	names := nameSet{}
+	line, counted := 1, 0 // the line of data[counted]
 	for i := skipJSONSpace(data, 0); i < len(data); {
-		line, _ := position(data, i)
+		line += bytes.Count(data[counted:i], []byte("\n"))
+		counted = i
 		l := loc{file: path, line: line}
 		dec := json.NewDecoder(bytes.NewReader(data[i:]))
 		var v json.RawMessage
