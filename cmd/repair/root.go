@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"repair/internal/inputerr"
+	"repair/sandbox"
 )
 
 // Exit codes (DESIGN.md §8).
@@ -38,6 +39,7 @@ type streams struct {
 }
 
 func run(args []string) int {
+	sandbox.Init()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	io := streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
@@ -86,14 +88,23 @@ localization), evolves candidate patches (statement, condition, operator,
 value and identifier mutations plus crossover), runs every candidate against
 the tests in a sandbox, shrinks the best patch with delta debugging, and
 prints it as a unified diff.`,
+		Example: `  repair --target examples/middle/middle.py --tests examples/middle/tests.json > fix.patch
+  repair --target middle.py --tests tests.json --seed 7 --report run.json --write
+  repair --preset book --target middle.py --tests tests.json`,
 		Version:       version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cmd.Help()
-		},
 	}
+	var rf repairFlags
+	rf.register(root)
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if cmd.Flags().NFlag() == 0 {
+			return cmd.Help()
+		}
+		return runRepair(cmd, &rf, io)
+	}
+	root.AddCommand(newRunCmd(io), newLocalizeCmd(io), newOperatorsCmd(io))
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
 	root.SetIn(io.In)

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"repair/fitness"
+	"repair/internal/inputerr"
+	"repair/program"
+	"repair/repair"
+	"repair/sandbox"
+)
+
+// inputFlags are the flags every command that runs a program shares.
+type inputFlags struct {
+	target    string
+	tests     string
+	engine    string
+	workers   int
+	isolation string
+	python    string
+}
+
+func (f *inputFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.target, "target", "", "the Python file to repair (default: the suite's \"target\")")
+	fl.StringVar(&f.tests, "tests", "", "the test suite: JSON, JSON lines, or a Python test_*.py file (required)")
+	fl.StringVar(&f.engine, "engine", "auto", "engine that runs candidates: auto, cpython or gpython")
+	fl.IntVar(&f.workers, "workers", 0, "candidates evaluated at once (0: one per CPU)")
+	fl.StringVar(&f.isolation, "sandbox", "auto", "isolation: auto (full where the kernel allows, else rlimits), strict (refuse without full isolation), none")
+	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: python3 on PATH)")
+	_ = cmd.MarkFlagFilename("target", "py")
+	_ = cmd.MarkFlagFilename("tests", "json", "jsonl", "py")
+}
+
+// loaded is a parsed target with its suite.
+type loaded struct {
+	prog  *program.Program
+	suite *fitness.Suite
+	path  string // the target as shown in messages and diffs
+}
+
+// load reads the suite and the target, and checks they fit together.
+func (f *inputFlags) load() (*loaded, error) {
+	if f.tests == "" {
+		return nil, &flagError{fmt.Errorf("--tests is required")}
+	}
+	suite, err := fitness.Load(f.tests)
+	if err != nil {
+		return nil, err
+	}
+	target := f.target
+	if target == "" {
+		target = suite.Target
+	}
+	if target == "" {
+		return nil, &flagError{fmt.Errorf("--target is required (the suite %s names no \"target\")", f.tests)}
+	}
+	shown := displayPath(target)
+	prog, err := program.ParseFile(target)
+	if err != nil {
+		return nil, err
+	}
+	prog.Path = shown
+	if err := suite.CheckTarget(target, prog.Scopes[0].Names); err != nil {
+		return nil, err
+	}
+	return &loaded{prog: prog, suite: suite, path: target}, nil
+}
+
+// displayPath is the target's path relative to the working directory when
+// it lies below it (so that `patch -p1` applies the diff from here), else
+// the path as given.
+func displayPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	rel, err := filepath.Rel(wd, abs)
+	if err != nil || rel == ".." || len(rel) > 2 && rel[:3] == "../" {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}
+
+func (f *inputFlags) isolationLevel() (sandbox.Isolation, error) {
+	switch f.isolation {
+	case "auto", "":
+		return sandbox.IsolationAuto, nil
+	case "strict":
+		return sandbox.IsolationStrict, nil
+	case "none":
+		return sandbox.IsolationNone, nil
+	}
+	return 0, &flagError{fmt.Errorf("--sandbox must be auto, strict or none, got %q", f.isolation)}
+}
+
+// open starts the engine for a loaded target.
+func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.Engine, error) {
+	iso, err := f.isolationLevel()
+	if err != nil {
+		return nil, err
+	}
+	if f.workers < 0 || f.workers > 1024 {
+		return nil, &flagError{fmt.Errorf("--workers must be from 0 (one per CPU) to 1024, got %d", f.workers)}
+	}
+	workers := f.workers
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	eng, err := repair.OpenEngine(ctx, f.engine, sandbox.Options{
+		Suite: l.suite, Target: l.path, Workers: workers, Isolation: iso,
+		Python: f.python, Stderr: io.Err,
+	})
+	if err != nil {
+		if inputerr.Is(err) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("start the %s engine: %w", f.engine, err)
+	}
+	return eng, nil
+}

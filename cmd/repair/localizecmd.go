@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"repair/internal/inputerr"
+	"repair/localize"
+	"repair/sandbox"
+)
+
+func sandboxRun() sandbox.RunOptions { return sandbox.RunOptions{} }
+
+func newLocalizeCmd(io streams) *cobra.Command {
+	var f inputFlags
+	var formula string
+	var top int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "localize --target FILE.py --tests TESTS",
+		Short: "Rank the statements of the target by suspiciousness",
+		Long: `localize runs the suite on the target with line coverage and ranks its
+statements by how suspicious they are (spectrum-based fault localization):
+statements that failing cases execute and passing cases do not come first.`,
+		Example: "  repair localize --target examples/middle/middle.py --tests examples/middle/tests.json --top 5",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fm, ok := localize.ByName(formula)
+			if !ok {
+				return &flagError{fmt.Errorf("--localization must be one of %s, got %q", strings.Join(localize.Names(), ", "), formula)}
+			}
+			if top < 0 {
+				return &flagError{fmt.Errorf("--top must be >= 0, got %d", top)}
+			}
+			l, err := f.load()
+			if err != nil {
+				return err
+			}
+			eng, err := f.open(cmd.Context(), l, io)
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			o, err := eng.Run(cmd.Context(), l.prog.Src, sandbox.RunOptions{Coverage: true})
+			if err != nil {
+				return fmt.Errorf("run %s: %w", l.prog.Path, err)
+			}
+			if o.CompileError != "" {
+				return inputerr.New("%s: does not compile: %s", l.prog.Path, o.CompileError)
+			}
+			if err := l.suite.CheckRepairable(o); err != nil {
+				return err
+			}
+			rk := localize.Rank(l.prog, o, fm)
+			entries := rk.Entries
+			if top > 0 && top < len(entries) {
+				entries = entries[:top]
+			}
+			if asJSON {
+				out := rk
+				out.Entries = entries
+				data, _ := json.MarshalIndent(out, "", "  ")
+				fmt.Fprintf(io.Out, "%s\n", data)
+				return nil
+			}
+			if rk.Uniform {
+				fmt.Fprintln(io.Err, "repair: no statement is executed by a failing case: the search would mutate every statement alike")
+			}
+			fmt.Fprintf(io.Out, "%4s  %5s  %-8s  %5s  %5s  %s\n", "rank", "line", fm.Name, "ef", "ep", "statement")
+			for i, e := range entries {
+				fmt.Fprintf(io.Out, "%4d  %5d  %8.4f  %5d  %5d  %s\n", i+1, e.Line, e.Score, e.EF, e.EP, e.Text)
+			}
+			fmt.Fprintf(io.Out, "%d failing and %d passing cases\n", rk.Failing, rk.Passing)
+			return nil
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVar(&formula, "localization", localize.Ochiai.Name, "formula: "+strings.Join(localize.Names(), ", "))
+	cmd.Flags().IntVar(&top, "top", 0, "show only the N most suspicious statements (0: all)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the ranking as JSON")
+	return cmd
+}

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"repair/mutate"
+)
+
+func newOperatorsCmd(io streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "operators",
+		Short: "List the mutation operators with their default weights",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, w := range mutate.Default() {
+				title, rest, _ := strings.Cut(w.Op.Doc, "\n")
+				fmt.Fprintf(io.Out, "%-13s %4g  %s\n", w.Op.Name, w.Weight, title)
+				for _, line := range strings.Split(strings.TrimSpace(rest), "\n") {
+					if line != "" {
+						fmt.Fprintf(io.Out, "%-19s %s\n", "", line)
+					}
+				}
+			}
+			fmt.Fprintln(io.Out, "\nSelect with --operators NAME[=WEIGHT],... (or all); weights are relative.")
+			return nil
+		},
+	}
+}

@@ -1,0 +1,440 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"repair/crossover"
+	"repair/fitness"
+	"repair/internal/inputerr"
+	"repair/localize"
+	"repair/mutate"
+	"repair/program"
+	"repair/repair"
+)
+
+// repairFlags are the flags of the main job.
+type repairFlags struct {
+	in            inputFlags
+	preset        string
+	population    int
+	generations   int
+	evaluations   int
+	timeBudget    time.Duration
+	mutationRate  float64
+	crossoverRate float64
+	crossover     string
+	selection     string
+	tournament    int
+	elitism       float64
+	maxEdits      int
+	seed          uint64
+	all           bool
+	operators     string
+	weightPass    float64
+	weightFail    float64
+	weighting     string
+	localization  string
+	noReduce      bool
+	report        string
+	write         bool
+	quiet         bool
+}
+
+func (f *repairFlags) register(cmd *cobra.Command) {
+	f.in.register(cmd)
+	d := repair.Defaults()
+	fl := cmd.Flags()
+	fl.StringVar(&f.preset, "preset", "", "start from a preset: book (the Debugging Book's Repairer settings)")
+	fl.IntVar(&f.population, "population", d.Population, "candidates per generation")
+	fl.IntVar(&f.generations, "generations", d.Generations, "maximum number of generations")
+	fl.IntVar(&f.evaluations, "evaluations", 0, "maximum number of distinct candidates evaluated (0: no limit)")
+	fl.DurationVar(&f.timeBudget, "time-budget", 0, "maximum search time, e.g. 30s (0: no limit)")
+	fl.Float64Var(&f.mutationRate, "mutation-rate", d.MutationRate, "probability that a child gets one more mutation")
+	fl.Float64Var(&f.crossoverRate, "crossover-rate", d.CrossoverRate, "probability that two parents are crossed over")
+	fl.StringVar(&f.crossover, "crossover", d.CrossoverName, "crossover of edit lists: one-point or uniform")
+	fl.StringVar(&f.selection, "selection", d.Selection, "tournament (generational, with elitism) or truncation (the book's)")
+	fl.IntVar(&f.tournament, "tournament-size", d.TournamentSize, "candidates per tournament")
+	fl.Float64Var(&f.elitism, "elitism", d.Elitism, "fraction of the population kept unchanged (tournament selection)")
+	fl.IntVar(&f.maxEdits, "max-edits", d.MaxEdits, "maximum number of edits of a candidate")
+	fl.Uint64Var(&f.seed, "seed", d.Seed, "random seed: the same seed gives the same result")
+	fl.BoolVar(&f.all, "all", false, "keep searching after the first fix and collect every distinct one (stdout gets the first; --report lists all)")
+	fl.StringVar(&f.operators, "operators", "default", "mutation operators and weights: default, all, or e.g. delete,insert=2,cmp-op=3 (see 'repair operators')")
+	fl.Float64Var(&f.weightPass, "weight-passing", d.Weights.Passing, "fitness weight of the cases the original passes")
+	fl.Float64Var(&f.weightFail, "weight-failing", d.Weights.Failing, "fitness weight of the cases the original fails")
+	fl.StringVar(&f.weighting, "weighting", "relative", "fitness: relative (the book's fractions) or absolute (GenProg's counts)")
+	fl.StringVar(&f.localization, "localization", d.Formula.Name, "fault localization formula: "+strings.Join(localize.Names(), ", "))
+	fl.BoolVar(&f.noReduce, "no-reduce", false, "print the patch as found, without delta debugging")
+	fl.StringVar(&f.report, "report", "", "write a JSON report of the run to this file")
+	fl.BoolVar(&f.write, "write", false, "apply the patch to the target (keeping a .orig copy)")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on stderr but errors")
+}
+
+// options turns the flags into search options; flags the user set win over
+// the preset.
+func (f *repairFlags) options(cmd *cobra.Command) (repair.Options, error) {
+	o := repair.Defaults()
+	switch f.preset {
+	case "":
+	case "book":
+		o = repair.Book()
+	default:
+		return o, &flagError{fmt.Errorf("--preset must be book, got %q", f.preset)}
+	}
+	set := func(name string) bool { return f.preset == "" || cmd.Flags().Changed(name) }
+	if set("population") {
+		o.Population = f.population
+	}
+	if set("generations") {
+		o.Generations = f.generations
+	}
+	o.Evaluations = f.evaluations
+	o.TimeBudget = f.timeBudget
+	if set("mutation-rate") {
+		o.MutationRate = f.mutationRate
+	}
+	if set("crossover-rate") {
+		o.CrossoverRate = f.crossoverRate
+	}
+	if set("crossover") {
+		fn, err := crossover.ByName(f.crossover)
+		if err != nil {
+			return o, &flagError{fmt.Errorf("--crossover: %w", err)}
+		}
+		o.Crossover, o.CrossoverName = fn, f.crossover
+	}
+	if set("selection") {
+		o.Selection = f.selection
+	}
+	if set("tournament-size") {
+		o.TournamentSize = f.tournament
+	}
+	if set("elitism") {
+		o.Elitism = f.elitism
+	}
+	if set("max-edits") {
+		o.MaxEdits = f.maxEdits
+	}
+	o.Seed = f.seed
+	o.All = f.all
+	o.Workers = f.in.workers
+	if set("operators") {
+		ops, err := mutate.ParseSpec(f.operators)
+		if err != nil {
+			return o, &flagError{fmt.Errorf("--operators: %w", err)}
+		}
+		o.Operators = ops
+	}
+	if set("weighting") {
+		w, err := fitness.ParseWeighting(f.weighting)
+		if err != nil {
+			return o, &flagError{fmt.Errorf("--weighting: %w", err)}
+		}
+		o.Weights.Weighting = w
+	}
+	if set("weight-passing") {
+		o.Weights.Passing = f.weightPass
+	}
+	if set("weight-failing") {
+		o.Weights.Failing = f.weightFail
+	}
+	if set("localization") {
+		fm, ok := localize.ByName(f.localization)
+		if !ok {
+			return o, &flagError{fmt.Errorf("--localization must be one of %s, got %q", strings.Join(localize.Names(), ", "), f.localization)}
+		}
+		o.Formula = fm
+	}
+	o.Reduce = !f.noReduce
+	if err := o.Validate(); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
+	ctx := cmd.Context()
+	opts, err := f.options(cmd)
+	if err != nil {
+		return err
+	}
+	if f.report != "" {
+		if err := checkWritable(f.report); err != nil {
+			return err
+		}
+	}
+	l, err := f.in.load()
+	if err != nil {
+		return err
+	}
+	if f.write {
+		if err := checkTargetWritable(l.path); err != nil {
+			return err
+		}
+	}
+	log := io.Err
+	if f.quiet {
+		log = discard{}
+	}
+	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: log})
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	engineDesc := repair.Describe(eng)
+	fmt.Fprintf(log, "repair: %s, engine %s, %d cases\n", l.prog.Path, engineDesc, len(l.suite.Cases))
+
+	opts.Log = log
+	live := !f.quiet && isTerminal(io.Err)
+	if !f.quiet {
+		opts.Progress = progressPrinter(log, live)
+	}
+	start := time.Now()
+	res, runErr := repair.Run(ctx, l.prog, l.suite, eng.Run, opts)
+	if live {
+		fmt.Fprint(log, "\r\033[K")
+	}
+	if runErr != nil && res == nil {
+		return runErr
+	}
+	elapsed := time.Since(start)
+	if f.report != "" {
+		if err := writeReport(f.report, f, opts, l, engineDesc, res, elapsed); err != nil {
+			return err
+		}
+	}
+	summarize(log, l, res, elapsed)
+	if len(res.Fixes) == 0 {
+		if runErr != nil && errors.Is(runErr, context.Canceled) {
+			fmt.Fprintln(log, "repair: interrupted")
+		}
+		return &exitError{code: exitNotFound}
+	}
+	fix := res.Fixes[0]
+	fmt.Fprint(io.Out, fix.Diff)
+	if f.write {
+		if err := writeTarget(l.path, l.prog.Src, fix.Source); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "repair: wrote %s (the original is in %s.orig)\n", l.path, l.path)
+	}
+	return nil
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// progressPrinter prints one line per generation, or rewrites one live
+// line on a terminal.
+func progressPrinter(w io.Writer, live bool) func(repair.Progress) {
+	return func(p repair.Progress) {
+		line := fmt.Sprintf("generation %d: best fitness %.4f, mean %.4f, %d evaluations (%.0f/s), %d cache hits",
+			p.Generation, p.Best, p.Mean, p.Evaluations, p.PerSecond, p.CacheHits)
+		if live {
+			fmt.Fprintf(w, "\r\033[K%s", line)
+		} else {
+			fmt.Fprintln(w, "repair: "+line)
+		}
+	}
+}
+
+func summarize(w io.Writer, l *loaded, res *repair.Result, elapsed time.Duration) {
+	rate := float64(res.Evaluations) / max(res.SearchTime.Seconds(), 1e-9)
+	hits := res.Cache.Hits
+	if len(res.Fixes) == 0 {
+		fmt.Fprintf(w, "repair: no plausible patch (stopped: %s) after %d generations, %d evaluations (%.0f/s, %d cache hits), %.2fs; best fitness %.4f\n",
+			res.StopReason, res.Generations, res.Evaluations, rate, hits, elapsed.Seconds(), res.BestFitness)
+		if res.BestDiff != "" {
+			fmt.Fprintf(w, "repair: the best candidate (not a fix):\n%s", indent(res.BestDiff))
+		}
+		return
+	}
+	fix := res.Fixes[0]
+	fmt.Fprintf(w, "repair: plausible patch found in generation %d after %d evaluations; %d generations, %d evaluations in all (%.0f/s, %d cache hits), %.2fs\n",
+		fix.Generation, fix.Evaluations, res.Generations, res.Evaluations, rate, hits, elapsed.Seconds())
+	for _, d := range fix.Describe {
+		fmt.Fprintf(w, "repair:   %s\n", d)
+	}
+	for i, other := range res.Fixes[1:] {
+		fmt.Fprintf(w, "repair: fix %d of %d:\n", i+2, len(res.Fixes))
+		for _, d := range other.Describe {
+			fmt.Fprintf(w, "repair:   %s\n", d)
+		}
+	}
+}
+
+func indent(s string) string {
+	var sb strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if line != "" {
+			sb.WriteString("    " + line)
+		}
+	}
+	return sb.String()
+}
+
+// checkWritable fails early, before any search, when the report cannot be
+// written.
+func checkWritable(path string) error {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return inputerr.New("--report %s: directory %s does not exist", path, dir)
+	}
+	if !fi.IsDir() {
+		return inputerr.New("--report %s: %s is not a directory", path, dir)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return inputerr.New("--report %s: is a directory", path)
+	}
+	f, err := os.CreateTemp(dir, ".repair-report-*")
+	if err != nil {
+		return inputerr.New("--report %s: cannot write in %s: %v", path, dir, unwrap(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+func checkTargetWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return inputerr.New("--write: cannot write %s: %v", path, unwrap(err))
+	}
+	f.Close()
+	return checkWritable(path + ".orig")
+}
+
+func unwrap(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// writeTarget keeps the original in PATH.orig and replaces PATH with the
+// repaired source atomically, keeping its mode.
+func writeTarget(path string, orig, fixed []byte) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return inputerr.New("--write: %s: %v", path, unwrap(err))
+	}
+	if err := os.WriteFile(path+".orig", orig, fi.Mode().Perm()); err != nil {
+		return inputerr.New("--write: %s.orig: %v", path, unwrap(err))
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return inputerr.New("--write: %s: %v", path, unwrap(err))
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(fixed); err != nil {
+		tmp.Close()
+		return fmt.Errorf("--write: %s: %w", path, err)
+	}
+	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+		tmp.Close()
+		return fmt.Errorf("--write: %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("--write: %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// report is the JSON record of a run (--report).
+type report struct {
+	Tool        string              `json:"tool"`
+	Version     string              `json:"version"`
+	GoVersion   string              `json:"go_version"`
+	Command     []string            `json:"command"`
+	Target      string              `json:"target"`
+	Tests       string              `json:"tests"`
+	Engine      string              `json:"engine"`
+	Cases       int                 `json:"cases"`
+	Failing     int                 `json:"failing"`
+	Parameters  map[string]any      `json:"parameters"`
+	Outcome     string              `json:"outcome"` // plausible, none, interrupted
+	StopReason  string              `json:"stop_reason"`
+	Seconds     float64             `json:"seconds"`
+	Stages      map[string]float64  `json:"stage_seconds"`
+	Evaluations int                 `json:"evaluations"`
+	Generations int                 `json:"generations"`
+	CacheHits   int64               `json:"cache_hits"`
+	CacheMisses int64               `json:"cache_misses"`
+	BestFitness float64             `json:"best_fitness"`
+	History     []repair.Generation `json:"fitness_per_generation"`
+	Ranking     []localize.Entry    `json:"localization"`
+	Uniform     bool                `json:"localization_uniform"`
+	Fixes       []repair.Fix        `json:"fixes"`
+	Flaky       []string            `json:"flaky_cases,omitempty"`
+	Best        program.Patch       `json:"best_candidate,omitempty"`
+	BestDiff    string              `json:"best_candidate_diff,omitempty"`
+}
+
+func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engine string, res *repair.Result, elapsed time.Duration) error {
+	ops := map[string]float64{}
+	for _, w := range o.Operators {
+		ops[w.Op.Name] = w.Weight
+	}
+	r := report{
+		Tool: "repair", Version: version, GoVersion: runtime.Version(), Command: os.Args,
+		Target: l.prog.Path, Tests: f.in.tests, Engine: engine, Cases: len(l.suite.Cases),
+		Failing: res.Ranking.Failing,
+		Parameters: map[string]any{
+			"preset": f.preset, "population": o.Population, "generations": o.Generations,
+			"evaluations": o.Evaluations, "time_budget_seconds": o.TimeBudget.Seconds(),
+			"mutation_rate": o.MutationRate, "crossover_rate": o.CrossoverRate, "crossover": o.CrossoverName,
+			"selection": o.Selection, "tournament_size": o.TournamentSize, "elitism": o.Elitism,
+			"max_edits": o.MaxEdits, "seed": o.Seed, "workers": o.Workers, "all": o.All,
+			"operators": ops, "weighting": o.Weights.Weighting.String(),
+			"weight_passing": o.Weights.Passing, "weight_failing": o.Weights.Failing,
+			"localization": o.Formula.Name, "reduce": o.Reduce,
+		},
+		StopReason: res.StopReason, Seconds: elapsed.Seconds(),
+		Stages: map[string]float64{
+			"localize": res.LocalizeTime.Seconds(), "search": res.SearchTime.Seconds(), "reduce": res.ReduceTime.Seconds(),
+		},
+		Evaluations: res.Evaluations, Generations: res.Generations,
+		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, BestFitness: res.BestFitness,
+		History: res.History, Ranking: res.Ranking.Entries, Uniform: res.Ranking.Uniform,
+		Fixes: res.Fixes, Best: res.Best, BestDiff: res.BestDiff,
+	}
+	r.Outcome = "none"
+	if len(res.Fixes) > 0 {
+		r.Outcome = "plausible"
+	} else if res.StopReason == "interrupted" {
+		r.Outcome = "interrupted"
+	}
+	for _, i := range res.Flaky {
+		r.Flaky = append(r.Flaky, l.suite.Cases[i].Name)
+	}
+	if r.Fixes == nil {
+		r.Fixes = []repair.Fix{}
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		return inputerr.New("--report %s: %v", path, unwrap(err))
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package repair
+
+import (
+	"io"
+	"time"
+
+	"repair/crossover"
+	"repair/fitness"
+	"repair/internal/inputerr"
+	"repair/localize"
+	"repair/mutate"
+)
+
+// Selection names.
+const (
+	Tournament = "tournament"
+	Truncation = "truncation"
+)
+
+// Options are the parameters of a repair run. The zero value is not
+// usable: start from Defaults() or Book().
+type Options struct {
+	// Population is the number of candidates per generation (> 0).
+	Population int
+	// Generations bounds the number of generations (> 0).
+	Generations int
+	// Evaluations bounds the number of distinct candidate programs
+	// evaluated; 0 means no bound.
+	Evaluations int
+	// TimeBudget bounds the wall time of the search; 0 means no bound. It
+	// may stop the search earlier, never change what it found first.
+	TimeBudget time.Duration
+	// MutationRate is the probability that a child gets one more mutation.
+	MutationRate float64
+	// CrossoverRate is the probability that two parents are crossed over
+	// (else the children are copies of the parents).
+	CrossoverRate float64
+	// Selection is Tournament (generational, with elitism) or Truncation
+	// (the Debugging Book's: parents and children together, the fittest
+	// and then smallest patches survive).
+	Selection string
+	// TournamentSize is the number of candidates drawn per tournament.
+	TournamentSize int
+	// Elitism is the fraction of the population copied unchanged into the
+	// next generation (tournament selection).
+	Elitism float64
+	// MaxEdits caps the number of edits of a candidate (the oldest are
+	// dropped), against bloat.
+	MaxEdits int
+	// Seed fixes every random choice.
+	Seed uint64
+	// Workers bounds the candidates evaluated at once (the engine's pool).
+	Workers int
+	// All keeps searching after the first plausible patch and collects
+	// every distinct one until a budget runs out.
+	All bool
+	// Operators are the mutation operators with their weights.
+	Operators []mutate.Weighted
+	// Crossover is the crossover function and CrossoverName its name.
+	Crossover     crossover.Func
+	CrossoverName string
+	// Weights parameterize the fitness function.
+	Weights fitness.Weights
+	// Formula is the fault localization formula.
+	Formula localize.Formula
+	// Reduce shrinks the winning patch with ddmin.
+	Reduce bool
+	// Progress, if not nil, is called after each generation.
+	Progress func(Progress)
+	// Log receives notices (uniform localization, flaky cases). Nil
+	// discards.
+	Log io.Writer
+}
+
+// Defaults are the tool's default settings, tuned on the examples and the
+// public benchmark.
+func Defaults() Options {
+	return Options{
+		Population:     40,
+		Generations:    50,
+		MutationRate:   1,
+		CrossoverRate:  0.5,
+		Selection:      Tournament,
+		TournamentSize: 2,
+		Elitism:        0.1,
+		MaxEdits:       10,
+		Seed:           1,
+		Workers:        0,
+		Operators:      mutate.Default(),
+		Crossover:      crossover.OnePoint,
+		CrossoverName:  "one-point",
+		Weights:        fitness.DefaultWeights(),
+		Formula:        localize.Ochiai,
+		Reduce:         true,
+	}
+}
+
+// Book returns the Debugging Book's Repairer settings ("Repairing Code
+// Automatically", Zeller et al., The Debugging Book): population 40, 100
+// iterations, weights 0.99/0.01, one mutation per child, insert, swap and
+// delete with equal probability, crossover always, truncation selection.
+func Book() Options {
+	o := Defaults()
+	o.Population = 40
+	o.Generations = 100
+	o.MutationRate = 1
+	o.CrossoverRate = 1
+	o.Selection = Truncation
+	o.Elitism = 0
+	o.Weights = fitness.DefaultWeights()
+	o.Operators = nil
+	for _, name := range []string{"insert", "swap", "delete"} {
+		op, _ := mutate.ByName(name)
+		o.Operators = append(o.Operators, mutate.Weighted{Op: op, Weight: 1})
+	}
+	return o
+}
+
+// Validate reports options the search cannot use, as inputerr errors
+// naming the flag.
+func (o *Options) Validate() error {
+	switch {
+	case o.Population < 1 || o.Population > 1_000_000:
+		return inputerr.New("--population must be from 1 to 1000000, got %d", o.Population)
+	case o.Generations < 1 || o.Generations > 10_000_000:
+		return inputerr.New("--generations must be from 1 to 10000000, got %d", o.Generations)
+	case o.Evaluations < 0:
+		return inputerr.New("--evaluations must be >= 0, got %d", o.Evaluations)
+	case o.TimeBudget < 0:
+		return inputerr.New("--time-budget must be >= 0, got %v", o.TimeBudget)
+	case !(o.MutationRate >= 0 && o.MutationRate <= 1):
+		return inputerr.New("--mutation-rate must be from 0 to 1, got %v", o.MutationRate)
+	case !(o.CrossoverRate >= 0 && o.CrossoverRate <= 1):
+		return inputerr.New("--crossover-rate must be from 0 to 1, got %v", o.CrossoverRate)
+	case o.Selection != Tournament && o.Selection != Truncation:
+		return inputerr.New("--selection must be tournament or truncation, got %q", o.Selection)
+	case o.TournamentSize < 1 || o.TournamentSize > o.Population:
+		return inputerr.New("--tournament-size must be from 1 to the population (%d), got %d", o.Population, o.TournamentSize)
+	case !(o.Elitism >= 0 && o.Elitism < 1):
+		return inputerr.New("--elitism must be from 0 to below 1, got %v", o.Elitism)
+	case o.MaxEdits < 1:
+		return inputerr.New("--max-edits must be >= 1, got %d", o.MaxEdits)
+	case o.Workers < 0 || o.Workers > 1024:
+		return inputerr.New("--workers must be from 0 (all CPUs) to 1024, got %d", o.Workers)
+	case len(o.Operators) == 0:
+		return inputerr.New("--operators: no operator selected")
+	case o.Crossover == nil:
+		return inputerr.New("--crossover: none selected")
+	case o.Formula.Score == nil:
+		return inputerr.New("--localization: no formula selected")
+	}
+	return o.Weights.Validate()
+}
+
+// Progress is reported after each generation.
+type Progress struct {
+	Generation  int
+	Best        float64
+	Mean        float64
+	Evaluations int     // distinct candidate programs evaluated so far
+	PerSecond   float64 // evaluations per second so far
+	CacheHits   int64
+	Elapsed     time.Duration
+	Found       int // plausible patches found so far
+}

@@ -1,0 +1,513 @@
+package repair
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"repair/fitness"
+	"repair/internal/inputerr"
+	"repair/localize"
+	"repair/mutate"
+	"repair/program"
+	"repair/reduce"
+	"repair/sandbox"
+)
+
+// Runner evaluates one candidate source; engines' Run methods fit it.
+type Runner func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error)
+
+// Fix is a plausible patch: it passes every case.
+type Fix struct {
+	// Patch is the reduced patch (the edits that matter), in order.
+	Patch program.Patch `json:"edits"`
+	// Unreduced is the patch as the search found it (applied edits only).
+	Unreduced program.Patch `json:"unreduced"`
+	// Source is the repaired program and Diff its unified diff.
+	Source []byte `json:"-"`
+	Diff   string `json:"diff"`
+	// Describe says each edit in words.
+	Describe []string `json:"describe"`
+	// Generation and Evaluations are when the search first found it.
+	Generation  int `json:"generation"`
+	Evaluations int `json:"evaluations"`
+}
+
+// Generation is a summary of one generation, for reports.
+type Generation struct {
+	Generation  int     `json:"generation"`
+	Best        float64 `json:"best"`
+	Mean        float64 `json:"mean"`
+	Evaluations int     `json:"evaluations"`
+	Seconds     float64 `json:"seconds"`
+}
+
+// Result is what a repair run did.
+type Result struct {
+	// Fixes are the plausible patches found, the first one first (one
+	// unless Options.All).
+	Fixes []Fix
+	// Best is the fittest candidate when no fix was found.
+	Best     program.Patch
+	BestDiff string
+	// BestFitness is the best fitness seen (1 when a fix was found).
+	BestFitness float64
+	// Flaky lists cases whose verdict changed when the fix was run again:
+	// the fix is then not claimed (Fixes is empty).
+	Flaky []int
+	// Ranking is the fault localization of the original program.
+	Ranking localize.Ranking
+	// Original is the outcome of the original program.
+	Original *fitness.Outcome
+	// Counters.
+	Evaluations int
+	Generations int
+	Cache       fitness.CacheStats
+	History     []Generation
+	// StopReason says why the search stopped: "found", "generations",
+	// "evaluations", "time budget", "interrupted".
+	StopReason string
+	// Durations of the stages.
+	LocalizeTime, SearchTime, ReduceTime time.Duration
+}
+
+// individual is one candidate of the population.
+type individual struct {
+	patch program.Patch
+	src   []byte
+	key   fitness.Key
+	fit   float64
+	done  bool // evaluated
+	// When a plausible candidate was found.
+	gen, evals int
+}
+
+// search is the state of one run.
+type search struct {
+	opts   Options
+	prog   *program.Program
+	suite  *fitness.Suite
+	run    Runner
+	cache  *fitness.Cache
+	mctx   *mutate.Context
+	mut    *mutate.Mutator
+	log    io.Writer
+	start  time.Time
+	seen   map[fitness.Key]bool // distinct candidates evaluated
+	evals  int
+	result *Result
+	fixes  map[fitness.Key]bool
+	best   float64 // fitness of result.Best
+}
+
+// Run repairs program p against suite s, evaluating candidates with run.
+// It returns an error only when the input is unusable (the original does
+// not compile, nothing to repair: inputerr errors) or the tool broke; no
+// fix within the budget is a Result without Fixes. When ctx is canceled
+// the result so far is returned with ctx.Err().
+func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, opts Options) (*Result, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if opts.Workers == 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	log := opts.Log
+	if log == nil {
+		log = io.Discard
+	}
+	res := &Result{}
+	t0 := time.Now()
+	orig, err := run(ctx, p.Src, sandbox.RunOptions{Coverage: true})
+	if err != nil {
+		return nil, fmt.Errorf("run the original program: %w", err)
+	}
+	if orig.CompileError != "" {
+		return nil, inputerr.New("%s: does not compile: %s", p.Path, orig.CompileError)
+	}
+	if err := s.CheckRepairable(orig); err != nil {
+		return nil, err
+	}
+	res.Original = orig
+	res.Ranking = localize.Rank(p, orig, opts.Formula)
+	if res.Ranking.Uniform {
+		fmt.Fprintf(log, "repair: no statement of %s is executed by a failing case; mutating every statement alike\n", p.Path)
+	}
+	res.LocalizeTime = time.Since(t0)
+
+	sc, err := fitness.NewScorer(s, orig, opts.Weights)
+	if err != nil {
+		return nil, err
+	}
+	st := &search{
+		opts: opts, prog: p, suite: s, run: run, log: log,
+		cache:  fitness.NewCache(sc, 0),
+		mctx:   mutate.NewContext(p, res.Ranking.Weights),
+		mut:    mutate.NewMutator(opts.Operators),
+		seen:   map[fitness.Key]bool{},
+		fixes:  map[fitness.Key]bool{},
+		result: res,
+	}
+	// The original is in the cache: candidates equal to it cost nothing.
+	origKey := fitness.KeyOf(p.Src)
+	if _, err := st.cache.EvalKey(ctx, origKey, func(context.Context) (*fitness.Outcome, error) { return orig, nil }); err != nil {
+		return nil, err
+	}
+	st.seen[origKey] = true
+
+	sctx := ctx
+	if opts.TimeBudget > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, opts.TimeBudget)
+		defer cancel()
+	}
+	st.start = time.Now()
+	found, err := st.evolve(sctx)
+	res.SearchTime = time.Since(st.start)
+	res.Evaluations = st.evals
+	res.Cache = st.cache.Stats()
+	switch {
+	case err == nil:
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		res.StopReason = "time budget"
+	case ctx.Err() != nil:
+		res.StopReason = "interrupted"
+	default:
+		return nil, err
+	}
+	if len(found) == 0 {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		return res, nil
+	}
+
+	// Reduce and re-validate each fix (with a context that survives the
+	// time budget: reduction is part of delivering the fix).
+	t1 := time.Now()
+	for _, f := range found {
+		fix, flaky, err := st.finish(ctx, f)
+		if err != nil {
+			return res, err
+		}
+		if len(flaky) > 0 {
+			res.Flaky = flaky
+			fmt.Fprintf(log, "repair: cases %v changed verdict when the fix ran again: not claimed as plausible\n", caseNames(s, flaky))
+			continue
+		}
+		res.Fixes = append(res.Fixes, *fix)
+	}
+	res.ReduceTime = time.Since(t1)
+	if len(res.Fixes) > 0 {
+		res.BestFitness = 1
+		if res.StopReason == "" {
+			res.StopReason = "found"
+		}
+	}
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+func caseNames(s *fitness.Suite, ids []int) []string {
+	var out []string
+	for _, i := range ids {
+		out = append(out, s.Cases[i].Name)
+	}
+	return out
+}
+
+// rngFor derives the random source of candidate index of generation gen
+// from the seed, so results do not depend on workers or timing.
+func (st *search) rngFor(gen, index int) *rand.Rand {
+	return rand.New(rand.NewPCG(splitmix(st.opts.Seed^splitmix(uint64(gen)+0x9e37)), splitmix(uint64(index)+0x51ed)))
+}
+
+// splitmix is the SplitMix64 finalizer (Steele, Lea, Flood, "Fast
+// Splittable Pseudorandom Number Generators", OOPSLA 2014).
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// mutant returns parent plus one mutation (or parent itself when no
+// operator can change anything).
+func (st *search) mutant(parent program.Patch, rng *rand.Rand) program.Patch {
+	e, _, ok := st.mut.Mutate(st.mctx, rng)
+	if !ok {
+		return parent
+	}
+	child := make(program.Patch, 0, len(parent)+1)
+	if len(parent) >= st.opts.MaxEdits {
+		parent = parent[len(parent)-st.opts.MaxEdits+1:]
+	}
+	child = append(append(child, parent...), e)
+	return child
+}
+
+// evolve runs the generations and returns the plausible candidates found
+// (the first one, or all with Options.All).
+func (st *search) evolve(ctx context.Context) ([]individual, error) {
+	o := &st.opts
+	var found []individual
+	// Generation 0: mutants of the original (GenProg).
+	cands := make([]individual, o.Population)
+	for i := range cands {
+		cands[i].patch = st.mutant(nil, st.rngFor(0, i))
+	}
+	var pop []individual
+	for gen := 0; ; gen++ {
+		n, budgetHit, err := st.evaluate(ctx, cands)
+		st.result.Generations = gen + 1
+		// Plausible candidates, in index order, among the evaluated prefix.
+		for i := 0; i < n; i++ {
+			if cands[i].fit == 1 && !st.fixes[cands[i].key] {
+				st.fixes[cands[i].key] = true
+				c := cands[i]
+				c.patch = st.prog.Applied(c.patch)
+				c.gen, c.evals = gen, st.evals
+				found = append(found, c)
+				if !o.All {
+					break
+				}
+			}
+		}
+		st.report(gen, cands[:n])
+		switch {
+		case err != nil:
+			return found, err
+		case len(found) > 0 && !o.All:
+			st.result.StopReason = "found"
+			return found, nil
+		case budgetHit:
+			st.result.StopReason = "evaluations"
+			return found, nil
+		case gen == o.Generations-1:
+			st.result.StopReason = "generations"
+			return found, nil
+		}
+		// Survivors: the candidates themselves (generational), or the
+		// fittest of parents and offspring together (truncation).
+		if o.Selection == Truncation && pop != nil {
+			all := append(append([]individual(nil), pop...), cands...)
+			sort.SliceStable(all, func(a, b int) bool { return better(&all[a], &all[b]) })
+			pop = all[:o.Population]
+		} else {
+			pop = cands
+		}
+		cands = st.breed(gen+1, pop)
+	}
+}
+
+// evaluate renders and scores the population. Candidates are taken in
+// index order; when the evaluation budget runs out only a prefix is
+// evaluated. It returns the length of the fully evaluated prefix, whether
+// the budget was hit, and an error when the context ended (the prefix is
+// then the longest run of completed candidates from index 0) or the tool
+// broke.
+func (st *search) evaluate(ctx context.Context, pop []individual) (int, bool, error) {
+	n := len(pop)
+	budgetHit := false
+	for i := range pop {
+		ind := &pop[i]
+		ind.done = false
+		ind.src = st.prog.Render(ind.patch)
+		ind.key = fitness.KeyOf(ind.src)
+		if !st.seen[ind.key] {
+			if st.opts.Evaluations > 0 && st.evals >= st.opts.Evaluations {
+				n, budgetHit = i, true
+				break
+			}
+			st.seen[ind.key] = true
+			st.evals++
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(st.opts.Workers)
+	var mu sync.Mutex
+	for i := 0; i < n; i++ {
+		ind := &pop[i]
+		g.Go(func() error {
+			e, err := st.cache.EvalKey(gctx, ind.key, func(c context.Context) (*fitness.Outcome, error) {
+				return st.run(c, ind.src, sandbox.RunOptions{})
+			})
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			ind.fit, ind.done = e.Score, true
+			mu.Unlock()
+			return nil
+		})
+	}
+	err := g.Wait()
+	if err != nil {
+		// The completed prefix still counts.
+		k := 0
+		for k < n && pop[k].done {
+			k++
+		}
+		n = k
+	}
+	return n, budgetHit, err
+}
+
+func (st *search) report(gen int, pop []individual) {
+	best, sum := 0.0, 0.0
+	for _, ind := range pop {
+		best = math.Max(best, ind.fit)
+		sum += ind.fit
+	}
+	mean := 0.0
+	if len(pop) > 0 {
+		mean = sum / float64(len(pop))
+	}
+	st.result.BestFitness = math.Max(st.result.BestFitness, best)
+	if len(pop) > 0 {
+		bi := 0
+		for i := range pop {
+			if better(&pop[i], &pop[bi]) {
+				bi = i
+			}
+		}
+		if st.result.Best == nil || pop[bi].fit > st.best {
+			st.best = pop[bi].fit
+			st.result.Best = st.prog.Applied(pop[bi].patch)
+			st.result.BestDiff = program.Diff(st.prog.Path, st.prog.Src, pop[bi].src)
+		}
+	}
+	el := time.Since(st.start)
+	st.result.History = append(st.result.History, Generation{Generation: gen, Best: best, Mean: mean, Evaluations: st.evals, Seconds: el.Seconds()})
+	if st.opts.Progress != nil {
+		st.opts.Progress(Progress{
+			Generation: gen, Best: best, Mean: mean, Evaluations: st.evals,
+			PerSecond: float64(st.evals) / math.Max(el.Seconds(), 1e-9),
+			CacheHits: st.cache.Stats().Hits, Elapsed: el, Found: len(st.fixes),
+		})
+	}
+}
+
+// better orders candidates: fitter first, then smaller patches.
+func better(a, b *individual) bool {
+	if a.fit != b.fit {
+		return a.fit > b.fit
+	}
+	return len(a.patch) < len(b.patch)
+}
+
+// breed makes generation gen from the evaluated population.
+func (st *search) breed(gen int, pop []individual) []individual {
+	o := &st.opts
+	// Rank: fitter, then smaller, then earlier (a stable order).
+	ranked := make([]int, len(pop))
+	for i := range ranked {
+		ranked[i] = i
+	}
+	sort.SliceStable(ranked, func(a, b int) bool { return better(&pop[ranked[a]], &pop[ranked[b]]) })
+	sel := st.rngFor(gen, -1)
+	next := make([]individual, 0, o.Population)
+
+	if o.Selection == Truncation {
+		// The Debugging Book's evolve(): offspring from parents drawn
+		// uniformly; the caller keeps the fittest of parents and offspring.
+		for i := 0; len(next) < o.Population; i += 2 {
+			a := pop[sel.IntN(len(pop))].patch
+			b := pop[sel.IntN(len(pop))].patch
+			next = st.children(next, gen, i, a, b, sel)
+		}
+		return next
+	}
+
+	elite := int(math.Ceil(o.Elitism * float64(o.Population)))
+	for _, i := range ranked[:min(elite, len(ranked))] {
+		next = append(next, individual{patch: pop[i].patch})
+	}
+	tournament := func() program.Patch {
+		best := sel.IntN(len(pop))
+		for k := 1; k < o.TournamentSize; k++ {
+			c := sel.IntN(len(pop))
+			if better(&pop[c], &pop[best]) {
+				best = c
+			}
+		}
+		return pop[best].patch
+	}
+	for i := len(next); len(next) < o.Population; i += 2 {
+		next = st.children(next, gen, i, tournament(), tournament(), sel)
+	}
+	return next
+}
+
+// children appends up to two children of parents a and b to next (not
+// beyond the population size): crossed over with probability
+// CrossoverRate, each mutated with probability MutationRate. Child i+k of
+// generation gen mutates with its own random source.
+func (st *search) children(next []individual, gen, i int, a, b program.Patch, sel *rand.Rand) []individual {
+	o := &st.opts
+	c1, c2 := a, b
+	if sel.Float64() < o.CrossoverRate {
+		c1, c2 = o.Crossover(a, b, sel)
+	}
+	for k, c := range []program.Patch{c1, c2} {
+		if len(next) == o.Population {
+			break
+		}
+		if sel.Float64() < o.MutationRate {
+			c = st.mutant(c, st.rngFor(gen, i+k))
+		}
+		next = append(next, individual{patch: c})
+	}
+	return next
+}
+
+// finish reduces a plausible candidate, re-validates it in a fresh run,
+// and describes it. flaky lists the cases whose verdict changed.
+func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error) {
+	p := st.prog
+	patch := c.patch
+	if st.opts.Reduce && len(patch) > 1 {
+		var err error
+		patch, err = reduce.Minimize(ctx, patch, func(ctx context.Context, sub program.Patch) (bool, error) {
+			src := p.Render(sub)
+			e, err := st.cache.Eval(ctx, src, func(c context.Context) (*fitness.Outcome, error) {
+				return st.run(c, src, sandbox.RunOptions{})
+			})
+			return e.Passed(), err
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	src := p.Render(patch)
+	// A fresh run, not from the cache: a fix must pass twice.
+	o, err := st.run(ctx, src, sandbox.RunOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	var flaky []int
+	for i, r := range o.Results {
+		if r.Verdict != fitness.Passed {
+			flaky = append(flaky, i)
+		}
+	}
+	if o.CompileError != "" && len(flaky) == 0 {
+		flaky = []int{0}
+	}
+	fix := &Fix{Patch: patch, Unreduced: c.patch, Source: src, Diff: program.Diff(p.Path, p.Src, src), Generation: c.gen, Evaluations: c.evals}
+	for _, e := range patch {
+		fix.Describe = append(fix.Describe, p.Describe(e))
+	}
+	return fix, flaky, nil
+}
