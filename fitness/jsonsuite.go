@@ -211,8 +211,8 @@ func checkSyntax(path string, data []byte, start int) error {
 	dec := json.NewDecoder(bytes.NewReader(data[start:]))
 	var v json.RawMessage
 	err := dec.Decode(&v)
-	if err == nil {
-		return nil
+	if err == nil { // cannot happen: the caller's decoding of the same bytes failed
+		return fmt.Errorf("%s: invalid JSON", path)
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
