@@ -410,6 +410,9 @@ func parseStream(path string, data []byte) (*Suite, error) {
 		line += bytes.Count(data[counted:i], []byte("\n"))
 		counted = i
 		l := loc{file: path, line: line}
+		if len(cases) > 0 && cases[len(cases)-1].Line == line {
+			return nil, l.errorf("a second case starts on this line: one case per line")
+		}
 		dec := json.NewDecoder(bytes.NewReader(data[i:]))
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
