@@ -77,7 +77,7 @@ type Options struct {
 func Defaults() Options {
 	return Options{
 		Population:     40,
-		Generations:    50,
+		Generations:    200,
 		MutationRate:   1,
 		CrossoverRate:  0.5,
 		Selection:      Tournament,

@@ -106,7 +106,8 @@ type search struct {
 	evals  int
 	result *Result
 	fixes  map[fitness.Key]bool
-	best   float64 // fitness of result.Best
+	bred   map[fitness.Key]bool // mutants bred for the next generation
+	best   float64              // fitness of result.Best
 }
 
 // Run repairs program p against suite s, evaluating candidates with run.
@@ -154,6 +155,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		mctx:   mutate.NewContext(p, res.Ranking.Weights),
 		mut:    mutate.NewMutator(opts.Operators),
 		seen:   map[fitness.Key]bool{},
+		bred:   map[fitness.Key]bool{},
 		fixes:  map[fitness.Key]bool{},
 		result: res,
 	}
@@ -244,18 +246,33 @@ func splitmix(x uint64) uint64 {
 
 // mutant returns parent plus one mutation (or parent itself when no
 // operator can change anything).
+//
+// The search spends its evaluations on programs it has not seen: a
+// mutation whose result renders to an already evaluated program (or one
+// bred earlier in this generation) is drawn again, a few times.
 func (st *search) mutant(parent program.Patch, rng *rand.Rand) program.Patch {
-	e, _, ok := st.mut.Mutate(st.mctx, rng)
-	if !ok {
-		return parent
-	}
-	child := make(program.Patch, 0, len(parent)+1)
 	if len(parent) >= st.opts.MaxEdits {
 		parent = parent[len(parent)-st.opts.MaxEdits+1:]
 	}
-	child = append(append(child, parent...), e)
+	var child program.Patch
+	for try := 0; try < freshTries; try++ {
+		e, _, ok := st.mut.Mutate(st.mctx, rng)
+		if !ok {
+			return parent
+		}
+		child = make(program.Patch, 0, len(parent)+1)
+		child = append(append(child, parent...), e)
+		k := fitness.KeyOf(st.prog.Render(child))
+		if !st.seen[k] && !st.bred[k] {
+			st.bred[k] = true
+			break
+		}
+	}
 	return child
 }
+
+// freshTries bounds the draws for a mutant not seen before.
+const freshTries = 8
 
 // evolve runs the generations and returns the plausible candidates found
 // (the first one, or all with Options.All).
@@ -307,6 +324,7 @@ func (st *search) evolve(ctx context.Context) ([]individual, error) {
 		} else {
 			pop = cands
 		}
+		clear(st.bred)
 		cands = st.breed(gen+1, pop)
 	}
 }
