@@ -11,9 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"golang.org/x/sys/unix"
@@ -198,6 +200,89 @@ func (c *Cmd) start(useNS bool) error {
 	return nil
 }
 
+// Kill kills the program and everything it started. With a PID namespace
+// killing the program (its init) is enough: the kernel kills the rest.
+// Without one, the processes of its pids cgroup and its living
+// descendants (orphans become its children: the shim made it a child
+// subreaper) are killed first.
+func (c *Cmd) Kill() error {
+	if c.Process == nil {
+		return errors.New("sandbox: not started")
+	}
+	if !c.Confinement.Namespaces {
+		if cg := c.state.cgroup; cg != nil && !cg.v2 {
+			killCgroup(cg.dir)
+		}
+		killChildren(c.Process.Pid)
+	}
+	return c.Process.Kill()
+}
+
+// killCgroup kills every process listed in a cgroup v1 directory.
+func killCgroup(dir string) {
+	for round := 0; round < 10; round++ {
+		data, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+		if err != nil || len(bytes.TrimSpace(data)) == 0 {
+			return
+		}
+		for _, f := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(f); err == nil && pid > 1 {
+				unix.Kill(pid, unix.SIGKILL)
+			}
+		}
+	}
+}
+
+// killChildren kills the living children of pid until none is left: those
+// it adopts meanwhile too (it is a child subreaper).
+func killChildren(pid int) {
+	for round := 0; round < 100; round++ {
+		alive := 0
+		for _, k := range childrenOf(pid) {
+			if processState(k) == 'Z' {
+				continue
+			}
+			alive++
+			killChildren(k)
+			unix.Kill(k, unix.SIGKILL)
+		}
+		if alive == 0 {
+			return
+		}
+	}
+}
+
+func childrenOf(pid int) []int {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	var kids []int
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(data)) {
+			if k, err := strconv.Atoi(f); err == nil {
+				kids = append(kids, k)
+			}
+		}
+	}
+	return kids
+}
+
+// processState is the state letter of /proc/PID/stat ('Z' for a zombie),
+// or 0 when the process is gone.
+func processState(pid int) byte {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 || i+2 >= len(data) {
+		return 0
+	}
+	return data[i+2]
+}
+
 // Wait waits for the program to exit, then removes the private working
 // directory and the cgroup.
 func (c *Cmd) Wait() error {
@@ -313,14 +398,45 @@ func runShim(args []string) {
 		}
 	}
 	conf.Degraded = strings.Join(notes, "; ")
-	report, _ := json.Marshal(conf)
-	fmt.Fprintf(status, "C %s\n", report)
 	env := m.Env
 	if env == nil {
 		env = []string{}
 	}
-	err = syscall.Exec(m.Path, m.Args, env)
-	fail("exec", fmt.Errorf("%s: %w", m.Path, err))
+	argv0, err := syscall.BytePtrFromString(m.Path)
+	if err != nil {
+		fail("exec", err)
+	}
+	argv, err := syscall.SlicePtrFromStrings(m.Args)
+	if err != nil {
+		fail("exec", err)
+	}
+	envv, err := syscall.SlicePtrFromStrings(env)
+	if err != nil {
+		fail("exec", err)
+	}
+	report, _ := json.Marshal(conf)
+	fmt.Fprintf(status, "C %s\n", report)
+	// RLIMIT_AS comes last and execve follows with raw system calls and no
+	// allocation in between: the Go runtime of the shim reserves far more
+	// address space than a candidate may use, and would crash if it had to
+	// map memory under the limit.
+	debug.SetGCPercent(-1)
+	var as *unix.Rlimit
+	if l := m.Limits.AddressSpace; l > 0 {
+		as = &unix.Rlimit{Cur: uint64(l), Max: uint64(l)}
+		var cur unix.Rlimit
+		if err := unix.Getrlimit(unix.RLIMIT_AS, &cur); err == nil && as.Max > cur.Max {
+			as.Cur, as.Max = cur.Max, cur.Max
+		}
+	}
+	if as != nil {
+		if _, _, e := syscall.RawSyscall6(syscall.SYS_PRLIMIT64, 0, unix.RLIMIT_AS, uintptr(unsafe.Pointer(as)), 0, 0, 0); e != 0 {
+			fail("rlimit", fmt.Errorf("address space: %w", e))
+		}
+	}
+	_, _, e := syscall.RawSyscall(syscall.SYS_EXECVE, uintptr(unsafe.Pointer(argv0)),
+		uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])))
+	fail("exec", fmt.Errorf("%s: %w", m.Path, e))
 }
 
 // setupMounts runs in the new mount namespace: nothing propagates back,
@@ -475,11 +591,11 @@ func setLimits(l Limits, ownUserNS bool) error {
 		}
 		return unix.Setrlimit(res, &unix.Rlimit{Cur: v, Max: v})
 	}
+	// RLIMIT_AS is set by runShim just before execve.
 	lims := []struct {
 		res int
 		v   int64
 	}{
-		{unix.RLIMIT_AS, l.AddressSpace},
 		{unix.RLIMIT_CPU, int64(l.CPUSeconds)},
 		{unix.RLIMIT_FSIZE, l.FileSize},
 		{unix.RLIMIT_NOFILE, int64(l.OpenFiles)},

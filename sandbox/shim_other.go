@@ -26,5 +26,8 @@ func (c *Cmd) Start() error { return errUnsupported }
 // Wait is not supported on this platform.
 func (c *Cmd) Wait() error { return errUnsupported }
 
+// Kill is not supported on this platform.
+func (c *Cmd) Kill() error { return errUnsupported }
+
 // Cleanup does nothing on this platform.
 func (c *Cmd) Cleanup() {}

@@ -1,0 +1,377 @@
+package cpython
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"golang.org/x/sync/errgroup"
+
+	"repair/fitness"
+	"repair/sandbox"
+)
+
+// Engine runs candidates on a pool of warm fork servers, one per worker.
+// It implements [sandbox.Engine].
+type Engine struct {
+	opts     sandbox.Options
+	cfg      config
+	python   *Interpreter
+	memoryMB int
+	files    []string
+	suiteMsg []byte
+	nCases   int
+
+	watchdog     time.Duration
+	startTimeout time.Duration
+
+	pool   chan *server // idle servers; a dead one is replaced by whoever takes it
+	notice sync.Once
+
+	mu          sync.Mutex
+	closed      bool
+	all         map[*server]bool
+	confinement sandbox.Confinement
+}
+
+var _ sandbox.Engine = (*Engine)(nil)
+
+// config holds knobs for tests.
+type config struct {
+	noNamespaces bool          // act as if the kernel refused namespaces
+	watchdog     time.Duration // silence after which a busy server counts as wedged
+}
+
+// New starts the pool of fork servers for opts.Suite. An interpreter that
+// is missing or older than 3.8 is an error wrapping [sandbox.ErrNoPython].
+func New(ctx context.Context, opts sandbox.Options) (*Engine, error) {
+	return newEngine(ctx, opts, config{})
+}
+
+func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, error) {
+	if opts.Suite == nil || len(opts.Suite.Cases) == 0 {
+		return nil, errors.New("cpython: no test cases")
+	}
+	if opts.Target == "" {
+		return nil, errors.New("cpython: no target")
+	}
+	module := strings.TrimSuffix(filepath.Base(opts.Target), ".py")
+	if !isIdentifier(module) {
+		return nil, fmt.Errorf("cpython: target %s: %q is not a Python module name", opts.Target, module)
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if opts.OutputCap <= 0 {
+		opts.OutputCap = 64 << 10
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	py, err := FindPython(ctx, opts.Python)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		opts:         opts,
+		cfg:          cfg,
+		python:       py,
+		memoryMB:     opts.Suite.MemoryMB,
+		nCases:       len(opts.Suite.Cases),
+		watchdog:     cfg.watchdog,
+		startTimeout: 20 * time.Second,
+		pool:         make(chan *server, opts.Workers),
+		all:          map[*server]bool{},
+	}
+	if e.memoryMB <= 0 {
+		e.memoryMB = 512
+	}
+	if e.watchdog <= 0 {
+		e.watchdog = 10 * time.Second
+	}
+	if e.files, err = helperFiles(opts.Target, opts.Suite); err != nil {
+		return nil, err
+	}
+	if e.suiteMsg, err = suiteMessage(module, e.memoryMB, opts); err != nil {
+		return nil, err
+	}
+
+	servers := make([]*server, opts.Workers)
+	g, gctx := errgroup.WithContext(ctx)
+	for i := range servers {
+		g.Go(func() error {
+			s, err := e.start()
+			if err != nil {
+				return err
+			}
+			servers[i] = s
+			if gctx.Err() != nil {
+				return gctx.Err()
+			}
+			return nil
+		})
+	}
+	err = g.Wait()
+	for _, s := range servers {
+		if s == nil {
+			continue
+		}
+		if err != nil {
+			s.kill()
+			continue
+		}
+		e.adopt(s)
+		e.pool <- s
+	}
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// adopt registers a started server and says once if isolation is degraded.
+func (e *Engine) adopt(s *server) {
+	e.mu.Lock()
+	e.all[s] = true
+	first := len(e.all) == 1 && e.confinement == (sandbox.Confinement{})
+	if first {
+		e.confinement = s.cmd.Confinement
+	}
+	e.mu.Unlock()
+	if c := s.cmd.Confinement; !c.Full() {
+		e.notice.Do(func() {
+			fmt.Fprintf(e.opts.Stderr, "repair: sandbox isolation is degraded: %s\n", c)
+		})
+	}
+}
+
+// Name is "cpython".
+func (e *Engine) Name() string { return "cpython" }
+
+// Python is the interpreter the servers run.
+func (e *Engine) Python() Interpreter { return *e.python }
+
+// Confinement is the isolation in force for candidates.
+func (e *Engine) Confinement() sandbox.Confinement {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.confinement
+}
+
+// Run evaluates one candidate: one Result per case, in the suite's order.
+// A server that dies or wedges is replaced and the candidate run again
+// once; if it breaks the fresh server too, the cases it did not report get
+// RUNTIME_ERROR. The error is ctx.Err(), [sandbox.ErrClosed], or a failure
+// to start a server.
+func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := &fitness.Outcome{Results: make([]fitness.Result, e.nCases)}
+	got := make([]bool, e.nCases)
+	var broke error
+	for attempt := 0; attempt < 2; attempt++ {
+		if attempt > 0 {
+			clear(out.Results)
+			clear(got)
+			out.CompileError = ""
+		}
+		s, err := e.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		err = s.run(ctx, e, src, opts.Coverage, out, got)
+		if err == nil {
+			e.release(s)
+			broke = nil
+			break
+		}
+		s.dead = true
+		s.kill()
+		e.release(s)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if e.isClosed() {
+			return nil, sandbox.ErrClosed
+		}
+		broke = err
+	}
+	for i := range out.Results {
+		if !got[i] {
+			detail := "no result from the sandbox"
+			if broke != nil {
+				detail = "the sandbox server died while running the candidate"
+			}
+			out.Results[i] = fitness.Result{Verdict: fitness.RuntimeError, Detail: detail}
+		}
+		if opts.Coverage && out.Results[i].Lines == nil {
+			out.Results[i].Lines = []int{}
+		}
+	}
+	return out, nil
+}
+
+// acquire takes an idle server, replacing it first if it is dead.
+func (e *Engine) acquire(ctx context.Context) (*server, error) {
+	var s *server
+	select {
+	case s = <-e.pool:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if e.isClosed() {
+		e.pool <- s
+		return nil, sandbox.ErrClosed
+	}
+	if !s.dead {
+		return s, nil
+	}
+	fresh, err := e.start()
+	if err != nil {
+		e.pool <- s // still dead: the next caller tries again
+		return nil, err
+	}
+	e.mu.Lock()
+	delete(e.all, s)
+	closed := e.closed
+	e.mu.Unlock()
+	e.adopt(fresh)
+	if closed {
+		fresh.kill()
+		e.pool <- fresh
+		return nil, sandbox.ErrClosed
+	}
+	return fresh, nil
+}
+
+func (e *Engine) release(s *server) { e.pool <- s }
+
+func (e *Engine) isClosed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.closed
+}
+
+// Close kills every server (busy ones too: their Run returns ErrClosed)
+// and removes every temporary file. Safe to call more than once.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	all := make([]*server, 0, len(e.all))
+	for s := range e.all {
+		all = append(all, s)
+	}
+	e.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.dead = true
+			s.kill()
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// helperFiles lists the .py files next to the target (and next to a Python
+// test file), except the target and the test file themselves: the
+// candidate and the test source are sent to the servers instead.
+func helperFiles(target string, suite *fitness.Suite) ([]string, error) {
+	dirs := []string{filepath.Dir(target)}
+	skip := map[string]bool{}
+	for _, p := range []string{target, suite.Path} {
+		if p == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			skip[abs] = true
+		}
+	}
+	if len(suite.TestSource) > 0 && suite.Path != "" && filepath.Dir(suite.Path) != dirs[0] {
+		dirs = append(dirs, filepath.Dir(suite.Path))
+	}
+	seen := map[string]bool{}
+	var files []string
+	for _, d := range dirs {
+		matches, err := filepath.Glob(filepath.Join(d, "*.py"))
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range matches {
+			abs, err := filepath.Abs(m)
+			if err != nil || skip[abs] || seen[filepath.Base(m)] {
+				continue
+			}
+			if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			seen[filepath.Base(m)] = true
+			files = append(files, abs)
+		}
+	}
+	return files, nil
+}
+
+// suiteMessage is what every server receives once.
+func suiteMessage(module string, memoryMB int, opts sandbox.Options) ([]byte, error) {
+	s := opts.Suite
+	msg := struct {
+		Module     string          `json:"module"`
+		Cases      []fitness.Case  `json:"cases"`
+		MemoryMB   int             `json:"memory_mb"`
+		OutputCap  int             `json:"output_cap"`
+		TestSource string          `json:"test_source,omitempty"`
+		TestModule string          `json:"test_module,omitempty"`
+		TestFile   string          `json:"test_file,omitempty"`
+		Extra      json.RawMessage `json:"extra,omitempty"`
+	}{
+		Module:    module,
+		Cases:     s.Cases,
+		MemoryMB:  memoryMB,
+		OutputCap: opts.OutputCap,
+	}
+	if len(s.TestSource) > 0 {
+		msg.TestSource = string(s.TestSource)
+		msg.TestModule = s.TestModule
+		if msg.TestModule == "" {
+			msg.TestModule = "test_" + module
+		}
+		msg.TestFile = msg.TestModule + ".py"
+		if s.Path != "" {
+			msg.TestFile = filepath.Base(s.Path)
+		}
+	}
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("cpython: encoding the suite: %w", err)
+	}
+	return data, nil
+}
+
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,1281 @@
+# The fork server of the repair cpython engine (see sandbox/doc.go for the
+# protocol and the invariants). It runs under the real interpreter, inside
+# the sandbox shim, as:
+#
+#     python -s -S -B -c <this file> IN_FD OUT_FD
+#
+# It receives the suite once, then per candidate only its source. Three
+# kinds of process share one anonymous shared mapping (SHM):
+#
+#   forker (the process the shim executed: PID 1 of the sandbox's PID
+#           namespace) forks a child when the manager asks, reaps it, kills
+#           and reaps whatever it left behind, and reports its exit status.
+#           Its loop touches few pages, so forking it costs few
+#           copy-on-write faults.
+#   manager (forked once by the forker; never forks) talks to Go, compiles
+#           each candidate and puts its marshalled code into SHM, enforces
+#           the per-case deadlines from outside, and sends the records back.
+#   child   (one per candidate, more if cases end it early) loads the code,
+#           runs the cases and writes one record per case into SHM.
+#
+# It must run on CPython 3.8 and later.
+import gc
+import os
+import sys
+
+gc.disable()
+
+import array
+import json
+import marshal
+import math
+import mmap
+import resource
+import select
+import signal
+import struct
+from time import monotonic
+
+IN_FD = int(sys.argv[1])
+OUT_FD = int(sys.argv[2])
+
+# Verdicts, in fitness.Verdict order.
+PASSED, WRONG, TLE, RTE, CE, MLE = range(6)
+KINDS = {"call": 0, "io": 1, "test": 2}
+CALL, IO, TEST = 0, 1, 2
+
+DETAIL_MAX = 480  # bytes of a detail, UTF-8
+REPR_MAX = 100  # characters of a value in a detail
+MATERIALISE_MAX = 10000  # items of a returned iterator
+SETUP_LIMIT = 10.0  # seconds a child may take before its first case
+HEARTBEAT = 1.0  # seconds between pings while a candidate runs
+
+# Shared memory: a header written by the child, the job written by the
+# manager, the marshalled code, (with coverage) one byte per line of the
+# candidate for the running case, then the records.
+HDR = struct.Struct("<qdQQ")  # running case (-1: none), its start, records end, next case
+CUR = struct.Struct("<qd")
+JOB = struct.Struct("<QQQQQ")  # at 32: code length, lines (coverage: > 0), coverage offset, records offset, records end
+CODE_OFF = 128  # after HDR (0-32) and JOB (32-72)
+SHM_SIZE = 8 << 20
+MSG = struct.Struct("<cq")  # forker to manager: b"p" pid, b"s" wait status
+REC = struct.Struct("<IBBd")  # case, verdict, flags (1 detail, 2 lines), seconds
+U16 = struct.Struct("<H")
+U32 = struct.Struct("<I")
+HDR_SIZE = 64
+
+EXIT_MEMORY = 0x7D  # the child ran out of memory in harness code
+
+NoneType = type(None)
+ModuleType = type(sys)
+modules = sys.modules
+
+
+# ---- protocol ---------------------------------------------------------------
+
+
+def read_exact(n):
+    buf = bytearray()
+    while len(buf) < n:
+        b = os.read(IN_FD, n - len(buf))
+        if not b:
+            raise EOFError
+        buf += b
+    return bytes(buf)
+
+
+def read_msg():
+    (n,) = U32.unpack(read_exact(4))
+    if n == 0:
+        raise ValueError("empty message")
+    body = read_exact(n)
+    return body[:1], body[1:]
+
+
+def send(kind, payload=b""):
+    data = b"".join((U32.pack(len(payload) + 1), kind, payload))
+    view = memoryview(data)
+    while view:
+        n = os.write(OUT_FD, view)
+        view = view[n:]
+
+
+# ---- comparison (fitness/testdata/compare_ref.py is the reference) ----------
+
+
+def to_float(x):
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+
+
+def floats_equal(a, b, tol):
+    if not tol > 0:
+        tol = 0.0
+    return math.isclose(a, b, rel_tol=tol, abs_tol=tol)
+
+
+def json_key(k):
+    """The object key json.dumps makes of a Python dict key, or None."""
+    if isinstance(k, str):
+        return str.__str__(k)
+    if k is True:
+        return "true"
+    if k is False:
+        return "false"
+    if k is None:
+        return "null"
+    if isinstance(k, int):
+        return int.__repr__(k)
+    if isinstance(k, float):
+        if k != k:
+            return "NaN"
+        if k in (math.inf, -math.inf):
+            return "Infinity" if k > 0 else "-Infinity"
+        return float.__repr__(k)
+    return None
+
+
+_dict_views = (type({}.keys()), type({}.values()), type({}.items()))
+
+
+def materialise(a):
+    """A list of a's items if a is an iterator, a range or a dict view (at
+    most MATERIALISE_MAX items); False for a longer one; None otherwise."""
+    t = type(a)
+    if not (t is range or t in _dict_views or (hasattr(t, "__next__") and hasattr(t, "__iter__"))):
+        return None
+    out = []
+    for x in a:
+        if len(out) == MATERIALISE_MAX:
+            return False
+        out.append(x)
+    return out
+
+
+def equal(e, a, tol):
+    """Whether a (any Python value) matches e (a JSON-decoded value)."""
+    if isinstance(e, bool) or isinstance(a, bool):
+        return isinstance(e, bool) and isinstance(a, bool) and e == a
+    if e is None or a is None:
+        return e is None and a is None
+    if isinstance(e, (int, float)) and isinstance(a, (int, float)):
+        if isinstance(e, int) and isinstance(a, int):
+            return int(e) == int(a)
+        return floats_equal(to_float(e), to_float(a), tol)
+    if isinstance(e, str) or isinstance(a, str):
+        return isinstance(e, str) and isinstance(a, str) and str.__eq__(e, a) is True
+    if isinstance(e, list):
+        if isinstance(a, (list, tuple)):
+            return len(e) == len(a) and all(equal(x, y, tol) for x, y in zip(e, a))
+        if isinstance(a, (set, frozenset)):
+            return set_equal(e, a, tol)
+        m = materialise(a)
+        if m is None or m is False:
+            return False
+        return len(e) == len(m) and all(equal(x, y, tol) for x, y in zip(e, m))
+    if isinstance(e, dict):
+        if not isinstance(a, dict):
+            return False
+        conv = {}
+        for k, v in a.items():
+            jk = json_key(k)
+            if jk is None or jk in conv:
+                return False
+            conv[jk] = v
+        return e.keys() == conv.keys() and all(equal(e[k], conv[k], tol) for k in e)
+    return False
+
+
+def set_equal(e, a, tol):
+    if len(e) != len(a):
+        return False
+    simple = True
+    for x in e:
+        if type(x) is not str and type(x) is not int:
+            simple = False
+            break
+    if simple:
+        conv = set()
+        for y in a:
+            if isinstance(y, bool) or not isinstance(y, (int, str)):
+                simple = False
+                break
+            conv.add(int(y) if isinstance(y, int) else str.__str__(y))
+        if simple:
+            return len(set(e)) == len(e) and set(e) == conv
+    left = list(a)
+    for x in e:
+        for i, y in enumerate(left):
+            if equal(x, y, tol):
+                del left[i]
+                break
+        else:
+            return False
+    return True
+
+
+_NUMBER = None
+_INTEGER = None
+
+
+def _number_res():
+    global _NUMBER, _INTEGER
+    import re
+
+    _NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)", re.I | re.A)
+    _INTEGER = re.compile(r"[+-]?\d+", re.A)
+
+
+def stdout_lines(s):
+    lines = [line.rstrip() for line in s.split("\n")]
+    while lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def tokens_equal(x, y, tol):
+    if _NUMBER.fullmatch(x) and _NUMBER.fullmatch(y):
+        if _INTEGER.fullmatch(x) and _INTEGER.fullmatch(y):
+            return int(x) == int(y)
+        return floats_equal(float(x), float(y), tol)
+    return x == y
+
+
+def compare_stdout(expected, actual, tol):
+    """None when equal, else a detail."""
+    if _NUMBER is None:
+        _number_res()
+    e, a = stdout_lines(expected), stdout_lines(actual)
+    for i, (le, la) in enumerate(zip(e, a)):
+        te, ta = le.split(), la.split()
+        if len(te) != len(ta) or not all(tokens_equal(x, y, tol) for x, y in zip(te, ta)):
+            return "line %d: expected %s, got %s" % (i + 1, short_repr(le), short_repr(la))
+    if len(e) != len(a):
+        return "expected %d lines, got %d" % (len(e), len(a))
+    return None
+
+
+# ---- details ------------------------------------------------------------------
+
+
+def short_repr(x, limit=REPR_MAX):
+    """repr(x) shortened to about limit characters, without building a huge
+    string for a huge container, int or str."""
+    try:
+        t = type(x)
+        if t is str:
+            r = repr(x[: limit + 2])
+        elif t is int and x.bit_length() > 3 * limit:
+            r = "<int of %d bits>" % x.bit_length()
+        elif t in (list, tuple, set, frozenset, dict):
+            r = container_repr(x, limit)
+        else:
+            r = repr(x)
+    except BaseException as e:  # a candidate's __repr__ may raise anything
+        r = "<%s object; repr failed: %s>" % (type(x).__name__, type(e).__name__)
+    if len(r) > limit:
+        r = r[: limit - 3] + "..."
+    return r
+
+
+_BRACKETS = {list: ("[", "]"), tuple: ("(", ")"), set: ("{", "}"), frozenset: ("frozenset({", "})"), dict: ("{", "}")}
+_EMPTY = {list: "[]", tuple: "()", set: "set()", frozenset: "frozenset()", dict: "{}"}
+
+
+def container_repr(x, limit):
+    t = type(x)
+    if not x:
+        return _EMPTY[t]
+    open_, close = _BRACKETS[t]
+    if t is dict:
+        items = (short_repr(k, limit) + ": " + short_repr(v, limit) for k, v in x.items())
+    else:
+        items = (short_repr(v, limit) for v in x)
+    parts = []
+    n = len(open_)
+    for s in items:
+        parts.append(s)
+        n += len(s) + 2
+        if n > limit:
+            parts.append("...")
+            break
+    body = ", ".join(parts)
+    if t is tuple and len(x) == 1:
+        body += ","
+    return open_ + body + close
+
+
+def exc_detail(e, files):
+    """'ValueError: bad input (line 7)': the exception's last line and the
+    last line of one of files (the candidate, the test file) it went
+    through."""
+    t = type(e)
+    name = getattr(t, "__qualname__", t.__name__)
+    mod = getattr(t, "__module__", "builtins")
+    if mod not in ("builtins", "__main__", MODULE):
+        name = "%s.%s" % (mod, name)
+    try:
+        msg = str(e)
+    except BaseException:
+        msg = "<str() failed>"
+    s = name + (": " + msg if msg else "")
+    if len(s) > 300:
+        s = s[:297] + "..."
+    where = None
+    tb = e.__traceback__
+    while tb is not None:
+        fn = tb.tb_frame.f_code.co_filename
+        if fn in files:
+            where = (fn, tb.tb_lineno)
+        tb = tb.tb_next
+    if where is not None:
+        if where[0] == CAND_FILE:
+            s += " (line %d)" % where[1]
+        else:
+            s += " (%s line %d)" % (os.path.basename(where[0]), where[1])
+    return s
+
+
+# ---- configuration --------------------------------------------------------------
+
+
+class Case:
+    __slots__ = (
+        "kind", "fn", "args", "args_json", "kwargs", "kwargs_json",
+        "has_expected", "expected", "expected_int", "has_expected_args",
+        "expected_args", "raises", "stdin", "stdout", "timeout", "tol",
+    )
+
+
+_SCALARS = (NoneType, bool, int, float, str)
+
+
+def is_scalar_list(v):
+    return all(type(x) in _SCALARS for x in v)
+
+
+def load_case(c):
+    k = Case()
+    k.kind = KINDS[c["kind"]]
+    k.fn = c.get("function") or ""
+    args = c.get("args")
+    if args is None:
+        args = []
+    k.args = tuple(args) if is_scalar_list(args) else None
+    k.args_json = None if k.args is not None else json.dumps(args)
+    kwargs = c.get("kwargs")
+    if kwargs is None:
+        kwargs = {}
+    k.kwargs = kwargs if is_scalar_list(kwargs.values()) else None
+    k.kwargs_json = None if k.kwargs is not None else json.dumps(kwargs)
+    k.has_expected = "expected" in c
+    k.expected = c.get("expected")
+    k.expected_int = type(k.expected) is int
+    k.has_expected_args = "expected_args" in c
+    k.expected_args = c.get("expected_args")
+    k.raises = c.get("raises") or ""
+    k.stdin = c.get("stdin")
+    k.stdout = c.get("stdout")
+    k.timeout = float(c.get("timeout") or 2.0)
+    k.tol = float(c.get("tolerance") or 0.0)
+    return k
+
+
+# ---- standard streams -------------------------------------------------------------
+
+
+class Output:
+    """sys.stdout and sys.stderr of a case: keeps the first OUTPUT_CAP
+    characters, counts the rest."""
+
+    __slots__ = ("parts", "n", "closed", "_buffer")
+    encoding = "utf-8"
+    errors = "strict"
+    newlines = None
+    mode = "w"
+    name = "<stdout>"
+
+    def __init__(self):
+        self.parts = []
+        self.n = 0
+        self.closed = False
+        self._buffer = None
+
+    def write(self, s):
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+        if not isinstance(s, str):
+            raise TypeError("write() argument must be str, not %s" % type(s).__name__)
+        n = self.n
+        if n < OUTPUT_CAP:
+            self.parts.append(s)
+        self.n = n + len(s)
+        return len(s)
+
+    def writelines(self, lines):
+        for s in lines:
+            self.write(s)
+
+    def flush(self):
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+
+    def close(self):
+        self.closed = True
+
+    def isatty(self):
+        return False
+
+    def readable(self):
+        return False
+
+    def writable(self):
+        return True
+
+    def seekable(self):
+        return False
+
+    def fileno(self):
+        import io
+
+        raise io.UnsupportedOperation("fileno")
+
+    @property
+    def buffer(self):
+        if self._buffer is None:
+            self._buffer = BinaryOutput(self)
+        return self._buffer
+
+    def getvalue(self):
+        return "".join(self.parts)[:OUTPUT_CAP]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        self.close()
+
+
+class BinaryOutput:
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+    def write(self, b):
+        self.text.write(bytes(b).decode("utf-8", "replace"))
+        return len(b)
+
+    def flush(self):
+        self.text.flush()
+
+    def close(self):
+        self.text.close()
+
+    @property
+    def closed(self):
+        return self.text.closed
+
+
+def make_stdin(text):
+    import io
+
+    return io.TextIOWrapper(io.BytesIO(text.encode("utf-8", "surrogateescape")), encoding="utf-8")
+
+
+# ---- pytest stand-in -----------------------------------------------------------------
+
+
+def make_pytest():
+    """A small stand-in for pytest (not importable under -S, and far too
+    big for the fork server): raises, approx, fail, skip, param, fixture and
+    mark (parametrize, skip, skipif, xfail)."""
+    m = ModuleType("pytest")
+
+    class Skipped(Exception):
+        pass
+
+    class RaisesContext:
+        def __init__(self, exc, match):
+            self.expected, self.match = exc, match
+            self.value = self.type = None
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, et, ev, tb):
+            if et is None:
+                raise AssertionError("DID NOT RAISE %r" % (self.expected,))
+            if not issubclass(et, self.expected):
+                return False
+            if self.match is not None:
+                import re
+
+                if not re.search(self.match, str(ev)):
+                    raise AssertionError("Regex pattern %r does not match %r" % (self.match, str(ev)))
+            self.value, self.type = ev, et
+            return True
+
+    def raises(exc, *args, match=None, **kwargs):
+        ctx = RaisesContext(exc, match)
+        if not args:
+            return ctx
+        with ctx:
+            args[0](*args[1:], **kwargs)
+        return ctx
+
+    class approx:
+        def __init__(self, expected, rel=None, abs=None):
+            self.expected, self.rel, self.abs = expected, rel, abs
+
+        def _close(self, e, a):
+            if isinstance(e, (list, tuple)):
+                return isinstance(a, (list, tuple)) and len(a) == len(e) and all(self._close(x, y) for x, y in zip(e, a))
+            if isinstance(e, dict):
+                return isinstance(a, dict) and a.keys() == e.keys() and all(self._close(e[k], a[k]) for k in e)
+            if isinstance(e, (int, float)) and not isinstance(e, bool) and isinstance(a, (int, float)):
+                rel = 1e-6 if self.rel is None else self.rel
+                ab = 1e-12 if self.abs is None else self.abs
+                if e == a:
+                    return True
+                return abs_(e - a) <= max(rel * abs_(e), ab)
+            return e == a
+
+        def __eq__(self, other):
+            return self._close(self.expected, other)
+
+        def __ne__(self, other):
+            return not self.__eq__(other)
+
+        __hash__ = None
+
+        def __repr__(self):
+            return "approx(%r)" % (self.expected,)
+
+    abs_ = abs
+
+    class Mark:
+        def __init__(self, name, args=(), kwargs=None):
+            self.name, self.args, self.kwargs = name, args, kwargs or {}
+
+        def __call__(self, *args, **kwargs):
+            if len(args) == 1 and not kwargs and callable(args[0]) and not self.args:
+                f = args[0]
+                f.pytestmark = list(getattr(f, "pytestmark", [])) + [self]
+                return f
+            return Mark(self.name, args, kwargs)
+
+    class MarkGenerator:
+        def __getattr__(self, name):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return Mark(name)
+
+    class ParameterSet(tuple):
+        pass
+
+    def param(*values, **kwargs):
+        return ParameterSet(values)
+
+    def fixture(*args, **kwargs):
+        if len(args) == 1 and callable(args[0]) and not kwargs:
+            return args[0]
+        return lambda f: f
+
+    def fail(msg="", pytrace=True):
+        raise AssertionError(msg)
+
+    def skip(msg="", **kwargs):
+        raise Skipped(msg)
+
+    m.raises, m.approx, m.mark, m.param = raises, approx, MarkGenerator(), param
+    m.fixture, m.fail, m.skip, m.Skipped, m.ParameterSet = fixture, fail, skip, Skipped, ParameterSet
+    return m
+
+
+def test_calls(fn, pytest):
+    """The keyword arguments of every call of a test function (one per
+    parametrize combination), or None when it is skipped."""
+    combos = [{}]
+    for mk in getattr(fn, "pytestmark", ()):
+        name = getattr(mk, "name", "")
+        if name == "skip":
+            return None
+        if name == "skipif" and mk.args and mk.args[0]:
+            return None
+        if name == "parametrize" and len(mk.args) >= 2:
+            names, values = mk.args[0], mk.args[1]
+            if isinstance(names, str):
+                names = [n.strip() for n in names.split(",") if n.strip()]
+            names = list(names)
+            new = []
+            for v in values:
+                vals = tuple(v) if len(names) > 1 or isinstance(v, pytest.ParameterSet) else (v,)
+                for base in combos:
+                    d = dict(base)
+                    d.update(zip(names, vals))
+                    new.append(d)
+            combos = new
+    return combos
+
+
+def drive(coro):
+    """Runs a coroutine that awaits nothing but other coroutines."""
+    try:
+        while True:
+            coro.send(None)
+    except StopIteration as s:
+        return s.value
+
+
+# ---- the child: runs the cases ---------------------------------------------------------
+
+
+class Flags:
+    copy = False  # this process is a fork made by candidate code
+    forked = False  # candidate code forked during the case
+
+
+def _after_fork_child():
+    Flags.copy = True
+
+
+def _after_fork_parent():
+    Flags.forked = True
+
+
+def child_main():
+    """Runs in a fresh fork of the forker; never returns."""
+    try:
+        Flags.copy = Flags.forked = False
+        os.setpgid(0, 0)  # the manager kills the group at a deadline
+        os.dup2(1, 2)  # fd 1 is /dev/null; fd 2 was the server's diagnostics
+        os.closerange(3, 1 << 16)  # the forker's pipes
+        shm = SHM
+        _, _, _, start = HDR.unpack_from(shm, 0)
+        code_len, L, covoff, recbase, cap = JOB.unpack_from(shm, 32)
+        code = marshal.loads(shm[CODE_OFF : CODE_OFF + code_len])
+        mem = MEMORY_MB << 20
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        except (ValueError, OSError):
+            pass
+        cpu = CPU_LIMITS[start]
+        try:
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        except (ValueError, OSError):
+            pass
+        gc.enable()
+        run_cases(shm, start, code, L, covoff, recbase, cap)
+    except MemoryError:
+        os._exit(EXIT_MEMORY)
+    except BaseException:
+        os._exit(3)
+    os._exit(0)
+
+
+def run_cases(shm, start, code, L, covoff, recbase, cap):
+    hdr_pack = HDR.pack_into
+    rec_pack = REC.pack_into
+    clock = monotonic
+    flags = Flags
+    cases = CASES
+    n = len(cases)
+    thread_count = _thread_count
+    getrl, setrl = sys.getrecursionlimit, sys.setrecursionlimit
+    nmods = len(modules)
+    harness_main = modules["__main__"]
+    cov = L > 0
+    maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L
+    if cov:
+        covmv = memoryview(shm)[covoff : covoff + L]
+        zeros = bytes(L)
+        tracer = make_tracer(covmv, L)
+    ctx = Ctx(code)
+    used = recbase
+    out = err = None
+    i = start
+    t0 = clock()
+    hdr_pack(shm, 0, i, t0, used, i)
+    while i < n:
+        c = cases[i]
+        if out is None or out.n or out.closed:
+            out = Output()
+        if err is None or err.n or err.closed:
+            err = Output()
+        sys.stdout = out
+        sys.stderr = err
+        sys.stdin = EMPTY_STDIN if c.stdin is None else make_stdin(c.stdin)
+        if cov:
+            sys.settrace(tracer)
+        kind = c.kind
+        if kind == CALL:
+            verdict, detail = ctx.run_call(c)
+        elif kind == IO:
+            verdict, detail = ctx.run_io(c, out)
+        else:
+            verdict, detail = ctx.run_test(c)
+        if cov:
+            sys.settrace(None)
+        if flags.copy:
+            os._exit(0)  # a fork of the candidate came back into the harness
+        t1 = clock()
+        if detail or cov:
+            used = put_record(shm, used, i, verdict, t1 - t0, detail, covmv if cov else None)
+            if cov:
+                covmv[:] = zeros
+        else:
+            rec_pack(shm, used, i, verdict, 0, t1 - t0)
+            used += 14
+        i += 1
+        # Restore what a case may have changed for the next one.
+        modules.pop(MODULE, None)
+        if TEST_MODULE:
+            modules.pop(TEST_MODULE, None)
+        if len(modules) != nmods:
+            nmods = prune_modules(BASE_MODULES)
+        if modules.get("__main__") is not harness_main:
+            modules["__main__"] = harness_main
+        if sys.path != PATH0:
+            sys.path = list(PATH0)
+        if getrl() != RECURSION_LIMIT:
+            setrl(RECURSION_LIMIT)
+        if EMPTY_STDIN.closed:
+            reset_empty_stdin()
+        del c, detail
+        # A case that left processes or threads behind, or a full record
+        # area, ends this child at a case boundary: the forker kills what is
+        # left and the manager has a fresh child run the remaining cases.
+        if i < n and (flags.forked or thread_count() or used + maxrec > cap):
+            hdr_pack(shm, 0, -1, t1, used, i)
+            os._exit(0)
+        hdr_pack(shm, 0, i, t1, used, i)
+        t0 = t1
+    hdr_pack(shm, 0, -1, clock(), used, i)
+
+
+def put_record(shm, used, i, verdict, secs, detail, covmv):
+    """Appends one record (see decodeRecords in server.go) at used and
+    returns the new end."""
+    fl = (1 if detail else 0) | (2 if covmv is not None else 0)
+    REC.pack_into(shm, used, i, verdict, fl, secs)
+    used += REC.size
+    if detail:
+        b = detail.encode("utf-8", "replace")
+        if len(b) > DETAIL_MAX:
+            b = b[:DETAIL_MAX].decode("utf-8", "ignore").encode("utf-8")
+        U16.pack_into(shm, used, len(b))
+        shm[used + 2 : used + 2 + len(b)] = b
+        used += 2 + len(b)
+    if covmv is not None:
+        raw = covmv.tobytes()
+        lines = array.array("I")
+        p = raw.find(1)
+        while p >= 0:
+            lines.append(p)
+            p = raw.find(1, p + 1)
+        U32.pack_into(shm, used, len(lines))
+        b = lines.tobytes()
+        shm[used + 4 : used + 4 + len(b)] = b
+        used += 4 + len(b)
+    return used
+
+
+def prune_modules(base):
+    """Forget the candidate and every module imported during the case that
+    is not from the standard library (helpers next to the target), so that
+    the next case imports them afresh."""
+    for name in list(modules):
+        if name in base and name != MODULE and name != TEST_MODULE:
+            continue
+        m = modules.get(name)
+        f = getattr(m, "__file__", None) if m is not None else None
+        if name == MODULE or name == TEST_MODULE or (isinstance(f, str) and f.startswith(LIB_PREFIX)):
+            del modules[name]
+        else:
+            base.add(name)
+    return len(modules)
+
+
+def make_tracer(covmv, L):
+    cand = CAND_FILE
+
+    def local(frame, event, arg):
+        if event == "line":
+            ln = frame.f_lineno
+            if 0 < ln < L:
+                covmv[ln] = 1
+        return local
+
+    def glob(frame, event, arg):
+        if frame.f_code.co_filename == cand:
+            return local
+        return None
+
+    return glob
+
+
+def resolve(d, name):
+    """The callee name (maybe dotted: "Stack.push") in module dict d."""
+    head, _, rest = name.partition(".")
+    if head not in d:
+        raise LookupError("the candidate does not define %s" % head)
+    obj = d[head]
+    while rest:
+        part, _, rest = rest.partition(".")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise LookupError("%s is not callable" % name)
+    return obj
+
+
+class Ctx:
+    """Runs one case of each kind on a fresh import of the candidate."""
+
+    def __init__(self, code):
+        self.code = code
+
+    def fresh(self, name):
+        m = ModuleType(name)
+        d = m.__dict__
+        d["__file__"] = CAND_FILE
+        modules[MODULE] = m
+        if name == "__main__":
+            modules["__main__"] = m
+        exec(self.code, d)
+        return d
+
+    def run_call(self, c):
+        try:
+            d = self.fresh(MODULE)
+            try:
+                f = resolve(d, c.fn)
+            except LookupError as e:
+                return RTE, str(e)
+            args = c.args
+            if args is None:
+                args = json.loads(c.args_json)
+            kwargs = c.kwargs
+            if kwargs is None:
+                kwargs = json.loads(c.kwargs_json)
+            r = f(*args, **kwargs)
+            if c.raises:
+                return WRONG, "expected %s to be raised, got %s" % (c.raises, short_repr(r))
+            if c.has_expected:
+                e = c.expected
+                if c.expected_int and type(r) is int:
+                    ok = e == r
+                else:
+                    ok = equal(e, r, c.tol)
+                if not ok:
+                    return WRONG, "expected %s, got %s" % (short_repr(e), short_repr(r))
+            if c.has_expected_args and not equal(c.expected_args, list(args), c.tol):
+                return WRONG, "expected arguments %s after the call, got %s" % (
+                    short_repr(c.expected_args),
+                    short_repr(list(args)),
+                )
+            return PASSED, None
+        except BaseException as e:
+            return self.exception(e, c.raises)
+
+    def run_io(self, c, out):
+        try:
+            try:
+                self.fresh("__main__")
+            except SystemExit as e:
+                if e.code not in (None, 0):
+                    return RTE, exc_detail(e, FILES)
+            if out.n > OUTPUT_CAP:
+                return WRONG, "output longer than %d bytes" % OUTPUT_CAP
+            if c.stdout is not None:
+                detail = compare_stdout(c.stdout, out.getvalue(), c.tol)
+                if detail:
+                    return WRONG, detail
+            return PASSED, None
+        except BaseException as e:
+            return self.exception(e, "")
+
+    def run_test(self, c):
+        try:
+            self.fresh(MODULE)
+            tm = ModuleType(TEST_MODULE)
+            td = tm.__dict__
+            td["__file__"] = TEST_FILE
+            modules[TEST_MODULE] = tm
+            exec(TEST_CODE, td)
+            fn = td.get(c.fn)
+            if fn is None or not callable(fn):
+                return RTE, "the test file does not define %s" % c.fn
+            calls = test_calls(fn, PYTEST)
+            if calls is None:
+                return PASSED, None
+            for kw in calls:
+                r = fn(**kw)
+                if hasattr(r, "send") and hasattr(r, "throw") and hasattr(r, "__await__"):
+                    drive(r)
+            return PASSED, None
+        except BaseException as e:
+            if PYTEST is not None and isinstance(e, PYTEST.Skipped):
+                return PASSED, None
+            if isinstance(e, AssertionError):
+                d = exc_detail(e, FILES)
+                e.__traceback__ = None
+                return WRONG, d
+            return self.exception(e, "")
+
+    def exception(self, e, raises):
+        try:
+            if raises:
+                for k in type(e).__mro__:
+                    if k.__name__ == raises or "%s.%s" % (k.__module__, k.__qualname__) == raises:
+                        return PASSED, None
+            if isinstance(e, MemoryError):
+                e.__traceback__ = None
+                return MLE, "MemoryError"
+            d = exc_detail(e, FILES)
+            e.__traceback__ = None
+            return RTE, d
+        except MemoryError:
+            return MLE, "MemoryError"
+
+
+def reset_empty_stdin():
+    global EMPTY_STDIN
+    EMPTY_STDIN = make_stdin("")
+
+
+# ---- the forker ---------------------------------------------------------------------------
+
+
+def forker(rfd, wfd, manager):
+    """The loop of PID 1: one fork per request of the manager. Kept small:
+    every page it writes is copied once more after each fork."""
+    read, write, fork, waitpid, pack = os.read, os.write, os.fork, os.waitpid, MSG.pack
+    while True:
+        try:
+            if not read(rfd, 1):
+                os._exit(0)  # the manager is gone
+            pid = fork()
+            if pid == 0:
+                child_main()
+            write(wfd, pack(b"p", pid))
+            status = -1
+            while True:
+                try:
+                    status = waitpid(pid, 0)[1]
+                    break
+                except InterruptedError:
+                    continue
+                except ChildProcessError:
+                    break
+            reap_leftovers(manager)
+            write(wfd, pack(b"s", status))
+        except BaseException:
+            os._exit(3)
+
+
+def reap_leftovers(manager):
+    """Kills and reaps every child of the forker but the manager: whatever
+    the candidate left running or exited ends up here, orphans being
+    adopted by PID 1 (or by the forker as a child subreaper)."""
+    for _ in range(10000):
+        kids = children()
+        if kids is None:
+            return
+        others = [k for k in kids if k != manager]
+        if not others:
+            return
+        for k in others:
+            try:
+                os.kill(k, signal.SIGKILL)
+            except OSError:
+                pass
+        for k in others:
+            try:
+                os.waitpid(k, 0)
+            except OSError:
+                pass
+
+
+def children():
+    """The forker's children, from /proc (CONFIG_PROC_CHILDREN), else from
+    a scan of /proc/*/stat; None if /proc is unusable."""
+    try:
+        fd = os.open(CHILDREN_PATH, os.O_RDONLY)
+        try:
+            return [int(x) for x in os.read(fd, 1 << 16).split()]
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+    me = os.getpid()
+    kids = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name, "rb") as f:
+                data = f.read()
+            if int(data[data.rindex(b")") + 2 :].split()[1]) == me:
+                kids.append(int(name))
+        except (OSError, ValueError):
+            pass
+    return kids
+
+
+# ---- the manager ---------------------------------------------------------------------------
+
+
+def death(how, status, c):
+    """The verdict and detail of a case during which the child ended."""
+    if how == "timeout":
+        return TLE, "timed out after %gs" % c.timeout
+    if status < 0:
+        return RTE, "lost the child process"
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        if sig == signal.SIGXCPU:
+            return TLE, "CPU time limit exceeded"
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = str(sig)
+        return RTE, "killed by signal %s" % name
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
+    if code == EXIT_MEMORY:
+        return MLE, "MemoryError"
+    return RTE, "exited with status %d" % code
+
+
+class Manager:
+    def __init__(self, to_forker, from_forker):
+        self.to_forker = to_forker
+        self.from_forker = from_forker
+        self.poller = select.poll()
+        self.poller.register(from_forker, select.POLLIN)
+
+    def forker_msg(self):
+        b = b""
+        while len(b) < MSG.size:
+            x = os.read(self.from_forker, MSG.size - len(b))
+            if not x:
+                raise EOFError("the forker is gone")
+            b += x
+        return MSG.unpack(b)
+
+    def run_child(self):
+        """Has the forker fork a child, enforces the deadlines of its cases
+        and returns ("exit" or "timeout", wait status) once the forker has
+        reaped it and everything it left."""
+        fork_time = monotonic()
+        os.write(self.to_forker, b"F")
+        kind, pid = self.forker_msg()
+        if kind != b"p":
+            raise ValueError("forker protocol")
+        seen = None
+        deadline = fork_time + SETUP_LIMIT
+        last_ping = fork_time
+        n = len(CASES)
+        unpack = CUR.unpack_from
+        how = "exit"
+        while True:
+            if how == "exit":
+                h = unpack(SHM, 0)
+                if h != seen:
+                    seen = h
+                    cur, t0 = h
+                    deadline = t0 + CASES[cur].timeout if 0 <= cur < n else fork_time + SETUP_LIMIT
+            now = monotonic()
+            if how == "exit" and now >= deadline:
+                if unpack(SHM, 0) != seen:
+                    continue  # read while the child was writing
+                for f in (os.killpg, os.kill):
+                    try:
+                        f(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                how = "timeout"
+                continue
+            wait = HEARTBEAT if how == "timeout" else min(deadline - now, HEARTBEAT)
+            if self.poller.poll(int(wait * 1000) + 1):
+                kind, status = self.forker_msg()
+                if kind != b"s":
+                    raise ValueError("forker protocol")
+                return how, status
+            if now - last_ping >= HEARTBEAT:
+                send(b"P")
+                last_ping = now
+
+    def evaluate(self, src, cov):
+        try:
+            code = compile(src, CAND_FILE, "exec", dont_inherit=True)
+        except BaseException as e:  # SyntaxError, ValueError (NUL bytes), RecursionError, MemoryError...
+            if isinstance(e, SyntaxError):
+                msg = "%s: %s" % (type(e).__name__, e.msg)
+                if e.lineno:
+                    msg += " (line %d)" % e.lineno
+            else:
+                msg = "%s: %s" % (type(e).__name__, e)
+            e.__traceback__ = None
+            send(b"E", msg.encode("utf-8", "replace")[:2000])
+            return
+        blob = marshal.dumps(code)
+        n = len(CASES)
+        L = src.count(b"\n") + 2 if cov else 0
+        covoff = (CODE_OFF + len(blob) + 7) & ~7
+        recbase = (covoff + L + 7) & ~7
+        maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L
+        cap = SHM_SIZE
+        if recbase + 4 * maxrec > cap:
+            send(b"E", b"the candidate is too large for the sandbox")
+            return
+        SHM[CODE_OFF : CODE_OFF + len(blob)] = blob
+        JOB.pack_into(SHM, 32, len(blob), L, covoff, recbase, cap)
+        start = 0
+        while start < n:
+            HDR.pack_into(SHM, 0, -1, 0.0, recbase, start)
+            if cov:
+                SHM[covoff : covoff + L] = bytes(L)
+            how, status = self.run_child()
+            _, _, used, nxt = HDR.unpack_from(SHM, 0)
+            cur, t0 = CUR.unpack_from(SHM, 0)
+            if not (recbase <= used <= cap and start <= nxt <= n):
+                used, nxt = recbase, start  # the header is garbage: trust nothing
+            if nxt < n and (how == "timeout" or cur == nxt or nxt == start):
+                if used > cap - maxrec:
+                    used, nxt = recbase, start
+                verdict, detail = death(how, status, CASES[nxt])
+                secs = monotonic() - t0 if cur == nxt else 0.0
+                if not 0 <= secs < 1e6:
+                    secs = 0.0
+                covmv = memoryview(SHM)[covoff : covoff + L] if cov else None
+                used = put_record(SHM, used, nxt, verdict, secs, detail, covmv)
+                nxt += 1
+            send(b"C", memoryview(SHM)[recbase:used])
+            start = nxt
+
+    def serve(self):
+        gc.enable()
+        send(b"H", json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "pid_ns": PIDNS}).encode())
+        while True:
+            try:
+                kind, payload = read_msg()
+            except EOFError:
+                return
+            if kind == b"R":
+                self.evaluate(payload[1:], payload[:1] == b"\x01")
+                send(b"D")
+            elif kind == b"Q":
+                return
+            else:
+                raise ValueError("unknown request %r" % kind)
+
+
+# ---- start ----------------------------------------------------------------------------------
+
+
+def setup(cfg):
+    global CASES, MODULE, CAND_FILE, LIB_PREFIX, MEMORY_MB, OUTPUT_CAP, FILES, CPU_LIMITS
+    global TEST_MODULE, TEST_FILE, TEST_CODE, PYTEST, EMPTY_STDIN, RECURSION_LIMIT
+    global BASE_MODULES, PATH0
+    CASES = [load_case(c) for c in cfg["cases"]]
+    # RLIMIT_CPU of a child that starts at case i: a backstop only, the
+    # manager enforces each case's deadline.
+    CPU_LIMITS = []
+    total = 2.0
+    for c in reversed(CASES):
+        total += c.timeout
+        CPU_LIMITS.append(int(total) + 1)
+    CPU_LIMITS.reverse()
+    MODULE = cfg["module"]
+    cwd = os.getcwd()
+    lib = os.path.join(cwd, "lib")
+    LIB_PREFIX = lib + os.sep
+    CAND_FILE = os.path.join(lib, MODULE + ".py")
+    MEMORY_MB = int(cfg.get("memory_mb") or 512)
+    OUTPUT_CAP = int(cfg.get("output_cap") or 65536)
+    FILES = {CAND_FILE}
+    TEST_MODULE = cfg.get("test_module") or ""
+    TEST_CODE = None
+    PYTEST = None
+    if TEST_MODULE:
+        TEST_FILE = os.path.join(lib, cfg.get("test_file") or TEST_MODULE + ".py")
+        FILES.add(TEST_FILE)
+        TEST_CODE = compile(cfg.get("test_source") or "", TEST_FILE, "exec", dont_inherit=True)
+        PYTEST = make_pytest()
+        modules["pytest"] = PYTEST
+    else:
+        TEST_FILE = ""
+    if any(c.kind == IO for c in CASES):
+        _number_res()
+    EMPTY_STDIN = make_stdin("")
+    RECURSION_LIMIT = sys.getrecursionlimit()
+    # The sandbox's private directory: helper modules in lib/ first, then
+    # the standard library and site-packages (without running site.py).
+    path = [p for p in sys.path if p and p != cwd]
+    site = os.path.join(sys.prefix, "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
+    sys.path[:] = [lib] + path + ([site] if os.path.isdir(site) else [])
+    PATH0 = list(sys.path)
+    import warnings
+
+    warnings.simplefilter("ignore")  # compile() of candidates must not print
+    BASE_MODULES = set(modules)
+
+
+def main():
+    global PIDNS, SHM, CHILDREN_PATH, _thread_count
+    import _thread
+
+    _thread_count = _thread._count
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    PIDNS = os.getpid() == 1
+    CHILDREN_PATH = "/proc/self/task/%d/children" % os.getpid()
+    # The candidate's environment is empty (the interpreter was started
+    # with PYTHONHASHSEED only, for reproducible str hashes).
+    for k in list(os.environ):
+        del os.environ[k]
+    kind, payload = read_msg()
+    if kind != b"S":
+        raise ValueError("expected the suite first")
+    setup(json.loads(payload))
+    SHM = mmap.mmap(-1, SHM_SIZE)
+    to_forker_r, to_forker_w = os.pipe()
+    from_forker_r, from_forker_w = os.pipe()
+    gc.collect()
+    gc.freeze()  # the children's collections skip (and do not copy) all of this
+    manager = os.fork()
+    if manager == 0:
+        os.close(to_forker_r)
+        os.close(from_forker_w)
+        try:
+            Manager(to_forker_w, from_forker_r).serve()
+        except BaseException as e:
+            try:
+                send(b"X", ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace"))
+            except BaseException:
+                pass
+            os._exit(3)
+        os._exit(0)
+    os.close(to_forker_w)
+    os.close(from_forker_r)
+    os.close(IN_FD)
+    os.close(OUT_FD)
+    os.register_at_fork(after_in_child=_after_fork_child, after_in_parent=_after_fork_parent)
+    forker(to_forker_r, from_forker_w, manager)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except BaseException as e:
+        try:
+            send(b"X", ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace"))
+        except BaseException:
+            pass
+        raise

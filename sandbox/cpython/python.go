@@ -1,0 +1,110 @@
+package cpython
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"repair/sandbox"
+)
+
+// Interpreter is a resolved CPython.
+type Interpreter struct {
+	// Path is the real executable (sys.executable), never a version
+	// manager's shim.
+	Path string
+	// Version is "3.11.7".
+	Version string
+}
+
+// minMinor is the oldest supported CPython 3 minor version.
+const minMinor = 8
+
+// probe prints what FindPython needs. -s -S keep it fast and independent
+// of site-packages.
+const probe = `import sys
+print(sys.executable)
+print("%d.%d.%d" % sys.version_info[:3])
+print(sys.implementation.name)`
+
+var (
+	interpMu    sync.Mutex
+	interpCache = map[string]*Interpreter{} // by the path LookPath found
+)
+
+// FindPython resolves name ("python3" when empty; a name is looked up on
+// PATH) to the real interpreter once per process: version managers such as
+// pyenv install shims that cost about 100 ms per start. It requires
+// CPython 3.8 or newer; anything else is an error wrapping
+// [sandbox.ErrNoPython].
+func FindPython(ctx context.Context, name string) (*Interpreter, error) {
+	if name == "" {
+		name = "python3"
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", sandbox.ErrNoPython, err)
+	}
+	interpMu.Lock()
+	it, ok := interpCache[p]
+	interpMu.Unlock()
+	if ok {
+		return it, nil
+	}
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, p, "-s", "-S", "-c", probe)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: %s: %v: %s", sandbox.ErrNoPython, p, err, strings.TrimSpace(stderr.String()))
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 3 {
+		return nil, fmt.Errorf("%w: %s: unexpected output %q", sandbox.ErrNoPython, p, out)
+	}
+	exe, version, impl := strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1]), strings.TrimSpace(lines[2])
+	if impl != "cpython" {
+		return nil, fmt.Errorf("%w: %s is %s, not CPython", sandbox.ErrNoPython, p, impl)
+	}
+	if !versionOK(version) {
+		return nil, fmt.Errorf("%w: %s is Python %s", sandbox.ErrNoPython, p, version)
+	}
+	if exe == "" || !filepath.IsAbs(exe) {
+		exe = p
+	}
+	if !filepath.IsAbs(exe) {
+		if exe, err = filepath.Abs(exe); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := os.Stat(exe); err != nil {
+		return nil, fmt.Errorf("%w: %v", sandbox.ErrNoPython, err)
+	}
+	it = &Interpreter{Path: exe, Version: version}
+	interpMu.Lock()
+	interpCache[p] = it
+	interpMu.Unlock()
+	return it, nil
+}
+
+func versionOK(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return major > 3 || (major == 3 && minor >= minMinor)
+}

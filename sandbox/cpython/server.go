@@ -1,0 +1,304 @@
+package cpython
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"repair/fitness"
+	"repair/sandbox"
+)
+
+//go:embed harness.py
+var harness string
+
+// Message kinds of the protocol (see sandbox/doc.go).
+const (
+	msgSuite   = 'S' // Go → server, once: the suite as JSON
+	msgRun     = 'R' // Go → server: a flags byte, then the candidate source
+	msgHello   = 'H' // server → Go: ready, JSON {version, pid_ns}
+	msgPing    = 'P' // server → Go: still busy (every second)
+	msgChunk   = 'C' // server → Go: result records
+	msgCompile = 'E' // server → Go: the candidate does not compile
+	msgDone    = 'D' // server → Go: the candidate is finished
+	msgFatal   = 'X' // server → Go: the server failed and exits
+)
+
+// maxMessage bounds what Go accepts from a server, which runs untrusted
+// code and is itself not trusted.
+const maxMessage = 256 << 20
+
+// errBroken wraps every failure of a server: dead, wedged or talking
+// garbage. The engine replaces the server.
+var errBroken = errors.New("sandbox server broke")
+
+// server is one fork server: the harness running under the shim.
+type server struct {
+	cmd    *sandbox.Cmd
+	in     *os.File // requests
+	out    *os.File // responses
+	r      *bufio.Reader
+	stderr *tailBuffer
+	pidNS  bool
+
+	killOnce sync.Once
+	dead     bool // set by the engine while it holds the server
+}
+
+// start starts a server and waits until it is ready.
+func (e *Engine) start() (*server, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	mb := e.memoryMB
+	cmd, err := sandbox.Command(sandbox.Config{
+		Path: e.python.Path,
+		Args: []string{e.python.Path, "-s", "-S", "-B", "-c", harness, "3", "4"},
+		// Reproducible str hashes (set iteration order) whichever server
+		// runs a candidate; the harness empties os.environ at once.
+		Env:       []string{"PYTHONHASHSEED=0"},
+		Isolation: e.opts.Isolation,
+		Files:     e.files,
+		Limits: sandbox.Limits{
+			AddressSpace: int64(mb+256) << 20,
+			FileSize:     64 << 20,
+			OpenFiles:    1024,
+			Processes:    64,
+			ScratchBytes: 64 << 20,
+		},
+		NoNamespaces: e.cfg.noNamespaces,
+	})
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	s := &server{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), stderr: &tailBuffer{max: 4 << 10}}
+	cmd.ExtraFiles = []*os.File{inR, outW}
+	cmd.Stderr = s.stderr
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, fmt.Errorf("cpython: starting %s: %w", e.python.Path, err)
+	}
+	if err := s.send(msgSuite, nil, e.suiteMsg, e.startTimeout); err != nil {
+		s.kill()
+		return nil, s.failure("sending the suite", err)
+	}
+	kind, payload, err := s.recv(time.Now().Add(e.startTimeout))
+	if err == nil && kind != msgHello {
+		err = fmt.Errorf("unexpected message %q: %.200s", kind, payload)
+	}
+	if err != nil {
+		s.kill()
+		return nil, s.failure("starting the harness", err)
+	}
+	s.pidNS = strings.Contains(string(payload), `"pid_ns": true`)
+	return s, nil
+}
+
+func (s *server) failure(what string, err error) error {
+	msg := strings.TrimSpace(s.stderr.String())
+	if msg != "" {
+		return fmt.Errorf("cpython: %s: %v: %s", what, err, msg)
+	}
+	return fmt.Errorf("cpython: %s: %w", what, err)
+}
+
+// send writes one message: length (of kind and payload), kind, payload.
+func (s *server) send(kind byte, head, payload []byte, timeout time.Duration) error {
+	buf := make([]byte, 5, 5+len(head)+len(payload))
+	binary.LittleEndian.PutUint32(buf, uint32(1+len(head)+len(payload)))
+	buf[4] = kind
+	buf = append(append(buf, head...), payload...)
+	s.in.SetWriteDeadline(time.Now().Add(timeout))
+	_, err := s.in.Write(buf)
+	return err
+}
+
+// recv reads one message.
+func (s *server) recv(deadline time.Time) (byte, []byte, error) {
+	s.out.SetReadDeadline(deadline)
+	var hdr [5]byte
+	if _, err := io.ReadFull(s.r, hdr[:]); err != nil {
+		return 0, nil, err
+	}
+	n := binary.LittleEndian.Uint32(hdr[:4])
+	if n == 0 || n > maxMessage {
+		return 0, nil, fmt.Errorf("bad message length %d", n)
+	}
+	payload := make([]byte, n-1)
+	if _, err := io.ReadFull(s.r, payload); err != nil {
+		return 0, nil, err
+	}
+	return hdr[4], payload, nil
+}
+
+// run evaluates one candidate, filling out.Results[i] and got[i] for every
+// case the server reports. A non-nil error is ctx.Err() or wraps
+// errBroken.
+func (s *server) run(ctx context.Context, e *Engine, src []byte, cov bool, out *fitness.Outcome, got []bool) error {
+	flags := []byte{0}
+	if cov {
+		flags[0] = 1
+	}
+	stop := context.AfterFunc(ctx, func() {
+		s.in.SetWriteDeadline(time.Unix(1, 0))
+		s.out.SetReadDeadline(time.Unix(1, 0))
+	})
+	defer stop()
+	if err := s.send(msgRun, flags, src, e.watchdog); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%w: sending a candidate: %v", errBroken, err)
+	}
+	for {
+		kind, payload, err := s.recv(time.Now().Add(e.watchdog))
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return fmt.Errorf("%w: no answer for %v", errBroken, e.watchdog)
+			}
+			return fmt.Errorf("%w: %v %s", errBroken, err, strings.TrimSpace(s.stderr.String()))
+		}
+		switch kind {
+		case msgPing:
+		case msgChunk:
+			if err := decodeRecords(payload, out.Results, got, cov); err != nil {
+				return fmt.Errorf("%w: %v", errBroken, err)
+			}
+		case msgCompile:
+			msg := string(payload)
+			out.CompileError = msg
+			for i := range out.Results {
+				out.Results[i] = fitness.Result{Verdict: fitness.CompilationError, Detail: msg}
+				got[i] = true
+			}
+		case msgDone:
+			return nil
+		case msgFatal:
+			return fmt.Errorf("%w: harness failed: %s", errBroken, payload)
+		default:
+			return fmt.Errorf("%w: unexpected message %q", errBroken, kind)
+		}
+	}
+}
+
+// decodeRecords parses result records:
+//
+//	u32 case, u8 verdict, u8 flags, f64 seconds,
+//	[flags&1: u16 n, n bytes of detail], [flags&2: u32 n, n × u32 lines]
+//
+// all little-endian.
+func decodeRecords(p []byte, results []fitness.Result, got []bool, cov bool) error {
+	le := binary.LittleEndian
+	for len(p) > 0 {
+		if len(p) < 14 {
+			return errors.New("truncated record")
+		}
+		idx, verdict, flags := le.Uint32(p), p[4], p[5]
+		secs := math.Float64frombits(le.Uint64(p[6:]))
+		p = p[14:]
+		if int64(idx) >= int64(len(results)) || verdict > byte(fitness.MemoryLimitExceeded) || verdict == byte(fitness.CompilationError) {
+			return fmt.Errorf("bad record (case %d, verdict %d)", idx, verdict)
+		}
+		if math.IsNaN(secs) || secs < 0 || secs > 1e7 {
+			secs = 0
+		}
+		r := fitness.Result{Verdict: fitness.Verdict(verdict), Seconds: secs}
+		if flags&1 != 0 {
+			if len(p) < 2 {
+				return errors.New("truncated detail")
+			}
+			n := int(le.Uint16(p))
+			if len(p) < 2+n {
+				return errors.New("truncated detail")
+			}
+			r.Detail = strings.ToValidUTF8(string(p[2:2+n]), "\uFFFD")
+			p = p[2+n:]
+		}
+		if flags&2 != 0 {
+			if len(p) < 4 {
+				return errors.New("truncated lines")
+			}
+			n := le.Uint32(p)
+			if uint64(n)*4 > uint64(len(p)-4) {
+				return errors.New("truncated lines")
+			}
+			lines := make([]int, n)
+			for i := range lines {
+				lines[i] = int(le.Uint32(p[4+4*i:]))
+			}
+			p = p[4+4*int(n):]
+			if cov {
+				r.Lines = lines
+			}
+		}
+		results[idx] = r
+		got[idx] = true
+	}
+	return nil
+}
+
+// kill stops the server and everything in its sandbox (it is PID 1 of its
+// PID namespace, or they share its process group and die with it), then
+// releases its files and private directory. Safe to call more than once.
+func (s *server) kill() {
+	s.killOnce.Do(func() {
+		if s.cmd.Process != nil {
+			s.cmd.Kill()
+			s.cmd.Wait()
+		} else {
+			s.cmd.Cleanup()
+		}
+		s.in.Close()
+		s.out.Close()
+	})
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
