@@ -263,8 +263,10 @@ def compare_stdout(expected, actual, tol):
 def short_repr(x, limit=REPR_MAX):
     """repr(x) shortened to about limit characters, without building a huge
     string for a huge container, int or str."""
+    t = type(x)
+    if t is int and -10**15 < x < 10**15 or t is bool or x is None:
+        return repr(x)
     try:
-        t = type(x)
         if t is str:
             r = repr(x[: limit + 2])
         elif t is int and x.bit_length() > 3 * limit:
@@ -343,7 +345,7 @@ def exc_detail(e, files):
 
 class Case:
     __slots__ = (
-        "kind", "fn", "args", "args_json", "kwargs", "kwargs_json",
+        "kind", "fn", "fn_head", "fn_rest", "args", "args_json", "kwargs", "kwargs_json",
         "has_expected", "expected", "expected_int", "has_expected_args",
         "expected_args", "raises", "stdin", "stdout", "timeout", "tol",
     )
@@ -360,6 +362,8 @@ def load_case(c):
     k = Case()
     k.kind = KINDS[c["kind"]]
     k.fn = c.get("function") or ""
+    parts = k.fn.split(".")
+    k.fn_head, k.fn_rest = parts[0], tuple(parts[1:])
     args = c.get("args")
     if args is None:
         args = []
@@ -817,17 +821,14 @@ def make_tracer(covmv, L):
     return glob
 
 
-def resolve(d, name):
-    """The callee name (maybe dotted: "Stack.push") in module dict d."""
-    head, _, rest = name.partition(".")
-    if head not in d:
-        raise LookupError("the candidate does not define %s" % head)
-    obj = d[head]
-    while rest:
-        part, _, rest = rest.partition(".")
+def resolve(d, c):
+    """The callee of case c (maybe dotted: "Stack.push") in module dict d."""
+    try:
+        obj = d[c.fn_head]
+    except KeyError:
+        raise LookupError("the candidate does not define %s" % c.fn_head) from None
+    for part in c.fn_rest:
         obj = getattr(obj, part)
-    if not callable(obj):
-        raise LookupError("%s is not callable" % name)
     return obj
 
 
@@ -851,7 +852,7 @@ class Ctx:
         try:
             d = self.fresh(MODULE)
             try:
-                f = resolve(d, c.fn)
+                f = resolve(d, c)
             except LookupError as e:
                 return RTE, str(e)
             args = c.args
@@ -860,7 +861,10 @@ class Ctx:
             kwargs = c.kwargs
             if kwargs is None:
                 kwargs = json.loads(c.kwargs_json)
-            r = f(*args, **kwargs)
+            if kwargs:
+                r = f(*args, **kwargs)
+            else:
+                r = f(*args)
             if c.raises:
                 return WRONG, "expected %s to be raised, got %s" % (c.raises, short_repr(r))
             if c.has_expected:
