@@ -565,7 +565,7 @@ def make_pytest():
             self.name, self.args, self.kwargs = name, args, kwargs or {}
 
         def __call__(self, *args, **kwargs):
-            if len(args) == 1 and not kwargs and callable(args[0]) and not self.args:
+            if len(args) == 1 and not kwargs and callable(args[0]):
                 f = args[0]
                 f.pytestmark = list(getattr(f, "pytestmark", [])) + [self]
                 return f

@@ -1,0 +1,234 @@
+package cpython
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"repair/fitness"
+	"repair/sandbox"
+)
+
+// TestVerdicts runs every case kind to every verdict it can reach.
+func TestVerdicts(t *testing.T) {
+	python(t)
+	tests := []struct {
+		name string
+		src  string
+		c    fitness.Case
+		want brief
+	}{
+		{"call passed", "def f(x):\n    return x + 1\n", call("f", "[1]", "2"), brief{fitness.Passed, ""}},
+		{"call wrong answer", "def f(x):\n    return x + 1\n", call("f", "[1]", "3"), brief{fitness.WrongAnswer, "expected 3, got 2"}},
+		{"call kwargs", "def f(x, y, z):\n    return x - y + z\n",
+			with(call("f", "", "4"), func(c *fitness.Case) { c.Kwargs = []byte(`{"x": 2, "y": 1, "z": 3}`) }), brief{fitness.Passed, ""}},
+		{"call no return value checked", "def f():\n    return 7\n", call("f", "", ""), brief{fitness.Passed, ""}},
+		{"call expected null", "def f():\n    pass\n", call("f", "", "null"), brief{fitness.Passed, ""}},
+		{"call null is not 0", "def f():\n    return 0\n", call("f", "", "null"), brief{fitness.WrongAnswer, "expected None, got 0"}},
+		{"call True is not 1", "def f():\n    return True\n", call("f", "", "1"), brief{fitness.WrongAnswer, "expected 1, got True"}},
+		{"call string repr", "def f():\n    return 'abd'\n", call("f", "", `"abc"`), brief{fitness.WrongAnswer, "expected 'abc', got 'abd'"}},
+		{"call long repr shortened", "def f():\n    return list(range(1000))\n", call("f", "", "[1]"),
+			brief{fitness.WrongAnswer, "expected [1], got [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26..."}},
+		{"call expected_args", "def s(a):\n    a.sort()\n",
+			with(call("s", "[[3, 1, 2]]", ""), func(c *fitness.Case) { c.ExpectedArgs = []byte("[[1, 2, 3]]") }), brief{fitness.Passed, ""}},
+		{"call expected_args wrong", "def s(a):\n    a.reverse()\n",
+			with(call("s", "[[3, 1, 2]]", ""), func(c *fitness.Case) { c.ExpectedArgs = []byte("[[1, 2, 3]]") }),
+			brief{fitness.WrongAnswer, "expected arguments [[1, 2, 3]] after the call, got [[2, 1, 3]]"}},
+		{"call expected and expected_args", "def s(a):\n    a.sort()\n    return len(a)\n",
+			with(call("s", "[[3, 1, 2]]", "3"), func(c *fitness.Case) { c.ExpectedArgs = []byte("[[1, 2, 3]]") }), brief{fitness.Passed, ""}},
+		{"call raises", "def f(x):\n    raise ValueError('bad input')\n",
+			with(call("f", "[1]", ""), func(c *fitness.Case) { c.Raises = "ValueError" }), brief{fitness.Passed, ""}},
+		{"call raises a base class", "def f(x):\n    return {}[x]\n",
+			with(call("f", "[1]", ""), func(c *fitness.Case) { c.Raises = "LookupError" }), brief{fitness.Passed, ""}},
+		{"call raises but returned", "def f(x):\n    return x\n",
+			with(call("f", "[2]", ""), func(c *fitness.Case) { c.Raises = "ValueError" }), brief{fitness.WrongAnswer, "expected ValueError to be raised, got 2"}},
+		{"call raises another exception", "def f(x):\n    return x + 'a'\n",
+			with(call("f", "[2]", ""), func(c *fitness.Case) { c.Raises = "ValueError" }),
+			brief{fitness.RuntimeError, "TypeError: unsupported operand type(s) for +: 'int' and 'str' (line 2)"}},
+		{"call exception", "def f(x):\n    if x:\n        raise ValueError('bad input')\n",
+			call("f", "[1]", "1"), brief{fitness.RuntimeError, "ValueError: bad input (line 3)"}},
+		{"call exception of the candidate's class", "class Oops(Exception):\n    pass\ndef f():\n    raise Oops('no')\n",
+			call("f", "", "1"), brief{fitness.RuntimeError, "Oops: no (line 4)"}},
+		{"call missing callee", "def g():\n    pass\n", call("f", "", "1"), brief{fitness.RuntimeError, "the candidate does not define f"}},
+		{"call dotted callee", "class Stack:\n    @staticmethod\n    def push(x):\n        return [x]\n", call("Stack.push", "[1]", "[1]"), brief{fitness.Passed, ""}},
+		{"call error at import", "x = 1 / 0\ndef f():\n    return 1\n", call("f", "", "1"), brief{fitness.RuntimeError, "ZeroDivisionError: division by zero (line 1)"}},
+		{"call memory", "def f():\n    return [0] * 10**10\n", call("f", "", "1"), brief{fitness.MemoryLimitExceeded, "MemoryError"}},
+		{"call memory expected", "def f():\n    return [0] * 10**10\n",
+			with(call("f", "", ""), func(c *fitness.Case) { c.Raises = "MemoryError" }), brief{fitness.Passed, ""}},
+		{"call recursion", "def f():\n    return f()\n", call("f", "", "1"), brief{fitness.RuntimeError, "RecursionError: maximum recursion depth exceeded (line 2)"}},
+		{"call timeout", "def f():\n    while True:\n        pass\n",
+			with(call("f", "", "1"), func(c *fitness.Case) { c.Timeout = 0.5 }), brief{fitness.TimeLimitExceeded, "timed out after 0.5s"}},
+		{"call sys.exit", "import sys\ndef f():\n    sys.exit(3)\n", call("f", "", "1"), brief{fitness.RuntimeError, "SystemExit: 3 (line 3)"}},
+		{"call printing", "def f():\n    for i in range(1000):\n        print(i)\n    return 1\n", call("f", "", "1"), brief{fitness.Passed, ""}},
+		{"call reads empty stdin", "def f():\n    return input()\n", call("f", "", "1"), brief{fitness.RuntimeError, "EOFError: EOF when reading a line (line 2)"}},
+		{"io passed", "print(sum(map(int, input().split())))\n", ioCase("1 2\n", "3\n"), brief{fitness.Passed, ""}},
+		{"io wrong answer", "print(sum(map(int, input().split())) + 1)\n", ioCase("1 2\n", "3\n"), brief{fitness.WrongAnswer, "line 1: expected '3', got '4'"}},
+		{"io line count", "print(1)\n", ioCase("", "1\n2\n"), brief{fitness.WrongAnswer, "expected 2 lines, got 1"}},
+		{"io float tolerance", "print(0.1 + 0.2)\n", ioCase("", "0.3\n"), brief{fitness.Passed, ""}},
+		{"io stdin buffer and stderr", "import sys\ndata = sys.stdin.buffer.read().split()\nprint('debug', file=sys.stderr)\nsys.stdout.buffer.write(b'%d\\n' % sum(map(int, data)))\n",
+			ioCase("1 2 3", "6"), brief{fitness.Passed, ""}},
+		{"io as __main__", "def main():\n    print('hi')\nif __name__ == '__main__':\n    main()\n", ioCase("", "hi\n"), brief{fitness.Passed, ""}},
+		{"io exit 0", "import sys\nprint(1)\nsys.exit(0)\nprint(2)\n", ioCase("", "1\n"), brief{fitness.Passed, ""}},
+		{"io exit 3", "import sys\nprint(1)\nsys.exit(3)\n", ioCase("", "1\n"), brief{fitness.RuntimeError, "SystemExit: 3 (line 3)"}},
+		{"io exception", "x = int(input())\n", ioCase("abc\n", ""), brief{fitness.RuntimeError, "ValueError: invalid literal for int() with base 10: 'abc' (line 1)"}},
+		{"io timeout", "while True:\n    pass\n", with(ioCase("", ""), func(c *fitness.Case) { c.Timeout = 0.3 }), brief{fitness.TimeLimitExceeded, "timed out after 0.3s"}},
+		{"io memory", "x = ' ' * 10**10\n", ioCase("", ""), brief{fitness.MemoryLimitExceeded, "MemoryError"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out := runOne(t, tt.src, []fitness.Case{tt.c}, sandbox.RunOptions{}, config{})
+			if diff := cmp.Diff([]brief{tt.want}, briefs(out)); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCompileError(t *testing.T) {
+	out := runOne(t, "def f(:\n    pass\n", []fitness.Case{call("f", "", "1"), call("f", "", "2")}, sandbox.RunOptions{}, config{})
+	if !strings.HasPrefix(out.CompileError, "SyntaxError: ") || !strings.HasSuffix(out.CompileError, "(line 1)") {
+		t.Errorf("CompileError = %q; want a SyntaxError on line 1", out.CompileError)
+	}
+	for i, r := range out.Results {
+		if r.Verdict != fitness.CompilationError {
+			t.Errorf("case %d: %v; want COMPILATION_ERROR", i, r.Verdict)
+		}
+	}
+}
+
+// TestTestFile runs test_* functions of a Python test file that imports the
+// candidate by the target's module name, with the pytest stand-in.
+func TestTestFile(t *testing.T) {
+	python(t)
+	testSrc := `import pytest
+from middle import middle
+import middle as mod
+import helper
+
+def test_ok():
+    assert middle(1, 2, 3) == 2
+
+def test_wrong():
+    assert middle(2, 1, 3) == 2, "middle is wrong"
+
+def test_error():
+    return middle(1, 2)
+
+@pytest.mark.parametrize("x, want", [(1, 1), (2, 2), pytest.param(3, 3)])
+def test_param(x, want):
+    assert middle(x, x, x) == want
+
+@pytest.mark.parametrize("x", [1, 5])
+def test_param_fails(x):
+    assert middle(x, 2, 3) == 2
+
+def test_raises():
+    with pytest.raises(TypeError):
+        middle(1)
+
+def test_approx():
+    assert mod.ratio() == pytest.approx(0.3333333)
+
+def test_helper_gets_candidate():
+    assert helper.via_target() == 2
+
+@pytest.mark.skip(reason="not now")
+def test_skipped():
+    assert False
+
+async def test_async():
+    assert middle(3, 2, 1) == 2
+`
+	cand := `def middle(x, y, z):
+    if y < z:
+        if x < y:
+            return y
+        elif x < z:
+            return y
+    else:
+        if x > y:
+            return y
+        elif x > z:
+            return x
+    return z
+
+def ratio():
+    return 1 / 3
+`
+	tgt := target(t, "middle.py", map[string]string{
+		"helper.py":      "import middle\ndef via_target():\n    return middle.middle(1, 2, 3)\n",
+		"test_middle.py": testSrc,
+	})
+	names := []string{"test_ok", "test_wrong", "test_error", "test_param", "test_param_fails", "test_raises", "test_approx", "test_helper_gets_candidate", "test_skipped", "test_async"}
+	var cases []fitness.Case
+	for _, n := range names {
+		cases = append(cases, fitness.Case{Name: n, Kind: fitness.Test, Function: n, Weight: 1, Timeout: 5})
+	}
+	suite := &fitness.Suite{Path: strings.TrimSuffix(tgt, "middle.py") + "test_middle.py", MemoryMB: 256, Cases: cases,
+		TestSource: []byte(testSrc), TestModule: "test_middle"}
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt}, config{})
+	out, err := e.Run(context.Background(), []byte(cand), sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []brief{
+		{fitness.Passed, ""},
+		{fitness.WrongAnswer, "AssertionError: middle is wrong (test_middle.py line 10)"},
+		{fitness.RuntimeError, "TypeError: middle() missing 1 required positional argument: 'z' (test_middle.py line 13)"},
+		{fitness.Passed, ""},
+		{fitness.WrongAnswer, "AssertionError (test_middle.py line 21)"},
+		{fitness.Passed, ""},
+		{fitness.Passed, ""},
+		{fitness.Passed, ""},
+		{fitness.Passed, ""},
+		{fitness.Passed, ""},
+	}
+	if diff := cmp.Diff(want, briefs(out)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestCoverage checks the executed lines of each case.
+func TestCoverage(t *testing.T) {
+	src := `def f(x):
+    if x > 0:
+        return 1
+    y = -1
+    for i in range(2):
+        y -= i
+    return y
+
+def unused():
+    return 0
+`
+	cases := []fitness.Case{call("f", "[1]", "1"), call("f", "[-1]", "-2"), with(call("f", "[0]", "1"), func(c *fitness.Case) { c.Timeout = 5 })}
+	out := runOne(t, src, cases, sandbox.RunOptions{Coverage: true}, config{})
+	want := [][]int{{1, 2, 3, 9}, {1, 2, 4, 5, 6, 7, 9}, {1, 2, 4, 5, 6, 7, 9}}
+	var got [][]int
+	for _, r := range out.Results {
+		got = append(got, r.Lines)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("coverage mismatch (-want +got):\n%s", diff)
+	}
+	if out.Results[2].Verdict != fitness.WrongAnswer {
+		t.Errorf("case 2: %v; want WRONG_ANSWER", out.Results[2].Verdict)
+	}
+}
+
+// TestCoverageOfCrashedCase: the lines a case ran before its process died
+// are kept.
+func TestCoverageOfCrashedCase(t *testing.T) {
+	src := "import os\ndef f():\n    x = 1\n    os._exit(0)\n    return x\n"
+	out := runOne(t, src, []fitness.Case{call("f", "", "1")}, sandbox.RunOptions{Coverage: true}, config{})
+	r := out.Results[0]
+	if r.Verdict != fitness.RuntimeError || r.Detail != "exited with status 0" {
+		t.Errorf("result %v %q; want RUNTIME_ERROR exited with status 0", r.Verdict, r.Detail)
+	}
+	if diff := cmp.Diff([]int{1, 2, 3, 4}, r.Lines); diff != "" {
+		t.Errorf("coverage mismatch (-want +got):\n%s", diff)
+	}
+}
