@@ -124,12 +124,16 @@ func descendants(pid int) []int {
 	return out
 }
 
-// serverPIDs are the pids of e's servers (forkers) as the host sees them.
+// serverPIDs are the pids of e's live servers (forkers) as the host sees
+// them.
 func serverPIDs(e *Engine) []int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var pids []int
 	for s := range e.all {
+		if s.dead {
+			continue // replaced by the next Run
+		}
 		pids = append(pids, s.cmd.Process.Pid)
 	}
 	return pids
