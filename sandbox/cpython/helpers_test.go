@@ -139,6 +139,19 @@ func serverPIDs(e *Engine) []int {
 	return pids
 }
 
+// serverDirs are the private directories of e's live servers.
+func serverDirs(e *Engine) []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var dirs []string
+	for s := range e.all {
+		if !s.dead {
+			dirs = append(dirs, s.cmd.Dir)
+		}
+	}
+	return dirs
+}
+
 func cmdline(pid int) string {
 	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	s := strings.ReplaceAll(string(b), "\x00", " ")

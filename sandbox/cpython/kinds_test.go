@@ -232,3 +232,46 @@ func TestCoverageOfCrashedCase(t *testing.T) {
 		t.Errorf("coverage mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestFreshImportPerCase: module globals, mutable defaults, function
+// attributes, mutated arguments and helper modules never carry state from
+// one case to the next.
+func TestFreshImportPerCase(t *testing.T) {
+	python(t)
+	src := `import helper
+counter = 0
+cache = []
+
+def f(x, acc=[]):
+    global counter
+    counter += 1
+    acc.append(x)
+    cache.append(x)
+    f.calls = getattr(f, 'calls', 0) + 1
+    return [counter, len(acc), len(cache), f.calls, helper.bump()]
+
+def g(a):
+    a.append(1)
+    return len(a)
+
+if __name__ == '__main__':
+    print(f(0))
+`
+	tgt := target(t, "cand.py", map[string]string{"helper.py": "count = 0\ndef bump():\n    global count\n    count += 1\n    return count\n"})
+	var cases []fitness.Case
+	for i := 0; i < 3; i++ {
+		cases = append(cases, call("f", "[1]", "[1, 1, 1, 1, 1]"), call("g", "[[]]", "1"), ioCase("", "[1, 1, 1, 1, 1]\n"))
+	}
+	e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: cases}, Target: tgt}, config{})
+	for round := 0; round < 2; round++ {
+		out, err := e.Run(context.Background(), []byte(src), sandbox.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range out.Results {
+			if r.Verdict != fitness.Passed {
+				t.Errorf("round %d case %d: %v (%s); want PASSED", round, i, r.Verdict, r.Detail)
+			}
+		}
+	}
+}
