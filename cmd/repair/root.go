@@ -105,6 +105,7 @@ prints it as a unified diff.`,
 		return runRepair(cmd, &rf, io)
 	}
 	root.AddCommand(newRunCmd(io), newLocalizeCmd(io), newOperatorsCmd(io))
+	root.AddCommand(newExperimentCmd(io))
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
 	root.SetIn(io.In)

@@ -1,0 +1,294 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"repair/experiment"
+	"repair/internal/inputerr"
+)
+
+func newExperimentCmd(io streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "experiment",
+		Short: "Parameter sweeps over many bugs: run a plan, summarize its results",
+		Long: `experiment runs a plan: every bug of the plan with every combination of its
+parameter grid and every seed, one repair trial each, and appends one JSON
+line per finished trial to a results file. 'experiment report' merges results
+files into tables and plots. The plan format is in docs/experiments.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newExperimentRunCmd(io), newExperimentReportCmd(io))
+	return cmd
+}
+
+// experimentRunFlags are the flags of 'experiment run'.
+type experimentRunFlags struct {
+	shard     string
+	workers   int
+	engine    string
+	isolation string
+	python    string
+	out       string
+	dryRun    bool
+	quiet     bool
+}
+
+func newExperimentRunCmd(io streams) *cobra.Command {
+	var f experimentRunFlags
+	cmd := &cobra.Command{
+		Use:   "run PLAN",
+		Short: "Run the unfinished trials of a plan (YAML or JSON), appending one JSON line per trial",
+		Long: `run runs every trial (bug × parameter combination × seed) of the plan that
+has no line yet in the output directory's results files, several at a time on
+one pool of worker processes, and appends one JSON line per finished trial to
+results.jsonl (results-K-of-N.jsonl with --shard K/N). Running it again
+resumes: finished trials are skipped, a trial killed mid-way runs again, and a
+grown plan runs only its new trials.
+
+--shard K/N runs the trials whose ID, as a number, is K-1 modulo N: a
+deterministic slice that does not depend on the rest of the plan.`,
+		Example: `  repair experiment run examples/plan.yaml
+  repair experiment run plan.yaml --shard $((SLURM_ARRAY_TASK_ID+1))/$SLURM_ARRAY_TASK_COUNT
+  repair experiment run plan.yaml --dry-run`,
+		Args: exactArgs(1, "a plan file"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExperiment(cmd.Context(), args[0], &f, io)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.shard, "shard", "", "run shard K of N (K/N, 1 <= K <= N) of the trials")
+	fl.IntVar(&f.workers, "workers", 0, "worker processes of the whole run (0: the plan's, else one per CPU)")
+	fl.StringVar(&f.engine, "engine", "", "engine that runs candidates: auto, cpython or gpython (default: the plan's)")
+	fl.StringVar(&f.isolation, "sandbox", "", "isolation: auto, strict or none (default: the plan's)")
+	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: the plan's, else python3 on PATH)")
+	fl.StringVar(&f.out, "out", "", "directory of the results files (default: the plan's \"output\")")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "list the trials that would run (id, bug, seed, varied parameters) and run nothing")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on stderr but errors")
+	_ = cmd.MarkFlagFilename("out")
+	return cmd
+}
+
+// exactArgs is cobra.ExactArgs with a usage error that says what is missing.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return &flagError{fmt.Errorf("%s wants %s, got %d arguments (see '%s --help')", cmd.CommandPath(), what, len(args), cmd.CommandPath())}
+		}
+		return nil
+	}
+}
+
+// parseShard reads --shard K/N.
+func parseShard(s string) (k, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	ks, ns, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(strings.TrimSpace(ks))
+	n, err2 := strconv.Atoi(strings.TrimSpace(ns))
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
+		return 0, 0, &flagError{fmt.Errorf("--shard must be K/N with 1 <= K <= N, got %q", s)}
+	}
+	return k, n, nil
+}
+
+func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io streams) error {
+	k, n, err := parseShard(f.shard)
+	if err != nil {
+		return err
+	}
+	if f.workers < 0 || f.workers > 1024 {
+		return &flagError{fmt.Errorf("--workers must be from 0 to 1024, got %d", f.workers)}
+	}
+	if f.isolation != "" {
+		if _, err := experiment.ParseIsolation(f.isolation); err != nil {
+			return &flagError{fmt.Errorf("--sandbox %v", err)}
+		}
+	}
+	plan, err := experiment.Load(path)
+	if err != nil {
+		return err
+	}
+	log := io.Err
+	if f.quiet {
+		log = discard{}
+	}
+	opts := experiment.RunOptions{
+		Shard: k, Shards: n, Workers: f.workers, Engine: f.engine, Sandbox: f.isolation,
+		Python: f.python, Output: f.out, Version: version, Stderr: log,
+	}
+	if f.dryRun {
+		return dryRun(plan, opts, io.Out)
+	}
+	pending, total, err := experiment.Pending(plan, opts)
+	if err != nil {
+		return err
+	}
+	shard := ""
+	if n > 1 {
+		shard = fmt.Sprintf(" (shard %d/%d)", k, n)
+	}
+	fmt.Fprintf(log, "experiment: %s: %d bugs × %d configurations × %d seeds = %d trials; %d in this shard%s, %d finished already, %d to run\n",
+		path, len(plan.Bugs), len(plan.Configs), len(plan.Seeds), len(plan.Bugs)*len(plan.Configs)*len(plan.Seeds),
+		total, shard, total-len(pending), len(pending))
+	if len(pending) == 0 {
+		return nil
+	}
+	live := !f.quiet && isTerminal(io.Err)
+	if !f.quiet {
+		opts.Progress = experimentProgress(log, live, plan.Varied)
+	}
+	sum, err := experiment.Run(ctx, plan, opts)
+	if live {
+		fmt.Fprint(log, "\r\033[K")
+	}
+	if sum != nil {
+		fmt.Fprintf(log, "experiment: %d trials ran in %s on %d workers: %d plausible, %d none, %d errors; results in %s\n",
+			sum.Ran, sum.Elapsed.Round(time.Millisecond), sum.Workers, sum.Plausible, sum.None, sum.Errors, sum.File)
+	}
+	if err != nil && errors.Is(err, context.Canceled) && sum != nil {
+		fmt.Fprintf(log, "experiment: interrupted; %d trials finished, run the plan again to resume\n", sum.Ran)
+	}
+	return err
+}
+
+func dryRun(plan *experiment.Plan, opts experiment.RunOptions, out io.Writer) error {
+	pending, total, err := experiment.Pending(plan, opts)
+	if err != nil {
+		return err
+	}
+	for _, t := range pending {
+		fmt.Fprintf(out, "%s %s seed=%d%s\n", t.ID, t.Bug.Name, t.Seed, varied(t.Params, plan.Varied))
+	}
+	fmt.Fprintf(out, "# %d of %d trials to run\n", len(pending), total)
+	return nil
+}
+
+func varied(v experiment.Values, names []string) string {
+	var sb strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&sb, " %s=%s", n, v[n])
+	}
+	return sb.String()
+}
+
+// experimentProgress prints a live progress bar on a terminal, else one
+// line per finished trial.
+func experimentProgress(w io.Writer, live bool, names []string) func(experiment.Progress) {
+	return func(p experiment.Progress) {
+		eta := "–"
+		if p.Done < p.Total {
+			eta = p.ETA.Round(time.Second).String()
+		}
+		if live {
+			const width = 30
+			fill := width * p.Done / max(p.Total, 1)
+			fmt.Fprintf(w, "\r\033[K[%s%s] %d/%d trials, %d plausible, %d errors, ETA %s",
+				strings.Repeat("#", fill), strings.Repeat(".", width-fill), p.Done, p.Total, p.Plausible, p.Errors, eta)
+			return
+		}
+		r := p.Record
+		what := r.Outcome
+		switch r.Outcome {
+		case experiment.Plausible:
+			what = fmt.Sprintf("plausible after %d evaluations", r.FirstFixEvaluations)
+		case experiment.None:
+			what = fmt.Sprintf("none (%s, %d evaluations)", r.StopReason, r.Evaluations)
+		case experiment.Error:
+			what = "error: " + r.Error
+		}
+		fmt.Fprintf(w, "experiment: %d/%d %s seed=%d%s: %s, %.2fs; ETA %s\n",
+			p.Done, p.Total, r.Bug, r.Seed, varied(p.Trial.Params, names), what, r.Seconds, eta)
+	}
+}
+
+// experimentReportFlags are the flags of 'experiment report'.
+type experimentReportFlags struct {
+	format string
+	plots  string
+	output string
+}
+
+func newExperimentReportCmd(io streams) *cobra.Command {
+	var f experimentReportFlags
+	cmd := &cobra.Command{
+		Use:   "report RESULTS...",
+		Short: "Summarize results files: success rates with 95% Wilson intervals, times, evaluations, plots",
+		Long: `report merges results files (a directory stands for its *.jsonl files; the
+same trial in several files counts once) and prints, for all trials, per
+value of each parameter that varies, per bug and per configuration: trials,
+plausible patches, the success rate with its 95% Wilson score interval, the
+median and interquartile range of the seconds and evaluations until the first
+plausible patch, and the median patch size. --plots DIR draws the success rates
+and the distributions of evaluations as PNG and SVG.`,
+		Example: `  repair experiment report results/
+  repair experiment report shard-*/results-*.jsonl --format csv > summary.csv
+  repair experiment report results/ --plots plots/`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return &flagError{fmt.Errorf("%s wants results files or directories (see '%s --help')", cmd.CommandPath(), cmd.CommandPath())}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExperimentReport(args, &f, io)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.format, "format", "markdown", "table format: markdown or csv")
+	fl.StringVar(&f.plots, "plots", "", "also draw the plots (PNG and SVG) into this directory")
+	fl.StringVarP(&f.output, "output", "o", "", "write the table to this file instead of stdout")
+	return cmd
+}
+
+func runExperimentReport(paths []string, f *experimentReportFlags, io streams) error {
+	if f.format != "markdown" && f.format != "md" && f.format != "csv" {
+		return &flagError{fmt.Errorf("--format must be markdown or csv, got %q", f.format)}
+	}
+	res, err := experiment.ReadResults(paths...)
+	if err != nil {
+		return err
+	}
+	for _, t := range res.Torn {
+		fmt.Fprintf(io.Err, "experiment: %s: ignoring its last line, cut short (a run was killed while writing it)\n", t)
+	}
+	if len(res.Records) == 0 {
+		return inputerr.New("%s: no results", strings.Join(paths, ", "))
+	}
+	rep := experiment.NewReport(res)
+	out := io.Out
+	if f.output != "" {
+		file, err := os.Create(f.output)
+		if err != nil {
+			return inputerr.New("--output %s: %v", f.output, unwrap(err))
+		}
+		defer file.Close()
+		out = file
+	}
+	if f.format == "csv" {
+		err = rep.CSV(out)
+	} else {
+		err = rep.Markdown(out)
+	}
+	if err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	if f.plots != "" {
+		files, err := rep.Plots(f.plots)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(io.Err, "experiment: wrote %d plots to %s\n", len(files), f.plots)
+	}
+	return nil
+}

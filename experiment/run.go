@@ -1,0 +1,363 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"repair/internal/inputerr"
+	"repair/program"
+	"repair/repair"
+	"repair/sandbox"
+)
+
+// RunOptions configure Run. The zero value runs every trial of the plan
+// with the plan's engine settings.
+type RunOptions struct {
+	// Shard and Shards select shard Shard of Shards (1-based); Shards <= 1
+	// runs every trial.
+	Shard, Shards int
+	// Workers is the number of worker processes of the whole run, shared
+	// by the trials that run at once; 0 takes the plan's, and if that is
+	// 0 too, one per CPU.
+	Workers int
+	// Engine, Sandbox and Python override the plan's when not empty.
+	Engine, Sandbox, Python string
+	// Output overrides the plan's output directory when not empty.
+	Output string
+	// Version is the tool's version, recorded in every line.
+	Version string
+	// Progress, if not nil, is called after each finished trial.
+	Progress func(Progress)
+	// Stderr receives the engines' one-time notices (degraded isolation).
+	// Nil discards.
+	Stderr io.Writer
+	// Filter, if not nil, keeps only the trials it returns true for (the
+	// shard's trials are filtered first).
+	Filter func(Trial) bool
+}
+
+// Progress is reported after each finished trial of a run.
+type Progress struct {
+	// Done of Total trials of this run are finished; Plausible and Errors
+	// count their outcomes.
+	Done, Total       int
+	Plausible, Errors int
+	Elapsed           time.Duration
+	// ETA is the estimated time to finish the remaining trials.
+	ETA time.Duration
+	// Trial is the trial that just finished and Record its line.
+	Trial  Trial
+	Record *Record
+}
+
+// Summary says what a run did.
+type Summary struct {
+	// File is the results file written to.
+	File string
+	// Trials is the number of trials of the shard; Skipped of them were
+	// already finished; Ran ran now.
+	Trials, Skipped, Ran int
+	// Plausible, None and Errors count the outcomes of the trials that ran.
+	Plausible, None, Errors int
+	// Workers is the number of worker processes used.
+	Workers int
+	Elapsed time.Duration
+}
+
+// ParseIsolation reads a --sandbox value.
+func ParseIsolation(s string) (sandbox.Isolation, error) {
+	switch s {
+	case "auto", "":
+		return sandbox.IsolationAuto, nil
+	case "strict":
+		return sandbox.IsolationStrict, nil
+	case "none":
+		return sandbox.IsolationNone, nil
+	}
+	return 0, fmt.Errorf("must be auto, strict or none, got %q", s)
+}
+
+// Pending returns the trials of the plan that a run with opts would run
+// now (its shard's, minus those finished in the output directory), and
+// the number of the shard's trials.
+func Pending(plan *Plan, opts RunOptions) (pending []Trial, shard int, err error) {
+	done, err := doneIDs(outputDir(plan, opts))
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, t := range plan.Trials() {
+		if !InShard(t.ID, opts.Shard, opts.Shards) || (opts.Filter != nil && !opts.Filter(t)) {
+			continue
+		}
+		shard++
+		if !done[t.ID] {
+			pending = append(pending, t)
+		}
+	}
+	return pending, shard, nil
+}
+
+func outputDir(plan *Plan, opts RunOptions) string {
+	if opts.Output != "" {
+		return opts.Output
+	}
+	return plan.Output
+}
+
+// Run runs the plan's unfinished trials of the selected shard and appends
+// one line per finished trial to the shard's results file (ResultsFile) in
+// the output directory. Trials already finished in any results file of
+// that directory are skipped, so running a plan again resumes it.
+//
+// Bugs run one after another. Each gets one engine of opts.Workers worker
+// processes, which up to twice as many of its trials share at once (so the
+// workers stay busy while a trial breeds a generation or reduces a patch);
+// the engine is closed when the bug's trials are done. A trial's result
+// depends only on (bug, parameters, seed), not on the number of workers or
+// on the other trials, as long as no time budget cuts it short.
+//
+// A trial that fails (the sandbox broke) is recorded with outcome Error
+// and runs again next time; Run then returns an error after the other
+// trials. When ctx is canceled, trials in flight are abandoned without a
+// line and Run returns ctx.Err().
+func Run(ctx context.Context, plan *Plan, opts RunOptions) (*Summary, error) {
+	engine, isoName, python := plan.Engine, plan.Sandbox, plan.Python
+	if opts.Engine != "" {
+		engine = opts.Engine
+	}
+	if opts.Sandbox != "" {
+		isoName = opts.Sandbox
+	}
+	if opts.Python != "" {
+		python = opts.Python
+	}
+	iso, err := ParseIsolation(isoName)
+	if err != nil {
+		return nil, inputerr.New("--sandbox %v", err)
+	}
+	if opts.Shards > 1 && (opts.Shard < 1 || opts.Shard > opts.Shards) {
+		return nil, inputerr.New("--shard %d/%d: K must be from 1 to N", opts.Shard, opts.Shards)
+	}
+	workers := opts.Workers
+	if workers == 0 {
+		workers = plan.Workers
+	}
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	out := outputDir(plan, opts)
+	pending, total, err := Pending(plan, opts)
+	if err != nil {
+		return nil, err
+	}
+	sum := &Summary{File: filepath.Join(out, ResultsFile(opts.Shard, opts.Shards)), Trials: total,
+		Skipped: total - len(pending), Workers: workers}
+	start := time.Now()
+	if len(pending) == 0 {
+		return sum, nil
+	}
+	app, err := openAppender(sum.File)
+	if err != nil {
+		return nil, err
+	}
+	defer app.close()
+
+	host, _ := os.Hostname()
+	r := &runner{
+		plan: plan, opts: opts, app: app, engine: engine, python: python, iso: iso,
+		workers: workers, host: host, total: len(pending), start: start, sum: sum,
+	}
+	// Group the pending trials by bug, in the canonical order.
+	var groups [][]Trial
+	for i, t := range pending {
+		if i == 0 || t.Bug != pending[i-1].Bug {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], t)
+	}
+	for _, g := range groups {
+		if err := r.runBug(ctx, g); err != nil {
+			sum.Elapsed = time.Since(start)
+			return sum, err
+		}
+	}
+	sum.Elapsed = time.Since(start)
+	if sum.Errors > 0 {
+		return sum, fmt.Errorf("%d of %d trials failed (outcome %q in %s); running the plan again retries them", sum.Errors, sum.Ran, Error, sum.File)
+	}
+	return sum, nil
+}
+
+// runner is the state of one Run.
+type runner struct {
+	plan         *Plan
+	opts         RunOptions
+	app          *appender
+	engine       string
+	python, host string
+	iso          sandbox.Isolation
+	workers      int
+	start        time.Time
+
+	mu    sync.Mutex // guards the counters below and sum
+	total int
+	done  int
+	sum   *Summary
+}
+
+// runBug runs trials of one bug on one engine.
+func (r *runner) runBug(ctx context.Context, trials []Trial) error {
+	bug := trials[0].Bug
+	eng, err := repair.OpenEngine(ctx, r.engine, sandbox.Options{
+		Suite: bug.Suite, Target: bug.Target, Workers: r.workers, Isolation: r.iso,
+		Python: r.python, Stderr: r.opts.Stderr,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if inputerr.Is(err) {
+			return err
+		}
+		return fmt.Errorf("%s: start the %s engine: %w", bug.Name, r.engine, err)
+	}
+	defer eng.Close()
+	desc := repair.Describe(eng)
+
+	next := make(chan Trial)
+	var wg sync.WaitGroup
+	var fatal error
+	var fatalOnce sync.Once
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for range min(2*r.workers, len(trials)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range next {
+				rec := r.trial(ctx, eng.Run, desc, t)
+				if rec == nil { // interrupted
+					continue
+				}
+				if err := r.app.append(rec); err != nil {
+					fatalOnce.Do(func() { fatal = err; cancel() })
+					continue
+				}
+				r.finished(t, rec)
+			}
+		}()
+	}
+feed:
+	for _, t := range trials {
+		select {
+		case next <- t:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if fatal != nil {
+		return fatal
+	}
+	return ctx.Err()
+}
+
+// trial runs one trial; nil means it was interrupted and leaves no line.
+func (r *runner) trial(ctx context.Context, run repair.Runner, engine string, t Trial) *Record {
+	if ctx.Err() != nil {
+		return nil
+	}
+	rec := &Record{
+		ID: t.ID, Bug: t.Bug.Name, Target: t.Bug.TargetRel, Tests: t.Bug.TestsRel, Seed: t.Seed,
+		Parameters: map[string]any{}, FirstFixGeneration: -1,
+		Version: r.opts.Version, Engine: engine, Host: r.host,
+	}
+	for _, p := range Params {
+		rec.Parameters[p.Name] = typed(p, t.Params[p.Name])
+	}
+	start := time.Now()
+	res, err := r.search(ctx, run, t)
+	rec.Seconds = time.Since(start).Seconds()
+	rec.Finished = time.Now().UTC().Format(time.RFC3339)
+	if ctx.Err() != nil {
+		return nil
+	}
+	if res != nil {
+		rec.StopReason = res.StopReason
+		rec.LocalizeSeconds = res.LocalizeTime.Seconds()
+		rec.SearchSeconds = res.SearchTime.Seconds()
+		rec.ReduceSeconds = res.ReduceTime.Seconds()
+		rec.Evaluations = res.Evaluations
+		rec.Generations = res.Generations
+		rec.CacheHits = res.Cache.Hits
+		rec.BestFitness = res.BestFitness
+		rec.Fixes = len(res.Fixes)
+		for _, i := range res.Flaky {
+			rec.Flaky = append(rec.Flaky, t.Bug.Suite.Cases[i].Name)
+		}
+	}
+	switch {
+	case err != nil:
+		rec.Outcome = Error
+		rec.Error = oneLine(err.Error())
+	case len(res.Fixes) > 0:
+		fix := res.Fixes[0]
+		rec.Outcome = Plausible
+		rec.FirstFixGeneration = fix.Generation
+		rec.FirstFixEvaluations = fix.Evaluations
+		rec.PatchEdits = len(fix.Patch)
+		rec.Patch = fix.Diff
+		rec.PatchLines = patchLines(fix.Diff)
+		rec.Describe = fix.Describe
+	default:
+		rec.Outcome = None
+	}
+	return rec
+}
+
+// search parses the bug's target afresh (a Program is not shared between
+// searches) and runs the search.
+func (r *runner) search(ctx context.Context, run repair.Runner, t Trial) (*repair.Result, error) {
+	prog, err := program.Parse(t.Bug.Target, t.Bug.Src)
+	if err != nil {
+		return nil, err
+	}
+	prog.Path = t.Bug.Path
+	o := t.Options()
+	o.Workers = r.workers
+	return repair.Run(ctx, prog, t.Bug.Suite, run, o)
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// finished counts a finished trial and reports progress.
+func (r *runner) finished(t Trial, rec *Record) {
+	r.mu.Lock()
+	r.done++
+	r.sum.Ran++
+	switch rec.Outcome {
+	case Plausible:
+		r.sum.Plausible++
+	case None:
+		r.sum.None++
+	case Error:
+		r.sum.Errors++
+	}
+	p := Progress{Done: r.done, Total: r.total, Plausible: r.sum.Plausible, Errors: r.sum.Errors,
+		Elapsed: time.Since(r.start), Trial: t, Record: rec}
+	p.ETA = time.Duration(float64(p.Elapsed) / float64(p.Done) * float64(p.Total-p.Done))
+	if r.opts.Progress != nil {
+		r.opts.Progress(p) // under r.mu: reports arrive in order
+	}
+	r.mu.Unlock()
+}
