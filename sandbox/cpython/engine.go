@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -37,6 +38,8 @@ type Engine struct {
 	pool   chan *server // idle servers; a dead one is replaced by whoever takes it
 	notice sync.Once
 
+	stats struct{ candidates, forks, reused atomic.Int64 }
+
 	mu          sync.Mutex
 	closed      bool
 	all         map[*server]bool
@@ -49,6 +52,7 @@ var _ sandbox.Engine = (*Engine)(nil)
 type config struct {
 	noNamespaces bool          // act as if the kernel refused namespaces
 	watchdog     time.Duration // silence after which a busy server counts as wedged
+	noReuse      bool          // a fresh fork for every candidate, pure or not
 }
 
 // New starts the pool of fork servers for opts.Suite. An interpreter that
@@ -101,7 +105,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if e.files, err = helperFiles(opts.Target, opts.Suite); err != nil {
 		return nil, err
 	}
-	if e.suiteMsg, err = suiteMessage(module, e.memoryMB, opts); err != nil {
+	if e.suiteMsg, err = suiteMessage(module, e.memoryMB, opts, !cfg.noReuse); err != nil {
 		return nil, err
 	}
 
@@ -159,6 +163,23 @@ func (e *Engine) Name() string { return "cpython" }
 
 // Python is the interpreter the servers run.
 func (e *Engine) Python() Interpreter { return *e.python }
+
+// Stats counts what the servers did.
+type Stats struct {
+	// Candidates evaluated (compile errors included).
+	Candidates int64
+	// Forks of a fresh child process.
+	Forks int64
+	// Reused counts candidates (or parts of one) that ran in the child of
+	// the previous pure candidate instead of a fresh fork (see
+	// sandbox/doc.go).
+	Reused int64
+}
+
+// Stats reports the counters since New.
+func (e *Engine) Stats() Stats {
+	return Stats{Candidates: e.stats.candidates.Load(), Forks: e.stats.forks.Load(), Reused: e.stats.reused.Load()}
+}
 
 // Confinement is the isolation in force for candidates.
 func (e *Engine) Confinement() sandbox.Confinement {
@@ -329,7 +350,7 @@ func helperFiles(target string, suite *fitness.Suite) ([]string, error) {
 }
 
 // suiteMessage is what every server receives once.
-func suiteMessage(module string, memoryMB int, opts sandbox.Options) ([]byte, error) {
+func suiteMessage(module string, memoryMB int, opts sandbox.Options, reuse bool) ([]byte, error) {
 	s := opts.Suite
 	msg := struct {
 		Module     string          `json:"module"`
@@ -339,12 +360,19 @@ func suiteMessage(module string, memoryMB int, opts sandbox.Options) ([]byte, er
 		TestSource string          `json:"test_source,omitempty"`
 		TestModule string          `json:"test_module,omitempty"`
 		TestFile   string          `json:"test_file,omitempty"`
-		Extra      json.RawMessage `json:"extra,omitempty"`
+		// Original is the target's source: the harness preloads the
+		// modules it imports (see "reuse" in harness.py).
+		Original string `json:"original,omitempty"`
+		Reuse    bool   `json:"reuse"`
 	}{
 		Module:    module,
 		Cases:     s.Cases,
 		MemoryMB:  memoryMB,
 		OutputCap: opts.OutputCap,
+		Reuse:     reuse,
+	}
+	if data, err := os.ReadFile(opts.Target); err == nil {
+		msg.Original = string(data)
 	}
 	if len(s.TestSource) > 0 {
 		msg.TestSource = string(s.TestSource)

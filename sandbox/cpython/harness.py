@@ -55,8 +55,12 @@ HEARTBEAT = 1.0  # seconds between pings while a candidate runs
 # candidate for the running case, then the records.
 HDR = struct.Struct("<qdQQ")  # running case (-1: none), its start, records end, next case
 CUR = struct.Struct("<qd")
-JOB = struct.Struct("<QQQQQ")  # at 32: code length, lines (coverage: > 0), coverage offset, records offset, records end
-CODE_OFF = 128  # after HDR (0-32) and JOB (32-72)
+# at 32: code length, lines (coverage: > 0), coverage offset, records
+# offset, records end, whether the child may serve the next candidate too,
+# job number
+JOB = struct.Struct("<QQQQQQQ")
+CODE_OFF = 128  # after HDR (0-32) and JOB (32-88)
+MAX_SERVED = 500  # candidates one reused child runs at most
 SHM_SIZE = 8 << 20
 MSG = struct.Struct("<cq")  # forker to manager: b"p" pid, b"s" wait status
 REC = struct.Struct("<IBBd")  # case, verdict, flags (1 detail, 2 lines), seconds
@@ -65,8 +69,10 @@ U32 = struct.Struct("<I")
 HDR_SIZE = 64
 
 EXIT_MEMORY = 0x7D  # the child ran out of memory in harness code
+START = [0]  # the manager's first case of the running chunk
 
 NoneType = type(None)
+CodeType = type(compile("", "", "exec"))
 ModuleType = type(sys)
 modules = sys.modules
 
@@ -634,12 +640,196 @@ def drive(coro):
         return s.value
 
 
+# ---- reuse of a child for pure candidates -----------------------------------------------
+#
+# A fork per candidate costs far more than running a small candidate's cases
+# (copy-on-write faults of a CPython process). A candidate whose code can
+# only touch its own objects may therefore run in the child of the previous
+# candidate instead of a fresh fork, when that previous candidate was pure
+# too and provably left the process as it found it. "Pure" is decided
+# statically on the bytecode (no name that reaches interpreter or process
+# state, imports only of preloaded modules of PURE_MODULES), and checked
+# again after the candidate: builtins, the preloaded modules and their
+# classes unchanged, no new module, no process or thread left, no
+# MemoryError, no garbage with finalizers. Anything else gets a fresh
+# fork, exactly as without this optimisation.
+
+PURE_MODULES = frozenset((
+    "array", "bisect", "cmath", "collections", "collections.abc", "copy", "dataclasses",
+    "datetime", "enum", "fractions", "functools", "heapq", "itertools", "json", "keyword",
+    "math", "numbers", "operator", "pprint", "re", "statistics", "string", "textwrap",
+    "time", "typing", "unicodedata",
+))
+
+# Names that reach the interpreter, other modules' globals, frames or the
+# process. A candidate mentioning one is never run in a reused child.
+DENY_NAMES = frozenset((
+    "exec", "eval", "compile", "__import__", "open", "breakpoint", "help", "globals",
+    "locals", "vars", "getattr", "setattr", "delattr", "exit", "quit",
+    "__dict__", "__globals__", "__builtins__", "__subclasses__", "__self__", "__code__",
+    "__closure__", "__func__", "__defaults__", "__kwdefaults__", "__setattr__",
+    "__delattr__", "__getattribute__", "__reduce__", "__reduce_ex__", "__loader__",
+    "__spec__", "__bases__", "__base__", "__mro__", "__del__", "__all__", "__traceback__",
+    "__init_subclass__", "__set_name__", "__class_getitem__", "__wrapped__", "__getstate__",
+    "__setstate__", "__objclass__", "__path__", "__cached__", "__annotations__", "__weakref__",
+    "f_globals", "f_locals", "f_back", "f_builtins", "f_code", "f_trace", "tb_frame",
+    "tb_next", "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code",
+    "register", "mro", "getcontext", "setcontext", "localcontext",
+    "sys", "os", "builtins", "importlib", "gc", "ctypes", "signal", "threading", "_thread",
+    "subprocess", "multiprocessing", "io", "socket", "select", "resource", "mmap", "atexit",
+    "inspect", "pickle", "marshal", "tempfile", "shutil", "pathlib", "asyncio", "weakref",
+    "warnings", "logging", "random", "decimal", "locale", "codecs", "posix",
+))
+
+_OPS = None
+
+
+def _opcodes():
+    global _OPS
+    if _OPS is None:
+        import dis
+
+        _OPS = (dis.opmap["EXTENDED_ARG"], dis.opmap["IMPORT_NAME"],
+                {dis.opmap[o] for o in ("STORE_ATTR", "DELETE_ATTR") if o in dis.opmap})
+    return _OPS
+
+
+def pure_code(code, extra_imports=()):
+    """Whether code and every code object in it is pure (see above)."""
+    ext_op, import_op, store_ops = _opcodes()
+    deny = DENY
+    stack = [code]
+    while stack:
+        co = stack.pop()
+        names = co.co_names
+        for name in names:
+            if name in deny:
+                return False
+        b = co.co_code
+        ext = 0
+        for i in range(0, len(b), 2):
+            op = b[i]
+            if op == ext_op:
+                ext = (ext | b[i + 1]) << 8
+                continue
+            arg = ext | b[i + 1]
+            ext = 0
+            if op == import_op:
+                name = names[arg]
+                if name not in extra_imports and (name not in PURE_MODULES or name not in modules):
+                    return False
+            elif op in store_ops:
+                name = names[arg]
+                if name.startswith("__") and name.endswith("__"):
+                    return False
+        for k in co.co_consts:
+            if type(k) is CodeType:
+                stack.append(k)
+    return True
+
+
+def imported_names(code):
+    """The modules code imports (top-level names of IMPORT_NAME)."""
+    ext_op, import_op, _ = _opcodes()
+    out = set()
+    stack = [code]
+    while stack:
+        co = stack.pop()
+        b = co.co_code
+        ext = 0
+        for i in range(0, len(b), 2):
+            op = b[i]
+            if op == ext_op:
+                ext = (ext | b[i + 1]) << 8
+                continue
+            if op == import_op:
+                out.add(co.co_names[ext | b[i + 1]])
+            ext = 0
+        stack.extend(k for k in co.co_consts if type(k) is CodeType)
+    return out
+
+
+def take_snapshots(names):
+    """Preloads the pure modules among names and records the state a pure
+    candidate must leave unchanged; extends DENY with the names of their
+    mutable attributes and of the modules they reach that are not pure."""
+    global DENY, SNAPSHOTS
+    names = set(names)
+    if "collections" in names:
+        names.add("heapq")  # imported lazily by Counter.most_common
+    for name in sorted(names):
+        if name in PURE_MODULES and name not in modules:
+            try:
+                __import__(name)
+            except BaseException:
+                pass
+    import builtins
+
+    immutable = (NoneType, bool, int, float, complex, str, bytes, tuple, frozenset, type, range)
+    deny = set(DENY_NAMES)
+    snaps = [(builtins.__dict__, dict(builtins.__dict__))]
+    seen = set()
+
+    def attrs(v):
+        # Objects with attributes of their own (functions, enum members,
+        # instances) are compared too: `math.floor.x = 1` must not go
+        # unnoticed.
+        if id(v) in seen or type(v) is ModuleType:
+            return
+        seen.add(id(v))
+        try:
+            d = object.__getattribute__(v, "__dict__")
+        except (AttributeError, TypeError):
+            return
+        if type(d) is dict:
+            snaps.append((d, dict(d)))
+
+    for name in PURE_MODULES:
+        m = modules.get(name)
+        if m is None:
+            continue
+        d = m.__dict__
+        snaps.append((d, dict(d)))
+        for k, v in list(d.items()):
+            if type(v) is ModuleType:
+                if v.__name__ not in PURE_MODULES:
+                    deny.add(k)
+            elif isinstance(v, type):
+                if not v.__flags__ & (1 << 8) and id(v) not in seen:  # a class whose attributes can be set
+                    seen.add(id(v))
+                    snaps.append((v.__dict__, dict(v.__dict__)))
+                    for ck, cv in list(v.__dict__.items()):
+                        if not callable(cv) and not isinstance(cv, immutable) and not isinstance(cv, (property, classmethod, staticmethod)):
+                            deny.add(ck)
+                        attrs(cv)
+            else:
+                if not callable(v) and not isinstance(v, immutable):
+                    deny.add(k)
+                attrs(v)
+    DENY = frozenset(deny)
+    SNAPSHOTS = snaps
+
+
+def left_clean(nmods):
+    """Whether the process is as a pure candidate must have left it."""
+    if Flags.forked or Flags.memory or _thread_count() or len(modules) != nmods:
+        return False
+    gc.collect()
+    if gc.garbage:
+        return False
+    for d, snap in SNAPSHOTS:
+        if d != snap:
+            return False
+    return True
+
+
 # ---- the child: runs the cases ---------------------------------------------------------
 
 
 class Flags:
     copy = False  # this process is a fork made by candidate code
     forked = False  # candidate code forked during the case
+    memory = False  # a case ran out of memory
 
 
 def _after_fork_child():
@@ -651,28 +841,51 @@ def _after_fork_parent():
 
 
 def child_main():
-    """Runs in a fresh fork of the forker; never returns."""
+    """Runs in a fresh fork of the forker; never returns. After a pure
+    candidate that left the process clean it tells the manager and waits
+    for the next one (see above)."""
     try:
-        Flags.copy = Flags.forked = False
+        Flags.copy = Flags.forked = Flags.memory = False
         os.setpgid(0, 0)  # the manager kills the group at a deadline
         os.dup2(1, 2)  # fd 1 is /dev/null; fd 2 was the server's diagnostics
-        os.closerange(3, 1 << 16)  # the forker's pipes
-        shm = SHM
-        _, _, _, start = HDR.unpack_from(shm, 0)
-        code_len, L, covoff, recbase, cap = JOB.unpack_from(shm, 32)
-        code = marshal.loads(shm[CODE_OFF : CODE_OFF + code_len])
+        lo, hi = min(GO_R, DONE_W), max(GO_R, DONE_W)
+        os.closerange(3, lo)  # the forker's pipes, but not the job pipes
+        os.closerange(lo + 1, hi)
+        os.closerange(hi + 1, 1 << 16)
         mem = MEMORY_MB << 20
         try:
             resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
         except (ValueError, OSError):
             pass
-        cpu = CPU_LIMITS[start]
-        try:
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        except (ValueError, OSError):
-            pass
         gc.enable()
-        run_cases(shm, start, code, L, covoff, recbase, cap)
+        served = 0
+        nmods = len(modules)
+        while True:
+            shm = SHM
+            _, _, _, start = HDR.unpack_from(shm, 0)
+            code_len, L, covoff, recbase, cap, reuse, job = JOB.unpack_from(shm, 32)
+            if not reuse:
+                os.close(GO_R)
+                os.close(DONE_W)
+            code = marshal.loads(shm[CODE_OFF : CODE_OFF + code_len])
+            used = resource.getrusage(resource.RUSAGE_SELF)
+            cpu = int(used.ru_utime + used.ru_stime) + CPU_LIMITS[start]
+            try:
+                resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            except (ValueError, OSError):
+                pass
+            run_cases(shm, start, code, L, covoff, recbase, cap)
+            del code
+            served += 1
+            if not reuse or served >= MAX_SERVED or not left_clean(nmods):
+                os._exit(0)
+            os.write(DONE_W, b"d")
+            while True:
+                b = os.read(GO_R, 1)
+                if b != b"g":
+                    os._exit(0)
+                if JOB.unpack_from(SHM, 32)[6] != job:
+                    break  # else a stale wake-up: the job was not for us
     except MemoryError:
         os._exit(EXIT_MEMORY)
     except BaseException:
@@ -930,6 +1143,8 @@ class Ctx:
             return self.exception(e, "")
 
     def exception(self, e, raises):
+        if isinstance(e, MemoryError):
+            Flags.memory = True
         try:
             if raises:
                 for k in type(e).__mro__:
@@ -937,11 +1152,13 @@ class Ctx:
                         return PASSED, None
             if isinstance(e, MemoryError):
                 e.__traceback__ = None
+                Flags.memory = True
                 return MLE, "MemoryError"
             d = exc_detail(e, FILES)
             e.__traceback__ = None
             return RTE, d
         except MemoryError:
+            Flags.memory = True
             return MLE, "MemoryError"
 
 
@@ -1058,11 +1275,18 @@ def death(how, status, c):
 
 
 class Manager:
-    def __init__(self, to_forker, from_forker):
+    def __init__(self, to_forker, from_forker, go, done):
         self.to_forker = to_forker
         self.from_forker = from_forker
+        self.go = go
+        self.done = done
         self.poller = select.poll()
         self.poller.register(from_forker, select.POLLIN)
+        self.poller.register(done, select.POLLIN)
+        self.idle = 0  # pid of a child waiting for the next pure candidate
+        self.job = 0
+        self.reused = 0  # of the current candidate: chunks run in an idle child
+        self.forks = 0  # of the current candidate: fresh children
 
     def forker_msg(self):
         b = b""
@@ -1073,15 +1297,43 @@ class Manager:
             b += x
         return MSG.unpack(b)
 
-    def run_child(self):
-        """Has the forker fork a child, enforces the deadlines of its cases
-        and returns ("exit" or "timeout", wait status) once the forker has
-        reaped it and everything it left."""
-        fork_time = monotonic()
-        os.write(self.to_forker, b"F")
-        kind, pid = self.forker_msg()
-        if kind != b"p":
+    def retire(self):
+        """Lets an idle child exit and waits until the forker reaped it."""
+        if not self.idle:
+            return
+        self.idle = 0
+        os.write(self.go, b"q")
+        kind, _ = self.forker_msg()
+        if kind != b"s":
             raise ValueError("forker protocol")
+
+    def run_child(self, reuse):
+        """Runs the job in SHM in the idle child (reuse) or a fresh one,
+        enforcing the deadlines of its cases. Returns ("done", 0) when the
+        child finished and waits for the next pure candidate, else ("exit"
+        or "timeout", wait status) once the forker has reaped it and
+        everything it left."""
+        fork_time = monotonic()
+        if reuse and self.idle:
+            pid = self.idle
+            self.idle = 0
+            self.reused += 1
+            os.write(self.go, b"g")
+            how, status = self.supervise(pid, fork_time)
+            if how != "exit" or HDR.unpack_from(SHM, 0)[3] != START[0] or CUR.unpack_from(SHM, 0)[0] != -1:
+                return how, status
+            # The idle child was gone before it started: use a fresh one.
+            fork_time = monotonic()
+        else:
+            self.retire()
+            self.forks += 1
+            os.write(self.to_forker, b"F")
+            kind, pid = self.forker_msg()
+            if kind != b"p":
+                raise ValueError("forker protocol")
+        return self.supervise(pid, fork_time)
+
+    def supervise(self, pid, fork_time):
         seen = None
         deadline = fork_time + SETUP_LIMIT
         last_ping = fork_time
@@ -1107,11 +1359,17 @@ class Manager:
                 how = "timeout"
                 continue
             wait = HEARTBEAT if how == "timeout" else min(deadline - now, HEARTBEAT)
-            if self.poller.poll(int(wait * 1000) + 1):
-                kind, status = self.forker_msg()
-                if kind != b"s":
-                    raise ValueError("forker protocol")
-                return how, status
+            ready = self.poller.poll(int(wait * 1000) + 1)
+            for fd, _ in ready:
+                if fd == self.from_forker:
+                    kind, status = self.forker_msg()
+                    if kind != b"s":
+                        raise ValueError("forker protocol")
+                    return how, status
+            for fd, _ in ready:
+                if fd == self.done and os.read(self.done, 1) == b"d" and how == "exit":
+                    self.idle = pid
+                    return "done", 0
             if now - last_ping >= HEARTBEAT:
                 send(b"P")
                 last_ping = now
@@ -1139,19 +1397,22 @@ class Manager:
         if recbase + 4 * maxrec > cap:
             send(b"E", b"the candidate is too large for the sandbox")
             return
+        reuse = REUSE and not cov and pure_code(code)
         SHM[CODE_OFF : CODE_OFF + len(blob)] = blob
-        JOB.pack_into(SHM, 32, len(blob), L, covoff, recbase, cap)
+        self.job += 1
+        JOB.pack_into(SHM, 32, len(blob), L, covoff, recbase, cap, reuse, self.job)
         start = 0
         while start < n:
+            START[0] = start
             HDR.pack_into(SHM, 0, -1, 0.0, recbase, start)
             if cov:
                 SHM[covoff : covoff + L] = bytes(L)
-            how, status = self.run_child()
+            how, status = self.run_child(reuse)
             _, _, used, nxt = HDR.unpack_from(SHM, 0)
             cur, t0 = CUR.unpack_from(SHM, 0)
             if not (recbase <= used <= cap and start <= nxt <= n):
                 used, nxt = recbase, start  # the header is garbage: trust nothing
-            if nxt < n and (how == "timeout" or cur == nxt or nxt == start):
+            if how != "done" and nxt < n and (how == "timeout" or cur == nxt or nxt == start):
                 if used > cap - maxrec:
                     used, nxt = recbase, start
                 verdict, detail = death(how, status, CASES[nxt])
@@ -1173,8 +1434,9 @@ class Manager:
             except EOFError:
                 return
             if kind == b"R":
+                self.reused = self.forks = 0
                 self.evaluate(payload[1:], payload[:1] == b"\x01")
-                send(b"D")
+                send(b"D", struct.pack("<III", self.reused, self.forks, 1 if self.idle else 0))
             elif kind == b"Q":
                 return
             else:
@@ -1229,6 +1491,16 @@ def setup(cfg):
     import warnings
 
     warnings.simplefilter("ignore")  # compile() of candidates must not print
+    global REUSE
+    REUSE = bool(cfg.get("reuse", True))
+    preload = set()
+    try:
+        preload = imported_names(compile(cfg.get("original") or "", CAND_FILE, "exec", dont_inherit=True))
+    except BaseException:
+        pass
+    take_snapshots(preload)
+    if TEST_CODE is not None and not pure_code(TEST_CODE, ("pytest", MODULE)):
+        REUSE = False
     BASE_MODULES = set(modules)
 
 
@@ -1251,14 +1523,19 @@ def main():
     SHM = mmap.mmap(-1, SHM_SIZE)
     to_forker_r, to_forker_w = os.pipe()
     from_forker_r, from_forker_w = os.pipe()
+    global GO_R, DONE_W
+    GO_R, go_w = os.pipe()  # manager to a reused child: b"g" next job, b"q" exit
+    done_r, DONE_W = os.pipe()  # reused child to manager: b"d" finished
     gc.collect()
     gc.freeze()  # the children's collections skip (and do not copy) all of this
     manager = os.fork()
     if manager == 0:
         os.close(to_forker_r)
         os.close(from_forker_w)
+        os.close(GO_R)
+        os.close(DONE_W)
         try:
-            Manager(to_forker_w, from_forker_r).serve()
+            Manager(to_forker_w, from_forker_r, go_w, done_r).serve()
         except BaseException as e:
             try:
                 send(b"X", ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace"))
@@ -1268,6 +1545,8 @@ def main():
         os._exit(0)
     os.close(to_forker_w)
     os.close(from_forker_r)
+    os.close(go_w)
+    os.close(done_r)
     os.close(IN_FD)
     os.close(OUT_FD)
     os.register_at_fork(after_in_child=_after_fork_child, after_in_parent=_after_fork_parent)

@@ -275,3 +275,42 @@ if __name__ == '__main__':
 		}
 	}
 }
+
+// TestReusedChildLeaksNothing: candidates that run in the child of the
+// previous pure candidate see nothing it changed; a candidate that changed
+// shared state gets a fresh child for the next one.
+func TestReusedChildLeaksNothing(t *testing.T) {
+	python(t)
+	tgt := target(t, "cand.py", map[string]string{"cand.py": "import math, collections, re\n"})
+	cases := []fitness.Case{call("f", "", "1"), call("f", "", "1")}
+	e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: cases}, Target: tgt}, config{})
+	candidates := []string{
+		// Pure, and clean: the child stays.
+		"def f():\n    return 1\n",
+		// Rebinds a module attribute, changes a class and a function of the
+		// standard library, and keeps state in a module global.
+		"import math, collections, re\nstate = []\ndef f():\n    state.append(1)\n    math.floor = lambda x: 42\n    collections.Counter.most_common = None\n    re.escape.seen = True\n    return len(state)\n",
+		// Must see the standard library as it was.
+		"import math, collections, re\ndef f():\n    ok = math.floor(1.5) == 1 and collections.Counter('aab').most_common(1) == [('a', 2)]\n    return 1 if ok and not hasattr(re.escape, 'seen') else 0\n",
+		"import math\ndef f():\n    return math.floor(1.5)\n",
+	}
+	// Whether each candidate ran in the previous one's child.
+	wantReused := [][]bool{{false, true, false, true}, {true, true, false, true}}
+	for round := 0; round < 2; round++ {
+		for i, src := range candidates {
+			before := e.Stats()
+			out, err := e.Run(context.Background(), []byte(src), sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, r := range out.Results {
+				if r.Verdict != fitness.Passed {
+					t.Errorf("round %d, candidate %d, case %d: %v (%s); want PASSED", round, i, j, r.Verdict, r.Detail)
+				}
+			}
+			if got := e.Stats().Reused > before.Reused; got != wantReused[round][i] {
+				t.Errorf("round %d, candidate %d: reused %v; want %v", round, i, got, wantReused[round][i])
+			}
+		}
+	}
+}

@@ -199,6 +199,11 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, cov bool, out *
 				got[i] = true
 			}
 		case msgDone:
+			if len(payload) == 12 {
+				e.stats.reused.Add(int64(binary.LittleEndian.Uint32(payload)))
+				e.stats.forks.Add(int64(binary.LittleEndian.Uint32(payload[4:])))
+			}
+			e.stats.candidates.Add(1)
 			return nil
 		case msgFatal:
 			return fmt.Errorf("%w: harness failed: %s", errBroken, payload)
