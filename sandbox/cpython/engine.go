@@ -353,13 +353,13 @@ func helperFiles(target string, suite *fitness.Suite) ([]string, error) {
 func suiteMessage(module string, memoryMB int, opts sandbox.Options, reuse bool) ([]byte, error) {
 	s := opts.Suite
 	msg := struct {
-		Module     string          `json:"module"`
-		Cases      []fitness.Case  `json:"cases"`
-		MemoryMB   int             `json:"memory_mb"`
-		OutputCap  int             `json:"output_cap"`
-		TestSource string          `json:"test_source,omitempty"`
-		TestModule string          `json:"test_module,omitempty"`
-		TestFile   string          `json:"test_file,omitempty"`
+		Module     string         `json:"module"`
+		Cases      []fitness.Case `json:"cases"`
+		MemoryMB   int            `json:"memory_mb"`
+		OutputCap  int            `json:"output_cap"`
+		TestSource string         `json:"test_source,omitempty"`
+		TestModule string         `json:"test_module,omitempty"`
+		TestFile   string         `json:"test_file,omitempty"`
 		// Original is the target's source: the harness preloads the
 		// modules it imports (see "reuse" in harness.py).
 		Original string `json:"original,omitempty"`
