@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""Run repair on a benchmark of buggy programs and report what it fixed.
+
+Each benchmark folder holds NAME.py (the buggy program), tests.json (its
+suite) and optionally reference.py (the fixed program). For every folder and
+seed this runs
+
+    repair --target NAME.py --tests tests.json --seed S --write --report R
+
+on a private copy, then classifies the outcome:
+
+  plausible  the patched program passes the suite (repair exited 0);
+  correct    it also behaves like reference.py: the same return values,
+             exceptions and argument states on the suite's inputs and on
+             perturbations of them (neighbouring numbers, shorter and
+             reordered lists, edited strings).
+
+Usage:
+  python3 scripts/bench.py                       # ../shared/bench, 5 seeds
+  python3 scripts/bench.py --seeds 20 examples   # our own examples
+  python3 scripts/bench.py --markdown two_sum median
+
+Standard library only. Prints a table and a summary line; --json FILE writes
+every trial.
+"""
+
+import argparse
+import copy
+import importlib.util
+import json
+import math
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def find_bugs(dirs, names):
+    bugs = []
+    for d in dirs:
+        d = os.path.abspath(d)
+        if os.path.exists(os.path.join(d, "tests.json")):
+            cands = [d]
+        else:
+            cands = [os.path.join(d, n) for n in sorted(os.listdir(d))]
+        for c in cands:
+            if not os.path.isdir(c):
+                continue
+            tests = "tests.json"
+            if not os.path.exists(os.path.join(c, tests)):
+                pyt = sorted(p for p in os.listdir(c) if p.startswith("test_") and p.endswith(".py"))
+                if not pyt:
+                    continue
+                tests = pyt[0]
+            name = os.path.basename(c)
+            if names and name not in names:
+                continue
+            target = None
+            if tests.endswith(".json"):
+                with open(os.path.join(c, tests)) as f:
+                    suite = json.load(f)
+                target = suite.get("target") if isinstance(suite, dict) else None
+            if not target:
+                target = name + ".py"
+            if not os.path.exists(os.path.join(c, target)):
+                pys = [p for p in os.listdir(c) if p.endswith(".py") and p != "reference.py" and not p.startswith("test_")]
+                if len(pys) != 1:
+                    continue
+                target = pys[0]
+            bugs.append((name, c, target, tests))
+    return bugs
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Timeout()
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def call(path, func, args, kwargs, timeout=2.0):
+    """Call func of a fresh import of path; return a comparable outcome."""
+    try:
+        mod = load(path, "m_%d" % abs(hash(path)))
+    except Exception as e:  # noqa: BLE001
+        return ("import-error", type(e).__name__)
+    args = copy.deepcopy(args)
+    kwargs = copy.deepcopy(kwargs)
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        f = mod
+        for part in func.split("."):
+            f = getattr(f, part)
+        ret = f(*args, **kwargs)
+        if hasattr(ret, "__next__"):
+            ret = list(ret)
+        out = ("ok", norm(ret), norm(args))
+    except Timeout:
+        out = ("timeout",)
+    except RecursionError:
+        out = ("raise", "RecursionError")
+    except Exception as e:  # noqa: BLE001
+        out = ("raise", type(e).__name__)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    return out
+
+
+def norm(v):
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        return round(v, 9)
+    if isinstance(v, (list, tuple)):
+        return [norm(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): norm(x) for k, x in v.items()}
+    if isinstance(v, (set, frozenset)):
+        return sorted((norm(x) for x in v), key=repr)
+    return v
+
+
+def perturb(v, depth=0):
+    """Neighbouring values of an argument."""
+    out = []
+    if isinstance(v, bool):
+        out.append(not v)
+    elif isinstance(v, int):
+        out += [v + 1, v - 1, 0, -v, v * 2]
+    elif isinstance(v, float):
+        out += [v + 0.5, v - 0.5, 0.0, -v]
+    elif isinstance(v, str):
+        out += ["", v[1:], v[:-1], v + v[-1:], v[::-1]]
+    elif isinstance(v, list) and depth < 2:
+        out += [v[::-1], v[1:], v[:-1], v + v[:1], sorted(v, key=repr)]
+        for i, x in enumerate(v[:3]):
+            for y in perturb(x, depth + 1)[:2]:
+                w = list(v)
+                w[i] = y
+                out.append(w)
+    return [x for x in out if x != v]
+
+
+def inputs(suite):
+    default = suite.get("function") or suite.get("function_name")
+    seen = set()
+    for case in suite.get("tests", []):
+        if "stdin" in case:
+            continue
+        func = case.get("function") or case.get("function_name") or default
+        args = case.get("args", [])
+        kwargs = case.get("kwargs") or case.get("parameters") or {}
+        variants = [args]
+        for i, a in enumerate(args):
+            for p in perturb(a):
+                w = list(args)
+                w[i] = p
+                variants.append(w)
+        for v in variants:
+            key = json.dumps([func, v, kwargs], sort_keys=True, default=repr)
+            if key not in seen:
+                seen.add(key)
+                yield func, v, kwargs
+
+
+def behaves_like(patched, reference, suite):
+    """Return (True, None) or (False, the first differing input)."""
+    if any("stdin" in c for c in suite.get("tests", [])):
+        return io_behaves_like(patched, reference, suite)
+    for func, args, kwargs in inputs(suite):
+        a = call(patched, func, args, kwargs)
+        b = call(reference, func, args, kwargs)
+        if a != b:
+            return False, (func, args, a, b)
+    return True, None
+
+
+def io_behaves_like(patched, reference, suite):
+    """Compare the standard output of both programs on the suite's inputs
+    and on edited copies of them."""
+    seen = set()
+    for case in suite.get("tests", []):
+        for s in [case.get("stdin", "")] + perturb(case.get("stdin", "")):
+            if s in seen:
+                continue
+            seen.add(s)
+            outs = []
+            for prog in (patched, reference):
+                try:
+                    p = subprocess.run([sys.executable, prog], input=s, capture_output=True, text=True, timeout=5)
+                    outs.append((p.returncode, p.stdout))
+                except subprocess.TimeoutExpired:
+                    outs.append(("timeout",))
+            if outs[0] != outs[1]:
+                return False, (s, outs[0], outs[1])
+    return True, None
+
+
+def run_trial(repair, bug, seed, budget, extra):
+    name, folder, target, tests = bug
+    work = tempfile.mkdtemp(prefix="bench-")
+    try:
+        dst = os.path.join(work, name)
+        shutil.copytree(folder, dst)
+        report = os.path.join(work, "report.json")
+        cmd = [repair, "--target", target, "--tests", tests, "--seed", str(seed),
+               "--time-budget", budget, "--write", "--quiet", "--report", report] + extra
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, cwd=dst, capture_output=True, text=True)
+        wall = time.monotonic() - t0
+        trial = {"bug": name, "seed": seed, "exit": p.returncode, "wall": wall}
+        if os.path.exists(report):
+            with open(report) as f:
+                r = json.load(f)
+            trial.update(outcome=r["outcome"], seconds=r["seconds"], evaluations=r["evaluations"],
+                         generations=r["generations"])
+            if r["fixes"]:
+                trial["edits"] = r["fixes"][0]["describe"]
+                trial["found_evaluations"] = r["fixes"][0]["evaluations"]
+        else:
+            trial.update(outcome="error", stderr=p.stderr.strip()[-500:])
+        trial["plausible"] = p.returncode == 0
+        trial["correct"] = False
+        ref = os.path.join(dst, "reference.py")
+        if trial["plausible"] and os.path.exists(ref) and not tests.endswith(".json"):
+            # A Python test file: the suite itself is the only judge here.
+            trial["correct"] = None
+        elif trial["plausible"] and os.path.exists(ref):
+            with open(os.path.join(dst, tests)) as f:
+                suite = json.load(f)
+            ok, diff = behaves_like(os.path.join(dst, target), ref, suite)
+            trial["correct"] = ok
+            if not ok:
+                trial["differs_on"] = repr(diff)[:300]
+        return trial
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def median(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("names", nargs="*", help="benchmark folders or bug names (default: ../shared/bench)")
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--repair", default=os.path.join(ROOT, "bin", "repair"))
+    ap.add_argument("--time-budget", default="60s")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--json", help="write every trial to this file")
+    ap.add_argument("--", dest="extra", nargs=argparse.REMAINDER, default=[])
+    ns, extra = ap.parse_known_args()
+    dirs = [n for n in ns.names if os.path.isdir(n)]
+    names = [n for n in ns.names if not os.path.isdir(n)]
+    if not dirs:
+        dirs = [os.path.join(ROOT, "..", "shared", "bench")]
+    bugs = find_bugs(dirs, set(names))
+    if not bugs:
+        sys.exit("no benchmark folders found")
+    if not os.path.exists(ns.repair):
+        sys.exit("%s not found: build it with: go build -o bin/repair ./cmd/repair" % ns.repair)
+    trials = []
+    rows = []
+    t0 = time.monotonic()
+    for bug in bugs:
+        ts = [run_trial(ns.repair, bug, s, ns.time_budget, extra) for s in range(ns.first_seed, ns.first_seed + ns.seeds)]
+        trials += ts
+        pl = [t for t in ts if t["plausible"]]
+        co = [t for t in ts if t["correct"] or (t["correct"] is None and t["plausible"])]
+        rows.append((bug[0], len(pl), len(co), len(ts),
+                     median([t["seconds"] for t in pl]),
+                     median([t.get("found_evaluations", 0) for t in pl]),
+                     "; ".join(pl[0].get("edits", [])) if pl else (ts[0].get("stderr") or "")[:80]))
+        print("%-16s plausible %2d/%d correct %2d/%d" % (bug[0], len(pl), len(ts), len(co), len(ts)), file=sys.stderr)
+    if ns.markdown:
+        print("| program | plausible | correct | median s | median evaluations | first fix |")
+        print("|---|---|---|---|---|---|")
+        for r in rows:
+            print("| %s | %d/%d | %d/%d | %.2f | %.0f | %s |" % (r[0], r[1], r[3], r[2], r[3], r[4], r[5], r[6].replace("|", "\\|")))
+    else:
+        print("%-16s %9s %9s %9s %9s  %s" % ("program", "plausible", "correct", "median s", "med evals", "first fix"))
+        for r in rows:
+            print("%-16s %6d/%-2d %6d/%-2d %9.2f %9.0f  %s" % (r[0], r[1], r[3], r[2], r[3], r[4], r[5], r[6][:90]))
+    bugs_pl = sum(1 for r in rows if r[1] > 0)
+    bugs_co = sum(1 for r in rows if r[2] > 0)
+    n_pl = sum(r[1] for r in rows)
+    n_co = sum(r[2] for r in rows)
+    n = sum(r[3] for r in rows)
+    print("\n%d programs: %d repaired plausibly, %d correctly (by at least one seed); trials: %d/%d plausible, %d/%d correct; %.0fs"
+          % (len(rows), bugs_pl, bugs_co, n_pl, n, n_co, n, time.monotonic() - t0))
+    if ns.json:
+        with open(ns.json, "w") as f:
+            json.dump(trials, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
