@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"repair/sandbox"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	testscript.Main(m, map[string]func(){
+		"repair": func() { os.Exit(run(os.Args[1:])) },
+	})
+}
+
+// TestScripts runs the end-to-end scripts of testdata/script with the real
+// command. $EXAMPLES is the repository's examples folder.
+func TestScripts(t *testing.T) {
+	examples, err := filepath.Abs("../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("EXAMPLES", examples)
+			// The engine resolves python3 on PATH; keep the user's PATH.
+			env.Setenv("PATH", os.Getenv("PATH"))
+			if home := os.Getenv("HOME"); home != "" {
+				env.Setenv("HOME", home)
+			}
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "python":
+				_, err := exec.LookPath("python3")
+				return err == nil, nil
+			}
+			return false, nil
+		},
+	})
+}
