@@ -10,20 +10,47 @@ import (
 	"repair/program"
 )
 
-// Operator is a mutation operator: it proposes one edit of the program.
+// Operator is a mutation operator. It changes one kind of target — a
+// statement, or a site of some kind — and at a given target it proposes a
+// small set of edits (its neighbourhood there).
 type Operator struct {
 	// Name is flag-safe (lowercase, digits and '-').
 	Name string
 	// Doc's first line is a lowercase title without a final period; more
 	// lines may follow.
 	Doc string
-	// Apply proposes an edit, drawing its target in proportion to the
-	// suspiciousness of the statement that holds it. It returns false when
-	// the operator has nothing to change in this program.
-	Apply func(c *Context, rng *rand.Rand) (program.Edit, bool)
+	// Targets returns the operator's targets with their weights: the
+	// statements or sites it changes, weighted by the suspiciousness of the
+	// statement that holds them.
+	Targets func(c *Context) *Sampler
+	// Edits emits every edit the operator proposes at target t (a
+	// statement or a site id, per Targets). Every emitted edit is valid.
+	Edits func(c *Context, t int, emit func(program.Edit))
 }
 
-// Context is what operators need about one program: its sites grouped by
+// Apply draws a target by weight and one of the operator's edits there
+// uniformly. It returns false when the operator has nothing to change.
+func (o *Operator) Apply(c *Context, rng *rand.Rand) (program.Edit, bool) {
+	s := o.Targets(c)
+	if s.empty() {
+		return program.Edit{}, false
+	}
+	var buf []program.Edit
+	for try := 0; try < tries; try++ {
+		t := s.draw(rng)
+		buf = buf[:0]
+		o.Edits(c, t, func(e program.Edit) { buf = append(buf, e) })
+		if len(buf) > 0 {
+			return buf[rng.IntN(len(buf))], true
+		}
+	}
+	return program.Edit{}, false
+}
+
+// tries bounds the targets an operator draws before giving up.
+const tries = 16
+
+// Context is what operators need about one program: its targets grouped by
 // kind with their sampling weights, and the donor pools of the file
 // (plastic surgery: ingredients come from the same file). Built once per
 // run; read-only afterwards, so it may be shared by goroutines (each with
@@ -33,16 +60,16 @@ type Context struct {
 	// Weights are the suspiciousness of each statement (localize.Ranking).
 	Weights []float64
 
-	stmts   sampler             // mutable statements (no docstrings), by weight
-	donors  []int               // statements usable as insert/replace donors
-	sites   [10]sampler         // sites by kind, weighted by their statement
-	shift   sampler             // expressions an off-by-one shift applies to
-	drop    sampler             // binary/boolean/unary expressions with parts
-	conds   []string            // distinct condition texts of the file
-	condPre map[string]int      // their precedence
-	exprs   []donorExpr         // distinct expression texts of the file
-	lits    map[string][]string // literal texts by class
-	bySpan  map[program.Span]int
+	stmts  Sampler     // movable statements, by weight
+	donors []int       // statements usable as insert/replace donors
+	sites  [10]Sampler // sites by kind, weighted by their statement
+	shift  Sampler     // expressions an off-by-one shift applies to
+	drop   Sampler     // binary/boolean/unary expressions with parts
+	conds  []donorExpr
+	exprs  []donorExpr // distinct expression texts of the file
+	lits   map[string][]string
+	bySpan map[program.Span]int
+	idents [][]int // per statement: one-line name sites inside it
 }
 
 type donorExpr struct {
@@ -53,9 +80,47 @@ type donorExpr struct {
 	boolish bool // a comparison, negation or boolean operation
 }
 
+// Sampler draws ids with probability proportional to their weights.
+type Sampler struct {
+	ids []int
+	w   []float64
+	cum []float64
+}
+
+func (s *Sampler) add(id int, w float64) {
+	if w <= 0 {
+		return
+	}
+	total := w
+	if n := len(s.cum); n > 0 {
+		total += s.cum[n-1]
+	}
+	s.ids = append(s.ids, id)
+	s.w = append(s.w, w)
+	s.cum = append(s.cum, total)
+}
+
+func (s *Sampler) empty() bool { return len(s.ids) == 0 }
+
+func (s *Sampler) total() float64 {
+	if len(s.cum) == 0 {
+		return 0
+	}
+	return s.cum[len(s.cum)-1]
+}
+
+func (s *Sampler) draw(rng *rand.Rand) int {
+	x := rng.Float64() * s.total()
+	i := sort.Search(len(s.cum), func(i int) bool { return s.cum[i] > x })
+	if i >= len(s.ids) {
+		i = len(s.ids) - 1
+	}
+	return s.ids[i]
+}
+
 // boolish reports whether a site's expression is a truth value by its
 // form; expression surgery keeps such expressions among themselves.
-func boolish(s *program.Site, text string) bool {
+func boolish(s *program.Site) bool {
 	switch s.Node {
 	case "comparison_operator", "not_operator", "boolean_operator", "true", "false":
 		return true
@@ -78,41 +143,10 @@ func movable(s *program.Stmt) bool {
 	return true
 }
 
-// sampler draws ids with probability proportional to their weights.
-type sampler struct {
-	ids []int
-	cum []float64
-}
-
-func (s *sampler) add(id int, w float64) {
-	if w <= 0 {
-		return
-	}
-	total := w
-	if n := len(s.cum); n > 0 {
-		total += s.cum[n-1]
-	}
-	s.ids = append(s.ids, id)
-	s.cum = append(s.cum, total)
-}
-
-func (s *sampler) empty() bool { return len(s.ids) == 0 }
-
-func (s *sampler) draw(rng *rand.Rand) int {
-	x := rng.Float64() * s.cum[len(s.cum)-1]
-	i := sort.SearchFloat64s(s.cum, x)
-	if i >= len(s.ids) {
-		i = len(s.ids) - 1
-	}
-	// SearchFloat64s finds the first cum >= x; x == cum[i] exactly belongs
-	// to the next bucket, which only matters on measure-zero draws.
-	return s.ids[i]
-}
-
 // NewContext prepares the operators' view of p; weights are per statement
 // (nil means uniform).
 func NewContext(p *program.Program, weights []float64) *Context {
-	c := &Context{Prog: p, Weights: weights, condPre: map[string]int{}, lits: map[string][]string{}, bySpan: map[program.Span]int{}}
+	c := &Context{Prog: p, Weights: weights, lits: map[string][]string{}, bySpan: map[program.Span]int{}}
 	w := func(stmt int) float64 {
 		if weights == nil {
 			return 1
@@ -127,6 +161,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 		c.stmts.add(i, w(i))
 		c.donors = append(c.donors, i)
 	}
+	c.idents = make([][]int, len(p.Stmts))
 	seenCond, seenExpr, seenLit := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i := range p.Sites {
 		s := &p.Sites[i]
@@ -134,10 +169,10 @@ func NewContext(p *program.Program, weights []float64) *Context {
 		c.sites[s.Kind].add(i, w(s.Stmt))
 		switch s.Kind {
 		case program.SiteCond:
+			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
 			if !seenCond[text] {
 				seenCond[text] = true
-				c.conds = append(c.conds, text)
-				c.condPre[text] = s.Prec
+				c.conds = append(c.conds, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: true})
 			}
 		case program.SiteExpr:
 			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
@@ -147,26 +182,33 @@ func NewContext(p *program.Program, weights []float64) *Context {
 			if len(s.Parts) > 0 && (s.Node == "binary_operator" || s.Node == "boolean_operator" || s.Node == "unary_operator" || s.Node == "not_operator") {
 				c.drop.add(i, w(s.Stmt))
 			}
-			fallthrough
+			if !seenExpr[text] {
+				seenExpr[text] = true
+				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: boolish(s)})
+			}
 		case program.SiteIdent:
+			if !strings.ContainsAny(text, "\r\n") {
+				// The name sites inside each statement (its own and nested).
+				for st := s.Stmt; st >= 0; st = p.Stmts[st].Parent {
+					c.idents[st] = append(c.idents[st], i)
+				}
+			}
 			if !seenExpr[text] && !s.Store {
 				seenExpr[text] = true
-				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node,
-					q: strings.ContainsAny(text, "'\"\\\r\n"), boolish: boolish(s, text)})
+				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text)})
 			}
 		case program.SiteLiteral:
-			class := literalClass(s.Node, text)
+			class := literalClass(s.Node)
 			if !seenLit[text] {
 				seenLit[text] = true
 				c.lits[class] = append(c.lits[class], text)
 			}
 		}
-		if s.Kind == program.SiteCond {
-			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
-		}
 	}
 	return c
 }
+
+func quoted(text string) bool { return strings.ContainsAny(text, "'\"\\\r\n") }
 
 // shiftable: an index, a call argument, or an operand of a comparison —
 // the places where off-by-one bugs live — that may be a number.
@@ -186,7 +228,7 @@ func shiftable(s *program.Site) bool {
 	return false
 }
 
-func literalClass(node, text string) string {
+func literalClass(node string) string {
 	switch node {
 	case "integer", "float":
 		return "number"
@@ -196,63 +238,16 @@ func literalClass(node, text string) string {
 	return "string"
 }
 
-// targetStmt draws a mutable statement by weight.
-func (c *Context) targetStmt(rng *rand.Rand) (int, bool) {
-	if c.stmts.empty() {
-		return 0, false
-	}
-	return c.stmts.draw(rng), true
-}
-
-// donor draws a statement uniformly.
-func (c *Context) donor(rng *rand.Rand) int { return c.donors[rng.IntN(len(c.donors))] }
-
-// site draws a site of kind k by weight, accepting only those ok approves.
-func (c *Context) site(rng *rand.Rand, k program.SiteKind, ok func(*program.Site) bool) (int, bool) {
-	return drawFrom(&c.sites[k], c.Prog, rng, ok)
-}
-
-func drawFrom(s *sampler, p *program.Program, rng *rand.Rand, ok func(*program.Site) bool) (int, bool) {
-	if s.empty() {
-		return 0, false
-	}
-	for try := 0; try < tries; try++ {
-		id := s.draw(rng)
-		if ok == nil || ok(&p.Sites[id]) {
-			return id, true
+// local reports whether name is bound in the function (or the enclosing
+// functions) holding statement stmt.
+func (c *Context) local(stmt int, name string) bool {
+	p := c.Prog
+	for sc := p.Stmts[stmt].Scope; sc > 0; sc = p.Scopes[sc].Parent {
+		if p.Scopes[sc].Kind == "function" && contains(p.Scopes[sc].Names, name) {
+			return true
 		}
 	}
-	return 0, false
-}
-
-// tries bounds the attempts of an operator to find a valid edit.
-const tries = 24
-
-func replaceText(site int, text string) program.Edit {
-	return program.Edit{Op: program.ReplaceText, Site: site, Text: text}
-}
-
-// pick returns a random element of xs different from not, or false.
-func pick(rng *rand.Rand, xs []string, not string) (string, bool) {
-	n := 0
-	for _, x := range xs {
-		if x != not {
-			n++
-		}
-	}
-	if n == 0 {
-		return "", false
-	}
-	k := rng.IntN(n)
-	for _, x := range xs {
-		if x != not {
-			if k == 0 {
-				return x, true
-			}
-			k--
-		}
-	}
-	return "", false
+	return false
 }
 
 func contains(xs []string, x string) bool {
@@ -260,177 +255,180 @@ func contains(xs []string, x string) bool {
 	return i < len(xs) && xs[i] == x
 }
 
-// fitsString reports whether text may stand inside an f-string field.
-func fitsString(s *program.Site, text string) bool {
-	return !s.InString || !strings.ContainsAny(text, "'\"\\\r\n")
+// fitsString reports whether text may stand at site s (no quotes, escapes
+// or line breaks inside an f-string replacement field).
+func fitsString(s *program.Site, q bool) bool { return !s.InString || !q }
+
+func replaceText(site int, text string) program.Edit {
+	return program.Edit{Op: program.ReplaceText, Site: site, Text: text}
 }
 
-// statement operators -------------------------------------------------------
+// fit parenthesizes text of precedence prec for a place that needs min.
+func fit(text string, prec, min int) string {
+	if prec < min {
+		return "(" + text + ")"
+	}
+	return text
+}
+
+// Target samplers.
+func stmtTargets(c *Context) *Sampler { return &c.stmts }
+func siteTargets(k program.SiteKind) func(c *Context) *Sampler {
+	return func(c *Context) *Sampler { return &c.sites[k] }
+}
+
+// statement operators ------------------------------------------------------
 
 var opDelete = Operator{
-	Name: "delete",
-	Doc:  "delete a statement\n\nA block left empty gets pass.",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
-		for try := 0; try < tries; try++ {
-			s, ok := c.targetStmt(rng)
-			if !ok {
-				return program.Edit{}, false
-			}
-			if c.Prog.CanRemove(s) {
-				return program.Edit{Op: program.Delete, Stmt: s}, true
-			}
+	Name:    "delete",
+	Doc:     "delete a statement\n\nA block left empty gets pass.",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		if c.Prog.CanRemove(s) {
+			emit(program.Edit{Op: program.Delete, Stmt: s})
 		}
-		return program.Edit{}, false
 	},
 }
 
 var opInsert = Operator{
-	Name: "insert",
-	Doc:  "insert a copy of another statement of the file before or after a statement",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
-		for try := 0; try < tries; try++ {
-			s, ok := c.targetStmt(rng)
-			if !ok {
-				return program.Edit{}, false
+	Name:    "insert",
+	Doc:     "insert a copy of another statement of the file before or after a statement",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		for _, d := range c.donors {
+			if c.Prog.CanPlace(d, s) {
+				emit(program.Edit{Op: program.InsertBefore, Stmt: s, Donor: d})
+				emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d})
 			}
-			d := c.donor(rng)
-			if !c.Prog.CanPlace(d, s) {
+		}
+	},
+}
+
+var opInsertRenamed = Operator{
+	Name:    "insert-renamed",
+	Doc:     "insert a copy of another statement with one name changed\n\nThe new name is one visible where the copy goes: result.extend(first[k:])\nbecomes result.extend(second[k:]).",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		p := c.Prog
+		names := p.Visible(s)
+		for _, d := range c.donors {
+			if !p.CanPlace(d, s) {
 				continue
 			}
-			op := program.InsertBefore
-			if rng.IntN(2) == 1 {
-				op = program.InsertAfter
+			for _, site := range c.idents[d] {
+				cur := p.SiteText(site)
+				for _, n := range names {
+					if n == cur {
+						continue
+					}
+					emit(program.Edit{Op: program.InsertBefore, Stmt: s, Donor: d, Site: site, Text: n})
+					emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d, Site: site, Text: n})
+				}
 			}
-			return program.Edit{Op: op, Stmt: s, Donor: d}, true
 		}
-		return program.Edit{}, false
 	},
 }
 
 var opReplace = Operator{
-	Name: "replace",
-	Doc:  "replace a statement by a copy of another statement of the file",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
+	Name:    "replace",
+	Doc:     "replace a statement by a copy of another statement of the file",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		p := c.Prog
-		for try := 0; try < tries; try++ {
-			s, ok := c.targetStmt(rng)
-			if !ok {
-				return program.Edit{}, false
-			}
-			d := c.donor(rng)
-			if d == s || !p.CanRemove(s) || !p.CanPlace(d, s) || p.StmtText(d) == p.StmtText(s) || p.Contains(s, d) {
-				continue
-			}
-			return program.Edit{Op: program.Replace, Stmt: s, Donor: d}, true
+		if !p.CanRemove(s) {
+			return
 		}
-		return program.Edit{}, false
+		for _, d := range c.donors {
+			if d != s && p.CanPlace(d, s) && !p.Contains(s, d) && p.StmtText(d) != p.StmtText(s) {
+				emit(program.Edit{Op: program.Replace, Stmt: s, Donor: d})
+			}
+		}
 	},
 }
 
 var opSwap = Operator{
-	Name: "swap",
-	Doc:  "swap a statement with another statement of the file",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
+	Name:    "swap",
+	Doc:     "swap a statement with another statement of the file",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		p := c.Prog
-		for try := 0; try < tries; try++ {
-			s, ok := c.targetStmt(rng)
-			if !ok {
-				return program.Edit{}, false
-			}
-			d := c.donor(rng)
-			if d == s || p.Contains(s, d) || p.Contains(d, s) || !p.CanRemove(s) || !p.CanRemove(d) ||
+		if !p.CanRemove(s) {
+			return
+		}
+		for _, d := range c.donors {
+			if d == s || p.Contains(s, d) || p.Contains(d, s) || !p.CanRemove(d) ||
 				!p.CanPlace(d, s) || !p.CanPlace(s, d) || p.StmtText(d) == p.StmtText(s) {
 				continue
 			}
-			return program.Edit{Op: program.Swap, Stmt: s, Donor: d}, true
+			emit(program.Edit{Op: program.Swap, Stmt: s, Donor: d})
 		}
-		return program.Edit{}, false
 	},
 }
 
-// condition operators (the Debugging Book's ConditionMutator) --------------
+// condition operators (the Debugging Book's ConditionMutator) -------------
 
 var opCondReplace = Operator{
-	Name: "cond-replace",
-	Doc:  "replace a condition by another condition of the file, True or False",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
-		id, ok := c.site(rng, program.SiteCond, nil)
-		if !ok {
-			return program.Edit{}, false
+	Name:    "cond-replace",
+	Doc:     "replace a condition by another condition of the file, True or False",
+	Targets: siteTargets(program.SiteCond),
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
+		p := c.Prog
+		s := &p.Sites[id]
+		cur := p.SiteText(id)
+		for _, t := range []string{"True", "False"} {
+			if t != cur {
+				emit(replaceText(id, t))
+			}
 		}
-		s := &c.Prog.Sites[id]
-		cur := c.Prog.SiteText(id)
-		pool := append([]string{"True", "False"}, c.conds...)
-		for try := 0; try < tries; try++ {
-			d, ok := pick(rng, pool, cur)
-			if !ok {
-				return program.Edit{}, false
+		for _, d := range c.conds {
+			if d.text != cur && fitsString(s, d.q) {
+				emit(replaceText(id, s.Fit(d.text, d.prec)))
 			}
-			prec, known := c.condPre[d]
-			if !known {
-				prec = program.PrecAtom
-			}
-			if !fitsString(s, d) {
-				continue
-			}
-			return replaceText(id, s.Fit(d, prec)), true
 		}
-		return program.Edit{}, false
 	},
 }
 
 var opCondNegate = Operator{
-	Name: "cond-negate",
-	Doc:  "negate a condition, or drop its negation",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
-		id, ok := c.site(rng, program.SiteCond, nil)
-		if !ok {
-			return program.Edit{}, false
-		}
+	Name:    "cond-negate",
+	Doc:     "negate a condition, or drop its negation",
+	Targets: siteTargets(program.SiteCond),
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
 		if s.Node == "not_operator" && len(s.Parts) == 1 {
-			part := p.Text(s.Parts[0].Start, s.Parts[0].End)
 			prec := program.PrecAtom
 			if e, ok := c.bySpan[s.Parts[0]]; ok {
 				prec = p.Sites[e].Prec
 			}
-			return replaceText(id, s.Fit(part, prec)), true
+			emit(replaceText(id, s.Fit(p.Text(s.Parts[0].Start, s.Parts[0].End), prec)))
+			return
 		}
-		inner := (&program.Site{MinPrec: program.PrecNot}).Fit(p.SiteText(id), s.Prec)
-		return replaceText(id, s.Fit("not "+inner, program.PrecNot)), true
+		emit(replaceText(id, s.Fit("not "+fit(p.SiteText(id), s.Prec, program.PrecNot), program.PrecNot)))
 	},
 }
 
 var opCondExtend = Operator{
-	Name: "cond-extend",
-	Doc:  "extend a condition with `and` or `or` another condition of the file",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
-		id, ok := c.site(rng, program.SiteCond, nil)
-		if !ok {
-			return program.Edit{}, false
-		}
+	Name:    "cond-extend",
+	Doc:     "extend a condition with `and` or `or` another condition of the file",
+	Targets: siteTargets(program.SiteCond),
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
 		cur := p.SiteText(id)
-		d, ok := pick(rng, c.conds, cur)
-		if !ok || !fitsString(s, d) {
-			return program.Edit{}, false
+		for _, d := range c.conds {
+			if d.text == cur || !fitsString(s, d.q) {
+				continue
+			}
+			for _, op := range []string{"and", "or"} {
+				prec := program.BinaryPrec(op)
+				emit(replaceText(id, s.Fit(fit(cur, s.Prec, prec)+" "+op+" "+fit(d.text, d.prec, prec+1), prec)))
+				emit(replaceText(id, s.Fit(fit(d.text, d.prec, prec)+" "+op+" "+fit(cur, s.Prec, prec+1), prec)))
+			}
 		}
-		op, prec := "and", program.PrecAnd
-		if rng.IntN(2) == 1 {
-			op, prec = "or", program.PrecOr
-		}
-		left := (&program.Site{MinPrec: prec}).Fit(cur, s.Prec)
-		right := (&program.Site{MinPrec: prec + 1}).Fit(d, c.condPre[d])
-		if rng.IntN(2) == 1 {
-			left, right = (&program.Site{MinPrec: prec}).Fit(d, c.condPre[d]), (&program.Site{MinPrec: prec + 1}).Fit(cur, s.Prec)
-		}
-		return replaceText(id, s.Fit(left+" "+op+" "+right, prec)), true
 	},
 }
 
-// operator-token operators -------------------------------------------------
+// operator-token operators ------------------------------------------------
 
 var (
 	cmpOrder = []string{"<", "<=", ">", ">=", "==", "!="}
@@ -453,36 +451,23 @@ func family(tok string, fams ...[]string) []string {
 	return nil
 }
 
-// tokenOperator replaces an operator token of kind k by another of its
+// tokenOperator replaces an operator token of kind k by the others of its
 // family.
 func tokenOperator(name, doc string, k program.SiteKind, fams ...[]string) Operator {
 	return Operator{
-		Name: name,
-		Doc:  doc,
-		Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
-			for try := 0; try < tries; try++ {
-				id, ok := c.site(rng, k, nil)
-				if !ok {
-					return program.Edit{}, false
+		Name:    name,
+		Doc:     doc,
+		Targets: siteTargets(k),
+		Edits: func(c *Context, id int, emit func(program.Edit)) {
+			cur := strings.Join(strings.Fields(c.Prog.SiteText(id)), " ")
+			for _, t := range family(cur, fams...) {
+				if t != cur {
+					emit(replaceText(id, t))
 				}
-				cur := normalizeOp(c.Prog.SiteText(id))
-				f := family(cur, fams...)
-				if f == nil {
-					continue
-				}
-				t, ok := pick(rng, f, cur)
-				if !ok {
-					continue
-				}
-				return replaceText(id, t), true
 			}
-			return program.Edit{}, false
 		},
 	}
 }
-
-// normalizeOp collapses the spacing of two-word operators ("not  in").
-func normalizeOp(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 var opCmp = tokenOperator("cmp-op",
 	"change a comparison operator\n\n< <= > >= == != into one another, in into not in, is into is not.",
@@ -497,225 +482,187 @@ var opBool = tokenOperator("bool-op", "change `and` into `or` and back", program
 var opAug = tokenOperator("aug-op", "change an augmented assignment operator (+= into -= ...)", program.SiteAugOp, augArith, augBits)
 
 // value and identifier operators (the book's ValueMutator and
-// IdentifierMutator) ------------------------------------------------------
+// IdentifierMutator) -----------------------------------------------------
 
 var opLiteral = Operator{
-	Name: "literal",
-	Doc:  "change a literal\n\nInto another constant of the file of the same kind, a number plus or minus one,\nTrue/False/None into one another, a string into the empty string.",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
-		for try := 0; try < tries; try++ {
-			id, ok := c.site(rng, program.SiteLiteral, nil)
-			if !ok {
-				return program.Edit{}, false
+	Name:    "literal",
+	Doc:     "change a literal\n\nInto another constant of the file of the same kind, a number plus or minus one,\nTrue/False/None into one another, a string into the empty string.",
+	Targets: siteTargets(program.SiteLiteral),
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
+		p := c.Prog
+		s := &p.Sites[id]
+		cur := p.SiteText(id)
+		class := literalClass(s.Node)
+		pool := append([]string(nil), c.lits[class]...)
+		switch class {
+		case "number":
+			if v, err := strconv.ParseInt(strings.ReplaceAll(cur, "_", ""), 0, 64); err == nil {
+				pool = append(pool, strconv.FormatInt(v+1, 10), strconv.FormatInt(v-1, 10))
+			} else if f, err := strconv.ParseFloat(cur, 64); err == nil {
+				pool = append(pool, strconv.FormatFloat(f+1, 'g', -1, 64), strconv.FormatFloat(f-1, 'g', -1, 64))
 			}
-			p := c.Prog
-			s := &p.Sites[id]
-			cur := p.SiteText(id)
-			class := literalClass(s.Node, cur)
-			pool := append([]string(nil), c.lits[class]...)
-			switch class {
-			case "number":
-				if v, err := strconv.ParseInt(strings.ReplaceAll(cur, "_", ""), 0, 64); err == nil {
-					pool = append(pool, strconv.FormatInt(v+1, 10), strconv.FormatInt(v-1, 10))
-				} else if f, err := strconv.ParseFloat(cur, 64); err == nil {
-					pool = append(pool, strconv.FormatFloat(f+1, 'g', -1, 64), strconv.FormatFloat(f-1, 'g', -1, 64))
-				}
-				pool = append(pool, "0", "1")
-			case "const":
-				pool = []string{"True", "False", "None"}
-			case "string":
-				pool = append(pool, `""`)
-			}
-			t, ok := pick(rng, pool, cur)
-			if !ok || !fitsString(s, t) {
+			pool = append(pool, "0", "1")
+		case "const":
+			pool = []string{"True", "False", "None"}
+		case "string":
+			pool = append(pool, `""`)
+		}
+		seen := map[string]bool{cur: true}
+		for _, t := range pool {
+			if seen[t] || !fitsString(s, quoted(t)) {
 				continue
 			}
-			// A negative number where an operand stands needs parentheses.
+			seen[t] = true
 			prec := program.PrecAtom
 			if strings.HasPrefix(t, "-") {
-				prec = program.PrecUnary
+				prec = program.PrecUnary // a negative number as an operand needs parentheses
 			}
-			return replaceText(id, s.Fit(t, prec)), true
+			emit(replaceText(id, s.Fit(t, prec)))
 		}
-		return program.Edit{}, false
 	},
 }
 
 var opIdent = Operator{
-	Name: "ident",
-	Doc:  "replace a name by another name visible in the same scope",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
+	Name:    "ident",
+	Doc:     "replace a name by another name visible in the same scope",
+	Targets: siteTargets(program.SiteIdent),
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
-		for try := 0; try < tries; try++ {
-			id, ok := c.site(rng, program.SiteIdent, func(s *program.Site) bool { return !s.Pinned })
-			if !ok {
-				return program.Edit{}, false
-			}
-			s := &p.Sites[id]
-			names := p.Visible(s.Stmt)
-			if s.Store {
-				names = p.Scopes[p.Stmts[s.Stmt].Scope].Names
-			}
-			t, ok := pick(rng, names, p.SiteText(id))
-			if !ok {
-				continue
-			}
-			return replaceText(id, t), true
+		s := &p.Sites[id]
+		if s.Pinned {
+			return
 		}
-		return program.Edit{}, false
+		names := p.Visible(s.Stmt)
+		if s.Store {
+			names = p.Scopes[p.Stmts[s.Stmt].Scope].Names
+		}
+		cur := p.SiteText(id)
+		for _, n := range names {
+			if n != cur {
+				emit(replaceText(id, n))
+			}
+		}
 	},
 }
 
-// expression operators (plastic surgery) ------------------------------------
+// expression operators (plastic surgery) -----------------------------------
 
 var opExprReplace = Operator{
-	Name: "expr-replace",
-	Doc:  "replace an expression by another expression of the file\n\nA call argument, an index, a return value, an operand or an assigned value.",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
+	Name:    "expr-replace",
+	Doc:     "replace an expression by another expression of the file\n\nA call argument, an index, a return value, an operand or an assigned value.",
+	Targets: siteTargets(program.SiteExpr),
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
-		if len(c.exprs) < 2 {
-			return program.Edit{}, false
-		}
-		for try := 0; try < tries; try++ {
-			id, ok := c.site(rng, program.SiteExpr, nil)
-			if !ok {
-				return program.Edit{}, false
+		s := &p.Sites[id]
+		cur := p.SiteText(id)
+		b := boolish(s)
+		for _, d := range c.exprs {
+			if d.text != cur && fitsString(s, d.q) && d.boolish == b {
+				emit(replaceText(id, s.Fit(d.text, d.prec)))
 			}
-			s := &p.Sites[id]
-			d := c.exprs[rng.IntN(len(c.exprs))]
-			if d.text == p.SiteText(id) || (s.InString && d.q) || d.boolish != boolish(s, "") {
-				continue
-			}
-			return replaceText(id, s.Fit(d.text, d.prec)), true
 		}
-		return program.Edit{}, false
 	},
 }
 
 var opSwapArgs = Operator{
-	Name: "swap-args",
-	Doc:  "swap two positional arguments of a call",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
+	Name:    "swap-args",
+	Doc:     "swap two positional arguments of a call",
+	Targets: siteTargets(program.SiteArgs),
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
-		for try := 0; try < tries; try++ {
-			id, ok := c.site(rng, program.SiteArgs, nil)
-			if !ok {
-				return program.Edit{}, false
+		parts := p.Sites[id].Parts
+		for i := range parts {
+			for j := i + 1; j < len(parts); j++ {
+				a, okA := c.bySpan[parts[i]]
+				b, okB := c.bySpan[parts[j]]
+				if okA && okB && p.SiteText(a) != p.SiteText(b) {
+					emit(program.Edit{Op: program.SwapText, Site: a, Site2: b})
+				}
 			}
-			parts := p.Sites[id].Parts
-			i := rng.IntN(len(parts))
-			j := rng.IntN(len(parts) - 1)
-			if j >= i {
-				j++
-			}
-			a, okA := c.bySpan[parts[i]]
-			b, okB := c.bySpan[parts[j]]
-			if !okA || !okB || p.SiteText(a) == p.SiteText(b) {
-				continue
-			}
-			if i > j {
-				a, b = b, a
-			}
-			return program.Edit{Op: program.SwapText, Site: a, Site2: b}, true
 		}
-		return program.Edit{}, false
 	},
 }
 
 var opDropOperand = Operator{
-	Name: "drop-operand",
-	Doc:  "drop one operand of a binary or boolean operation, or a unary operator\n\n1 + f(x) into f(x); a and b into b; -x into x.",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
+	Name:    "drop-operand",
+	Doc:     "drop one operand of a binary or boolean operation, or a unary operator\n\n1 + f(x) into f(x); a and b into b; -x into x.",
+	Targets: func(c *Context) *Sampler { return &c.drop },
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
-		id, ok := drawFrom(&c.drop, p, rng, nil)
-		if !ok {
-			return program.Edit{}, false
-		}
 		s := &p.Sites[id]
-		part := s.Parts[rng.IntN(len(s.Parts))]
-		prec := program.PrecAtom
-		if e, ok := c.bySpan[part]; ok {
-			prec = p.Sites[e].Prec
+		for _, part := range s.Parts {
+			prec := program.PrecAtom
+			if e, ok := c.bySpan[part]; ok {
+				prec = p.Sites[e].Prec
+			}
+			emit(replaceText(id, s.Fit(p.Text(part.Start, part.End), prec)))
 		}
-		return replaceText(id, s.Fit(p.Text(part.Start, part.End), prec)), true
 	},
 }
 
 var opShift = Operator{
-	Name: "shift",
-	Doc:  "shift an index, a call argument or a compared bound by one\n\nj into j - 1 or j + 1; a number literal into its neighbour.",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
+	Name:    "shift",
+	Doc:     "shift an index, a call argument or a compared bound by one\n\nj into j - 1 or j + 1; a number literal into its neighbour.",
+	Targets: func(c *Context) *Sampler { return &c.shift },
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
-		id, ok := drawFrom(&c.shift, p, rng, nil)
-		if !ok {
-			return program.Edit{}, false
-		}
 		s := &p.Sites[id]
 		text := p.SiteText(id)
-		delta := 1
-		if rng.IntN(2) == 1 {
-			delta = -1
-		}
 		if v, err := strconv.ParseInt(text, 10, 64); err == nil {
-			t := strconv.FormatInt(v+int64(delta), 10)
-			prec := program.PrecAtom
-			if v+int64(delta) < 0 {
-				prec = program.PrecUnary
+			for _, n := range []int64{v + 1, v - 1} {
+				prec := program.PrecAtom
+				if n < 0 {
+					prec = program.PrecUnary
+				}
+				emit(replaceText(id, s.Fit(strconv.FormatInt(n, 10), prec)))
 			}
-			return replaceText(id, s.Fit(t, prec)), true
+			return
 		}
 		if strings.ContainsAny(text, "\r\n") {
-			return program.Edit{}, false
+			return
 		}
-		left := (&program.Site{MinPrec: program.PrecAdd}).Fit(text, s.Prec)
-		op := " + 1"
-		if delta < 0 {
-			op = " - 1"
-		}
-		return replaceText(id, s.Fit(left+op, program.PrecAdd)), true
+		left := fit(text, s.Prec, program.PrecAdd)
+		emit(replaceText(id, s.Fit(left+" + 1", program.PrecAdd)))
+		emit(replaceText(id, s.Fit(left+" - 1", program.PrecAdd)))
 	},
 }
 
 var opAddTerm = Operator{
-	Name: "add-term",
-	Doc:  "extend an expression with a term of the file\n\nx into x - low, x + d, x * k, with a name or literal of the file.",
-	Apply: func(c *Context, rng *rand.Rand) (program.Edit, bool) {
+	Name:    "add-term",
+	Doc:     "extend an expression with a term of the file\n\nx into x - low, x + d, x * k, with a name of the enclosing functions or a number.",
+	Targets: siteTargets(program.SiteExpr),
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
-		for try := 0; try < tries; try++ {
-			id, ok := c.site(rng, program.SiteExpr, func(s *program.Site) bool {
-				return s.Role == program.RoleOperand || s.Role == program.RoleArg || s.Role == program.RoleIndex || s.Role == program.RoleReturn || s.Role == program.RoleValue
-			})
-			if !ok {
-				return program.Edit{}, false
-			}
-			s := &p.Sites[id]
-			d := c.exprs[rng.IntN(len(c.exprs))]
-			if d.text == p.SiteText(id) || strings.ContainsAny(p.SiteText(id), "\r\n") || boolish(s, "") {
+		s := &p.Sites[id]
+		cur := p.SiteText(id)
+		if boolish(s) || strings.ContainsAny(cur, "\r\n") || s.Role == program.RoleNone {
+			return
+		}
+		for _, d := range c.exprs {
+			if d.text == cur {
 				continue
 			}
-			// Terms are local names and numbers: x - low, i + 1.
+			// Terms are names of the enclosing functions and numbers.
 			switch d.node {
 			case "integer", "float":
 			case "identifier":
-				if !contains(p.Scopes[p.Stmts[s.Stmt].Scope].Names, d.text) {
+				if !c.local(s.Stmt, d.text) {
 					continue
 				}
 			default:
 				continue
 			}
-			ops := []string{"+", "-", "*"}
-			op := ops[rng.IntN(len(ops))]
-			prec := program.BinaryPrec(op)
-			left := (&program.Site{MinPrec: prec}).Fit(p.SiteText(id), s.Prec)
-			return replaceText(id, s.Fit(left+" "+op+" "+d.text, prec)), true
+			for _, op := range []string{"+", "-", "*"} {
+				prec := program.BinaryPrec(op)
+				emit(replaceText(id, s.Fit(fit(cur, s.Prec, prec)+" "+op+" "+d.text, prec)))
+			}
 		}
-		return program.Edit{}, false
 	},
 }
 
 // All lists every operator, statement operators first.
 var All = []Operator{
-	opDelete, opInsert, opReplace, opSwap,
+	opDelete, opInsert, opInsertRenamed, opReplace, opSwap,
 	opCondReplace, opCondNegate, opCondExtend,
 	opCmp, opArith, opBool, opAug,
 	opLiteral, opIdent,
@@ -743,7 +690,7 @@ type Weighted struct {
 // statement operators.
 func Default() []Weighted {
 	w := map[string]float64{
-		"delete": 1, "insert": 1, "replace": 1, "swap": 0.5,
+		"delete": 1, "insert": 1, "insert-renamed": 1, "replace": 1, "swap": 0.5,
 		"cond-replace": 1, "cond-negate": 1, "cond-extend": 1,
 		"cmp-op": 2, "arith-op": 2, "bool-op": 1, "aug-op": 1,
 		"literal": 2, "ident": 2,
@@ -756,9 +703,9 @@ func Default() []Weighted {
 	return out
 }
 
-// ParseSpec parses an --operators value: "all", or a comma-separated list
-// of NAME or NAME=WEIGHT ("delete,insert=2,cmp-op=3"); a name without a
-// weight weighs 1.
+// ParseSpec parses an --operators value: "default", "all", or a
+// comma-separated list of NAME or NAME=WEIGHT ("delete,insert=2,cmp-op=3");
+// a name without a weight weighs 1.
 func ParseSpec(spec string) ([]Weighted, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" || spec == "default" {
@@ -832,7 +779,7 @@ func (m *Mutator) Mutate(c *Context, rng *rand.Rand) (program.Edit, string, bool
 	}
 	for try := 0; try < 4*len(m.ops); try++ {
 		x := rng.Float64() * m.cum[len(m.cum)-1]
-		i := sort.SearchFloat64s(m.cum, x)
+		i := sort.Search(len(m.cum), func(i int) bool { return m.cum[i] > x })
 		if i >= len(m.ops) {
 			i = len(m.ops) - 1
 		}

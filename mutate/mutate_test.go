@@ -37,8 +37,8 @@ func TestValidate(t *testing.T) {
 		if first == "" || strings.HasSuffix(first, ".") || strings.ToLower(first[:1]) != first[:1] {
 			t.Errorf("operator %q: doc title %q must be lowercase without a final period", o.Name, first)
 		}
-		if o.Apply == nil {
-			t.Errorf("operator %q has no Apply", o.Name)
+		if o.Targets == nil || o.Edits == nil {
+			t.Errorf("operator %q has no Targets or Edits", o.Name)
 		}
 	}
 	for _, w := range Default() {
@@ -105,7 +105,7 @@ func TestOperatorsGolden(t *testing.T) {
 		var lines []string
 		for seed := uint64(0); seed < 40; seed++ {
 			rng := rand.New(rand.NewPCG(seed, 7))
-			e, ok := o.Apply(c, rng)
+			e, ok := (&o).Apply(c, rng)
 			if !ok {
 				continue
 			}
@@ -198,4 +198,44 @@ func compileAll(t *testing.T, srcs []string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestNeighbourhood: the neighbourhood holds every edit the operators can
+// propose, once, valid, and its order follows the weights (the edits of a
+// heavily weighted operator come first on average).
+func TestNeighbourhood(t *testing.T) {
+	p, err := program.ParseFile("testdata/sample.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewContext(p, nil)
+	ops := []Weighted{{opCmp, 100}, {opDelete, 1}}
+	all := Neighbourhood(c, ops, rand.New(rand.NewPCG(1, 2)), 1<<20)
+	want := 0
+	for _, o := range ops {
+		s := o.Op.Targets(c)
+		for _, id := range s.ids {
+			o.Op.Edits(c, id, func(program.Edit) { want++ })
+		}
+	}
+	if len(all) != want {
+		t.Fatalf("neighbourhood has %d edits, want %d", len(all), want)
+	}
+	seen := map[program.Edit]bool{}
+	cmpFirst := 0
+	for i, e := range all {
+		if seen[e] {
+			t.Fatalf("edit %v twice", e)
+		}
+		seen[e] = true
+		if i < len(all)/2 && e.Op == program.ReplaceText {
+			cmpFirst++
+		}
+	}
+	if cmpFirst == 0 {
+		t.Errorf("no comparison edit in the first half despite weight 100")
+	}
+	if got := Neighbourhood(c, ops, rand.New(rand.NewPCG(1, 2)), 5); len(got) != 5 {
+		t.Errorf("limit 5 gave %d edits", len(got))
+	}
 }

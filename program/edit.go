@@ -67,7 +67,9 @@ type Edit struct {
 	// Site and Site2 are the sites of ReplaceText and SwapText.
 	Site  int `json:"site,omitempty"`
 	Site2 int `json:"site2,omitempty"`
-	// Text replaces Site's text (ReplaceText).
+	// Text replaces Site's text (ReplaceText). For Insert* and Replace, a
+	// non-empty Text adapts the copy: Site is a one-line site inside Donor
+	// whose text the copy gets as Text (a copy with one name changed).
 	Text string `json:"text,omitempty"`
 }
 
@@ -112,9 +114,9 @@ func (p *Program) valid(e Edit) bool {
 	case Delete:
 		return okS(e.Stmt)
 	case InsertBefore, InsertAfter:
-		return okS(e.Stmt) && okS(e.Donor)
+		return okS(e.Stmt) && okS(e.Donor) && p.okAdapt(e)
 	case Replace:
-		return okS(e.Stmt) && okS(e.Donor) && e.Stmt != e.Donor
+		return okS(e.Stmt) && okS(e.Donor) && (e.Stmt != e.Donor || e.Text != "") && p.okAdapt(e)
 	case Swap:
 		if !okS(e.Stmt) || !okS(e.Donor) || e.Stmt == e.Donor {
 			return false
@@ -151,6 +153,19 @@ func (p *Program) fits(from int, to *Site) bool {
 		return false
 	}
 	return true
+}
+
+// okAdapt checks the adaptation of a copied statement: none, or a one-line
+// site inside the donor replaced by one-line text.
+func (p *Program) okAdapt(e Edit) bool {
+	if e.Text == "" {
+		return true
+	}
+	if e.Site < 0 || e.Site >= len(p.Sites) || strings.ContainsAny(e.Text, "\r\n") {
+		return false
+	}
+	s, d := &p.Sites[e.Site], &p.Stmts[e.Donor]
+	return s.Start >= d.Start && s.End <= d.End && !strings.ContainsAny(p.SiteText(e.Site), "\r\n")
 }
 
 func (p *Program) claimOf(e Edit) claim {
@@ -317,20 +332,20 @@ func (p *Program) Render(pt Patch) []byte {
 			rs = append(rs, repl{start: a, end: b, text: text, idx: i})
 		case Replace:
 			a, b := d.span(p, e.Stmt)
-			rs = append(rs, repl{start: a, end: b, text: fitEnd(p.donor(e.Donor, p.Stmts[e.Stmt].Indent), d.b, b), idx: i})
+			rs = append(rs, repl{start: a, end: b, text: fitEnd(p.donorOf(e, p.Stmts[e.Stmt].Indent), d.b, b), idx: i})
 		case Swap:
 			a1, b1 := d.span(p, e.Stmt)
 			a2, b2 := d.span(p, e.Donor)
 			rs = append(rs,
-				repl{start: a1, end: b1, text: fitEnd(p.donor(e.Donor, p.Stmts[e.Stmt].Indent), d.b, b1), idx: i},
-				repl{start: a2, end: b2, text: fitEnd(p.donor(e.Stmt, p.Stmts[e.Donor].Indent), d.b, b2), idx: i})
+				repl{start: a1, end: b1, text: fitEnd(p.donor(e.Donor, p.Stmts[e.Stmt].Indent, nil), d.b, b1), idx: i},
+				repl{start: a2, end: b2, text: fitEnd(p.donor(e.Stmt, p.Stmts[e.Donor].Indent, nil), d.b, b2), idx: i})
 		case InsertBefore:
 			a, _ := d.span(p, e.Stmt)
-			rs = append(rs, repl{start: a, end: a, text: p.donor(e.Donor, p.Stmts[e.Stmt].Indent), rank: 1, idx: i})
+			rs = append(rs, repl{start: a, end: a, text: p.donorOf(e, p.Stmts[e.Stmt].Indent), rank: 1, idx: i})
 		case InsertAfter:
 			_, b := d.span(p, e.Stmt)
 			ind := p.Stmts[e.Stmt].Indent
-			text := p.donor(e.Donor, ind)
+			text := p.donorOf(e, ind)
 			if b == len(d.b) && (b == 0 || d.b[b-1] != '\n') {
 				// After the last line of a file without a final newline.
 				text = p.NL + strings.TrimSuffix(text, p.NL)
@@ -491,12 +506,40 @@ func (p *Program) explode(pt Patch, ok []bool) *doc {
 	return d
 }
 
+// donorOf returns the copy an Insert* or Replace edit puts in, adapted
+// when the edit says so.
+func (p *Program) donorOf(e Edit, indent string) string {
+	if e.Text == "" {
+		return p.donor(e.Donor, indent, nil)
+	}
+	s := &p.Sites[e.Site]
+	return p.donor(e.Donor, indent, &subst{start: s.Start, end: s.End, text: e.Text})
+}
+
+// subst replaces a one-line byte range of the original in a copy.
+type subst struct {
+	start, end int
+	text       string
+}
+
+// apply returns line (which starts at offset ls of the original) with the
+// substitution made if it falls in the line.
+func (sb *subst) apply(line []byte, ls int) []byte {
+	if sb == nil || sb.start < ls || sb.end > ls+len(line) {
+		return line
+	}
+	out := make([]byte, 0, len(line)+len(sb.text))
+	out = append(out, line[:sb.start-ls]...)
+	out = append(out, sb.text...)
+	return append(out, line[sb.end-ls:]...)
+}
+
 // donor returns the text of statement s re-indented to indent, as whole
-// lines ending with a line break.
-func (p *Program) donor(s int, indent string) string {
+// lines ending with a line break, with an optional substitution.
+func (p *Program) donor(s int, indent string, sub *subst) string {
 	st := &p.Stmts[s]
 	if st.Inline {
-		return indent + p.Text(st.Start, st.End) + p.NL
+		return indent + string(sub.apply(p.Src[st.Start:st.End], st.Start)) + p.NL
 	}
 	var sb strings.Builder
 	for l := st.Line; l <= st.EndLine; l++ {
@@ -505,7 +548,7 @@ func (p *Program) donor(s int, indent string) string {
 		if l < len(p.lineStarts) {
 			le = p.lineStarts[l]
 		}
-		line := p.Src[ls:le]
+		line := sub.apply(p.Src[ls:le], ls)
 		if !p.inString[l-1] && strings.HasPrefix(string(line), st.Indent) && !isBlank(trimEOL(line)) {
 			sb.WriteString(indent)
 			sb.Write(line[len(st.Indent):])
@@ -545,6 +588,19 @@ func (p *Program) Describe(e Edit) string {
 	}
 	st := func(i int) string { return q(p.FirstLine(i)) }
 	line := func(i int) int { return p.Stmts[i].Line }
+	if e.Text != "" && (e.Op == InsertBefore || e.Op == InsertAfter || e.Op == Replace) {
+		// An adapted copy: show the copy as it is inserted.
+		copyText := strings.TrimSpace(p.donorOf(e, ""))
+		from := fmt.Sprintf("(from line %d, with %s as %s)", line(e.Donor), q(p.SiteText(e.Site)), q(e.Text))
+		switch e.Op {
+		case InsertBefore:
+			return fmt.Sprintf("line %d: inserted %s %s before %s", line(e.Stmt), q(copyText), from, st(e.Stmt))
+		case InsertAfter:
+			return fmt.Sprintf("line %d: inserted %s %s after %s", line(e.Stmt), q(copyText), from, st(e.Stmt))
+		default:
+			return fmt.Sprintf("line %d: replaced %s with %s %s", line(e.Stmt), st(e.Stmt), q(copyText), from)
+		}
+	}
 	switch e.Op {
 	case Delete:
 		return fmt.Sprintf("line %d: deleted %s", line(e.Stmt), st(e.Stmt))

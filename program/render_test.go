@@ -224,6 +224,18 @@ func TestRender(t *testing.T) {
 			want:  "@dec\ndef f():\n    pass\n\nclass C:\n    x = 1\n    @dec\n    def f():\n        pass\n",
 		},
 		{
+			name:  "insert adapted copy",
+			src:   "def f(a, b, r):\n    r.extend(a)\n    return r\n",
+			edits: []edit{{op: InsertAfter, stmt: "r.extend(a)", donor: "r.extend(a)", kind: SiteIdent, site: "a", text: "b"}},
+			want:  "def f(a, b, r):\n    r.extend(a)\n    r.extend(b)\n    return r\n",
+		},
+		{
+			name:  "replace by adapted copy of itself",
+			src:   "if x:\n    y = a + 1\n",
+			edits: []edit{{op: Replace, stmt: "y = a + 1", donor: "y = a + 1", kind: SiteBinOp, site: "+", text: "-"}},
+			want:  "if x:\n    y = a - 1\n",
+		},
+		{
 			name:  "byte order mark kept",
 			src:   "\xef\xbb\xbfx = 1\ny = 2\n",
 			edits: []edit{{op: Delete, stmt: "x = 1"}},

@@ -44,6 +44,15 @@ type Options struct {
 	// Elitism is the fraction of the population copied unchanged into the
 	// next generation (tournament selection).
 	Elitism float64
+	// Immigrants is the fraction of each generation made of first-order
+	// mutants of the original not evaluated before, taken in a weighted
+	// random order without replacement (mutate.Neighbourhood): "random
+	// immigrants" (Grefenstette, "Genetic algorithms for changing
+	// environments", PPSN 1992) that make the search cover every single
+	// edit before long, while the rest of the population recombines. 0
+	// turns them off (and generation 0 is then random mutants, as in
+	// GenProg).
+	Immigrants float64
 	// MaxEdits caps the number of edits of a candidate (the oldest are
 	// dropped), against bloat.
 	MaxEdits int
@@ -83,6 +92,7 @@ func Defaults() Options {
 		Selection:      Tournament,
 		TournamentSize: 2,
 		Elitism:        0.1,
+		Immigrants:     0.5,
 		MaxEdits:       10,
 		Seed:           1,
 		Workers:        0,
@@ -107,6 +117,7 @@ func Book() Options {
 	o.CrossoverRate = 1
 	o.Selection = Truncation
 	o.Elitism = 0
+	o.Immigrants = 0
 	o.Weights = fitness.DefaultWeights()
 	o.Operators = nil
 	for _, name := range []string{"insert", "swap", "delete"} {
@@ -138,6 +149,10 @@ func (o *Options) Validate() error {
 		return inputerr.New("--tournament-size must be from 1 to the population (%d), got %d", o.Population, o.TournamentSize)
 	case !(o.Elitism >= 0 && o.Elitism < 1):
 		return inputerr.New("--elitism must be from 0 to below 1, got %v", o.Elitism)
+	case !(o.Immigrants >= 0 && o.Immigrants <= 1):
+		return inputerr.New("--immigrants must be from 0 to 1, got %v", o.Immigrants)
+	case o.Elitism+o.Immigrants > 1:
+		return inputerr.New("--elitism (%v) and --immigrants (%v) add up to more than the population", o.Elitism, o.Immigrants)
 	case o.MaxEdits < 1:
 		return inputerr.New("--max-edits must be >= 1, got %d", o.MaxEdits)
 	case o.Workers < 0 || o.Workers > 1024:

@@ -107,6 +107,8 @@ type search struct {
 	result *Result
 	fixes  map[fitness.Key]bool
 	bred   map[fitness.Key]bool // mutants bred for the next generation
+	stream []program.Edit       // first-order edits not yet tried, in order
+	next   int                  // position in stream
 	best   float64              // fitness of result.Best
 }
 
@@ -173,6 +175,9 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		defer cancel()
 	}
 	st.start = time.Now()
+	if opts.Immigrants > 0 {
+		st.stream = mutate.Neighbourhood(st.mctx, opts.Operators, st.rngFor(-1, -1), neighbourhoodLimit)
+	}
 	found, err := st.evolve(sctx)
 	res.SearchTime = time.Since(st.start)
 	res.Evaluations = st.evals
@@ -274,6 +279,26 @@ func (st *search) mutant(parent program.Patch, rng *rand.Rand) program.Patch {
 // freshTries bounds the draws for a mutant not seen before.
 const freshTries = 8
 
+// neighbourhoodLimit bounds the first-order edits kept for immigrants.
+const neighbourhoodLimit = 200_000
+
+// immigrant returns the next first-order mutant of the original from the
+// neighbourhood stream that renders to a program not seen yet, or false
+// when the stream is exhausted.
+func (st *search) immigrant() (program.Patch, bool) {
+	for st.next < len(st.stream) {
+		e := st.stream[st.next]
+		st.next++
+		pt := program.Patch{e}
+		k := fitness.KeyOf(st.prog.Render(pt))
+		if !st.seen[k] && !st.bred[k] {
+			st.bred[k] = true
+			return pt, true
+		}
+	}
+	return nil, false
+}
+
 // evolve runs the generations and returns the plausible candidates found
 // (the first one, or all with Options.All).
 func (st *search) evolve(ctx context.Context) ([]individual, error) {
@@ -282,7 +307,11 @@ func (st *search) evolve(ctx context.Context) ([]individual, error) {
 	// Generation 0: mutants of the original (GenProg).
 	cands := make([]individual, o.Population)
 	for i := range cands {
-		cands[i].patch = st.mutant(nil, st.rngFor(0, i))
+		if pt, ok := st.immigrant(); ok {
+			cands[i].patch = pt
+		} else {
+			cands[i].patch = st.mutant(nil, st.rngFor(0, i))
+		}
 	}
 	var pop []individual
 	for gen := 0; ; gen++ {
@@ -440,7 +469,8 @@ func (st *search) breed(gen int, pop []individual) []individual {
 	if o.Selection == Truncation {
 		// The Debugging Book's evolve(): offspring from parents drawn
 		// uniformly; the caller keeps the fittest of parents and offspring.
-		for i := 0; len(next) < o.Population; i += 2 {
+		next = st.immigrants(next)
+		for i := len(next); len(next) < o.Population; i += 2 {
 			a := pop[sel.IntN(len(pop))].patch
 			b := pop[sel.IntN(len(pop))].patch
 			next = st.children(next, gen, i, a, b, sel)
@@ -452,6 +482,7 @@ func (st *search) breed(gen int, pop []individual) []individual {
 	for _, i := range ranked[:min(elite, len(ranked))] {
 		next = append(next, individual{patch: pop[i].patch})
 	}
+	next = st.immigrants(next)
 	tournament := func() program.Patch {
 		best := sel.IntN(len(pop))
 		for k := 1; k < o.TournamentSize; k++ {
@@ -464,6 +495,19 @@ func (st *search) breed(gen int, pop []individual) []individual {
 	}
 	for i := len(next); len(next) < o.Population; i += 2 {
 		next = st.children(next, gen, i, tournament(), tournament(), sel)
+	}
+	return next
+}
+
+// immigrants appends the generation's share of first-order mutants.
+func (st *search) immigrants(next []individual) []individual {
+	n := int(math.Round(st.opts.Immigrants * float64(st.opts.Population)))
+	for k := 0; k < n && len(next) < st.opts.Population; k++ {
+		pt, ok := st.immigrant()
+		if !ok {
+			break
+		}
+		next = append(next, individual{patch: pt})
 	}
 	return next
 }

@@ -39,6 +39,7 @@ type repairFlags struct {
 	tournament    int
 	elitism       float64
 	maxEdits      int
+	immigrants    float64
 	seed          uint64
 	all           bool
 	operators     string
@@ -68,6 +69,7 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.tournament, "tournament-size", d.TournamentSize, "candidates per tournament")
 	fl.Float64Var(&f.elitism, "elitism", d.Elitism, "fraction of the population kept unchanged (tournament selection)")
 	fl.IntVar(&f.maxEdits, "max-edits", d.MaxEdits, "maximum number of edits of a candidate")
+	fl.Float64Var(&f.immigrants, "immigrants", d.Immigrants, "fraction of each generation made of single-edit mutants not tried yet (0: off)")
 	fl.Uint64Var(&f.seed, "seed", d.Seed, "random seed: the same seed gives the same result")
 	fl.BoolVar(&f.all, "all", false, "keep searching after the first fix and collect every distinct one (stdout gets the first; --report lists all)")
 	fl.StringVar(&f.operators, "operators", "default", "mutation operators and weights: default, all, or e.g. delete,insert=2,cmp-op=3 (see 'repair operators')")
@@ -125,6 +127,9 @@ func (f *repairFlags) options(cmd *cobra.Command) (repair.Options, error) {
 	}
 	if set("max-edits") {
 		o.MaxEdits = f.maxEdits
+	}
+	if set("immigrants") {
+		o.Immigrants = f.immigrants
 	}
 	o.Seed = f.seed
 	o.All = f.all
@@ -403,7 +408,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 			"evaluations": o.Evaluations, "time_budget_seconds": o.TimeBudget.Seconds(),
 			"mutation_rate": o.MutationRate, "crossover_rate": o.CrossoverRate, "crossover": o.CrossoverName,
 			"selection": o.Selection, "tournament_size": o.TournamentSize, "elitism": o.Elitism,
-			"max_edits": o.MaxEdits, "seed": o.Seed, "workers": o.Workers, "all": o.All,
+			"max_edits": o.MaxEdits, "immigrants": o.Immigrants, "seed": o.Seed, "workers": o.Workers, "all": o.All,
 			"operators": ops, "weighting": o.Weights.Weighting.String(),
 			"weight_passing": o.Weights.Passing, "weight_failing": o.Weights.Failing,
 			"localization": o.Formula.Name, "reduce": o.Reduce,
