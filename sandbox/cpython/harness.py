@@ -352,7 +352,7 @@ def exc_detail(e, files):
 class Case:
     __slots__ = (
         "kind", "fn", "fn_head", "fn_rest", "args", "args_json", "kwargs", "kwargs_json",
-        "has_expected", "expected", "expected_int", "has_expected_args",
+        "has_expected", "expected", "expected_int", "expected_repr", "has_expected_args",
         "expected_args", "raises", "stdin", "stdout", "timeout", "tol",
     )
 
@@ -383,6 +383,7 @@ def load_case(c):
     k.has_expected = "expected" in c
     k.expected = c.get("expected")
     k.expected_int = type(k.expected) is int
+    k.expected_repr = short_repr(k.expected)
     k.has_expected_args = "expected_args" in c
     k.expected_args = c.get("expected_args")
     k.raises = c.get("raises") or ""
@@ -874,7 +875,7 @@ def child_main():
                 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             except (ValueError, OSError):
                 pass
-            run_cases(shm, start, code, L, covoff, recbase, cap)
+            run_cases(shm, start, code, L, covoff, recbase, cap, reuse)
             del code
             served += 1
             if not reuse or served >= MAX_SERVED or not left_clean(nmods):
@@ -893,7 +894,9 @@ def child_main():
     os._exit(0)
 
 
-def run_cases(shm, start, code, L, covoff, recbase, cap):
+def run_cases(shm, start, code, L, covoff, recbase, cap, pure):
+    if pure and ALL_CALLS and L == 0:
+        return run_pure_calls(shm, start, code, recbase, cap)
     hdr_pack = HDR.pack_into
     rec_pack = REC.pack_into
     clock = monotonic
@@ -966,6 +969,52 @@ def run_cases(shm, start, code, L, covoff, recbase, cap):
         # area, ends this child at a case boundary: the forker kills what is
         # left and the manager has a fresh child run the remaining cases.
         if i < n and (flags.forked or thread_count() or used + maxrec > cap):
+            hdr_pack(shm, 0, -1, t1, used, i)
+            os._exit(0)
+        hdr_pack(shm, 0, i, t1, used, i)
+        t0 = t1
+    hdr_pack(shm, 0, -1, clock(), used, i)
+
+
+def run_pure_calls(shm, start, code, recbase, cap):
+    """run_cases for call cases of a pure candidate: such code cannot reach
+    sys, fork or start threads, so only what it can change is restored
+    between cases."""
+    hdr_pack = HDR.pack_into
+    rec_pack = REC.pack_into
+    clock = monotonic
+    cases = CASES
+    n = len(cases)
+    mods = modules
+    modname = MODULE
+    maxrec = REC.size + 2 + DETAIL_MAX + 4
+    run_call = Ctx(code).run_call
+    out = Output()
+    sys.stdout = out
+    sys.stderr = Output()
+    sys.stdin = EMPTY_STDIN
+    nmods = len(mods)
+    used = recbase
+    i = start
+    t0 = clock()
+    hdr_pack(shm, 0, i, t0, used, i)
+    while i < n:
+        verdict, detail = run_call(cases[i])
+        t1 = clock()
+        if detail:
+            used = put_record(shm, used, i, verdict, t1 - t0, detail, None)
+        else:
+            rec_pack(shm, used, i, verdict, 0, t1 - t0)
+            used += 14
+        i += 1
+        mods.pop(modname, None)
+        if len(mods) != nmods:
+            nmods = prune_modules(BASE_MODULES)
+        if out.n:
+            out = Output()
+            sys.stdout = out
+        del detail
+        if i < n and used + maxrec > cap:
             hdr_pack(shm, 0, -1, t1, used, i)
             os._exit(0)
         hdr_pack(shm, 0, i, t1, used, i)
@@ -1087,7 +1136,7 @@ class Ctx:
                 else:
                     ok = equal(e, r, c.tol)
                 if not ok:
-                    return WRONG, "expected %s, got %s" % (short_repr(e), short_repr(r))
+                    return WRONG, "expected %s, got %s" % (c.expected_repr, short_repr(r))
             if c.has_expected_args and not equal(c.expected_args, list(args), c.tol):
                 return WRONG, "expected arguments %s after the call, got %s" % (
                     short_repr(c.expected_args),
@@ -1480,6 +1529,8 @@ def setup(cfg):
         TEST_FILE = ""
     if any(c.kind == IO for c in CASES):
         _number_res()
+    global ALL_CALLS
+    ALL_CALLS = all(c.kind == CALL for c in CASES)
     EMPTY_STDIN = make_stdin("")
     RECURSION_LIMIT = sys.getrecursionlimit()
     # The sandbox's private directory: helper modules in lib/ first, then
