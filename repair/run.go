@@ -74,7 +74,8 @@ type Result struct {
 	Cache       fitness.CacheStats
 	History     []Generation
 	// StopReason says why the search stopped: "found", "generations",
-	// "evaluations", "time budget", "interrupted".
+	// "evaluations", "time budget", "exhausted" (nothing new to try),
+	// "interrupted".
 	StopReason string
 	// Durations of the stages.
 	LocalizeTime, SearchTime, ReduceTime time.Duration
@@ -279,6 +280,11 @@ func (st *search) mutant(parent program.Patch, rng *rand.Rand) program.Patch {
 // freshTries bounds the draws for a mutant not seen before.
 const freshTries = 8
 
+// staleLimit is the number of generations in a row without a program not
+// seen before after which the search gives up: the operators cannot reach
+// anything new.
+const staleLimit = 10
+
 // neighbourhoodLimit bounds the first-order edits kept for immigrants.
 const neighbourhoodLimit = 200_000
 
@@ -314,8 +320,15 @@ func (st *search) evolve(ctx context.Context) ([]individual, error) {
 		}
 	}
 	var pop []individual
+	stale := 0 // generations in a row without a new program
 	for gen := 0; ; gen++ {
+		before := st.evals
 		n, budgetHit, err := st.evaluate(ctx, cands)
+		if st.evals == before {
+			stale++
+		} else {
+			stale = 0
+		}
 		st.result.Generations = gen + 1
 		// Plausible candidates, in index order, among the evaluated prefix.
 		for i := 0; i < n; i++ {
@@ -342,6 +355,9 @@ func (st *search) evolve(ctx context.Context) ([]individual, error) {
 			return found, nil
 		case gen == o.Generations-1:
 			st.result.StopReason = "generations"
+			return found, nil
+		case stale >= staleLimit:
+			st.result.StopReason = "exhausted"
 			return found, nil
 		}
 		// Survivors: the candidates themselves (generational), or the

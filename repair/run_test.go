@@ -1,0 +1,280 @@
+package repair
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"repair/fitness"
+	"repair/program"
+	"repair/sandbox"
+)
+
+const middle = `def middle(x, y, z):
+    if y < z:
+        if x < y:
+            return y
+        elif x < z:
+            return y
+    else:
+        if x > y:
+            return y
+        elif x > z:
+            return x
+    return z
+`
+
+// fakeSuite has n passing and n failing cases.
+func fakeSuite(n int) *fitness.Suite {
+	s := &fitness.Suite{Path: "tests.json", Function: "middle"}
+	for i := 0; i < 2*n; i++ {
+		s.Cases = append(s.Cases, fitness.Case{Name: fmt.Sprintf("c%d", i), Kind: fitness.Call, Function: "middle", Weight: 1, Timeout: 2})
+	}
+	return s
+}
+
+// fakeRunner judges a candidate by its text: the failing half passes when
+// line 6 returns x, the passing half keeps passing while lines 4 and 9 still
+// return y. Coverage: the failing cases execute lines 1-3, 5, 6.
+func fakeRunner(calls *atomic.Int64) Runner {
+	return func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		if calls != nil {
+			calls.Add(1)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p, err := program.Parse("m.py", src)
+		if err != nil {
+			o := &fitness.Outcome{CompileError: err.Error()}
+			for i := 0; i < 20; i++ {
+				o.Results = append(o.Results, fitness.Result{Verdict: fitness.CompilationError})
+			}
+			return o, nil
+		}
+		lines := strings.Split(string(src), "\n")
+		line := func(n int) string {
+			if n-1 < len(lines) {
+				return strings.TrimSpace(lines[n-1])
+			}
+			return ""
+		}
+		_ = p
+		fixed := line(6) == "return x"
+		kept := line(4) == "return y" && line(9) == "return y" && line(11) == "return x"
+		o := &fitness.Outcome{}
+		for i := 0; i < 20; i++ {
+			r := fitness.Result{Verdict: fitness.WrongAnswer}
+			if i < 10 && kept || i >= 10 && fixed && kept {
+				r.Verdict = fitness.Passed
+			}
+			if opts.Coverage {
+				if i < 10 {
+					r.Lines = []int{1, 2, 3, 4, 12}
+				} else {
+					r.Lines = []int{1, 2, 3, 5, 6}
+				}
+			}
+			o.Results = append(o.Results, r)
+		}
+		return o, nil
+	}
+}
+
+func parseMiddle(t *testing.T) *program.Program {
+	t.Helper()
+	p, err := program.Parse("middle.py", []byte(middle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRunFindsFix(t *testing.T) {
+	p := parseMiddle(t)
+	opts := Defaults()
+	opts.Workers = 2
+	res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Fixes) != 1 {
+		t.Fatalf("no fix: stop %s, best %v", res.StopReason, res.BestFitness)
+	}
+	fix := res.Fixes[0]
+	if len(fix.Patch) != 1 {
+		t.Errorf("reduced patch has %d edits, want 1: %v", len(fix.Patch), fix.Describe)
+	}
+	if !strings.Contains(fix.Diff, "+            return x") {
+		t.Errorf("diff does not return x:\n%s", fix.Diff)
+	}
+	if res.StopReason != "found" || res.BestFitness != 1 {
+		t.Errorf("stop %q best %v", res.StopReason, res.BestFitness)
+	}
+	if res.Ranking.Entries[0].Line != 6 {
+		t.Errorf("top suspicious line %d, want 6", res.Ranking.Entries[0].Line)
+	}
+}
+
+// TestDeterminism: the same seed gives the same fix, the same number of
+// evaluations and the same history whatever the number of workers.
+func TestDeterminism(t *testing.T) {
+	p := parseMiddle(t)
+	for _, seed := range []uint64{1, 2, 3, 4, 5} {
+		var got []string
+		for _, workers := range []int{1, 2, 7} {
+			opts := Defaults()
+			opts.Seed, opts.Workers = seed, workers
+			opts.Operators = opts.Operators[:5] // statement operators only: a longer search
+			res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := fmt.Sprintf("evals=%d gens=%d", res.Evaluations, res.Generations)
+			if len(res.Fixes) > 0 {
+				s += " " + res.Fixes[0].Diff + fmt.Sprint(res.Fixes[0].Unreduced)
+			}
+			got = append(got, s)
+		}
+		if diff := cmp.Diff(got[0], got[1]); diff != "" {
+			t.Errorf("seed %d: workers 1 vs 2 differ (-1 +2):\n%s", seed, diff)
+		}
+		if diff := cmp.Diff(got[0], got[2]); diff != "" {
+			t.Errorf("seed %d: workers 1 vs 7 differ (-1 +7):\n%s", seed, diff)
+		}
+	}
+}
+
+func TestEvaluationBudget(t *testing.T) {
+	p := parseMiddle(t)
+	var calls atomic.Int64
+	opts := Defaults()
+	opts.Evaluations = 25
+	opts.Operators = opts.Operators[:2] // delete and insert: never fixes
+	res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(&calls), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Fixes) != 0 {
+		t.Fatalf("delete-only search found a fix")
+	}
+	if res.Evaluations > 25 {
+		t.Errorf("%d evaluations, budget 25", res.Evaluations)
+	}
+	// The original's coverage run plus at most the budget.
+	if n := calls.Load(); n > 26 {
+		t.Errorf("engine ran %d times, want at most 26", n)
+	}
+	if res.StopReason != "evaluations" {
+		t.Errorf("stop reason %q", res.StopReason)
+	}
+}
+
+// TestExhausted: a search that cannot make new programs stops.
+func TestExhausted(t *testing.T) {
+	p := parseMiddle(t)
+	opts := Defaults()
+	opts.Operators = opts.Operators[:1] // delete: three targets, a handful of programs
+	res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != "exhausted" || res.Generations >= 50 {
+		t.Errorf("stop %q after %d generations", res.StopReason, res.Generations)
+	}
+}
+
+func TestNothingToRepair(t *testing.T) {
+	p := parseMiddle(t)
+	all := func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		o := &fitness.Outcome{}
+		for i := 0; i < 20; i++ {
+			o.Results = append(o.Results, fitness.Result{Verdict: fitness.Passed})
+		}
+		return o, nil
+	}
+	_, err := Run(context.Background(), p, fakeSuite(10), all, Defaults())
+	if err == nil || !strings.Contains(err.Error(), "nothing to repair: all 20 cases pass") {
+		t.Errorf("error = %v", err)
+	}
+}
+
+func TestCanceled(t *testing.T) {
+	p := parseMiddle(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls atomic.Int64
+	run := fakeRunner(&calls)
+	orig := []byte(middle)
+	slow := func(c context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		if calls.Load() > 5 {
+			cancel()
+		}
+		// No candidate ever fixes anything.
+		return run(c, orig, opts)
+	}
+	res, err := Run(ctx, p, fakeSuite(10), slow, Defaults())
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error = %v, want canceled", err)
+	}
+	if res == nil || res.StopReason != "interrupted" {
+		t.Errorf("result %+v", res)
+	}
+}
+
+func TestBookPreset(t *testing.T) {
+	o := Book()
+	if o.Population != 40 || o.Generations != 100 || o.Weights.Passing != 0.99 || o.Weights.Failing != 0.01 ||
+		o.MutationRate != 1 || o.CrossoverRate != 1 || o.Selection != Truncation || o.Immigrants != 0 {
+		t.Errorf("book preset: %+v", o)
+	}
+	var names []string
+	for _, w := range o.Operators {
+		names = append(names, fmt.Sprintf("%s=%v", w.Op.Name, w.Weight))
+	}
+	if diff := cmp.Diff([]string{"insert=1", "swap=1", "delete=1"}, names); diff != "" {
+		t.Errorf("book operators (-want +got):\n%s", diff)
+	}
+	if err := o.Validate(); err != nil {
+		t.Error(err)
+	}
+	// The book's search finds the middle fix too (swap/insert/delete can).
+	p := parseMiddle(t)
+	res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Fixes) == 0 {
+		t.Errorf("book preset found no fix (best %v)", res.BestFitness)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		set  func(*Options)
+		want string
+	}{
+		{"population", func(o *Options) { o.Population = 0 }, "--population must be from 1 to 1000000, got 0"},
+		{"mutation rate", func(o *Options) { o.MutationRate = 1.5 }, "--mutation-rate must be from 0 to 1, got 1.5"},
+		{"selection", func(o *Options) { o.Selection = "roulette" }, `--selection must be tournament or truncation, got "roulette"`},
+		{"tournament", func(o *Options) { o.TournamentSize = 100 }, "--tournament-size must be from 1 to the population (40), got 100"},
+		{"immigrants and elitism", func(o *Options) { o.Immigrants, o.Elitism = 0.95, 0.1 }, "--elitism (0.1) and --immigrants (0.95) add up to more than the population"},
+		{"weights", func(o *Options) { o.Weights.Failing = 0 }, "fitness weights: the failing weight must be a number > 0, got 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := Defaults()
+			tt.set(&o)
+			err := o.Validate()
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
