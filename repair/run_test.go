@@ -277,4 +277,3 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
-
