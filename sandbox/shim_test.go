@@ -19,22 +19,15 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// probeScript prints one key=value line per property of its sandbox.
-const probeScript = `
-echo "uid=$(id -u)"
-echo "env=$(wc -c < /proc/$$/environ)"
-echo "cwd=$PWD"
-echo "pid=$$"
-echo "hostname=$(cat /proc/sys/kernel/hostname)"
-grep -E '^(CapEff|CapPrm|CapBnd|CapAmb|NoNewPrivs|Seccomp):' /proc/self/status | tr -d ' \t' | sed 's/:/=/'
-echo "procs=$(ls /proc | grep -c '^[0-9]')"
-if echo x > scratch.txt 2>/dev/null; then echo scratch=ok; else echo scratch=fail; fi
-if echo x > lib/new.txt 2>/dev/null; then echo lib=writable; else echo lib=readonly; fi
-echo "helper=$(cat lib/helper.py)"
-if echo x > "$OUTSIDE/escaped.txt" 2>/dev/null; then echo outside=writable; else echo outside=readonly; fi
-if echo x > /dev/null 2>/dev/null; then echo devnull=ok; else echo devnull=fail; fi
-echo "nofile=$(ulimit -n)"
-`
+// probeScript (testdata/probe.sh) prints one key=value line per property
+// of its sandbox.
+var probeScript = func() string {
+	b, err := os.ReadFile(filepath.Join("testdata", "probe.sh"))
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 func runProbe(t *testing.T, cfg sandbox.Config) (map[string]string, *sandbox.Cmd) {
 	t.Helper()
@@ -51,6 +44,7 @@ func runProbe(t *testing.T, cfg sandbox.Config) (map[string]string, *sandbox.Cmd
 	cfg.Args = []string{"sh", "-c", "OUTSIDE=" + outside + "\n" + probeScript}
 	cfg.Files = []string{helper}
 	cfg.Limits.OpenFiles = 100
+	cfg.Limits.AddressSpace = 256 << 20
 	cmd, err := sandbox.Command(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -103,6 +97,7 @@ func TestShimFullIsolation(t *testing.T) {
 		"outside":    "readonly",
 		"devnull":    "ok",
 		"nofile":     "100",
+		"as":         "262144",
 	}
 	if os.Getuid() != 0 {
 		want["uid"] = "0" // mapped to root inside the namespace
@@ -121,7 +116,7 @@ func TestShimDegraded(t *testing.T) {
 	if cmd.Confinement.Namespaces || cmd.Confinement.Degraded == "" {
 		t.Errorf("confinement = %+v; want degraded without namespaces", cmd.Confinement)
 	}
-	for k, want := range map[string]string{"env": "0", "cwd": "$DIR", "NoNewPrivs": "1", "Seccomp": "2", "CapEff": "0000000000000000", "scratch": "ok", "helper": "HELPER", "nofile": "100"} {
+	for k, want := range map[string]string{"env": "0", "cwd": "$DIR", "NoNewPrivs": "1", "Seccomp": "2", "CapEff": "0000000000000000", "scratch": "ok", "helper": "HELPER", "nofile": "100", "as": "262144"} {
 		if got[k] != want {
 			t.Errorf("%s = %q; want %q", k, got[k], want)
 		}

@@ -1,0 +1,194 @@
+// Package sandbox runs untrusted, machine-mutated candidate programs: it
+// defines the [Engine] contract (DESIGN.md §4) and the isolation shim every
+// engine starts its worker processes under. Package cpython is the engine
+// for a real CPython interpreter.
+//
+// A failing candidate is data ([fitness.Outcome]), never a Go error; an
+// error means the tool itself broke (no interpreter, context canceled, a
+// worker that cannot be restarted).
+//
+// # The isolation shim
+//
+// [Command] prepares a program to run under the shim: our own executable
+// (/proc/self/exe) re-executed with os.Args[1] == "-repair-sandbox-shim".
+// Every main, and every TestMain of a package whose tests start engines,
+// calls [Init] first; in a shim process Init confines the process and
+// executes the program, and never returns:
+//
+//	func TestMain(m *testing.M) {
+//		sandbox.Init()
+//		os.Exit(m.Run())
+//	}
+//
+// The parent passes the configuration on an inherited pipe (never in the
+// environment) and reads the outcome on a close-on-exec status pipe: a
+// "C" line with the [Confinement] in force before the execve, or an "E"
+// line naming the step that failed. EOF after "C" means the program runs.
+// [Cmd.Start] returns only then, so a shim failure is an error of Start.
+//
+// The shim confines itself in this order:
+//
+//  1. Namespaces (clone flags of the re-execution): a new user namespace
+//     mapping the current uid and gid, and new PID, network, IPC, UTS and
+//     mount namespaces. The shim, and the program after it, is PID 1 of
+//     its PID namespace: the kernel kills every process of the namespace
+//     when it dies, and orphans are reparented to it.
+//  2. Mounts: nothing propagates back (MS_PRIVATE), /proc is the PID
+//     namespace's own, every mount is made read-only (mount_setattr with
+//     AT_RECURSIVE, or a remount per mount point before Linux 5.12), the
+//     private working directory is a fresh tmpfs mounted on an empty
+//     temporary directory of the host, and the configured files are copied
+//     into its lib/ subdirectory, which is then bound read-only. The
+//     program starts in the private directory.
+//  3. Resource limits: CPU seconds, file size, open files, processes
+//     (RLIMIT_NPROC, counted per user namespace), core size 0.
+//  4. The child-subreaper flag (orphans stay reachable without a PID
+//     namespace), then every capability set emptied: bounding, ambient,
+//     inheritable, permitted, effective, with SECBIT_NOROOT and friends
+//     locked so that uid 0 of the user namespace gets nothing back on
+//     execve.
+//  5. PR_SET_NO_NEW_PRIVS.
+//  6. The seccomp filter (github.com/elastic/go-seccomp-bpf, TSYNC): a deny
+//     list failing with EPERM: socket creation and connection (socketpair
+//     only for AF_UNIX), ptrace and process_vm_*, every mount, namespace,
+//     module, kexec, bpf, perf, keyring, swap, clock and io_uring call,
+//     clone with namespace flags; clone3 fails with ENOSYS so that the C
+//     library falls back to clone, whose flags the filter can read.
+//  7. RLIMIT_AS, set with raw system calls immediately before a raw
+//     execve (the Go runtime of the shim reserves far more address space
+//     than a candidate may use), and the execve of the program with the
+//     configured environment (empty by default).
+//
+// When the kernel refuses namespaces (or a mount step fails inside them),
+// [IsolationAuto] starts the shim again without them: steps 3 to 7 still
+// apply, the private directory is a real temporary directory, and
+// [Confinement.Degraded] says why; the cpython engine prints that once on
+// [Options.Stderr]. [IsolationStrict] refuses with an error wrapping
+// [ErrIsolation] instead. [IsolationNone] applies the resource limits only.
+// [Config.NoNamespaces] simulates the refusal for tests.
+//
+// The kernel does not apply RLIMIT_NPROC to uid 0 of the initial user
+// namespace (a namespace that maps uid 0 to itself is still that user),
+// so when the tool runs as root the shim is also placed in a pids cgroup
+// (cgroup v1's pids hierarchy, or v2 with CLONE_INTO_CGROUP) when one can
+// be created; [Confinement.PidsCgroup] says whether it was.
+//
+// [Cmd.Wait] removes the private directory and the cgroup; [Cmd.Kill]
+// kills the program and, without a PID namespace, its cgroup and every
+// descendant.
+//
+// # The cpython engine
+//
+// Package cpython keeps one warm server per worker. A server is the
+// harness (cpython/harness.py, embedded with go:embed) running under the
+// real interpreter (sys.executable of python3, resolved once: version
+// managers' shims cost ~100 ms a start) with -s -S -B, inside the shim.
+// The interpreter starts with PYTHONHASHSEED=0 only, for str hashes (set
+// iteration order) that do not depend on which server runs a candidate;
+// the harness empties os.environ before any candidate runs.
+//
+// A server is three kinds of process sharing one anonymous shared mapping:
+//
+//   - the forker: the process the shim executed, PID 1 of the namespace.
+//     It forks a child when the manager asks, reaps it, then kills and
+//     reaps every other process the candidate left (they are all its
+//     children by then: orphans go to PID 1), and reports the exit status.
+//     Its loop touches few pages, so forking it costs few copy-on-write
+//     faults. Candidates cannot signal it (PID 1 ignores signals it has no
+//     handler for).
+//   - the manager, forked once, never forking: it talks to Go, compiles
+//     each candidate and puts the marshalled code into the mapping,
+//     enforces the per-case deadlines from outside and sends the records.
+//   - the child: loads the code and runs the cases, writing the running
+//     case and its start time, then one record per case, into the mapping:
+//     no system call per case. Its deadline is enforced by the manager,
+//     which kills its process group (and the forker everything else) at
+//     the deadline; the child cannot dodge it.
+//
+// # Protocol
+//
+// Between Go and a server (the manager), over two pipes, every message is
+// a little-endian u32 length (of the kind byte and the payload), a kind
+// byte, the payload:
+//
+//	Go → server  'S' the suite, once: JSON {module, cases ([]fitness.Case),
+//	                 memory_mb, output_cap, test_source, test_module,
+//	                 test_file, original (the target's source), reuse}
+//	             'R' a candidate: a flags byte (1: coverage), the source
+//	server → Go  'H' ready: JSON {version, pid_ns}
+//	             'P' still busy (every second: Go's watchdog)
+//	             'C' result records of finished cases
+//	             'E' the candidate does not compile: the message
+//	             'D' the candidate is done: u32 reused, u32 forks, u32 kept
+//	             'X' the harness failed: the message (then it exits)
+//
+// A record is u32 case, u8 verdict ([fitness.Verdict]), u8 flags, f64
+// seconds, then with flags&1 a u16-length UTF-8 detail and with flags&2 a
+// u32 count of u32 line numbers. Go trusts nothing a server sends: lengths,
+// case numbers and verdicts are checked, and garbage, silence (the
+// watchdog) or death replace the server; the candidate in flight then runs
+// once more on a fresh server, and if it breaks that one too the cases it
+// did not report get RUNTIME_ERROR.
+//
+// # Cases
+//
+// A case that ends its process (os._exit, a signal, its deadline, a crash)
+// gets its own verdict from the manager, and the remaining cases go on in
+// a fresh child. A case that leaves processes or threads running ends its
+// child at the case boundary for the same reason. Each case sees a fresh
+// import of the candidate: a new module object registered in sys.modules
+// under the target's module name (so the test file's "from middle import
+// middle" and helper modules importing the target get it), its code
+// executed again, arguments decoded again; helper modules next to the
+// target imported by a case are forgotten before the next one. Standard
+// streams are fresh per case: stdout and stderr are captured up to
+// [Options.OutputCap], stdin holds the case's input; file descriptors 1 and
+// 2 are /dev/null.
+//
+// Other process-wide state a case changes (the working directory, files of
+// the private directory, signal handlers, attributes of standard-library
+// modules) is visible to the following cases of the same candidate, as it
+// would be in one Python process; it never reaches another candidate,
+// which runs in a fresh child, except as follows.
+//
+// # Reusing a child for pure candidates
+//
+// A fork per candidate costs far more than running a small candidate's
+// cases (copy-on-write faults of a CPython process). So a candidate whose
+// code is pure runs in the child of the previous pure candidate when that
+// one provably left the process as it found it. Pure is decided on the
+// bytecode: no name that reaches the interpreter, other modules' globals,
+// frames or the process (sys, os, open, eval, getattr, __dict__,
+// __globals__, f_back, ..., and the mutable attributes of the standard
+// library modules it may use), no store to a dunder attribute, and imports
+// only of preloaded pure standard-library modules (math, collections,
+// itertools, functools, heapq, re, ...: those the target imports are
+// preloaded). After such a candidate the child checks builtins, every
+// preloaded module, its classes and functions unchanged, no new module,
+// no process or thread, no MemoryError and no uncollectable garbage, and
+// only then waits for the next pure candidate. Anything else gets a fresh
+// fork. cpython.Engine.Stats counts forks and reuses.
+//
+// # Comparison
+//
+// Values compare like fitness.Equal (the shared vectors in
+// fitness/testdata): None only equals null, bools only bools, ints
+// exactly, floats within the tolerance (abs or relative; NaN never, an
+// infinity only itself), tuple and list as arrays, dicts as objects with
+// keys converted as json.dumps converts them, a set or frozenset as an
+// array in any order, an iterator, generator, range or dict view
+// materialised (at most 10,000 items), str exactly, anything else never.
+// Standard output compares line by line, trailing whitespace and trailing
+// empty lines ignored, tokens equal as strings or as numbers within the
+// tolerance.
+//
+// # Invariants
+//
+//   - A candidate never runs outside the shim, and never with the tool's
+//     environment, capabilities or network.
+//   - Every process a candidate starts is gone before the next candidate
+//     starts (killed by the forker), and every process and directory of an
+//     engine is gone after Close.
+//   - Results never depend on a previous candidate: fresh child, or a
+//     reused child whose shared state was checked unchanged.
+package sandbox
