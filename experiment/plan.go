@@ -144,8 +144,9 @@ var budgetKeys = map[string]string{"time": "time_budget", "evaluations": "evalua
 
 // parser reads a plan's YAML nodes, reporting errors at their line.
 type parser struct {
-	path string // as given, for messages
-	dir  string
+	path   string // as given, for messages
+	dir    string // the plan's directory, for opening files
+	absDir string // the same, absolute, for naming them
 }
 
 func (ps *parser) errorf(n *yaml.Node, key, format string, args ...any) error {
@@ -173,21 +174,27 @@ func Load(path string) (*Plan, error) {
 		}
 		return nil, inputerr.New("%s: %v", path, err)
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(path, filepath.Dir(abs), data)
+	return Parse(path, filepath.Dir(path), data)
 }
 
 // Parse is Load with the file's contents given; dir is the directory
 // relative paths are resolved against.
 func Parse(path, dir string, data []byte) (*Plan, error) {
-	ps := &parser{path: path, dir: dir}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	ps := &parser{path: path, dir: dir, absDir: absDir}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
-		return nil, inputerr.New("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		var line int
+		if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
+			_, msg, _ = strings.Cut(msg, ": ")
+			return nil, inputerr.New("%s:%d: %s", path, line, msg)
+		}
+		return nil, inputerr.New("%s: %s", path, msg)
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, ps.errorf(&doc, "", "a plan is a mapping with keys %s", strings.Join(planKeys, ", "))
@@ -197,7 +204,7 @@ func Parse(path, dir string, data []byte) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{Path: path, Dir: dir, Engine: "auto", Sandbox: "auto"}
+	plan := &Plan{Path: path, Dir: absDir, Engine: "auto", Sandbox: "auto"}
 
 	for _, k := range []string{"engine", "sandbox", "python"} {
 		n, ok := fields[k]
@@ -446,7 +453,7 @@ func (ps *parser) rel(p string) string {
 	if err != nil {
 		return filepath.ToSlash(p)
 	}
-	r, err := filepath.Rel(ps.dir, abs)
+	r, err := filepath.Rel(ps.absDir, abs)
 	if err != nil {
 		return filepath.ToSlash(abs)
 	}

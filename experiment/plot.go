@@ -58,12 +58,7 @@ func (rep *Report) Plots(dir string) ([]string, error) {
 			return files, err
 		}
 	}
-	configs := []Row{rep.All}
-	for _, t := range rep.Tables {
-		if t.By == "configuration" {
-			configs = t.Rows
-		}
-	}
+	configs := rep.configs
 	p, err := boxPlot(configs)
 	if err != nil {
 		return files, err

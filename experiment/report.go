@@ -104,9 +104,12 @@ type Report struct {
 	// (combinations of the varied parameters) and seeds.
 	Bugs, Configs, Seeds int
 	// All summarizes every trial; Tables group them by each varied
-	// parameter, then by bug, then by configuration.
+	// parameter, then by bug, then (with two or more varied parameters) by
+	// configuration.
 	All    Row
 	Tables []Table
+	// configs are the rows per configuration, for the box plots.
+	configs []Row
 }
 
 // NewReport summarizes results.
@@ -135,10 +138,10 @@ func NewReport(res *Results) *Report {
 	bugs := summarizeRows(recs, func(r *Record) string { return r.Bug }, nil)
 	rep.Bugs = len(bugs)
 	rep.Tables = append(rep.Tables, Table{By: "bug", Rows: bugs})
-	configs := summarizeRows(recs, rep.configOf, rep.configLess)
-	rep.Configs = len(configs)
-	if len(configs) > 1 {
-		rep.Tables = append(rep.Tables, Table{By: "configuration", Rows: configs})
+	rep.configs = summarizeRows(recs, rep.configOf, rep.configLess)
+	rep.Configs = len(rep.configs)
+	if len(rep.Varied) > 1 {
+		rep.Tables = append(rep.Tables, Table{By: "configuration", Rows: rep.configs})
 	}
 	return rep
 }
