@@ -27,6 +27,11 @@ type RunOptions struct {
 	// by the trials that run at once; 0 takes the plan's, and if that is
 	// 0 too, one per CPU.
 	Workers int
+	// Trials bounds the trials that run at once (0: twice Workers, so that
+	// the workers stay busy while a trial breeds its next generation or
+	// reduces a patch). 1 runs trials one by one, so that their times are
+	// not inflated by other trials waiting for the same workers.
+	Trials int
 	// Engine, Sandbox and Python override the plan's when not empty.
 	Engine, Sandbox, Python string
 	// Output overrides the plan's output directory when not empty.
@@ -66,9 +71,10 @@ type Summary struct {
 	Trials, Skipped, Ran int
 	// Plausible, None and Errors count the outcomes of the trials that ran.
 	Plausible, None, Errors int
-	// Workers is the number of worker processes used.
-	Workers int
-	Elapsed time.Duration
+	// Workers is the number of worker processes used and AtOnce the
+	// number of trials run at once.
+	Workers, AtOnce int
+	Elapsed         time.Duration
 }
 
 // ParseIsolation reads a --sandbox value.
@@ -117,9 +123,10 @@ func outputDir(plan *Plan, opts RunOptions) string {
 // that directory are skipped, so running a plan again resumes it.
 //
 // Bugs run one after another. Each gets one engine of opts.Workers worker
-// processes, which up to twice as many of its trials share at once (so the
-// workers stay busy while a trial breeds a generation or reduces a patch);
-// the engine is closed when the bug's trials are done. A trial's result
+// processes, which up to opts.Trials of its trials share at once; the
+// engine is closed when the bug's trials are done. Before its trials, the
+// bug's original program runs once: one that does not compile or passes
+// every case stops the run with an inputerr. A trial's result
 // depends only on (bug, parameters, seed), not on the number of workers or
 // on the other trials, as long as no time budget cuts it short.
 //
@@ -152,13 +159,17 @@ func Run(ctx context.Context, plan *Plan, opts RunOptions) (*Summary, error) {
 	if workers == 0 {
 		workers = runtime.NumCPU()
 	}
+	trials := opts.Trials
+	if trials <= 0 {
+		trials = 2 * workers
+	}
 	out := outputDir(plan, opts)
 	pending, total, err := Pending(plan, opts)
 	if err != nil {
 		return nil, err
 	}
 	sum := &Summary{File: filepath.Join(out, ResultsFile(opts.Shard, opts.Shards)), Trials: total,
-		Skipped: total - len(pending), Workers: workers}
+		Skipped: total - len(pending), Workers: workers, AtOnce: trials}
 	start := time.Now()
 	if len(pending) == 0 {
 		return sum, nil
@@ -237,7 +248,11 @@ func (r *runner) runBug(ctx context.Context, trials []Trial) error {
 	var fatalOnce sync.Once
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	for range min(2*r.workers, len(trials)) {
+	if err := checkRepairable(ctx, eng, bug); err != nil {
+		return err
+	}
+
+	for range min(r.sum.AtOnce, len(trials)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -268,6 +283,26 @@ feed:
 		return fatal
 	}
 	return ctx.Err()
+}
+
+// checkRepairable runs the bug's original program once: a program that
+// does not compile or passes every case is refused (as repair.Run would
+// refuse it in every trial).
+func checkRepairable(ctx context.Context, eng sandbox.Engine, bug *Bug) error {
+	orig, err := eng.Run(ctx, bug.Src, sandbox.RunOptions{})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%s: run the original program: %w", bug.Name, err)
+	}
+	if orig.CompileError != "" {
+		return inputerr.New("%s: %s does not compile: %s", bug.Name, bug.TargetRel, orig.CompileError)
+	}
+	if err := bug.Suite.CheckRepairable(orig); err != nil {
+		return inputerr.New("%s: %v", bug.Name, err)
+	}
+	return nil
 }
 
 // trial runs one trial; nil means it was interrupted and leaves no line.

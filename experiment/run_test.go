@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"repair/internal/inputerr"
 	"repair/sandbox"
 )
 
@@ -279,5 +280,28 @@ func TestRunGrownPlan(t *testing.T) {
 	}
 	if sum := runPlan(t, grown, RunOptions{Output: dir}); sum.Ran != 2 || sum.Skipped != 2 {
 		t.Errorf("grown plan: %+v, want 2 run and 2 skipped (max_edits 10 is the default)", sum)
+	}
+}
+
+// TestRunNothingToRepair checks that a bug whose original passes every
+// case stops the run before any of its trials.
+func TestRunNothingToRepair(t *testing.T) {
+	requirePython(t)
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "fine"), 0o755)
+	os.WriteFile(filepath.Join(dir, "fine", "fine.py"), []byte("def f(x):\n    return x\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "fine", "tests.json"), []byte(`{"function": "f", "tests": [{"args": [1], "expected": 1}]}`), 0o644)
+	plan, err := Parse("plan.yaml", dir, []byte("bugs: [fine]\nseeds: 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	_, err = Run(context.Background(), plan, RunOptions{Output: out})
+	want := "fine: " + filepath.Join(dir, "fine", "tests.json") + ": nothing to repair: all 1 cases pass"
+	if err == nil || err.Error() != want || !inputerr.Is(err) {
+		t.Errorf("Run = %v, want the inputerr %q", err, want)
+	}
+	if res, err := ReadResults(out); err != nil || len(res.Records) != 0 {
+		t.Errorf("results after a refused bug: %v, %v", res, err)
 	}
 }

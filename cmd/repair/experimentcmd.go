@@ -35,6 +35,7 @@ files into tables and plots. The plan format is in docs/experiments.md.`,
 type experimentRunFlags struct {
 	shard     string
 	workers   int
+	trials    int
 	engine    string
 	isolation string
 	python    string
@@ -68,6 +69,7 @@ deterministic slice that does not depend on the rest of the plan.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.shard, "shard", "", "run shard K of N (K/N, 1 <= K <= N) of the trials")
 	fl.IntVar(&f.workers, "workers", 0, "worker processes of the whole run (0: the plan's, else one per CPU)")
+	fl.IntVar(&f.trials, "trials", 0, "trials run at once, sharing the workers (0: twice the workers; 1 for undisturbed timings)")
 	fl.StringVar(&f.engine, "engine", "", "engine that runs candidates: auto, cpython or gpython (default: the plan's)")
 	fl.StringVar(&f.isolation, "sandbox", "", "isolation: auto, strict or none (default: the plan's)")
 	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: the plan's, else python3 on PATH)")
@@ -110,6 +112,9 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 	if f.workers < 0 || f.workers > 1024 {
 		return &flagError{fmt.Errorf("--workers must be from 0 to 1024, got %d", f.workers)}
 	}
+	if f.trials < 0 {
+		return &flagError{fmt.Errorf("--trials must be >= 0, got %d", f.trials)}
+	}
 	if f.isolation != "" {
 		if _, err := experiment.ParseIsolation(f.isolation); err != nil {
 			return &flagError{fmt.Errorf("--sandbox %v", err)}
@@ -124,7 +129,7 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 		log = discard{}
 	}
 	opts := experiment.RunOptions{
-		Shard: k, Shards: n, Workers: f.workers, Engine: f.engine, Sandbox: f.isolation,
+		Shard: k, Shards: n, Workers: f.workers, Trials: f.trials, Engine: f.engine, Sandbox: f.isolation,
 		Python: f.python, Output: f.out, Version: version, Stderr: log,
 	}
 	if f.dryRun {
@@ -153,8 +158,8 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 		fmt.Fprint(log, "\r\033[K")
 	}
 	if sum != nil {
-		fmt.Fprintf(log, "experiment: %d trials ran in %s on %d workers: %d plausible, %d none, %d errors; results in %s\n",
-			sum.Ran, sum.Elapsed.Round(time.Millisecond), sum.Workers, sum.Plausible, sum.None, sum.Errors, sum.File)
+		fmt.Fprintf(log, "experiment: %d trials ran in %s on %d workers (%d trials at once): %d plausible, %d none, %d errors; results in %s\n",
+			sum.Ran, sum.Elapsed.Round(time.Millisecond), sum.Workers, sum.AtOnce, sum.Plausible, sum.None, sum.Errors, sum.File)
 	}
 	if err != nil && errors.Is(err, context.Canceled) && sum != nil {
 		fmt.Fprintf(log, "experiment: interrupted; %d trials finished, run the plan again to resume\n", sum.Ran)
