@@ -659,6 +659,7 @@ func (ps *parser) bugs(n *yaml.Node, output string) ([]*Bug, error) {
 			return nil, ps.errorf(e, key, "bad glob %q: %v", pat, err)
 		}
 		sort.Strings(matches)
+		wild := strings.ContainsAny(pat, "*?[")
 		found := 0
 		for _, m := range matches {
 			fi, err := os.Stat(m)
@@ -667,6 +668,9 @@ func (ps *parser) bugs(n *yaml.Node, output string) ([]*Bug, error) {
 			}
 			if abs, _ := filepath.Abs(m); abs == outAbs {
 				continue
+			}
+			if wild && !hasPython(m) {
+				continue // results/, plots/, docs/ next to the bug folders
 			}
 			found++
 			tests, err := findSuite(m)
@@ -687,6 +691,12 @@ func (ps *parser) bugs(n *yaml.Node, output string) ([]*Bug, error) {
 		}
 	}
 	return out, nil
+}
+
+// hasPython reports whether dir holds a .py file.
+func hasPython(dir string) bool {
+	m, _ := filepath.Glob(filepath.Join(dir, "*.py"))
+	return len(m) > 0
 }
 
 // findSuite finds the suite of a bug folder: tests.json, tests.jsonl or

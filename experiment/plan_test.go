@@ -234,8 +234,10 @@ func TestBugFolders(t *testing.T) {
 	write("ambiguous/b.py", fn)
 	write("ambiguous/tests.json", suite)
 	write("output/keep.txt", "")
+	write("results/results.jsonl", "")
+	write("nosuite/prog.py", fn)
 
-	plan, err := Parse("plan.yaml", dir, []byte("bugs: [byname, single, named, pytest]\nseeds: 1\n"))
+	plan, err := Parse("plan.yaml", dir, []byte("bugs: ['[bpr]*', single, named]\nseeds: 1\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,9 +247,9 @@ func TestBugFolders(t *testing.T) {
 	}
 	want := []string{
 		"byname: byname/tests.json byname/byname.py byname.py",
+		"pytest: pytest/test_mod.py pytest/mod.py mod.py",
 		"single: single/tests.json single/prog.py prog.py",
 		"named: named/tests.json named/src/f.py src/f.py",
-		"pytest: pytest/test_mod.py pytest/mod.py mod.py",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("bugs mismatch (-want +got):\n%s", diff)
@@ -256,6 +258,11 @@ func TestBugFolders(t *testing.T) {
 	_, err = Parse("plan.yaml", dir, []byte("bugs: [ambiguous]\nseeds: 1\n"))
 	if want := `plan.yaml:1: bugs[0]: ambiguous: cannot tell the target among 2 .py files: add "target" to the suite, or list the bug as {tests: FILE, target: FILE}`; err == nil || err.Error() != want {
 		t.Errorf("ambiguous folder: got %v, want %s", err, want)
+	}
+	// A folder a glob matches is a bug folder if it holds Python files.
+	_, err = Parse("plan.yaml", dir, []byte("bugs: ['[n-z]*']\nseeds: 1\n"))
+	if want := `plan.yaml:1: bugs[0]: nosuite: no suite in the folder (want tests.json, tests.jsonl or a test_*.py)`; err == nil || err.Error() != want {
+		t.Errorf("folder with Python files but no suite: got %v, want %s", err, want)
 	}
 	// The output directory is not a bug folder, even when a glob matches it.
 	_, err = Parse("plan.yaml", dir, []byte("bugs: [byname, output]\nseeds: 1\noutput: output\n"))
