@@ -73,6 +73,7 @@ START = [0]  # the manager's first case of the running chunk
 
 NoneType = type(None)
 CodeType = type(compile("", "", "exec"))
+FunctionType = type(lambda: None)
 ModuleType = type(sys)
 modules = sys.modules
 
@@ -696,8 +697,11 @@ def _opcodes():
 
 
 def pure_code(code, extra_imports=()):
-    """Whether code and every code object in it is pure (see above)."""
+    """0 if code (or a code object in it) is not pure (see above), else 1,
+    or 2 when it also stores or deletes no attribute at all (see
+    run_pure_calls)."""
     ext_op, import_op, store_ops = _opcodes()
+    attrs = False
     deny = DENY
     stack = [code]
     while stack:
@@ -705,7 +709,7 @@ def pure_code(code, extra_imports=()):
         names = co.co_names
         for name in names:
             if name in deny:
-                return False
+                return 0
         b = co.co_code
         ext = 0
         for i in range(0, len(b), 2):
@@ -718,15 +722,16 @@ def pure_code(code, extra_imports=()):
             if op == import_op:
                 name = names[arg]
                 if name not in extra_imports and (name not in PURE_MODULES or name not in modules):
-                    return False
+                    return 0
             elif op in store_ops:
+                attrs = True
                 name = names[arg]
                 if name.startswith("__") and name.endswith("__"):
-                    return False
+                    return 0
         for k in co.co_consts:
             if type(k) is CodeType:
                 stack.append(k)
-    return True
+    return 1 if attrs else 2
 
 
 def imported_names(code):
@@ -896,7 +901,7 @@ def child_main():
 
 def run_cases(shm, start, code, L, covoff, recbase, cap, pure):
     if pure and ALL_CALLS and L == 0:
-        return run_pure_calls(shm, start, code, recbase, cap)
+        return run_pure_calls(shm, start, code, recbase, cap, pure == 2)
     hdr_pack = HDR.pack_into
     rec_pack = REC.pack_into
     clock = monotonic
@@ -976,10 +981,19 @@ def run_cases(shm, start, code, L, covoff, recbase, cap, pure):
     hdr_pack(shm, 0, -1, clock(), used, i)
 
 
-def run_pure_calls(shm, start, code, recbase, cap):
+def run_pure_calls(shm, start, code, recbase, cap, keep_module):
     """run_cases for call cases of a pure candidate: such code cannot reach
     sys, fork or start threads, so only what it can change is restored
-    between cases."""
+    between cases.
+
+    With keep_module (the candidate stores no attribute anywhere), the
+    module is not executed again for the next case while it provably holds
+    what a fresh import would: its body ran in under a millisecond and made
+    only functions of its own with immutable defaults, immutable constants
+    and things of pure standard-library modules, and the case left its
+    globals as they were. Without attribute stores, pure code cannot change
+    anything such a module body reads, so executing it again would make the
+    same module."""
     hdr_pack = HDR.pack_into
     rec_pack = REC.pack_into
     clock = monotonic
@@ -988,18 +1002,35 @@ def run_pure_calls(shm, start, code, recbase, cap):
     mods = modules
     modname = MODULE
     maxrec = REC.size + 2 + DETAIL_MAX + 4
-    run_call = Ctx(code).run_call
+    ctx = Ctx(code)
+    run_call, run_in = ctx.run_call, ctx.run_call_in
     out = Output()
     sys.stdout = out
     sys.stderr = Output()
     sys.stdin = EMPTY_STDIN
     nmods = len(mods)
     used = recbase
+    m = d = snap = None
     i = start
     t0 = clock()
     hdr_pack(shm, 0, i, t0, used, i)
     while i < n:
-        verdict, detail = run_call(cases[i])
+        if d is not None:
+            mods[modname] = m
+            verdict, detail = run_in(cases[i], d)
+            if d != snap:
+                d = None
+        elif keep_module:
+            m, d, snap = ctx.reusable_module()
+            if d is None:
+                keep_module = False
+                verdict, detail = run_call(cases[i])
+            else:
+                verdict, detail = run_in(cases[i], d)
+                if d != snap:
+                    d = None
+        else:
+            verdict, detail = run_call(cases[i])
         t1 = clock()
         if detail:
             used = put_record(shm, used, i, verdict, t1 - t0, detail, None)
@@ -1020,6 +1051,38 @@ def run_pure_calls(shm, start, code, recbase, cap):
         hdr_pack(shm, 0, i, t1, used, i)
         t0 = t1
     hdr_pack(shm, 0, -1, clock(), used, i)
+
+
+_BUILTIN_TYPES = (type(len), type([].append))
+
+
+def deeply_immutable(v):
+    t = type(v)
+    if t in (NoneType, bool, int, float, complex, str, bytes):
+        return True
+    if t is tuple or t is frozenset:
+        return all(deeply_immutable(x) for x in v)
+    return False
+
+
+def reusable_value(k, v, d):
+    """Whether value v of global k of module dict d would be the same (or
+    an equivalent new immutable object) after executing the module again."""
+    if k in ("__name__", "__doc__", "__package__", "__loader__", "__spec__", "__file__", "__builtins__"):
+        return True
+    t = type(v)
+    if t is FunctionType:
+        if v.__globals__ is not d:
+            return getattr(v, "__module__", None) in PURE_MODULES  # from a pure module
+        return (v.__globals__ is d and v.__closure__ is None and deeply_immutable(v.__defaults__)
+                and (v.__kwdefaults__ is None or deeply_immutable(tuple(v.__kwdefaults__.values()))))
+    if t is ModuleType:
+        return v.__name__ in PURE_MODULES
+    if t in _BUILTIN_TYPES or deeply_immutable(v):
+        return True
+    if isinstance(v, type) and (not v.__flags__ & (1 << 8) or getattr(v, "__module__", None) in PURE_MODULES):
+        return True
+    return False
 
 
 def put_record(shm, used, i, verdict, secs, detail, covmv):
@@ -1109,6 +1172,59 @@ class Ctx:
             modules["__main__"] = m
         exec(self.code, d)
         return d
+
+    def reusable_module(self):
+        """A fresh module, its dict and a copy of it if the module can serve
+        more than one case (see run_pure_calls), else (None, None, None)."""
+        t = monotonic()
+        try:
+            d = self.fresh(MODULE)
+        except BaseException:
+            return None, None, None
+        if monotonic() - t > 0.001:
+            return None, None, None
+        for k, v in d.items():
+            if not reusable_value(k, v, d):
+                return None, None, None
+        return modules[MODULE], d, dict(d)
+
+    def run_call_in(self, c, d):
+        """run_call on module dict d, already executed."""
+        try:
+            try:
+                f = resolve(d, c)
+            except LookupError as e:
+                return RTE, str(e)
+            args = c.args
+            if args is None:
+                args = json.loads(c.args_json)
+            if c.kwargs:
+                r = f(*args, **c.kwargs)
+            elif c.kwargs is None:
+                r = f(*args, **json.loads(c.kwargs_json))
+            else:
+                r = f(*args)
+            return self.check(c, r, args)
+        except BaseException as e:
+            return self.exception(e, c.raises)
+
+    def check(self, c, r, args):
+        if c.raises:
+            return WRONG, "expected %s to be raised, got %s" % (c.raises, short_repr(r))
+        if c.has_expected:
+            e = c.expected
+            if c.expected_int and type(r) is int:
+                ok = e == r
+            else:
+                ok = equal(e, r, c.tol)
+            if not ok:
+                return WRONG, "expected %s, got %s" % (c.expected_repr, short_repr(r))
+        if c.has_expected_args and not equal(c.expected_args, list(args), c.tol):
+            return WRONG, "expected arguments %s after the call, got %s" % (
+                short_repr(c.expected_args),
+                short_repr(list(args)),
+            )
+        return PASSED, None
 
     def run_call(self, c):
         try:
@@ -1446,7 +1562,7 @@ class Manager:
         if recbase + 4 * maxrec > cap:
             send(b"E", b"the candidate is too large for the sandbox")
             return
-        reuse = REUSE and not cov and pure_code(code)
+        reuse = pure_code(code) if REUSE and not cov else 0
         SHM[CODE_OFF : CODE_OFF + len(blob)] = blob
         self.job += 1
         JOB.pack_into(SHM, 32, len(blob), L, covoff, recbase, cap, reuse, self.job)

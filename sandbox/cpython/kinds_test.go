@@ -314,3 +314,47 @@ func TestReusedChildLeaksNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshImportPerCasePure: the same for pure candidates, whose module a
+// child may keep from one case to the next while it provably holds what a
+// fresh import would.
+func TestFreshImportPerCasePure(t *testing.T) {
+	python(t)
+	tests := []struct{ name, src string }{
+		{"immutable globals", "import math\nTABLE = (1, (2, 3), 'x', None, 1.5)\ndef g(a, b=(1, 2), *, c=3):\n    return a\ndef f():\n    return g(1) if TABLE[0] == 1 and math.floor(1.5) == 1 else 0\n"},
+		{"global rebound", "counter = 0\ndef f():\n    global counter\n    counter += 1\n    return counter\n"},
+		{"global rebound to an equal value", "X = 1\ndef f():\n    global X\n    r = X\n    X = 2\n    return r\n"},
+		{"global deleted", "X = 1\ndef f():\n    global X\n    del X\n    return 1\n"},
+		{"function rebound", "def g():\n    return 1\ndef f():\n    global g\n    r = g()\n    g = lambda: 2\n    return r\n"},
+		{"function attribute", "def f():\n    f.calls = f.calls + 1 if hasattr(f, 'calls') else 1\n    return f.calls\n"},
+		{"mutable default", "def f(acc=[]):\n    acc.append(1)\n    return len(acc)\n"},
+		{"mutable global", "STATE = []\ndef f():\n    STATE.append(1)\n    return len(STATE)\n"},
+		{"mutable global in a tuple", "STATE = ([],)\ndef f():\n    STATE[0].append(1)\n    return len(STATE[0])\n"},
+		{"closure", "def make():\n    n = [0]\n    def f():\n        n[0] += 1\n        return n[0]\n    return f\nf = make()\n"},
+		{"mutated argument", "def f(a=None):\n    return 1\n"},
+	}
+	var cases []fitness.Case
+	for i := 0; i < 4; i++ {
+		cases = append(cases, call("f", "", "1"))
+	}
+	tgt := target(t, "cand.py", map[string]string{"cand.py": "import math\n"})
+	e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: cases}, Target: tgt}, config{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for round := 0; round < 2; round++ {
+				out, err := e.Run(context.Background(), []byte(tt.src), sandbox.RunOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, r := range out.Results {
+					if r.Verdict != fitness.Passed {
+						t.Errorf("round %d, case %d: %v (%s); want PASSED", round, i, r.Verdict, r.Detail)
+					}
+				}
+			}
+		})
+	}
+	if s := e.Stats(); s.Reused == 0 {
+		t.Errorf("no candidate ran in a reused child: %+v", s)
+	}
+}
