@@ -25,9 +25,17 @@ func BenchmarkEvaluate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, workers := range []int{1, 2} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			e := newTestEngine(b, sandbox.Options{Suite: suite, Target: target, Workers: workers}, config{})
+	for _, bc := range []struct {
+		workers int
+		fork    bool // a fresh fork for every candidate (no reuse of pure ones)
+	}{{1, false}, {2, false}, {1, true}, {2, true}} {
+		name := fmt.Sprintf("workers=%d", bc.workers)
+		if bc.fork {
+			name += "/fork-per-candidate"
+		}
+		workers := bc.workers
+		b.Run(name, func(b *testing.B) {
+			e := newTestEngine(b, sandbox.Options{Suite: suite, Target: target, Workers: workers}, config{noReuse: bc.fork})
 			ctx := context.Background()
 			// Warm up: the first fork of a server touches more pages.
 			if _, err := e.Run(ctx, src, sandbox.RunOptions{}); err != nil {
@@ -107,24 +115,37 @@ func statTicks(pid int, children bool) int {
 	return n
 }
 
-// BenchmarkForkRoundTrip measures one candidate with a single trivial case:
-// the cost of a request, a fork, an exit and the answer.
-func BenchmarkForkRoundTrip(b *testing.B) {
+// BenchmarkRoundTrip measures one candidate with a single trivial case:
+// the cost of a request, a fork, an exit and the answer ("fork"), or of a
+// request to the child kept by the previous pure candidate ("reused").
+func BenchmarkRoundTrip(b *testing.B) {
 	target, _ := middleSuite(b)
 	suite := &fitness.Suite{MemoryMB: 512, Cases: []fitness.Case{{
 		Kind: fitness.Call, Function: "f", Args: []byte("[]"), Expected: []byte("1"), Weight: 1, Timeout: 2,
 	}}}
-	e := newTestEngine(b, sandbox.Options{Suite: suite, Target: target, Workers: 1}, config{})
-	src := []byte("def f():\n    return 1\n")
-	ctx := context.Background()
-	for b.Loop() {
-		out, err := e.Run(ctx, src, sandbox.RunOptions{})
-		if err != nil {
-			b.Fatal(err)
+	for _, fork := range []bool{true, false} {
+		name := "reused"
+		if fork {
+			name = "fork"
 		}
-		if out.Results[0].Verdict != fitness.Passed {
-			b.Fatal(out.Results[0])
-		}
+		b.Run(name, func(b *testing.B) {
+			e := newTestEngine(b, sandbox.Options{Suite: suite, Target: target, Workers: 1}, config{noReuse: fork})
+			src := []byte("def f():\n    return 1\n")
+			ctx := context.Background()
+			cpu0 := engineCPU(e)
+			n := 0
+			for b.Loop() {
+				out, err := e.Run(ctx, src, sandbox.RunOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if out.Results[0].Verdict != fitness.Passed {
+					b.Fatal(out.Results[0])
+				}
+				n++
+			}
+			b.ReportMetric((engineCPU(e)-cpu0).Seconds()*1e6/float64(n), "cpu-µs/op")
+		})
 	}
 }
 
