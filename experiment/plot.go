@@ -49,6 +49,9 @@ func (rep *Report) Plots(dir string) ([]string, error) {
 		if t.By == "configuration" {
 			continue
 		}
+		if t.By == "bug" {
+			t = Table{By: t.By, Rows: trimCommonDir(t.Rows)}
+		}
 		p, err := successPlot(t)
 		if err != nil {
 			return files, err
@@ -68,6 +71,27 @@ func (rep *Report) Plots(dir string) ([]string, error) {
 		return files, err
 	}
 	return files, nil
+}
+
+// trimCommonDir drops the folders all values share ("/data/bench/a",
+// "/data/bench/b" become "a", "b"), to keep axis labels short.
+func trimCommonDir(rows []Row) []Row {
+	if len(rows) < 2 {
+		return rows
+	}
+	prefix := rows[0].Value
+	for _, r := range rows[1:] {
+		for !strings.HasPrefix(r.Value, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	cut := strings.LastIndexByte(prefix, '/') + 1
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		out[i] = r
+		out[i].Value = r.Value[cut:]
+	}
+	return out
 }
 
 func fileSafe(s string) string {
@@ -241,8 +265,11 @@ func boxPlot(rows []Row) (*plot.Plot, error) {
 	if math.IsInf(lo, 1) { // no plausible trial at all
 		p.X.Min, p.X.Max = 0, 1
 		p.Title.Text += " (no plausible trial)"
-	} else if !logScale {
-		p.X.Min = 0
+	} else if logScale {
+		p.X.Min, p.X.Max = lo/1.3, hi*1.3
+	} else {
+		// Room for the dots at the ends.
+		p.X.Min, p.X.Max = 0, hi*1.04+1
 		p.X.Tick.Marker = intTicks{}
 	}
 	return p, nil

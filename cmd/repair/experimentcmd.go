@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -162,7 +163,7 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 			sum.Ran, sum.Elapsed.Round(time.Millisecond), sum.Workers, sum.AtOnce, sum.Plausible, sum.None, sum.Errors, sum.File)
 	}
 	if err != nil && errors.Is(err, context.Canceled) && sum != nil {
-		fmt.Fprintf(log, "experiment: interrupted; %d trials finished, run the plan again to resume\n", sum.Ran)
+		fmt.Fprintln(log, "experiment: run the plan again to resume")
 	}
 	return err
 }
@@ -271,22 +272,21 @@ func runExperimentReport(paths []string, f *experimentReportFlags, io streams) e
 		return inputerr.New("%s: no results", strings.Join(paths, ", "))
 	}
 	rep := experiment.NewReport(res)
-	out := io.Out
-	if f.output != "" {
-		file, err := os.Create(f.output)
-		if err != nil {
-			return inputerr.New("--output %s: %v", f.output, unwrap(err))
-		}
-		defer file.Close()
-		out = file
-	}
+	var table bytes.Buffer
 	if f.format == "csv" {
-		err = rep.CSV(out)
+		err = rep.CSV(&table)
 	} else {
-		err = rep.Markdown(out)
+		err = rep.Markdown(&table)
 	}
 	if err != nil {
 		return fmt.Errorf("write the report: %w", err)
+	}
+	if f.output == "" {
+		if _, err := io.Out.Write(table.Bytes()); err != nil {
+			return fmt.Errorf("write the report: %w", err)
+		}
+	} else if err := os.WriteFile(f.output, table.Bytes(), 0o644); err != nil {
+		return inputerr.New("--output %s: %v", f.output, unwrap(err))
 	}
 	if f.plots != "" {
 		files, err := rep.Plots(f.plots)
