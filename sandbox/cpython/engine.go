@@ -216,7 +216,7 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 			broke = nil
 			break
 		}
-		s.dead = true
+		s.dead.Store(true)
 		s.kill()
 		e.release(s)
 		if ctx.Err() != nil {
@@ -254,7 +254,7 @@ func (e *Engine) acquire(ctx context.Context) (*server, error) {
 		e.pool <- s
 		return nil, sandbox.ErrClosed
 	}
-	if !s.dead {
+	if !s.dead.Load() {
 		return s, nil
 	}
 	fresh, err := e.start()
@@ -302,7 +302,7 @@ func (e *Engine) Close() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.dead = true
+			s.dead.Store(true)
 			s.kill()
 		}()
 	}

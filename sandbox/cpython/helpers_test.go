@@ -131,7 +131,7 @@ func serverPIDs(e *Engine) []int {
 	defer e.mu.Unlock()
 	var pids []int
 	for s := range e.all {
-		if s.dead {
+		if s.dead.Load() {
 			continue // replaced by the next Run
 		}
 		pids = append(pids, s.cmd.Process.Pid)
@@ -145,7 +145,7 @@ func serverDirs(e *Engine) []string {
 	defer e.mu.Unlock()
 	var dirs []string
 	for s := range e.all {
-		if !s.dead {
+		if !s.dead.Load() {
 			dirs = append(dirs, s.cmd.Dir)
 		}
 	}

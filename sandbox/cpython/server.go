@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"repair/fitness"
@@ -51,7 +52,7 @@ type server struct {
 	pidNS  bool
 
 	killOnce sync.Once
-	dead     bool // set by the engine while it holds the server
+	dead     atomic.Bool // broken or killed: replace before use
 }
 
 // start starts a server and waits until it is ready.
