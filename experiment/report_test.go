@@ -266,6 +266,18 @@ func TestPlots(t *testing.T) {
 	}
 }
 
+func TestRecordParam(t *testing.T) {
+	var r Record
+	if err := json.Unmarshal([]byte(`{"parameters": {"population": 1000000, "weight_failing": 0.01, "elitism": 1e-7, "operators": "default", "all": true}}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"population": "1000000", "weight_failing": "0.01", "elitism": "1e-07", "operators": "default", "all": "true", "seed": ""} {
+		if got := r.Param(name); got != want {
+			t.Errorf("Param(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
 func TestPatchLines(t *testing.T) {
 	diff := "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n x = 1\n--- y\n+-- z\n+w = 2\n"
 	if got := patchLines(diff); got != 3 {

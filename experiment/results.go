@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -86,6 +88,9 @@ func (r *Record) Param(name string) string {
 	case string:
 		return x
 	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			return strconv.FormatFloat(x, 'f', 0, 64) // 1000000, not 1e+06
+		}
 		return formatFloat(x)
 	case json.Number:
 		return x.String()
