@@ -46,11 +46,40 @@ func Command(cfg Config) (*Cmd, error) {
 	if len(cfg.Args) == 0 {
 		cfg.Args = []string{cfg.Path}
 	}
-	dir, err := os.MkdirTemp("", "repair-sandbox-")
+	removeStaleDirs(os.TempDir())
+	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", dirPrefix, os.Getpid()))
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	return &Cmd{Dir: dir, cfg: cfg, state: &cmdState{}}, nil
+}
+
+// dirPrefix starts the name of every private directory, followed by the
+// pid of the process that made it.
+const dirPrefix = "repair-sandbox-"
+
+// removeStaleDirs removes the private directories of processes that died
+// without cleaning up (killed with SIGKILL, say). With namespaces they are
+// empty on the host: the tmpfs lived in the sandbox's mount namespace.
+func removeStaleDirs(tmp string) {
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !e.IsDir() || !strings.HasPrefix(name, dirPrefix) {
+			continue
+		}
+		pidStr, _, ok := strings.Cut(strings.TrimPrefix(name, dirPrefix), "-")
+		pid, err := strconv.Atoi(pidStr)
+		if !ok || err != nil || pid == os.Getpid() {
+			continue
+		}
+		if unix.Kill(pid, 0) == unix.ESRCH {
+			os.RemoveAll(filepath.Join(tmp, name))
+		}
+	}
 }
 
 // Start starts the shim, which confines itself and executes the program.
