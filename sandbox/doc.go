@@ -169,6 +169,17 @@
 // only then waits for the next pure candidate. Anything else gets a fresh
 // fork. cpython.Engine.Stats counts forks and reuses.
 //
+// Within such a candidate, when its code stores no attribute at all, the
+// module itself may serve more than one case: only while its body ran in
+// under a millisecond and made nothing but functions of its own (no
+// closure, immutable defaults), immutable constants and objects of pure
+// standard-library modules, and only as long as a case leaves its globals
+// as they were (checked after every case; a changed module is executed
+// afresh for the next case). Pure code without attribute stores cannot
+// change anything such a body reads, so a fresh import would make the same
+// module: the semantics stay "a fresh import per case", which
+// TestFreshImportPerCase and TestFreshImportPerCasePure check.
+//
 // # Comparison
 //
 // Values compare like fitness.Equal (the shared vectors in
