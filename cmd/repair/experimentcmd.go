@@ -25,7 +25,12 @@ func newExperimentCmd(io streams) *cobra.Command {
 parameter grid and every seed, one repair trial each, and appends one JSON
 line per finished trial to a results file. 'experiment report' merges results
 files into tables and plots. The plan format is in docs/experiments.md.`,
-		Args: cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &flagError{fmt.Errorf("unknown command %q for %q (want run or report)", args[0], cmd.CommandPath())}
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newExperimentRunCmd(io), newExperimentReportCmd(io))
