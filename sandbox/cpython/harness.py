@@ -1234,40 +1234,12 @@ class Ctx:
         return PASSED, None
 
     def run_call(self, c):
+        """Calls the case's function on a fresh import of the candidate."""
         try:
             d = self.fresh(MODULE)
-            try:
-                f = resolve(d, c)
-            except LookupError as e:
-                return RTE, str(e)
-            args = c.args
-            if args is None:
-                args = json.loads(c.args_json)
-            kwargs = c.kwargs
-            if kwargs is None:
-                kwargs = json.loads(c.kwargs_json)
-            if kwargs:
-                r = f(*args, **kwargs)
-            else:
-                r = f(*args)
-            if c.raises:
-                return WRONG, "expected %s to be raised, got %s" % (c.raises, short_repr(r))
-            if c.has_expected:
-                e = c.expected
-                if c.expected_int and type(r) is int:
-                    ok = e == r
-                else:
-                    ok = equal(e, r, c.tol)
-                if not ok:
-                    return WRONG, "expected %s, got %s" % (c.expected_repr, short_repr(r))
-            if c.has_expected_args and not equal(c.expected_args, list(args), c.tol):
-                return WRONG, "expected arguments %s after the call, got %s" % (
-                    short_repr(c.expected_args),
-                    short_repr(list(args)),
-                )
-            return PASSED, None
         except BaseException as e:
             return self.exception(e, c.raises)
+        return self.run_call_in(c, d)
 
     def run_io(self, c, out):
         try:
