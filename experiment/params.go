@@ -93,6 +93,7 @@ var Params = []Param{
 	intParam("tournament_size", func(o *repair.Options) *int { return &o.TournamentSize }),
 	floatParam("elitism", func(o *repair.Options) *float64 { return &o.Elitism }),
 	intParam("max_edits", func(o *repair.Options) *int { return &o.MaxEdits }),
+	floatParam("immigrants", func(o *repair.Options) *float64 { return &o.Immigrants }),
 	{Name: "operators", Flag: "--operators", Kind: String,
 		check: func(v string) error { _, err := mutate.ParseSpec(v); return err },
 		set: func(o *repair.Options, v string) {

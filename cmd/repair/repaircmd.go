@@ -15,11 +15,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"repair/crossover"
-	"repair/fitness"
+	"repair/experiment"
 	"repair/internal/inputerr"
 	"repair/localize"
-	"repair/mutate"
 	"repair/program"
 	"repair/repair"
 )
@@ -83,88 +81,29 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on stderr but errors")
 }
 
-// options turns the flags into search options; flags the user set win over
-// the preset.
+// options turns the flags into search options: the preset's settings, then
+// every flag the user set. It goes through experiment.Options, so that a
+// sweep's parameters mean exactly what the flags mean.
 func (f *repairFlags) options(cmd *cobra.Command) (repair.Options, error) {
-	o := repair.Defaults()
-	switch f.preset {
-	case "":
-	case "book":
-		o = repair.Book()
-	default:
-		return o, &flagError{fmt.Errorf("--preset must be book, got %q", f.preset)}
-	}
-	set := func(name string) bool { return f.preset == "" || cmd.Flags().Changed(name) }
-	if set("population") {
-		o.Population = f.population
-	}
-	if set("generations") {
-		o.Generations = f.generations
-	}
-	o.Evaluations = f.evaluations
-	o.TimeBudget = f.timeBudget
-	if set("mutation-rate") {
-		o.MutationRate = f.mutationRate
-	}
-	if set("crossover-rate") {
-		o.CrossoverRate = f.crossoverRate
-	}
-	if set("crossover") {
-		fn, err := crossover.ByName(f.crossover)
+	v := experiment.Values{}
+	for _, p := range experiment.Params {
+		name := strings.TrimPrefix(p.Flag, "--")
+		fl := cmd.Flags().Lookup(name)
+		if fl == nil || !fl.Changed {
+			continue
+		}
+		c, err := experiment.Canonical(p.Name, fl.Value.String())
 		if err != nil {
-			return o, &flagError{fmt.Errorf("--crossover: %w", err)}
+			return repair.Options{}, &flagError{fmt.Errorf("%s: %v", p.Flag, err)}
 		}
-		o.Crossover, o.CrossoverName = fn, f.crossover
+		v[p.Name] = c
 	}
-	if set("selection") {
-		o.Selection = f.selection
-	}
-	if set("tournament-size") {
-		o.TournamentSize = f.tournament
-	}
-	if set("elitism") {
-		o.Elitism = f.elitism
-	}
-	if set("max-edits") {
-		o.MaxEdits = f.maxEdits
-	}
-	if set("immigrants") {
-		o.Immigrants = f.immigrants
-	}
-	o.Seed = f.seed
-	o.All = f.all
-	o.Workers = f.in.workers
-	if set("operators") {
-		ops, err := mutate.ParseSpec(f.operators)
-		if err != nil {
-			return o, &flagError{fmt.Errorf("--operators: %w", err)}
-		}
-		o.Operators = ops
-	}
-	if set("weighting") {
-		w, err := fitness.ParseWeighting(f.weighting)
-		if err != nil {
-			return o, &flagError{fmt.Errorf("--weighting: %w", err)}
-		}
-		o.Weights.Weighting = w
-	}
-	if set("weight-passing") {
-		o.Weights.Passing = f.weightPass
-	}
-	if set("weight-failing") {
-		o.Weights.Failing = f.weightFail
-	}
-	if set("localization") {
-		fm, ok := localize.ByName(f.localization)
-		if !ok {
-			return o, &flagError{fmt.Errorf("--localization must be one of %s, got %q", strings.Join(localize.Names(), ", "), f.localization)}
-		}
-		o.Formula = fm
-	}
-	o.Reduce = !f.noReduce
-	if err := o.Validate(); err != nil {
+	o, err := experiment.Options(v)
+	if err != nil {
 		return o, err
 	}
+	o.Seed = f.seed
+	o.Workers = f.in.workers
 	return o, nil
 }
 
