@@ -486,6 +486,7 @@ func setupMounts(m *shimMsg, conf *Confinement) (stage string, err error) {
 		return "mount", fmt.Errorf("making the file system read-only: %w", err)
 	}
 	conf.ReadOnlyFS = true
+	allowHarmlessDevices()
 	size := m.Limits.ScratchBytes
 	if size <= 0 {
 		size = 64 << 20
@@ -510,10 +511,12 @@ func setupMounts(m *shimMsg, conf *Confinement) (stage string, err error) {
 	return "", nil
 }
 
-// readOnlyRoot makes every mount read-only: mount_setattr(2) with
-// AT_RECURSIVE (Linux 5.12+), else a bind remount of each mount point.
+// readOnlyRoot makes every mount read-only, nosuid and nodev: a read-only
+// mount still lets uid 0 write to the device files it owns (/dev/kmsg, a
+// terminal), nodev does not. mount_setattr(2) with AT_RECURSIVE (Linux
+// 5.12+), else a bind remount of each mount point (without nodev).
 func readOnlyRoot() error {
-	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID}
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
 	err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, &attr)
 	if err == nil {
 		return nil
@@ -522,6 +525,22 @@ func readOnlyRoot() error {
 		return err
 	}
 	return remountEachReadOnly()
+}
+
+// harmlessDevices stay usable under nodev: each is bound onto itself and
+// its bind mount made read-only, nosuid, but not nodev.
+var harmlessDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
+
+func allowHarmlessDevices() {
+	for _, d := range harmlessDevices {
+		if err := unix.Mount(d, d, "", unix.MS_BIND, ""); err != nil {
+			continue
+		}
+		attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID, Attr_clr: unix.MOUNT_ATTR_NODEV}
+		if err := unix.MountSetattr(unix.AT_FDCWD, d, 0, &attr); err != nil {
+			unix.Unmount(d, unix.MNT_DETACH)
+		}
+	}
 }
 
 // remountEachReadOnly is the pre-5.12 fallback: the flags a user namespace

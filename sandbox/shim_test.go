@@ -96,6 +96,8 @@ func TestShimFullIsolation(t *testing.T) {
 		"helper":     "HELPER",
 		"outside":    "readonly",
 		"devnull":    "ok",
+		"urandom":    "ok",
+		"kmsg":       "denied",
 		"nofile":     "100",
 		"as":         "262144",
 	}

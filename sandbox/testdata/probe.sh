@@ -12,5 +12,7 @@ if echo x > lib/new.txt 2>/dev/null; then echo lib=writable; else echo lib=reado
 echo "helper=$(cat lib/helper.py)"
 if echo x > "$OUTSIDE/escaped.txt" 2>/dev/null; then echo outside=writable; else echo outside=readonly; fi
 if echo x > /dev/null 2>/dev/null; then echo devnull=ok; else echo devnull=fail; fi
+if head -c 1 /dev/urandom > /dev/null 2>&1; then echo urandom=ok; else echo urandom=fail; fi
+if echo x 2>/dev/null > /dev/kmsg; then echo kmsg=writable; else echo kmsg=denied; fi
 echo "nofile=$(ulimit -n)"
 echo "as=$(ulimit -v)"
