@@ -34,8 +34,10 @@
 //     its PID namespace: the kernel kills every process of the namespace
 //     when it dies, and orphans are reparented to it.
 //  2. Mounts: nothing propagates back (MS_PRIVATE), /proc is the PID
-//     namespace's own, every mount is made read-only (mount_setattr with
-//     AT_RECURSIVE, or a remount per mount point before Linux 5.12), the
+//     namespace's own, every mount is made read-only, nosuid and nodev
+//     (mount_setattr with AT_RECURSIVE, or a remount per mount point before
+//     Linux 5.12; /dev/null, zero, full, random and urandom are bound back
+//     without nodev), the
 //     private working directory is a fresh tmpfs mounted on an empty
 //     temporary directory of the host, and the configured files are copied
 //     into its lib/ subdirectory, which is then bound read-only. The
