@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,7 +78,7 @@ func removeStaleDirs(tmp string) {
 			continue
 		}
 		if unix.Kill(pid, 0) == unix.ESRCH {
-			os.RemoveAll(filepath.Join(tmp, name))
+			removeDir(filepath.Join(tmp, name))
 		}
 	}
 }
@@ -335,7 +336,22 @@ func (c *Cmd) Cleanup() {
 	if c.state.cgroup != nil {
 		c.state.cgroup.remove()
 	}
-	os.RemoveAll(c.Dir)
+	removeDir(c.Dir)
+}
+
+// removeDir removes dir even where its owner took write permission away
+// (lib/ is read-only, and a candidate may make a directory mode 000).
+func removeDir(dir string) {
+	if os.RemoveAll(dir) == nil {
+		return
+	}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if d != nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	os.RemoveAll(dir)
 }
 
 // ---- the shim side -------------------------------------------------------

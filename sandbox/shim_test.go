@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -148,5 +149,56 @@ func TestShimExecFailure(t *testing.T) {
 	var se *sandbox.ShimError
 	if !errors.As(err, &se) || se.Stage != "exec" {
 		t.Fatalf("Start = %v; want a ShimError at stage exec", err)
+	}
+}
+
+// TestShimAsNonRoot runs the shim tests again as an unprivileged user (when
+// the tests run as root and can switch): RLIMIT_NPROC instead of a pids
+// cgroup, no capabilities to drop, a user namespace of an ordinary user.
+func TestShimAsNonRoot(t *testing.T) {
+	if os.Getenv("REPAIR_SANDBOX_TEST_NONROOT") != "" {
+		t.Skip("already the unprivileged run")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("not root: the other tests already run unprivileged")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "repair-shim-nonroot-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "shim.test")
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	if f, err := os.Open(filepath.Join(wd, "testdata", "probe.sh")); err != nil {
+		t.Skip(err)
+	} else {
+		f.Close()
+	}
+	cmd := exec.Command(bin, "-test.run", "^TestShim(FullIsolation|Degraded|ExecFailure)$", "-test.v")
+	cmd.Env = append(os.Environ(), "REPAIR_SANDBOX_TEST_NONROOT=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if strings.Contains(string(out), "permission denied") && !strings.Contains(string(out), "--- ") {
+			t.Skipf("cannot run the tests as uid 65534: %s", out)
+		}
+		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestShimFullIsolation") {
+		t.Errorf("as uid 65534, TestShimFullIsolation did not pass:\n%s", out)
 	}
 }
