@@ -257,7 +257,13 @@ func checkWritable(path string) error {
 	return nil
 }
 
+// checkTargetWritable refuses --write on a file nobody may write (its mode
+// has no write bit: even root, who could, is not meant to) or that cannot
+// be opened for writing.
 func checkTargetWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o222 == 0 {
+		return inputerr.New("--write: %s is read-only", path)
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		return inputerr.New("--write: cannot write %s: %v", path, unwrap(err))

@@ -44,6 +44,7 @@ func run(args []string) int {
 	defer stop()
 	io := streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
 	root := newRootCmd(io)
+	usageArgs(root)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	return exitCode(io.Err, err)
@@ -73,6 +74,26 @@ func exitCode(stderr io.Writer, err error) int {
 	}
 }
 
+// usageArgs makes the argument checks of every command report usage errors
+// (exit code 2) instead of plain errors.
+func usageArgs(c *cobra.Command) {
+	if orig := c.Args; orig != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := orig(cmd, args); err != nil {
+				var fe *flagError
+				if errors.As(err, &fe) {
+					return err
+				}
+				return &flagError{fmt.Errorf("%w (see '%s --help')", err, cmd.CommandPath())}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
+}
+
 // flagError is a usage error: a bad flag, a missing or extra argument.
 type flagError struct{ err error }
 
@@ -94,7 +115,12 @@ prints it as a unified diff.`,
 		Version:       version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Args:          cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &flagError{fmt.Errorf("unknown command %q (see '%s --help')", args[0], cmd.CommandPath())}
+			}
+			return nil
+		},
 	}
 	var rf repairFlags
 	rf.register(root)
