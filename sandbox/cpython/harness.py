@@ -1625,7 +1625,7 @@ def setup(cfg):
     if any(c.kind == IO for c in CASES):
         _number_res()
     global ALL_CALLS
-    ALL_CALLS = all(c.kind == CALL for c in CASES)
+    ALL_CALLS = all(c.kind == CALL and c.stdin is None for c in CASES)
     EMPTY_STDIN = make_stdin("")
     RECURSION_LIMIT = sys.getrecursionlimit()
     # The sandbox's private directory: helper modules in lib/ first, then
