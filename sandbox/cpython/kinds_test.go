@@ -42,6 +42,8 @@ func TestVerdicts(t *testing.T) {
 			with(call("f", "[1]", ""), func(c *fitness.Case) { c.Raises = "ValueError" }), brief{fitness.Passed, ""}},
 		{"call raises a base class", "def f(x):\n    return {}[x]\n",
 			with(call("f", "[1]", ""), func(c *fitness.Case) { c.Raises = "LookupError" }), brief{fitness.Passed, ""}},
+		{"call raises a dotted name", "import json\ndef f(x):\n    return json.loads(x)\n",
+			with(call("f", `["{"]`, ""), func(c *fitness.Case) { c.Raises = "json.JSONDecodeError" }), brief{fitness.Passed, ""}},
 		{"call raises but returned", "def f(x):\n    return x\n",
 			with(call("f", "[2]", ""), func(c *fitness.Case) { c.Raises = "ValueError" }), brief{fitness.WrongAnswer, "expected ValueError to be raised, got 2"}},
 		{"call raises another exception", "def f(x):\n    return x + 'a'\n",
