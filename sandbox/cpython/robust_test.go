@@ -279,3 +279,22 @@ func TestDecodeRecords(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestStrict: IsolationStrict starts with full isolation, and refuses with
+// ErrIsolation where it is not available.
+func TestStrict(t *testing.T) {
+	tgt, suite := middleSuite(t)
+	python(t)
+	e, err := newEngine(context.Background(), sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Isolation: sandbox.IsolationStrict}, config{})
+	if err != nil {
+		t.Skipf("full isolation is not available here: %v", err)
+	}
+	if c := e.Confinement(); !c.Full() {
+		t.Errorf("strict engine with confinement %v", c)
+	}
+	e.Close()
+	_, err = newEngine(context.Background(), sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Isolation: sandbox.IsolationStrict}, config{noNamespaces: true})
+	if !errors.Is(err, sandbox.ErrIsolation) {
+		t.Errorf("strict without namespaces: %v; want ErrIsolation", err)
+	}
+}
