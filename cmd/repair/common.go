@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +15,7 @@ import (
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
+	"repair/sandbox/remote"
 )
 
 // inputFlags are the flags every command that runs a program shares.
@@ -24,6 +26,10 @@ type inputFlags struct {
 	workers   int
 	isolation string
 	python    string
+	// executors are the `repair serve` servers that evaluate candidates
+	// instead of a local engine; executorToken is their bearer token file.
+	executors     []string
+	executorToken string
 }
 
 func (f *inputFlags) register(cmd *cobra.Command) {
@@ -34,6 +40,7 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.workers, "workers", 0, "candidates evaluated at once (0: one per CPU)")
 	fl.StringVar(&f.isolation, "sandbox", "auto", "isolation: auto (full where the kernel allows, else rlimits), strict (refuse without full isolation), none")
 	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: python3 on PATH)")
+	registerExecutorFlags(cmd, &f.executors, &f.executorToken)
 	_ = cmd.MarkFlagFilename("target", "py")
 	_ = cmd.MarkFlagFilename("tests", "json", "jsonl", "py")
 }
@@ -117,10 +124,18 @@ func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.E
 	if workers == 0 {
 		workers = runtime.NumCPU()
 	}
-	eng, err := repair.OpenEngine(ctx, f.engine, sandbox.Options{
+	opts := sandbox.Options{
 		Suite: l.suite, Target: l.path, Workers: workers, Isolation: iso,
 		Python: f.python, Stderr: io.Err,
-	})
+	}
+	if len(f.executors) > 0 {
+		open, err := remoteOpener(f.executors, f.executorToken)
+		if err != nil {
+			return nil, err
+		}
+		return open(ctx, f.engine, opts)
+	}
+	eng, err := repair.OpenEngine(ctx, f.engine, opts)
 	if err != nil {
 		if inputerr.Is(err) {
 			return nil, err
@@ -128,4 +143,48 @@ func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.E
 		return nil, fmt.Errorf("start the %s engine: %w", f.engine, err)
 	}
 	return eng, nil
+}
+
+// registerExecutorFlags adds --executor and --executor-token-file.
+func registerExecutorFlags(cmd *cobra.Command, executors *[]string, token *string) {
+	fl := cmd.Flags()
+	fl.StringSliceVar(executors, "executor", nil, "evaluate candidates on these 'repair serve' servers (URL[,URL...]) instead of locally")
+	fl.StringVar(token, "executor-token-file", "", "bearer token file for the --executor servers")
+	_ = cmd.MarkFlagFilename("executor-token-file")
+}
+
+// remoteOpener checks --executor and returns what starts a remote engine
+// on those servers (the engine name selects their runtime).
+func remoteOpener(executors []string, tokenFile string) (func(context.Context, string, sandbox.Options) (sandbox.Engine, error), error) {
+	var urls []string
+	for _, u := range executors {
+		if u = strings.TrimSpace(u); u != "" {
+			urls = append(urls, u)
+		}
+	}
+	if len(urls) == 0 {
+		return nil, &flagError{fmt.Errorf("--executor: no URL")}
+	}
+	for _, u := range urls {
+		if err := remote.CheckURL(u); err != nil {
+			return nil, &flagError{fmt.Errorf("--executor: %v", err)}
+		}
+	}
+	var token string
+	if tokenFile != "" {
+		var err error
+		if token, err = readToken(tokenFile); err != nil {
+			return nil, err
+		}
+	}
+	return func(ctx context.Context, engine string, opts sandbox.Options) (sandbox.Engine, error) {
+		eng, err := remote.New(ctx, opts, remote.Config{Executors: urls, Engine: engine, Token: token})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("--executor: %w", err)
+		}
+		return eng, nil
+	}, nil
 }
