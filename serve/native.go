@@ -97,7 +97,7 @@ func (s *Server) evaluateNative(w http.ResponseWriter, r *http.Request) {
 			sp = s.specs.add(&spec{key: key, runtime: rt.Engine, suite: &suite, size: len(req.Suite)})
 		}
 	} else if sp = s.specs.get(rt.Engine + "/" + req.SuiteID); sp == nil {
-		writeError(w, http.StatusNotFound, remote.CodeUnknownSuite, "unknown suite "+req.SuiteID+": send it")
+		writeError(w, http.StatusNotFound, remote.CodeUnknownSuite, "unknown suite "+req.SuiteID+": send the suite with the request")
 		return
 	}
 	out, desc, err := s.evaluate(r.Context(), epEvaluate, sp, src, sandbox.RunOptions{Coverage: req.Coverage})
