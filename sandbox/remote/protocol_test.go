@@ -45,7 +45,9 @@ func TestCheck(t *testing.T) {
 		{"call without function", func(s *Suite) { s.Cases[0].Function = "" }, "cases[0].function: a call case needs a function"},
 		{"call with stdin", func(s *Suite) { s.Cases[0].Stdin = str("") }, "cases[0]: a call case has no stdin"},
 		{"io with args", func(s *Suite) { s.Cases[1].Args = json.RawMessage(`[]`) }, "cases[1]: an I/O case has no call keys"},
-		{"test without source", func(s *Suite) { s.Cases[1] = fitness.Case{Name: "t", Kind: fitness.Test, Function: "test_x", Weight: 1, Timeout: 1} }, "needs the suite's test_source"},
+		{"test without source", func(s *Suite) {
+			s.Cases[1] = fitness.Case{Name: "t", Kind: fitness.Test, Function: "test_x", Weight: 1, Timeout: 1}
+		}, "needs the suite's test_source"},
 		{"args not array", func(s *Suite) { s.Cases[0].Args = json.RawMessage(`{}`) }, "cases[0].args: wrong JSON type"},
 		{"weight", func(s *Suite) { s.Cases[0].Weight = 0 }, "cases[0].weight: must be > 0"},
 		{"timeout", func(s *Suite) { s.Cases[0].Timeout = -1 }, "cases[0].timeout: must be > 0"},
