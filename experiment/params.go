@@ -94,6 +94,10 @@ var Params = []Param{
 	floatParam("elitism", func(o *repair.Options) *float64 { return &o.Elitism }),
 	intParam("max_edits", func(o *repair.Options) *int { return &o.MaxEdits }),
 	floatParam("immigrants", func(o *repair.Options) *float64 { return &o.Immigrants }),
+	{Name: "search_timeout", Flag: "--search-timeout", Kind: Duration,
+		set: func(o *repair.Options, v string) { o.SearchTimeout, _ = time.ParseDuration(v) },
+		get: func(o *repair.Options) string { return o.SearchTimeout.String() },
+	},
 	{Name: "operators", Flag: "--operators", Kind: String,
 		check: func(v string) error { _, err := mutate.ParseSpec(v); return err },
 		set: func(o *repair.Options, v string) {

@@ -56,6 +56,11 @@ type Options struct {
 	// MaxEdits caps the number of edits of a candidate (the oldest are
 	// dropped), against bloat.
 	MaxEdits int
+	// SearchTimeout caps the timeout of every case while searching; 0
+	// calibrates it on the original program: ten times its slowest case,
+	// at least MinSearchTimeout. A candidate is not run further after its
+	// first timed-out case. Fixes are validated with the suite's timeouts.
+	SearchTimeout time.Duration
 	// Seed fixes every random choice.
 	Seed uint64
 	// Workers bounds the candidates evaluated at once (the engine's pool).
@@ -153,6 +158,8 @@ func (o *Options) Validate() error {
 		return inputerr.New("--immigrants must be from 0 to 1, got %v", o.Immigrants)
 	case o.Elitism+o.Immigrants > 1:
 		return inputerr.New("--elitism (%v) and --immigrants (%v) add up to more than the population", o.Elitism, o.Immigrants)
+	case o.SearchTimeout < 0:
+		return inputerr.New("--search-timeout must be >= 0, got %v", o.SearchTimeout)
 	case o.MaxEdits < 1:
 		return inputerr.New("--max-edits must be >= 1, got %d", o.MaxEdits)
 	case o.Workers < 0 || o.Workers > 1024:

@@ -79,6 +79,31 @@ type Result struct {
 	StopReason string
 	// Durations of the stages.
 	LocalizeTime, SearchTime, ReduceTime time.Duration
+	// SearchTimeout is the cap of case timeouts during the search.
+	SearchTimeout time.Duration
+}
+
+// MinSearchTimeout is the least calibrated cap of case timeouts during the
+// search. The engine counts the cap in CPU time, so a candidate the machine
+// starves is not cut short.
+const MinSearchTimeout = 50 * time.Millisecond
+
+// calibrate returns the search's cap of case timeouts: ten times the
+// slowest case of the original program that did not time out, at least
+// MinSearchTimeout. (A case's own timeout still applies when lower.)
+func calibrate(orig *fitness.Outcome) time.Duration {
+	slowest := 0.0
+	for _, r := range orig.Results {
+		if r.Verdict != fitness.TimeLimitExceeded {
+			slowest = math.Max(slowest, r.Seconds)
+		}
+	}
+	return max(time.Duration(10*slowest*float64(time.Second)), MinSearchTimeout)
+}
+
+// searchRun are the engine options of candidates during the search.
+func (st *search) searchRun() sandbox.RunOptions {
+	return sandbox.RunOptions{Timeout: st.result.SearchTimeout, AbandonAfterTimeout: true}
 }
 
 // individual is one candidate of the population.
@@ -142,6 +167,10 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		return nil, err
 	}
 	res.Original = orig
+	res.SearchTimeout = opts.SearchTimeout
+	if res.SearchTimeout == 0 {
+		res.SearchTimeout = calibrate(orig)
+	}
 	res.Ranking = localize.Rank(p, orig, opts.Formula)
 	if res.Ranking.Uniform {
 		fmt.Fprintf(log, "repair: no statement of %s is executed by a failing case; mutating every statement alike\n", p.Path)
@@ -404,7 +433,7 @@ func (st *search) evaluate(ctx context.Context, pop []individual) (int, bool, er
 		ind := &pop[i]
 		g.Go(func() error {
 			e, err := st.cache.EvalKey(gctx, ind.key, func(c context.Context) (*fitness.Outcome, error) {
-				return st.run(c, ind.src, sandbox.RunOptions{})
+				return st.run(c, ind.src, st.searchRun())
 			})
 			if err != nil {
 				return err
@@ -560,7 +589,7 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 		patch, err = reduce.Minimize(ctx, patch, func(ctx context.Context, sub program.Patch) (bool, error) {
 			src := p.Render(sub)
 			e, err := st.cache.Eval(ctx, src, func(c context.Context) (*fitness.Outcome, error) {
-				return st.run(c, src, sandbox.RunOptions{})
+				return st.run(c, src, st.searchRun())
 			})
 			return e.Passed(), err
 		})
@@ -569,7 +598,8 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 		}
 	}
 	src := p.Render(patch)
-	// A fresh run, not from the cache: a fix must pass twice.
+	// A fresh run with the suite's own timeouts, not from the cache: a fix
+	// must pass twice.
 	o, err := st.run(ctx, src, sandbox.RunOptions{})
 	if err != nil {
 		return nil, nil, err

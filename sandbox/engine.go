@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"io"
+	"time"
 
 	"repair/fitness"
 )
@@ -29,6 +30,14 @@ type Engine interface {
 type RunOptions struct {
 	// Coverage asks for the executed line numbers of each case.
 	Coverage bool
+	// Timeout, when > 0, caps every case's timeout for this run (the search
+	// uses a cap calibrated on the original program, so that looping
+	// candidates cost little; the final validation runs with the suite's).
+	Timeout time.Duration
+	// AbandonAfterTimeout stops running a candidate at its first timed-out
+	// case: the cases after it get TIME_LIMIT_EXCEEDED without running (a
+	// shortcut for the search, where a looping candidate is worth little).
+	AbandonAfterTimeout bool
 }
 
 // Isolation selects how strictly candidates are confined.

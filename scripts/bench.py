@@ -218,6 +218,8 @@ def run_trial(repair, bug, seed, budget, extra):
     try:
         dst = os.path.join(work, name)
         shutil.copytree(folder, dst)
+        for f in os.listdir(dst):  # the benchmark's files may be read-only
+            os.chmod(os.path.join(dst, f), 0o644)
         report = os.path.join(work, "report.json")
         cmd = [repair, "--target", target, "--tests", tests, "--seed", str(seed),
                "--time-budget", budget, "--write", "--quiet", "--report", report] + extra

@@ -38,6 +38,7 @@ type repairFlags struct {
 	elitism       float64
 	maxEdits      int
 	immigrants    float64
+	searchTimeout time.Duration
 	seed          uint64
 	all           bool
 	operators     string
@@ -68,6 +69,7 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	fl.Float64Var(&f.elitism, "elitism", d.Elitism, "fraction of the population kept unchanged (tournament selection)")
 	fl.IntVar(&f.maxEdits, "max-edits", d.MaxEdits, "maximum number of edits of a candidate")
 	fl.Float64Var(&f.immigrants, "immigrants", d.Immigrants, "fraction of each generation made of single-edit mutants not tried yet (0: off)")
+	fl.DurationVar(&f.searchTimeout, "search-timeout", 0, "per-case time limit while searching (0: ten times the slowest case of the original, at least 250ms; fixes are checked with the suite's timeouts)")
 	fl.Uint64Var(&f.seed, "seed", d.Seed, "random seed: the same seed gives the same result")
 	fl.BoolVar(&f.all, "all", false, "keep searching after the first fix and collect every distinct one (stdout gets the first; --report lists all)")
 	fl.StringVar(&f.operators, "operators", "default", "mutation operators and weights: default, all, or e.g. delete,insert=2,cmp-op=3 (see 'repair operators')")
@@ -353,7 +355,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 			"evaluations": o.Evaluations, "time_budget_seconds": o.TimeBudget.Seconds(),
 			"mutation_rate": o.MutationRate, "crossover_rate": o.CrossoverRate, "crossover": o.CrossoverName,
 			"selection": o.Selection, "tournament_size": o.TournamentSize, "elitism": o.Elitism,
-			"max_edits": o.MaxEdits, "immigrants": o.Immigrants, "seed": o.Seed, "workers": o.Workers, "all": o.All,
+			"max_edits": o.MaxEdits, "immigrants": o.Immigrants, "search_timeout_seconds": res.SearchTimeout.Seconds(), "seed": o.Seed, "workers": o.Workers, "all": o.All,
 			"operators": ops, "weighting": o.Weights.Weighting.String(),
 			"weight_passing": o.Weights.Passing, "weight_failing": o.Weights.Failing,
 			"localization": o.Formula.Name, "reduce": o.Reduce,

@@ -210,7 +210,7 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 		if err != nil {
 			return nil, err
 		}
-		err = s.run(ctx, e, src, opts.Coverage, out, got)
+		err = s.run(ctx, e, src, opts, out, got)
 		if err == nil {
 			e.release(s)
 			broke = nil

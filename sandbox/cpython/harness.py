@@ -65,6 +65,7 @@ SHM_SIZE = 8 << 20
 MSG = struct.Struct("<cq")  # forker to manager: b"p" pid, b"s" wait status
 REC = struct.Struct("<IBBd")  # case, verdict, flags (1 detail, 2 lines), seconds
 U16 = struct.Struct("<H")
+CAP = struct.Struct("<d")
 U32 = struct.Struct("<I")
 HDR_SIZE = 64
 
@@ -1401,10 +1402,28 @@ def children():
 # ---- the manager ---------------------------------------------------------------------------
 
 
-def death(how, status, c):
-    """The verdict and detail of a case during which the child ended."""
+CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(pid):
+    """User plus system CPU seconds of process pid, or None."""
+    try:
+        fd = os.open("/proc/%d/stat" % pid, os.O_RDONLY)
+        try:
+            data = os.read(fd, 4096)
+        finally:
+            os.close(fd)
+        fields = data[data.rindex(b")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def death(how, status, c, cap):
+    """The verdict and detail of a case during which the child ended; cap
+    (if > 0) caps the case's timeout."""
     if how == "timeout":
-        return TLE, "timed out after %gs" % c.timeout
+        return TLE, "timed out after %gs" % (min(c.timeout, cap) if cap > 0 else c.timeout)
     if status < 0:
         return RTE, "lost the child process"
     if os.WIFSIGNALED(status):
@@ -1484,6 +1503,9 @@ class Manager:
     def supervise(self, pid, fork_time):
         seen = None
         deadline = fork_time + SETUP_LIMIT
+        hard = deadline  # the case's own timeout, when the search's cap binds
+        capped = False
+        obs = cpu_obs = None
         last_ping = fork_time
         n = len(CASES)
         unpack = CUR.unpack_from
@@ -1494,11 +1516,31 @@ class Manager:
                 if h != seen:
                     seen = h
                     cur, t0 = h
-                    deadline = t0 + CASES[cur].timeout if 0 <= cur < n else fork_time + SETUP_LIMIT
+                    capped = False
+                    if 0 <= cur < n:
+                        t = CASES[cur].timeout
+                        hard = deadline = t0 + t
+                        if 0 < self.cap < t:
+                            deadline = t0 + self.cap
+                            capped = True
+                            obs, cpu_obs = monotonic(), cpu_seconds(pid)
+                    else:
+                        deadline = fork_time + SETUP_LIMIT
             now = monotonic()
             if how == "exit" and now >= deadline:
                 if unpack(SHM, 0) != seen:
                     continue  # read while the child was writing
+                if capped and now < hard:
+                    # The search's cap counts CPU time: a child the machine
+                    # starved gets the time it did not have (up to the
+                    # case's own timeout). CPU before the manager first saw
+                    # the case counts as used.
+                    cpu = cpu_seconds(pid)
+                    if cpu is not None and cpu_obs is not None:
+                        used = (cpu - cpu_obs) + (obs - seen[1])
+                        if used < 0.8 * self.cap:
+                            deadline = min(hard, now + self.cap - used)
+                            continue
                 for f in (os.killpg, os.kill):
                     try:
                         f(pid, signal.SIGKILL)
@@ -1507,6 +1549,9 @@ class Manager:
                 how = "timeout"
                 continue
             wait = HEARTBEAT if how == "timeout" else min(deadline - now, HEARTBEAT)
+            if self.cap > 0 and how == "exit":
+                # Look at the running case often enough to hold the cap.
+                wait = min(wait, self.cap / 2)
             ready = self.poller.poll(int(wait * 1000) + 1)
             for fd, _ in ready:
                 if fd == self.from_forker:
@@ -1563,7 +1608,7 @@ class Manager:
             if how != "done" and nxt < n and (how == "timeout" or cur == nxt or nxt == start):
                 if used > cap - maxrec:
                     used, nxt = recbase, start
-                verdict, detail = death(how, status, CASES[nxt])
+                verdict, detail = death(how, status, CASES[nxt], self.cap)
                 secs = monotonic() - t0 if cur == nxt else 0.0
                 if not 0 <= secs < 1e6:
                     secs = 0.0
@@ -1572,6 +1617,18 @@ class Manager:
                 nxt += 1
             send(b"C", memoryview(SHM)[recbase:used])
             start = nxt
+            if how == "timeout" and self.abandon and start < n:
+                # The search's shortcut: a candidate that timed out once is
+                # not run further; its other cases count as timed out too.
+                detail = "not run: an earlier case timed out"
+                used = recbase
+                for i in range(start, n):
+                    if used > cap - maxrec:
+                        send(b"C", memoryview(SHM)[recbase:used])
+                        used = recbase
+                    used = put_record(SHM, used, i, TLE, 0.0, detail, None)
+                send(b"C", memoryview(SHM)[recbase:used])
+                break
 
     def serve(self):
         gc.enable()
@@ -1582,8 +1639,14 @@ class Manager:
             except EOFError:
                 return
             if kind == b"R":
+                # A flags byte, the cap of every case's timeout (seconds, a
+                # double; 0: the suite's timeouts), then the source.
+                # Flags: 1 coverage, 2 abandon after a timeout.
                 self.reused = self.forks = 0
-                self.evaluate(payload[1:], payload[:1] == b"\x01")
+                flags = payload[0]
+                (self.cap,) = CAP.unpack_from(payload, 1)
+                self.abandon = bool(flags & 2)
+                self.evaluate(payload[1 + CAP.size :], bool(flags & 1))
                 send(b"D", struct.pack("<III", self.reused, self.forks, 1 if self.idle else 0))
             elif kind == b"Q":
                 return

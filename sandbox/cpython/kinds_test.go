@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -358,5 +359,41 @@ func TestFreshImportPerCasePure(t *testing.T) {
 	}
 	if s := e.Stats(); s.Reused == 0 {
 		t.Errorf("no candidate ran in a reused child: %+v", s)
+	}
+}
+
+// TestTimeoutCap: RunOptions.Timeout caps every case's timeout for one run
+// only; cases quicker than the cap are unaffected.
+func TestTimeoutCap(t *testing.T) {
+	python(t)
+	src := "def f(x):\n    while x:\n        pass\n    return 1\n"
+	cases := []fitness.Case{call("f", "[1]", "1"), call("f", "[0]", "1")}
+	for i := range cases {
+		cases[i].Timeout = 30
+	}
+	out := runOne(t, src, cases, sandbox.RunOptions{Timeout: 200 * time.Millisecond}, config{})
+	want := []brief{{fitness.TimeLimitExceeded, "timed out after 0.2s"}, {fitness.Passed, ""}}
+	if diff := cmp.Diff(want, briefs(out)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestAbandonAfterTimeout: with the shortcut, the cases after a timed-out
+// one are not run.
+func TestAbandonAfterTimeout(t *testing.T) {
+	python(t)
+	src := "def f(x):\n    while x:\n        pass\n    return 1\n"
+	cases := []fitness.Case{call("f", "[0]", "1"), call("f", "[1]", "1"), call("f", "[0]", "1")}
+	opts := sandbox.RunOptions{Timeout: 100 * time.Millisecond, AbandonAfterTimeout: true}
+	out := runOne(t, src, cases, opts, config{})
+	want := []brief{{fitness.Passed, ""}, {fitness.TimeLimitExceeded, "timed out after 0.1s"}, {fitness.TimeLimitExceeded, "not run: an earlier case timed out"}}
+	if diff := cmp.Diff(want, briefs(out)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	// Without it, every case runs.
+	out = runOne(t, src, cases, sandbox.RunOptions{Timeout: 100 * time.Millisecond}, config{})
+	want[2] = brief{fitness.Passed, ""}
+	if diff := cmp.Diff(want, briefs(out)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -159,11 +159,17 @@ func (s *server) recv(deadline time.Time) (byte, []byte, error) {
 // run evaluates one candidate, filling out.Results[i] and got[i] for every
 // case the server reports. A non-nil error is ctx.Err() or wraps
 // errBroken.
-func (s *server) run(ctx context.Context, e *Engine, src []byte, cov bool, out *fitness.Outcome, got []bool) error {
-	flags := []byte{0}
+func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.RunOptions, out *fitness.Outcome, got []bool) error {
+	cov := opts.Coverage
+	// A flags byte, then the cap of the case timeouts in seconds.
+	flags := make([]byte, 9)
 	if cov {
-		flags[0] = 1
+		flags[0] |= 1
 	}
+	if opts.AbandonAfterTimeout {
+		flags[0] |= 2
+	}
+	binary.LittleEndian.PutUint64(flags[1:], math.Float64bits(opts.Timeout.Seconds()))
 	stop := context.AfterFunc(ctx, func() {
 		s.in.SetWriteDeadline(time.Unix(1, 0))
 		s.out.SetReadDeadline(time.Unix(1, 0))
