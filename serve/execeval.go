@@ -317,7 +317,11 @@ func (s *Server) executeCode(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "", err.Error())
 		return
 	}
-	out, _, err := s.evaluate(r.Context(), epExecute, sp, []byte(crlfToLF(req.SourceCode)), sandbox.RunOptions{})
+	// With stop_on_first_fail, nothing after a timed-out case is
+	// reported, so it need not run (a looping program costs one time
+	// limit, not one per unit test).
+	ro := sandbox.RunOptions{AbandonAfterTimeout: req.StopOnFirstFail}
+	out, _, err := s.evaluate(r.Context(), epExecute, sp, []byte(crlfToLF(req.SourceCode)), ro)
 	if err != nil {
 		s.evalError(w, r, err, execCode)
 		return

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"repair/sandbox"
 	"repair/sandbox/remote"
@@ -24,6 +25,9 @@ func parseEvaluate(data []byte) (*remote.EvaluateRequest, []byte, error) {
 	}
 	if len(req.Suite) > 0 && isNull(req.Suite) {
 		return nil, nil, errors.New("suite: must be an object")
+	}
+	if !(req.Timeout >= 0) || req.Timeout > 1e6 {
+		return nil, nil, errors.New("timeout: must be a number of seconds >= 0")
 	}
 	var src []byte
 	switch {
@@ -100,7 +104,11 @@ func (s *Server) evaluateNative(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, remote.CodeUnknownSuite, "unknown suite "+req.SuiteID+": send the suite with the request")
 		return
 	}
-	out, desc, err := s.evaluate(r.Context(), epEvaluate, sp, src, sandbox.RunOptions{Coverage: req.Coverage})
+	ro := sandbox.RunOptions{
+		Coverage: req.Coverage, AbandonAfterTimeout: req.AbandonAfterTimeout,
+		Timeout: time.Duration(req.Timeout * float64(time.Second)),
+	}
+	out, desc, err := s.evaluate(r.Context(), epEvaluate, sp, src, ro)
 	if err != nil {
 		s.evalError(w, r, err, nativeCode)
 		return

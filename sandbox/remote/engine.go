@@ -296,7 +296,10 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 	if e.closed.Load() {
 		return nil, sandbox.ErrClosed
 	}
-	req := EvaluateRequest{SuiteID: e.id, Engine: e.engine, Coverage: opts.Coverage}
+	req := EvaluateRequest{
+		SuiteID: e.id, Engine: e.engine, Coverage: opts.Coverage,
+		Timeout: opts.Timeout.Seconds(), AbandonAfterTimeout: opts.AbandonAfterTimeout,
+	}
 	if utf8.Valid(src) {
 		s := string(src)
 		req.Source = &s

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -31,6 +32,7 @@ type fakeServer struct {
 	requests int
 	withSuit int
 	sources  [][]byte
+	runOpts  []EvaluateRequest // Coverage, Timeout, AbandonAfterTimeout of each request
 	fail     func(n int) (status int, code string) // n: 1-based request number
 	hangup   func(n int) bool                      // drop the connection
 }
@@ -93,6 +95,7 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 		src = req.SourceBase64
 	}
 	f.sources = append(f.sources, src)
+	f.runOpts = append(f.runOpts, EvaluateRequest{Coverage: req.Coverage, Timeout: req.Timeout, AbandonAfterTimeout: req.AbandonAfterTimeout})
 	f.mu.Unlock()
 	if !ok {
 		w.WriteHeader(http.StatusNotFound)
@@ -261,8 +264,9 @@ func TestRunSourceAndCoverage(t *testing.T) {
 	f := newFake(t)
 	e := newEngine(t, Config{Executors: []string{f.srv.URL}})
 	srcs := [][]byte{[]byte("print('é')\n"), {0xff, 0xfe, 'x'}}
-	for _, src := range srcs {
-		out, err := e.Run(context.Background(), src, sandbox.RunOptions{Coverage: true})
+	opts := []sandbox.RunOptions{{Coverage: true}, {Coverage: true, Timeout: 250 * time.Millisecond, AbandonAfterTimeout: true}}
+	for i, src := range srcs {
+		out, err := e.Run(context.Background(), src, opts[i])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,6 +278,10 @@ func TestRunSourceAndCoverage(t *testing.T) {
 	}
 	if diff := cmp.Diff(srcs, f.sources); diff != "" {
 		t.Errorf("sources the server got mismatch (-want +got):\n%s", diff)
+	}
+	want := []EvaluateRequest{{Coverage: true}, {Coverage: true, Timeout: 0.25, AbandonAfterTimeout: true}}
+	if diff := cmp.Diff(want, f.runOpts); diff != "" {
+		t.Errorf("run options the server got mismatch (-want +got):\n%s", diff)
 	}
 }
 

@@ -91,6 +91,11 @@ type EvaluateRequest struct {
 	SourceBase64 []byte  `json:"source_base64,omitempty"`
 	// Coverage asks for the executed lines of each case.
 	Coverage bool `json:"coverage,omitempty"`
+	// Timeout, when > 0, caps every case's timeout for this run, in
+	// seconds; AbandonAfterTimeout stops the candidate at its first timed
+	// out case (sandbox.RunOptions).
+	Timeout             float64 `json:"timeout,omitempty"`
+	AbandonAfterTimeout bool    `json:"abandon_after_timeout,omitempty"`
 }
 
 // EvaluateResponse is the answer to an [EvaluateRequest].
