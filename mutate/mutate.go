@@ -486,7 +486,7 @@ var opAug = tokenOperator("aug-op", "change an augmented assignment operator (+=
 
 var opLiteral = Operator{
 	Name:    "literal",
-	Doc:     "change a literal\n\nInto another constant of the file of the same kind, a number plus or minus one,\nTrue/False/None into one another, a string into the empty string.",
+	Doc:     "change a literal\n\nInto another constant of the file of the same kind, a number plus or minus one\nor with two adjacent digits swapped, True/False/None into one another, a string\ninto the empty string.",
 	Targets: siteTargets(program.SiteLiteral),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
@@ -502,6 +502,7 @@ var opLiteral = Operator{
 				pool = append(pool, strconv.FormatFloat(f+1, 'g', -1, 64), strconv.FormatFloat(f-1, 'g', -1, 64))
 			}
 			pool = append(pool, "0", "1")
+			pool = append(pool, transposed(cur)...)
 		case "const":
 			pool = []string{"True", "False", "None"}
 		case "string":
@@ -520,6 +521,20 @@ var opLiteral = Operator{
 			emit(replaceText(id, s.Fit(t, prec)))
 		}
 	},
+}
+
+// transposed returns the number text with two adjacent digits swapped, for
+// each pair of different adjacent digits: the typo 84600 for 86400.
+func transposed(num string) []string {
+	var out []string
+	for i := 0; i+1 < len(num); i++ {
+		a, b := num[i], num[i+1]
+		if a == b || a < '0' || a > '9' || b < '0' || b > '9' || (i == 0 && b == '0') {
+			continue
+		}
+		out = append(out, num[:i]+string(b)+string(a)+num[i+2:])
+	}
+	return out
 }
 
 var opIdent = Operator{

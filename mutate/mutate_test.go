@@ -239,3 +239,22 @@ func TestNeighbourhood(t *testing.T) {
 		t.Errorf("limit 5 gave %d edits", len(got))
 	}
 }
+
+func TestTransposed(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"84600", []string{"48600", "86400", "84060"}},
+		{"7", nil},
+		{"100", nil},
+		{"12", []string{"21"}},
+		{"1.5", nil},
+		{"0x1f", nil},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, transposed(tt.in)); diff != "" {
+			t.Errorf("transposed(%q) mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}

@@ -91,7 +91,7 @@ type Options struct {
 func Defaults() Options {
 	return Options{
 		Population:     40,
-		Generations:    200,
+		Generations:    1000,
 		MutationRate:   1,
 		CrossoverRate:  0.5,
 		Selection:      Tournament,
