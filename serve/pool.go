@@ -4,8 +4,13 @@ import (
 	"container/list"
 	"context"
 	"fmt"
+	"errors"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"repair/sandbox"
@@ -89,7 +94,7 @@ func (p *pool) get(ctx context.Context, sp *spec) (*instance, error) {
 
 // start creates an instance of sp in a fresh private directory.
 func (p *pool) start(ctx context.Context, sp *spec) (*instance, error) {
-	dir, err := os.MkdirTemp("", "repair-serve-*")
+	dir, err := os.MkdirTemp("", dirPrefix+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
@@ -186,6 +191,26 @@ func (p *pool) dropLocked(in *instance) {
 		defer p.closing.Done()
 		closeInstance(in)
 	}()
+}
+
+// dirPrefix starts the name of an instance's private directory, followed
+// by the server's pid, so that a server can remove what a killed one left.
+const dirPrefix = "repair-serve-"
+
+// removeOrphans removes the private directories of servers that are gone
+// (killed before they could clean up).
+func removeOrphans() {
+	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPrefix+"*-*"))
+	for _, m := range matches {
+		pidText, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(m), dirPrefix), "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			os.RemoveAll(m)
+		}
+	}
 }
 
 func closeInstance(in *instance) {

@@ -203,6 +203,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("no engine works: %s", strings.Join(errs, "; "))
 	}
 	s.def = s.runtimes[0].Engine
+	removeOrphans()
 	s.janitor.Go(s.evictLoop)
 	return s, nil
 }

@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -307,5 +311,36 @@ func TestNewEngines(t *testing.T) {
 				t.Errorf("runtimes mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestRemoveOrphans: a server removes the directories that a killed
+// server left, and only those.
+func TestRemoveOrphans(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip(err)
+	}
+	dead := cmd.Process.Pid
+	names := map[string]bool{ // name → kept
+		fmt.Sprintf("repair-serve-%d-123", dead):        false,
+		fmt.Sprintf("repair-serve-%d-456", os.Getpid()): true,
+		"repair-serve-1-789":                             true, // alive (init)
+		"repair-serve-x-1":                               true, // not ours
+		"repair-sandbox-1-1":                             true,
+	}
+	for n := range names {
+		if err := os.Mkdir(filepath.Join(tmp, n), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removeOrphans()
+	for n, kept := range names {
+		_, err := os.Stat(filepath.Join(tmp, n))
+		if (err == nil) != kept {
+			t.Errorf("%s: kept %v, want %v", n, err == nil, kept)
+		}
 	}
 }
