@@ -3,8 +3,8 @@ package serve
 import (
 	"container/list"
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"

@@ -327,9 +327,9 @@ func TestRemoveOrphans(t *testing.T) {
 	names := map[string]bool{ // name → kept
 		fmt.Sprintf("repair-serve-%d-123", dead):        false,
 		fmt.Sprintf("repair-serve-%d-456", os.Getpid()): true,
-		"repair-serve-1-789":                             true, // alive (init)
-		"repair-serve-x-1":                               true, // not ours
-		"repair-sandbox-1-1":                             true,
+		"repair-serve-1-789":                            true, // alive (init)
+		"repair-serve-x-1":                              true, // not ours
+		"repair-sandbox-1-1":                            true,
 	}
 	for n := range names {
 		if err := os.Mkdir(filepath.Join(tmp, n), 0o700); err != nil {
