@@ -32,7 +32,7 @@ type fakeServer struct {
 	requests int
 	withSuit int
 	sources  [][]byte
-	runOpts  []EvaluateRequest // Coverage, Timeout, AbandonAfterTimeout of each request
+	runOpts  []EvaluateRequest                     // Coverage, Timeout, AbandonAfterTimeout of each request
 	fail     func(n int) (status int, code string) // n: 1-based request number
 	hangup   func(n int) bool                      // drop the connection
 }
