@@ -46,6 +46,9 @@ type RunOptions struct {
 	// Filter, if not nil, keeps only the trials it returns true for (the
 	// shard's trials are filtered first).
 	Filter func(Trial) bool
+	// Open, if not nil, starts the engine of a bug instead of
+	// repair.OpenEngine (remote executors, see package sandbox/remote).
+	Open func(ctx context.Context, engine string, opts sandbox.Options) (sandbox.Engine, error)
 }
 
 // Progress is reported after each finished trial of a run.
@@ -226,7 +229,11 @@ type runner struct {
 // runBug runs trials of one bug on one engine.
 func (r *runner) runBug(ctx context.Context, trials []Trial) error {
 	bug := trials[0].Bug
-	eng, err := repair.OpenEngine(ctx, r.engine, sandbox.Options{
+	open := repair.OpenEngine
+	if r.opts.Open != nil {
+		open = r.opts.Open
+	}
+	eng, err := open(ctx, r.engine, sandbox.Options{
 		Suite: bug.Suite, Target: bug.Target, Workers: r.workers, Isolation: r.iso,
 		Python: r.python, Stderr: r.opts.Stderr,
 	})

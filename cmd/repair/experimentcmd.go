@@ -48,6 +48,8 @@ type experimentRunFlags struct {
 	out       string
 	dryRun    bool
 	quiet     bool
+	executors []string
+	token     string
 }
 
 func newExperimentRunCmd(io streams) *cobra.Command {
@@ -82,6 +84,7 @@ deterministic slice that does not depend on the rest of the plan.`,
 	fl.StringVar(&f.out, "out", "", "directory of the results files (default: the plan's \"output\")")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the trials that would run (id, bug, seed, varied parameters) and run nothing")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on stderr but errors")
+	registerExecutorFlags(cmd, &f.executors, &f.token)
 	_ = cmd.MarkFlagFilename("out")
 	return cmd
 }
@@ -140,6 +143,11 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 	}
 	if f.dryRun {
 		return dryRun(plan, opts, io.Out)
+	}
+	if len(f.executors) > 0 {
+		if opts.Open, err = remoteOpener(f.executors, f.token); err != nil {
+			return err
+		}
 	}
 	pending, total, err := experiment.Pending(plan, opts)
 	if err != nil {
