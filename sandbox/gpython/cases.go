@@ -1,0 +1,579 @@
+package gpython
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/go-python/gpython/py"
+
+	"repair/fitness"
+)
+
+// wcase is a case as a worker runs it: its JSON decoded once.
+type wcase struct {
+	kind            fitness.Kind
+	fnHead          string
+	fnRest          []string
+	fn              string
+	args            []any
+	kwargs          map[string]any
+	hasExpected     bool
+	expected        any
+	expectedRepr    string
+	hasExpectedArgs bool
+	expectedArgs    []any
+	raises          string
+	stdin           string
+	stdout          *string
+	timeout         float64 // seconds
+	tol             float64
+}
+
+func loadCase(c fitness.Case) (*wcase, error) {
+	k := &wcase{kind: c.Kind, fn: c.Function, raises: c.Raises, stdout: c.Stdout, timeout: c.Timeout, tol: c.Tolerance}
+	parts := strings.Split(c.Function, ".")
+	k.fnHead, k.fnRest = parts[0], parts[1:]
+	if k.timeout <= 0 {
+		k.timeout = 2
+	}
+	if c.Stdin != nil {
+		k.stdin = *c.Stdin
+	}
+	if len(c.Args) > 0 {
+		v, err := decodeJSON(c.Args)
+		if err != nil {
+			return nil, fmt.Errorf("args: %v", err)
+		}
+		a, ok := v.([]any)
+		if !ok && v != nil {
+			return nil, fmt.Errorf("args: not an array")
+		}
+		k.args = a
+	}
+	if len(c.Kwargs) > 0 {
+		v, err := decodeJSON(c.Kwargs)
+		if err != nil {
+			return nil, fmt.Errorf("kwargs: %v", err)
+		}
+		m, ok := v.(map[string]any)
+		if !ok && v != nil {
+			return nil, fmt.Errorf("kwargs: not an object")
+		}
+		k.kwargs = m
+	}
+	if c.Expected != nil {
+		v, err := decodeJSON(c.Expected)
+		if err != nil {
+			return nil, fmt.Errorf("expected: %v", err)
+		}
+		k.hasExpected, k.expected = true, v
+		k.expectedRepr = jsonRepr(v, reprMax)
+	}
+	if c.ExpectedArgs != nil {
+		v, err := decodeJSON(c.ExpectedArgs)
+		if err != nil {
+			return nil, fmt.Errorf("expected_args: %v", err)
+		}
+		a, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("expected_args: not an array")
+		}
+		k.hasExpectedArgs, k.expectedArgs = true, a
+	}
+	return k, nil
+}
+
+// outcome is what running a case gave, before the worker's state (the
+// deadline, os._exit, memory) overrides it.
+type outcome struct {
+	verdict fitness.Verdict
+	detail  string
+	err     error  // the exception that ended the case, if any
+	panic   string // a Go panic of gpython, if any
+}
+
+func passed() outcome { return outcome{verdict: fitness.Passed} }
+
+// runCase runs case i on a fresh module of the candidate.
+func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, check bool) record {
+	c := w.cases[i]
+	st := &w.st
+	*st = caseState{
+		exited: -1,
+		in:     newInStream(c.stdin),
+		out:    newOutput(w.outputCap),
+		errOut: newOutput(w.outputCap),
+	}
+	if lines > 0 {
+		st.cov = make([]bool, lines)
+	}
+	it.setStreams(st.in, st.out, st.errOut)
+	t0 := nanotime()
+	st.deadline = t0 + int64(c.timeout*1e9)
+	w.shm.setRunning(i, t0)
+	o := w.runKind(it, code, probe, c)
+	secs := float64(nanotime()-t0) / 1e9
+	switch {
+	case st.timedOut:
+		o.verdict, o.detail = fitness.TimeLimitExceeded, "timed out after "+strconv.FormatFloat(c.timeout, 'g', -1, 64)+"s"
+	case st.exited >= 0:
+		o.verdict, o.detail = fitness.RuntimeError, fmt.Sprintf("exited with status %d", st.exited)
+	case st.memory:
+		o.verdict, o.detail = fitness.MemoryLimitExceeded, "MemoryError"
+	}
+	if o.verdict == fitness.Passed {
+		o.detail = ""
+	}
+	rec := record{Case: i, Result: fitness.Result{Verdict: o.verdict, Seconds: secs, Detail: o.detail}}
+	if check && o.verdict != fitness.Passed && !st.timedOut && st.exited < 0 {
+		rec.Unsupported = w.limitation(it, o)
+	}
+	if lines > 0 {
+		for l, ok := range st.cov {
+			if ok {
+				rec.Result.Lines = append(rec.Result.Lines, l)
+			}
+		}
+		if rec.Result.Lines == nil {
+			rec.Result.Lines = []int{}
+		}
+	}
+	if o.panic != "" {
+		it.used = true // the context may be left inconsistent
+	}
+	return rec
+}
+
+func (w *worker) runKind(it *interp, code *py.Code, probe string, c *wcase) (o outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			o = outcome{verdict: fitness.RuntimeError, detail: fmt.Sprintf("SystemError: gpython failed: %v", r), panic: fmt.Sprint(r)}
+		}
+	}()
+	switch c.kind {
+	case fitness.IO:
+		return w.runIO(it, code, probe, c)
+	case fitness.Test:
+		return w.runTest(it, code, probe, c)
+	}
+	return w.runCall(it, code, probe, c)
+}
+
+// freshModule executes the candidate in a new module registered as name.
+func (w *worker) freshModule(it *interp, name string, code *py.Code, probe string) (py.StringDict, error) {
+	m, err := it.ctx.Store().NewModule(it.ctx, &py.ModuleImpl{Info: py.ModuleInfo{Name: name, FileDesc: w.candFile}})
+	if err != nil {
+		return nil, err
+	}
+	m.Globals["__doc__"] = py.None
+	if probe != "" {
+		m.Globals[probe] = w.probe
+	}
+	_, err = it.ctx.RunCode(code, m.Globals, m.Globals, nil)
+	return m.Globals, err
+}
+
+func (w *worker) runCall(it *interp, code *py.Code, probe string, c *wcase) outcome {
+	d, err := w.freshModule(it, w.module, code, probe)
+	if err != nil {
+		return w.exception(err, c.raises)
+	}
+	f, ok := d[c.fnHead]
+	if !ok {
+		return outcome{verdict: fitness.RuntimeError, detail: "the candidate does not define " + c.fnHead}
+	}
+	for _, part := range c.fnRest {
+		if f, err = py.GetAttrString(f, part); err != nil {
+			return w.exception(err, c.raises)
+		}
+	}
+	args := make(py.Tuple, len(c.args))
+	for i, a := range c.args {
+		args[i] = toPy(a)
+	}
+	var kwargs py.StringDict
+	if len(c.kwargs) > 0 {
+		kwargs = py.NewStringDictSized(len(c.kwargs))
+		for k, v := range c.kwargs {
+			kwargs[k] = toPy(v)
+		}
+	}
+	r, err := py.Call(f, args, kwargs)
+	if err != nil {
+		return w.exception(err, c.raises)
+	}
+	return w.check(c, r, args)
+}
+
+func (w *worker) check(c *wcase, r py.Object, args py.Tuple) outcome {
+	if c.raises != "" {
+		return outcome{verdict: fitness.WrongAnswer, detail: fmt.Sprintf("expected %s to be raised, got %s", c.raises, shortRepr(r, reprMax))}
+	}
+	if c.hasExpected && !equal(c.expected, r, c.tol) {
+		return outcome{verdict: fitness.WrongAnswer, detail: fmt.Sprintf("expected %s, got %s", c.expectedRepr, shortRepr(r, reprMax))}
+	}
+	if c.hasExpectedArgs && !equalItems(c.expectedArgs, args, c.tol) {
+		return outcome{verdict: fitness.WrongAnswer, detail: fmt.Sprintf("expected arguments %s after the call, got %s",
+			jsonRepr(c.expectedArgs, reprMax), shorten(seqRepr("[", "]", args, false, reprMax), reprMax))}
+	}
+	return passed()
+}
+
+func (w *worker) runIO(it *interp, code *py.Code, probe string, c *wcase) outcome {
+	if _, err := w.freshModule(it, "__main__", code, probe); err != nil {
+		exc, _ := excInfo(err)
+		if exc == nil || !isSubtype(exc.Base, py.SystemExit) {
+			return w.exception(err, "")
+		}
+		if !exitOK(exc) {
+			return outcome{verdict: fitness.RuntimeError, detail: w.excDetail(err), err: err}
+		}
+	}
+	if w.st.out.n > w.outputCap {
+		return outcome{verdict: fitness.WrongAnswer, detail: fmt.Sprintf("output longer than %d bytes", w.outputCap)}
+	}
+	if c.stdout != nil {
+		if d := compareStdout(*c.stdout, w.st.out.value(), c.tol); d != "" {
+			return outcome{verdict: fitness.WrongAnswer, detail: d}
+		}
+	}
+	return passed()
+}
+
+// exitOK reports whether a SystemExit's code is None or 0.
+func exitOK(exc *py.Exception) bool {
+	args, _ := exc.Args.(py.Tuple)
+	if len(args) != 1 {
+		return len(args) == 0
+	}
+	switch x := args[0].(type) {
+	case py.NoneType:
+		return true
+	case py.Int:
+		return x == 0
+	case py.Bool:
+		return !bool(x)
+	}
+	return false
+}
+
+func (w *worker) runTest(it *interp, code *py.Code, probe string, c *wcase) outcome {
+	if w.testCode == nil {
+		return outcome{verdict: fitness.RuntimeError, detail: "the test file does not compile under gpython"}
+	}
+	if _, err := w.freshModule(it, w.module, code, probe); err != nil {
+		return w.exception(err, "")
+	}
+	tm, err := it.ctx.Store().NewModule(it.ctx, &py.ModuleImpl{Info: py.ModuleInfo{Name: w.testModule, FileDesc: w.testFile}})
+	if err != nil {
+		return w.exception(err, "")
+	}
+	tm.Globals["__doc__"] = py.None
+	if _, err := it.ctx.RunCode(w.testCode, tm.Globals, tm.Globals, nil); err != nil {
+		return w.testException(it, err)
+	}
+	fn, ok := tm.Globals[c.fn]
+	if !ok {
+		return outcome{verdict: fitness.RuntimeError, detail: "the test file does not define " + c.fn}
+	}
+	calls := []py.StringDict{nil}
+	if _, err := py.GetAttrString(fn, "pytestmark"); err == nil {
+		pm, err := py.ImportModuleLevelObject(it.ctx, "pytest", nil, nil, nil, 0)
+		if err != nil {
+			return w.exception(err, "")
+		}
+		r, err := py.Call(pm.(*py.Module).Globals["_test_calls"], py.Tuple{fn}, nil)
+		if err != nil {
+			return w.testException(it, err)
+		}
+		if r == py.None {
+			return passed()
+		}
+		calls = calls[:0]
+		err = py.Iterate(r, func(o py.Object) bool {
+			d, _ := o.(py.StringDict)
+			calls = append(calls, d)
+			return false
+		})
+		if err != nil {
+			return w.testException(it, err)
+		}
+	}
+	for _, kw := range calls {
+		if _, err := py.Call(fn, nil, kw); err != nil {
+			return w.testException(it, err)
+		}
+	}
+	return passed()
+}
+
+// testException is the verdict of an exception a test function raised:
+// an AssertionError is a wrong answer, a pytest skip a pass.
+func (w *worker) testException(it *interp, err error) outcome {
+	exc, _ := excInfo(err)
+	if exc != nil {
+		if isSubtype(exc.Base, py.AssertionError) {
+			return outcome{verdict: fitness.WrongAnswer, detail: w.excDetail(err), err: err}
+		}
+		if pm, e := it.ctx.GetModule("pytest"); e == nil && exc.Base.Name == "Skipped" && isSubtype(exc.Base, pm.Globals["Skipped"]) {
+			return passed()
+		}
+	}
+	return w.exception(err, "")
+}
+
+// exception is the verdict of an exception that ended a case.
+func (w *worker) exception(err error, raises string) outcome {
+	exc, _ := excInfo(err)
+	if exc == nil {
+		return outcome{verdict: fitness.RuntimeError, detail: "SystemError: gpython: " + err.Error(), err: err}
+	}
+	if raises != "" {
+		for _, t := range typeChain(exc.Base) {
+			if t.Name == raises || typeModule(t)+"."+t.Name == raises {
+				return passed()
+			}
+		}
+	}
+	if isSubtype(exc.Base, py.MemoryError) {
+		return outcome{verdict: fitness.MemoryLimitExceeded, detail: "MemoryError", err: err}
+	}
+	return outcome{verdict: fitness.RuntimeError, detail: w.excDetail(err), err: err}
+}
+
+// typeChain is t and its method resolution order.
+func typeChain(t *py.Type) []*py.Type {
+	out := []*py.Type{t}
+	for _, m := range t.Mro {
+		if mt, ok := m.(*py.Type); ok && mt != t {
+			out = append(out, mt)
+		}
+	}
+	return out
+}
+
+func typeModule(t *py.Type) string {
+	if m, ok := t.Dict["__module__"].(py.String); ok {
+		return string(m)
+	}
+	return "builtins"
+}
+
+// excInfo returns the exception an error carries and its traceback.
+func excInfo(err error) (*py.Exception, *py.Traceback) {
+	switch e := err.(type) {
+	case py.ExceptionInfo:
+		exc, _ := e.Value.(*py.Exception)
+		if exc == nil && e.Type != nil {
+			exc = &py.Exception{Base: e.Type, Args: py.Tuple{}}
+		}
+		return exc, e.Traceback
+	case *py.ExceptionInfo:
+		return excInfo(*e)
+	case *py.Exception:
+		tb, _ := e.Traceback.(*py.Traceback)
+		return e, tb
+	case *py.Type:
+		return &py.Exception{Base: e, Args: py.Tuple{}}, nil
+	}
+	return nil, nil
+}
+
+func excOf(err error) *py.Exception {
+	e, _ := excInfo(err)
+	return e
+}
+
+// excName is the type name of an exception error, for messages.
+func excName(err error) string {
+	if e := excOf(err); e != nil {
+		return e.Base.Name
+	}
+	return "error"
+}
+
+// excMessage is str() of an exception.
+func excMessage(exc *py.Exception) string {
+	args, ok := exc.Args.(py.Tuple)
+	if !ok {
+		if exc.Args == nil {
+			return ""
+		}
+		args = py.Tuple{exc.Args}
+	}
+	switch len(args) {
+	case 0:
+		return ""
+	case 1:
+		if isSubtype(exc.Base, py.KeyError) {
+			return shortRepr(args[0], 300)
+		}
+		s, err := py.Str(args[0])
+		if err != nil {
+			return "<str() failed>"
+		}
+		if str, ok := s.(py.String); ok {
+			return string(str)
+		}
+		return ""
+	}
+	return shortRepr(args, 300)
+}
+
+// excDetail is "ValueError: bad input (line 7)": the exception's last line
+// and the innermost line of the candidate (or the test file) it went
+// through.
+func (w *worker) excDetail(err error) string {
+	exc, tb := excInfo(err)
+	if exc == nil {
+		return err.Error()
+	}
+	name := exc.Base.Name
+	if mod := typeModule(exc.Base); mod != "builtins" && mod != "__main__" && mod != w.module {
+		name = mod + "." + name
+	}
+	s := name
+	if msg := excMessage(exc); msg != "" {
+		s += ": " + msg
+	}
+	if len(s) > 300 {
+		s = truncUTF8(s, 297) + "..."
+	}
+	var file string
+	line := 0
+	for ; tb != nil; tb = tb.Next {
+		if tb.Frame == nil || tb.Frame.Code == nil {
+			continue
+		}
+		fn := tb.Frame.Code.Filename
+		if fn == w.candFile || (w.testFile != "" && fn == w.testFile) {
+			file, line = fn, int(tb.Lineno)
+		}
+	}
+	switch {
+	case line == 0:
+	case file == w.candFile:
+		s += fmt.Sprintf(" (line %d)", line)
+	default:
+		s += fmt.Sprintf(" (%s line %d)", file[strings.LastIndexByte(file, '/')+1:], line)
+	}
+	return s
+}
+
+// compareStdout returns "" when actual matches expected (see
+// fitness.EqualStdout), else a detail naming the first difference.
+func compareStdout(expected, actual string, tol float64) string {
+	e, a := stdoutLines(expected), stdoutLines(actual)
+	for i := 0; i < len(e) && i < len(a); i++ {
+		if !fitness.EqualStdout(e[i], a[i], tol) {
+			return fmt.Sprintf("line %d: expected %s, got %s", i+1, shorten(strRepr(e[i]), reprMax), shorten(strRepr(a[i]), reprMax))
+		}
+	}
+	if len(e) != len(a) {
+		return fmt.Sprintf("expected %d lines, got %d", len(e), len(a))
+	}
+	return ""
+}
+
+func stdoutLines(s string) []string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRightFunc(l, isPySpace)
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
+
+// ---- builtin types candidates may change -------------------------------------
+
+// typeSnapshot holds the dictionaries of gpython's built-in types, which
+// every context shares: a candidate that sets an attribute of str would
+// change str for every later candidate of the worker.
+type typeSnapshot map[*py.Type]py.StringDict
+
+func snapshotTypes() typeSnapshot {
+	s := typeSnapshot{}
+	ctx := py.NewContext(py.DefaultContextOpts())
+	for _, v := range ctx.Store().Builtins.Globals {
+		if t, ok := v.(*py.Type); ok {
+			s[t] = t.Dict.Copy()
+		}
+	}
+	for _, t := range []*py.Type{py.ObjectType, py.TypeType, py.BigIntType, py.BoolType, py.BoundMethodType,
+		py.BytesType, py.CallIteratorType, py.CellType, py.ClassMethodType, py.CodeType, py.ComplexType,
+		py.StringDictType, py.DictType, py.EnumerateType, py.EnumerateIteratorType, py.FileType, py.FilterType,
+		py.FloatType, py.FrameType, py.FunctionType, py.GeneratorType, py.IntType, py.IteratorType, py.ListType,
+		py.MapType, py.MethodType, py.ModuleType, py.NoneTypeType, py.PropertyType, py.RangeType,
+		py.RangeIteratorType, py.SetType, py.FrozenSetType, py.SliceType, py.StaticMethodType, py.StringType,
+		py.TracebackType, py.TupleType, py.ZipType, timeoutType, processExitType, recursionErrorType,
+		outputType, inputType} {
+		s[t] = t.Dict.Copy()
+	}
+	return s
+}
+
+// restore puts back every attribute of a built-in type a candidate added,
+// changed or deleted.
+func (s typeSnapshot) restore() {
+	for t, d := range s {
+		for k, v := range t.Dict {
+			if o, ok := d[k]; !ok || o != v {
+				delete(t.Dict, k)
+			}
+		}
+		for k, v := range d {
+			if o, ok := t.Dict[k]; !ok || o != v {
+				t.Dict[k] = v
+			}
+		}
+	}
+}
+
+// mutatesTypes reports whether code (or a function in it) may set or
+// delete attributes: only then can it change a built-in type.
+func mutatesTypes(code *py.Code) bool {
+	for _, n := range code.Names {
+		switch n {
+		case "setattr", "delattr", "__dict__", "__setattr__", "__delattr__":
+			return true
+		}
+	}
+	if codeHasAttrStore(code.Code) {
+		return true
+	}
+	for _, c := range code.Consts {
+		if sub, ok := c.(*py.Code); ok && mutatesTypes(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// Opcodes of Python 3.4 (gpython's bytecode).
+const (
+	opStoreAttr    = 95
+	opDeleteAttr   = 96
+	opHaveArgument = 90
+	opExtendedArg  = 144
+)
+
+func codeHasAttrStore(b string) bool {
+	for i := 0; i < len(b); {
+		op := b[i]
+		if op == opStoreAttr || op == opDeleteAttr {
+			return true
+		}
+		if op >= opHaveArgument {
+			i += 3
+		} else {
+			i++
+		}
+	}
+	return false
+}

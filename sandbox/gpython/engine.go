@@ -1,0 +1,566 @@
+package gpython
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"github.com/go-python/gpython/py"
+	"golang.org/x/sync/errgroup"
+
+	"repair/fitness"
+	"repair/sandbox"
+)
+
+// Engine runs candidates on a pool of gpython worker processes, one per
+// worker. It implements [sandbox.Engine].
+type Engine struct {
+	opts     sandbox.Options
+	cfg      config
+	exe      string
+	files    []string
+	suiteMsg []byte
+	cases    []fitness.Case
+
+	startTimeout time.Duration
+	watchdog     time.Duration // silence after which a busy worker counts as wedged
+	poll         time.Duration // how often a waiting Run looks at the running case
+	grace        time.Duration // beyond a case's timeout before its worker is killed
+
+	pool   chan *proc // idle workers; a dead one is replaced by whoever takes it
+	notice sync.Once
+
+	stats struct{ candidates, restarts, unprobed atomic.Int64 }
+
+	mu          sync.Mutex
+	closed      bool
+	all         map[*proc]bool
+	confinement sandbox.Confinement
+	stackLimit  int
+}
+
+var _ sandbox.Engine = (*Engine)(nil)
+
+// config holds knobs for tests.
+type config struct {
+	noNamespaces bool          // act as if the kernel refused namespaces
+	noCheck      bool          // do not check that gpython can run the original
+	watchdog     time.Duration // default 10s
+	grace        time.Duration // default 250ms
+}
+
+// New starts the worker pool for opts.Suite. It first checks that gpython
+// can run the original program (opts.Target) and its test file: when it
+// cannot, the error is an *UnsupportedError naming the construct.
+// opts.Python is ignored.
+func New(ctx context.Context, opts sandbox.Options) (*Engine, error) {
+	return newEngine(ctx, opts, config{})
+}
+
+func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, error) {
+	if opts.Suite == nil || len(opts.Suite.Cases) == 0 {
+		return nil, errors.New("gpython: no test cases")
+	}
+	if opts.Target == "" {
+		return nil, errors.New("gpython: no target")
+	}
+	module := strings.TrimSuffix(filepath.Base(opts.Target), ".py")
+	if !isIdentifier(module) {
+		return nil, fmt.Errorf("gpython: target %s: %q is not a Python module name", opts.Target, module)
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if opts.OutputCap <= 0 {
+		opts.OutputCap = 64 << 10
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("gpython: finding the executable to start workers: %w", err)
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return nil, fmt.Errorf("gpython: %w", err)
+	}
+	original, err := os.ReadFile(opts.Target)
+	if err != nil {
+		return nil, fmt.Errorf("gpython: %w", err)
+	}
+	if !cfg.noCheck {
+		if err := checkSyntax(opts.Target, original, opts.Suite); err != nil {
+			return nil, err
+		}
+	}
+	e := &Engine{
+		opts:         opts,
+		cfg:          cfg,
+		exe:          exe,
+		cases:        opts.Suite.Cases,
+		startTimeout: 20 * time.Second,
+		watchdog:     cfg.watchdog,
+		poll:         100 * time.Millisecond,
+		grace:        cfg.grace,
+		pool:         make(chan *proc, opts.Workers),
+		all:          map[*proc]bool{},
+	}
+	if e.watchdog <= 0 {
+		e.watchdog = 10 * time.Second
+	}
+	if e.grace <= 0 {
+		e.grace = 250 * time.Millisecond
+	}
+	if e.files, err = helperFiles(opts.Target, opts.Suite); err != nil {
+		return nil, err
+	}
+	if e.suiteMsg, err = suiteMessage(module, opts); err != nil {
+		return nil, err
+	}
+
+	procs := make([]*proc, opts.Workers)
+	g, gctx := errgroup.WithContext(ctx)
+	for i := range procs {
+		g.Go(func() error {
+			p, err := e.start()
+			if err != nil {
+				return err
+			}
+			procs[i] = p
+			return gctx.Err()
+		})
+	}
+	err = g.Wait()
+	for _, p := range procs {
+		if p == nil {
+			continue
+		}
+		if err != nil {
+			p.kill()
+			p.unmap()
+			continue
+		}
+		e.adopt(p)
+		e.pool <- p
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.noCheck {
+		if err := e.checkRun(ctx, original); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// checkSyntax compiles the target and the test file with gpython.
+func checkSyntax(target string, src []byte, suite *fitness.Suite) error {
+	check := func(path string, src []byte) error {
+		_, err := py.Compile(string(src), path, py.ExecMode, 0, true)
+		if err == nil {
+			return nil
+		}
+		line := 0
+		if exc := excOf(err); exc != nil {
+			if l, ok := exc.Dict["lineno"].(py.Int); ok {
+				line = int(l)
+			}
+		}
+		construct, cline := syntaxConstruct(src, line)
+		if construct == "" {
+			construct = "this program: " + compileMessage(err)
+		} else {
+			line = cline
+		}
+		return &UnsupportedError{File: path, Line: line, Construct: construct}
+	}
+	if err := check(target, src); err != nil {
+		return err
+	}
+	if len(suite.TestSource) > 0 {
+		path := suite.Path
+		if path == "" {
+			path = "the test file"
+		}
+		return check(path, suite.TestSource)
+	}
+	return nil
+}
+
+// checkRun runs the original program once and refuses it when a case ran
+// into a limitation of gpython.
+func (e *Engine) checkRun(ctx context.Context, original []byte) error {
+	res, err := e.evaluate(ctx, original, runCheck)
+	if err != nil {
+		return err
+	}
+	if res.out.CompileError != "" {
+		return &UnsupportedError{File: e.opts.Target, Construct: "this program: " + res.out.CompileError}
+	}
+	for i, u := range res.unsupported {
+		if u == "" {
+			continue
+		}
+		file, line := e.opts.Target, caseLine(res.out.Results[i].Detail)
+		if d := res.out.Results[i].Detail; strings.Contains(d, ".py line ") && e.opts.Suite.Path != "" {
+			file = e.opts.Suite.Path
+			if j := strings.LastIndex(d, " line "); j >= 0 {
+				fmt.Sscanf(d[j+6:], "%d", &line)
+			}
+		}
+		name := e.cases[i].Name
+		if name == "" {
+			name = fmt.Sprintf("#%d", i+1)
+		}
+		return &UnsupportedError{File: file, Line: line, Construct: u, Case: name}
+	}
+	return nil
+}
+
+// adopt registers a started worker and says once if isolation is degraded.
+func (e *Engine) adopt(p *proc) {
+	e.mu.Lock()
+	e.all[p] = true
+	if len(e.all) == 1 && e.confinement == (sandbox.Confinement{}) {
+		e.confinement = p.cmd.Confinement
+		e.stackLimit = p.hello.StackLimit
+	}
+	e.mu.Unlock()
+	if c := p.cmd.Confinement; !c.Full() {
+		e.notice.Do(func() {
+			fmt.Fprintf(e.opts.Stderr, "repair: sandbox isolation is degraded: %s\n", c)
+		})
+	}
+}
+
+// Name is "gpython".
+func (e *Engine) Name() string { return "gpython" }
+
+// Confinement is the isolation in force for candidates.
+func (e *Engine) Confinement() sandbox.Confinement {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.confinement
+}
+
+// Stats counts what the workers did.
+type Stats struct {
+	// Candidates evaluated (compile errors included).
+	Candidates int64
+	// Restarts of a worker that crashed or passed a deadline.
+	Restarts int64
+	// Unprobed counts candidates that ran without probes (no coverage, no
+	// step budget): the probes did not compile.
+	Unprobed int64
+}
+
+// Stats reports the counters since New.
+func (e *Engine) Stats() Stats {
+	return Stats{Candidates: e.stats.candidates.Load(), Restarts: e.stats.restarts.Load(), Unprobed: e.stats.unprobed.Load()}
+}
+
+// Run evaluates one candidate: one Result per case, in the suite's order.
+// A case that crashes its worker (a Go stack overflow, memory) or passes
+// its deadline without reaching a probe gets its verdict, and the
+// remaining cases go on in a fresh worker. The error is ctx.Err(),
+// [sandbox.ErrClosed], or a failure to start a worker.
+func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+	var flags byte
+	if opts.Coverage {
+		flags |= runCoverage
+	}
+	res, err := e.evaluate(ctx, src, flags)
+	if err != nil {
+		return nil, err
+	}
+	return res.out, nil
+}
+
+// results collects the records of one candidate.
+type results struct {
+	out         *fitness.Outcome
+	got         []bool
+	unsupported []string
+	cov         bool
+}
+
+func newResults(n int, cov bool) *results {
+	return &results{out: &fitness.Outcome{Results: make([]fitness.Result, n)}, got: make([]bool, n), unsupported: make([]string, n), cov: cov}
+}
+
+func (r *results) add(p []byte) error {
+	recs, err := decodeRecords(p, len(r.got))
+	for _, rec := range recs {
+		if !r.cov {
+			rec.Result.Lines = nil
+		}
+		r.out.Results[rec.Case] = rec.Result
+		r.unsupported[rec.Case] = rec.Unsupported
+		r.got[rec.Case] = true
+	}
+	return err
+}
+
+func (r *results) compileError(msg string) {
+	r.out.CompileError = msg
+	for i := range r.out.Results {
+		r.out.Results[i] = fitness.Result{Verdict: fitness.CompilationError, Detail: msg}
+		r.got[i] = true
+	}
+}
+
+// next is the first case without a result at or after i, or len.
+func (r *results) next(i int) int {
+	for i < len(r.got) && r.got[i] {
+		i++
+	}
+	return i
+}
+
+func (e *Engine) timeout(i int) int64 {
+	t := e.cases[i].Timeout
+	if t <= 0 {
+		t = 2
+	}
+	return int64(t * 1e9)
+}
+
+// evaluate runs a candidate to the end, on as many workers as it kills.
+func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte) (*results, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := newResults(len(e.cases), flags&runCoverage != 0)
+	start := 0
+	retried := false
+	var lastErr string
+	for start < len(e.cases) {
+		p, err := e.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rr := p.run(ctx, e, src, flags, start, res)
+		if rr.end == endDone || rr.end == endCompile {
+			e.release(p)
+			if rr.noProbe {
+				e.stats.unprobed.Add(1)
+			}
+			break
+		}
+		p.kill()
+		e.release(p)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if e.isClosed() {
+			return nil, sandbox.ErrClosed
+		}
+		e.stats.restarts.Add(1)
+		i := rr.running
+		if i >= 0 && i < len(e.cases) && !res.got[i] {
+			switch rr.end {
+			case endTimeout:
+				res.out.Results[i] = fitness.Result{Verdict: fitness.TimeLimitExceeded, Seconds: float64(e.timeout(i)) / 1e9,
+					Detail: "timed out after " + formatSeconds(e.cases[i].Timeout) + "s"}
+			case endCrash:
+				v, d := p.crashVerdict()
+				res.out.Results[i] = fitness.Result{Verdict: v, Detail: d}
+			default:
+				res.out.Results[i] = fitness.Result{Verdict: fitness.RuntimeError, Detail: "the gpython worker stopped answering"}
+			}
+			res.got[i] = true
+			start = res.next(i + 1)
+			continue
+		}
+		// The worker broke outside any case (compiling, talking garbage):
+		// once more on a fresh worker, then the rest are runtime errors.
+		if rr.err != nil {
+			lastErr = rr.err.Error()
+		}
+		if rr.end == endCrash {
+			_, lastErr = p.crashVerdict()
+		}
+		if retried {
+			for j := range res.got {
+				if !res.got[j] {
+					res.out.Results[j] = fitness.Result{Verdict: fitness.RuntimeError, Detail: "the gpython worker died while running the candidate: " + lastErr}
+					res.got[j] = true
+				}
+			}
+			break
+		}
+		retried = true
+		start = res.next(0)
+	}
+	e.stats.candidates.Add(1)
+	for i := range res.out.Results {
+		if !res.got[i] {
+			res.out.Results[i] = fitness.Result{Verdict: fitness.RuntimeError, Detail: "no result from the sandbox"}
+		}
+		if res.cov && res.out.Results[i].Lines == nil {
+			res.out.Results[i].Lines = []int{}
+		}
+	}
+	return res, nil
+}
+
+func formatSeconds(s float64) string {
+	if s <= 0 {
+		s = 2
+	}
+	return strconv.FormatFloat(s, 'g', -1, 64)
+}
+
+// acquire takes an idle worker, replacing it first if it is dead.
+func (e *Engine) acquire(ctx context.Context) (*proc, error) {
+	var p *proc
+	select {
+	case p = <-e.pool:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if e.isClosed() {
+		e.pool <- p
+		return nil, sandbox.ErrClosed
+	}
+	if !p.dead.Load() {
+		return p, nil
+	}
+	fresh, err := e.start()
+	if err != nil {
+		e.pool <- p // still dead: the next caller tries again
+		return nil, err
+	}
+	p.unmap()
+	e.mu.Lock()
+	delete(e.all, p)
+	closed := e.closed
+	e.mu.Unlock()
+	e.adopt(fresh)
+	if closed {
+		fresh.kill()
+		e.pool <- fresh
+		return nil, sandbox.ErrClosed
+	}
+	return fresh, nil
+}
+
+func (e *Engine) release(p *proc) { e.pool <- p }
+
+func (e *Engine) isClosed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.closed
+}
+
+// Close kills every worker (busy ones too: their Run returns ErrClosed)
+// and removes every temporary file. Safe to call more than once.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	all := make([]*proc, 0, len(e.all))
+	for p := range e.all {
+		all = append(all, p)
+	}
+	e.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.kill()
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// helperFiles lists the .py files next to the target (and next to a Python
+// test file), except the target and the test file themselves: the
+// candidate and the test source are sent to the workers instead.
+func helperFiles(target string, suite *fitness.Suite) ([]string, error) {
+	dirs := []string{filepath.Dir(target)}
+	skip := map[string]bool{}
+	for _, p := range []string{target, suite.Path} {
+		if p == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			skip[abs] = true
+		}
+	}
+	if len(suite.TestSource) > 0 && suite.Path != "" && filepath.Dir(suite.Path) != dirs[0] {
+		dirs = append(dirs, filepath.Dir(suite.Path))
+	}
+	seen := map[string]bool{}
+	var files []string
+	for _, d := range dirs {
+		matches, err := filepath.Glob(filepath.Join(d, "*.py"))
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range matches {
+			abs, err := filepath.Abs(m)
+			if err != nil || skip[abs] || seen[filepath.Base(m)] {
+				continue
+			}
+			if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			seen[filepath.Base(m)] = true
+			files = append(files, abs)
+		}
+	}
+	return files, nil
+}
+
+// suiteMessage is what every worker receives once.
+func suiteMessage(module string, opts sandbox.Options) ([]byte, error) {
+	s := opts.Suite
+	msg := workerSuite{Module: module, Cases: s.Cases, MemoryMB: s.MemoryMB, OutputCap: opts.OutputCap}
+	if len(s.TestSource) > 0 {
+		msg.TestSource = string(s.TestSource)
+		msg.TestModule = s.TestModule
+		if msg.TestModule == "" {
+			msg.TestModule = "test_" + module
+		}
+		msg.TestFile = msg.TestModule + ".py"
+		if s.Path != "" {
+			msg.TestFile = filepath.Base(s.Path)
+		}
+	}
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("gpython: encoding the suite: %w", err)
+	}
+	return data, nil
+}
+
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,147 @@
+package gpython
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"repair/fitness"
+	"repair/sandbox"
+)
+
+// call is a Call case: fn(*args) with args and expected as JSON ("" for
+// none).
+func call(fn, args, expected string) fitness.Case {
+	c := fitness.Case{Kind: fitness.Call, Function: fn, Weight: 1, Timeout: 5, Tolerance: 1e-9}
+	if args != "" {
+		c.Args = json.RawMessage(args)
+	}
+	if expected != "" {
+		c.Expected = json.RawMessage(expected)
+	}
+	return c
+}
+
+// ioCase is an IO case.
+func ioCase(stdin, stdout string) fitness.Case {
+	return fitness.Case{Kind: fitness.IO, Stdin: &stdin, Stdout: &stdout, Weight: 1, Timeout: 5, Tolerance: 1e-9}
+}
+
+// with returns c changed by f.
+func with(c fitness.Case, f func(*fitness.Case)) fitness.Case {
+	f(&c)
+	return c
+}
+
+// target writes a target file (and helpers) into a fresh directory and
+// returns its path.
+func target(t testing.TB, name string, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for n, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := filepath.Join(dir, name)
+	if _, ok := files[name]; !ok {
+		if err := os.WriteFile(p, []byte("# original\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+// runOne starts an engine for cases, runs src once and closes the engine.
+func runOne(t testing.TB, src string, cases []fitness.Case, opts sandbox.RunOptions, cfg config) *fitness.Outcome {
+	t.Helper()
+	e := newTestEngine(t, sandbox.Options{
+		Suite:  &fitness.Suite{MemoryMB: 256, Cases: cases},
+		Target: target(t, "cand.py", nil),
+	}, cfg)
+	out, err := e.Run(context.Background(), []byte(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// brief is a Result without timing, for comparisons.
+type brief struct {
+	Verdict fitness.Verdict
+	Detail  string
+}
+
+func briefs(out *fitness.Outcome) []brief {
+	var b []brief
+	for _, r := range out.Results {
+		b = append(b, brief{r.Verdict, r.Detail})
+	}
+	return b
+}
+
+// descendants lists the living processes whose parent chain leads to pid.
+func descendants(pid int) []int {
+	parent := map[int]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(data, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(data[i+1:]))
+		if len(f) < 2 || f[0] == "Z" {
+			continue
+		}
+		pp, _ := strconv.Atoi(f[1])
+		parent[p] = pp
+	}
+	var out []int
+	for p := range parent {
+		for q, n := parent[p], 0; q != 0 && n < 64; q, n = parent[q], n+1 {
+			if q == pid {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// workerPIDs are the pids of e's live workers as the host sees them.
+func workerPIDs(e *Engine) []int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var pids []int
+	for p := range e.all {
+		if !p.dead.Load() {
+			pids = append(pids, p.cmd.Process.Pid)
+		}
+	}
+	return pids
+}
+
+func cmdline(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	s := strings.ReplaceAll(string(b), "\x00", " ")
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	return s
+}

@@ -1,0 +1,353 @@
+package gpython
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"repair/fitness"
+	"repair/sandbox"
+)
+
+// proc is one worker process, as the engine sees it.
+type proc struct {
+	cmd    *sandbox.Cmd
+	in     *os.File // requests
+	out    *os.File // responses
+	r      *bufio.Reader
+	shm    shared
+	stderr *tailBuffer
+	hello  hello
+
+	killOnce  sync.Once
+	waitErr   error // the exit status, once killed
+	dead      atomic.Bool
+	unmapOnce sync.Once
+}
+
+// unmap releases the shared area. Only the goroutine that owns the worker
+// (the one running it, or the one replacing it) calls it.
+func (p *proc) unmap() {
+	p.unmapOnce.Do(func() { unix.Munmap(p.shm) })
+}
+
+// start starts a worker under the shim and waits until it is ready.
+func (e *Engine) start() (*proc, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	closeAll := func(fs ...*os.File) {
+		for _, f := range fs {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}
+	fd, err := unix.MemfdCreate("repair-gpython", unix.MFD_CLOEXEC)
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, fmt.Errorf("gpython: shared memory: %w", err)
+	}
+	shmFile := os.NewFile(uintptr(fd), "repair-gpython-shm")
+	defer shmFile.Close() // the mapping and the worker's copy stay
+	if err := unix.Ftruncate(fd, shmSize); err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, fmt.Errorf("gpython: shared memory: %w", err)
+	}
+	mem, err := unix.Mmap(fd, 0, shmSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, fmt.Errorf("gpython: shared memory: %w", err)
+	}
+	cmd, err := sandbox.Command(sandbox.Config{
+		Path:      e.exe,
+		Args:      []string{e.exe, workerArg},
+		Isolation: e.opts.Isolation,
+		Files:     e.files,
+		Limits: sandbox.Limits{
+			// No AddressSpace: the Go runtime reserves far more than it
+			// uses; the worker sets RLIMIT_DATA and a heap limit itself.
+			FileSize:     64 << 20,
+			OpenFiles:    256,
+			Processes:    64, // threads of the Go runtime
+			ScratchBytes: 64 << 20,
+		},
+		NoNamespaces: e.cfg.noNamespaces,
+	})
+	if err != nil {
+		unix.Munmap(mem)
+		closeAll(inR, inW, outR, outW)
+		return nil, err
+	}
+	p := &proc{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), shm: shared(mem), stderr: &tailBuffer{max: 8 << 10}}
+	cmd.ExtraFiles = []*os.File{inR, outW, shmFile} // fds 3, 4, 5
+	cmd.Stderr = p.stderr
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		unix.Munmap(mem)
+		closeAll(inW, outR)
+		return nil, fmt.Errorf("gpython: starting a worker: %w", err)
+	}
+	if err := p.send(e.suiteMsg, e.startTimeout, msgSuite); err != nil {
+		p.kill()
+		p.unmap()
+		return nil, p.failure("sending the suite", err)
+	}
+	kind, payload, err := p.recv(time.Now().Add(e.startTimeout))
+	if err == nil && kind != msgHello {
+		err = fmt.Errorf("unexpected message %q: %.200s", kind, payload)
+	}
+	if err == nil {
+		err = json.Unmarshal(payload, &p.hello)
+	}
+	if err != nil {
+		p.kill()
+		p.unmap()
+		return nil, p.failure("starting the worker", err)
+	}
+	return p, nil
+}
+
+func (p *proc) failure(what string, err error) error {
+	if msg := strings.TrimSpace(p.stderr.String()); msg != "" {
+		return fmt.Errorf("gpython: %s: %v: %s", what, err, firstLines(msg, 3))
+	}
+	return fmt.Errorf("gpython: %s: %w", what, err)
+}
+
+func (p *proc) send(payload []byte, timeout time.Duration, kind byte, head ...[]byte) error {
+	p.in.SetWriteDeadline(time.Now().Add(timeout))
+	return writeMsg(p.in, kind, append(head, payload)...)
+}
+
+func (p *proc) recv(deadline time.Time) (byte, []byte, error) {
+	p.out.SetReadDeadline(deadline)
+	return readMsg(p.r)
+}
+
+// kill stops the worker (and, as PID 1 of its namespace, anything else in
+// its sandbox), reaps it and releases its files. Safe to call more than
+// once.
+func (p *proc) kill() {
+	p.killOnce.Do(func() {
+		p.dead.Store(true)
+		if p.cmd.Process != nil {
+			p.cmd.Kill()
+			p.waitErr = p.cmd.Wait()
+		} else {
+			p.cmd.Cleanup()
+		}
+		p.in.Close()
+		p.out.Close()
+	})
+}
+
+// reap waits for a worker that is exiting on its own (its pipe reached
+// EOF), killing it if it takes long, and returns how it ended.
+func (p *proc) reap() error {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+			p.cmd.Kill()
+		}
+	}()
+	p.killOnce.Do(func() {
+		p.dead.Store(true)
+		p.waitErr = p.cmd.Wait()
+		close(done)
+		p.in.Close()
+		p.out.Close()
+	})
+	return p.waitErr
+}
+
+// how a run on one worker ended
+type ending uint8
+
+const (
+	endDone    ending = iota // every case from start reported
+	endCompile               // the candidate does not compile
+	endTimeout               // the running case passed its deadline: worker killed
+	endCrash                 // the worker died
+	endBroken                // the worker talked garbage or went silent
+)
+
+// runResult is how a run on one worker ended.
+type runResult struct {
+	end     ending
+	running int // the case that was running when the worker died or was killed, or -1
+	err     error
+	noProbe bool
+}
+
+// run sends a candidate (cases start...) and collects the records into
+// res until the worker is done, dies or passes a deadline.
+func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start int, res *results) runResult {
+	stop := context.AfterFunc(ctx, func() {
+		p.in.SetWriteDeadline(time.Unix(1, 0))
+		p.out.SetReadDeadline(time.Unix(1, 0))
+	})
+	defer stop()
+	var head [5]byte
+	head[0] = flags
+	binary.LittleEndian.PutUint32(head[1:], uint32(start))
+	if err := p.send(src, e.watchdog, msgRun, head[:]); err != nil {
+		return runResult{end: endBroken, running: -1, err: fmt.Errorf("sending a candidate: %v", err)}
+	}
+	lastProgress := time.Now()
+	lastCase := -1
+	for {
+		wake := time.Now().Add(e.poll)
+		if i, t0 := p.shm.running(); i >= 0 && i < len(e.cases) {
+			if i != lastCase {
+				lastCase, lastProgress = i, time.Now()
+			}
+			limit := monoTime(t0 + e.timeout(i) + int64(e.grace))
+			if limit.Before(wake) {
+				wake = limit
+			}
+		}
+		kind, payload, err := p.recv(wake)
+		if ctx.Err() != nil {
+			p.kill()
+			return runResult{end: endBroken, running: -1, err: ctx.Err()}
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			i, t0 := p.shm.running()
+			if i >= 0 && i < len(e.cases) && nanotime() >= t0+e.timeout(i)+int64(e.grace) {
+				p.kill()
+				p.collect(res)
+				p.unmap()
+				return runResult{end: endTimeout, running: i}
+			}
+			if i != lastCase {
+				lastCase, lastProgress = i, time.Now()
+			}
+			if time.Since(lastProgress) > e.watchdog {
+				p.kill()
+				p.collect(res)
+				p.unmap()
+				return runResult{end: endBroken, running: i, err: fmt.Errorf("no answer for %v", e.watchdog)}
+			}
+			continue
+		}
+		if err != nil {
+			p.reap()
+			i, _ := p.shm.running()
+			p.collect(res)
+			p.unmap()
+			return runResult{end: endCrash, running: i, err: err}
+		}
+		lastProgress = time.Now()
+		switch kind {
+		case msgChunk:
+			if err := res.add(payload); err != nil {
+				p.kill()
+				return runResult{end: endBroken, running: -1, err: err}
+			}
+		case msgCompile:
+			res.compileError(strings.ToValidUTF8(string(payload), "\uFFFD"))
+			return runResult{end: endCompile, running: -1}
+		case msgDone:
+			if err := res.add(p.shm.records()); err != nil {
+				p.kill()
+				return runResult{end: endBroken, running: -1, err: err}
+			}
+			return runResult{end: endDone, running: -1, noProbe: len(payload) > 0 && payload[0] == 1}
+		case msgFatal:
+			p.kill()
+			return runResult{end: endBroken, running: -1, err: fmt.Errorf("worker failed: %.300s", payload)}
+		default:
+			p.kill()
+			return runResult{end: endBroken, running: -1, err: fmt.Errorf("unexpected message %q", kind)}
+		}
+	}
+}
+
+// collect takes the records a dead (or killed) worker published.
+func (p *proc) collect(res *results) {
+	res.add(p.shm.records()) // records after a bad one are dropped
+}
+
+// crashVerdict says what a worker's death means for the case it was
+// running: its stack overflowed (recursion the probes did not see), it ran
+// out of memory, or it crashed otherwise.
+func (p *proc) crashVerdict() (fitness.Verdict, string) {
+	tail := p.stderr.String()
+	switch {
+	case strings.Contains(tail, "stack overflow") || strings.Contains(tail, "stack exceeds"):
+		return fitness.RuntimeError, "RecursionError: maximum recursion depth exceeded (the worker's stack overflowed)"
+	case strings.Contains(tail, "out of memory") || strings.Contains(tail, "cannot allocate memory"):
+		return fitness.MemoryLimitExceeded, "MemoryError"
+	}
+	var ee *exec.ExitError
+	if errors.As(p.waitErr, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return fitness.RuntimeError, "killed by signal " + unix.SignalName(ws.Signal())
+		}
+	}
+	msg := firstLines(strings.TrimSpace(tail), 1)
+	if msg == "" && p.waitErr != nil {
+		msg = p.waitErr.Error()
+	}
+	return fitness.RuntimeError, "the gpython worker crashed: " + msg
+}
+
+// monoTime converts a nanotime reading to a time.Time for deadlines.
+func monoTime(t int64) time.Time {
+	return time.Now().Add(time.Duration(t - nanotime()))
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, " ")
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}

@@ -1,0 +1,391 @@
+package gpython
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strings"
+	_ "unsafe" // go:linkname
+
+	"github.com/go-python/gpython/py"
+	"golang.org/x/sys/unix"
+
+	"repair/fitness"
+)
+
+// workerArg is os.Args[1] of a worker process.
+const workerArg = "-repair-gpython-worker"
+
+// Init runs the gpython worker when the process was started as one by the
+// engine, and never returns then; otherwise it returns at once. Every main,
+// and every TestMain of a package whose tests start gpython engines, calls
+// it right after sandbox.Init:
+//
+//	func TestMain(m *testing.M) {
+//		sandbox.Init()
+//		gpython.Init()
+//		os.Exit(m.Run())
+//	}
+func Init() {
+	if len(os.Args) < 2 || os.Args[1] != workerArg {
+		return
+	}
+	os.Exit(serve())
+}
+
+// nanotime is the runtime's CLOCK_MONOTONIC reading, the clock of the
+// shared area on both sides (a vDSO call, no system call).
+//
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
+
+// Limits of a worker.
+const (
+	// maxStack is the Go stack a worker's goroutine may use: past it Go
+	// aborts the process (recursion the probes did not see, such as a
+	// lambda calling itself), which the engine reports as RUNTIME_ERROR.
+	maxStack = 64 << 20
+	// recursionLimit is the Python call depth the probes allow, CPython's
+	// default limit, measured in Go stack (see calibrate).
+	recursionLimit = 1000
+	// dataHeadroom is what the Go runtime and the binary need beyond the
+	// suite's memory limit (RLIMIT_DATA).
+	dataHeadroom = 256 << 20
+	// deadlineEvery and memoryEvery are how often (in probe steps) the
+	// probes read the clock and the heap.
+	deadlineEvery = 256
+	memoryEvery   = 4096
+)
+
+// workerSuite is the suite as the engine sends it.
+type workerSuite struct {
+	Module     string         `json:"module"`
+	Cases      []fitness.Case `json:"cases"`
+	MemoryMB   int            `json:"memory_mb"`
+	OutputCap  int            `json:"output_cap"`
+	TestSource string         `json:"test_source,omitempty"`
+	TestModule string         `json:"test_module,omitempty"`
+	TestFile   string         `json:"test_file,omitempty"`
+}
+
+// hello is the worker's first message.
+type hello struct {
+	PidNS      bool `json:"pid_ns"`
+	StackLimit int  `json:"stack_limit"`
+}
+
+// worker is the state of a worker process.
+type worker struct {
+	out    *os.File
+	shm    shared
+	recEnd int
+
+	module, testModule string
+	candFile, testFile string
+	libDir             string
+	cases              []*wcase
+	outputCap          int
+	memLimit           uint64
+	testCode           *py.Code
+	stackLimit         int // bytes of Go stack; 0: no recursion check
+
+	probe *py.Method
+	st    caseState
+	heap  []metrics.Sample
+	types typeSnapshot
+}
+
+// caseState is what the probes of the running case read and write.
+type caseState struct {
+	deadline int64 // nanotime
+	steps    uint64
+	cov      []bool // executed lines, when coverage is on
+	stop     error  // once set, every probe raises it again
+	timedOut bool
+	exited   int // os._exit status, -1 when not called
+	memory   bool
+	in       *inStream
+	out      *output
+	errOut   *output
+}
+
+func serve() int {
+	in := os.NewFile(fdRequests, "requests")
+	out := os.NewFile(fdResponses, "responses")
+	fail := func(err error) int {
+		writeMsg(out, msgFatal, []byte(err.Error()))
+		return 3
+	}
+	mem, err := unix.Mmap(fdShared, 0, shmSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+	if err != nil {
+		return fail(fmt.Errorf("mapping the shared area: %v", err))
+	}
+	r := bufio.NewReaderSize(in, 64<<10)
+	kind, payload, err := readMsg(r)
+	if err != nil {
+		return fail(err)
+	}
+	if kind != msgSuite {
+		return fail(fmt.Errorf("expected the suite first, got %q", kind))
+	}
+	w, err := newWorker(payload, shared(mem), out)
+	if err != nil {
+		return fail(err)
+	}
+	h, _ := json.Marshal(hello{PidNS: os.Getpid() == 1, StackLimit: w.stackLimit})
+	if err := writeMsg(out, msgHello, h); err != nil {
+		return 3
+	}
+	for {
+		kind, payload, err := readMsg(r)
+		if errors.Is(err, io.EOF) {
+			return 0
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if kind != msgRun || len(payload) < 5 {
+			return fail(fmt.Errorf("unexpected request %q", kind))
+		}
+		start := int(binary.LittleEndian.Uint32(payload[1:]))
+		if err := w.evaluate(payload[0], start, payload[5:]); err != nil {
+			return 3
+		}
+	}
+}
+
+func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
+	var s workerSuite
+	if err := json.Unmarshal(payload, &s); err != nil {
+		return nil, fmt.Errorf("decoding the suite: %v", err)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	lib := filepath.Join(cwd, "lib")
+	w := &worker{
+		out:        out,
+		shm:        shm,
+		module:     s.Module,
+		testModule: s.TestModule,
+		libDir:     lib,
+		candFile:   filepath.Join(lib, s.Module+".py"),
+		outputCap:  s.OutputCap,
+		heap:       []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}},
+	}
+	if w.outputCap <= 0 {
+		w.outputCap = 64 << 10
+	}
+	mb := s.MemoryMB
+	if mb <= 0 {
+		mb = 512
+	}
+	w.memLimit = uint64(mb) << 20
+	for i, c := range s.Cases {
+		wc, err := loadCase(c)
+		if err != nil {
+			return nil, fmt.Errorf("case %d: %v", i, err)
+		}
+		w.cases = append(w.cases, wc)
+	}
+	if s.TestModule != "" {
+		w.testFile = filepath.Join(lib, s.TestFile)
+		w.testCode, err = py.Compile(s.TestSource, w.testFile, py.ExecMode, 0, true)
+		if err != nil {
+			w.testCode = nil // every test case reports the compile error
+		}
+	}
+	w.registerModules()
+	w.probe = py.MustNewMethod("probe", w.probeFn, 0, "")
+	w.types = snapshotTypes()
+
+	// Limits: the Go stack (recursion the probes miss), the heap (a soft
+	// limit for the collector, checked by the probes) and RLIMIT_DATA
+	// (what a single huge allocation runs into).
+	debug.SetMaxStack(maxStack)
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(int64(w.memLimit))
+	lim := uint64(mb)<<20 + dataHeadroom
+	unix.Setrlimit(unix.RLIMIT_DATA, &unix.Rlimit{Cur: lim, Max: lim})
+	runtime.GOMAXPROCS(1)
+	w.stackLimit = w.calibrate()
+	return w, nil
+}
+
+// calibrate measures the Go stack a Python call takes in this build and
+// returns the stack use at recursionLimit calls, or 0 when the stack
+// cannot be measured.
+func (w *worker) calibrate() int {
+	if stackUsed() < 0 {
+		return 0
+	}
+	src := "def f(n):\n    if n:\n        return f(n - 1)\n    return d()\n"
+	code, err := py.Compile(src, "calibrate.py", py.ExecMode, 0, true)
+	if err != nil {
+		return 0
+	}
+	it := w.newInterp()
+	m, err := it.ctx.Store().NewModule(it.ctx, &py.ModuleImpl{Info: py.ModuleInfo{Name: "calibrate"}})
+	if err != nil {
+		return 0
+	}
+	m.Globals["d"] = py.MustNewMethod("d", func(py.Object) (py.Object, error) { return py.Int(stackUsed()), nil }, 0, "")
+	if _, err := it.ctx.RunCode(code, m.Globals, m.Globals, nil); err != nil {
+		return 0
+	}
+	depth := func(n int) int {
+		r, err := py.Call(m.Globals["f"], py.Tuple{py.Int(n)}, nil)
+		if err != nil {
+			return -1
+		}
+		d, _ := r.(py.Int)
+		return int(d)
+	}
+	d0, d1 := depth(0), depth(200)
+	if d0 < 0 || d1 <= d0 {
+		return 0
+	}
+	per := (d1 - d0) / 200
+	return d0 + recursionLimit*per
+}
+
+// probeFn is the probe the instrumented source calls: probe(line, ...).
+func (w *worker) probeFn(self py.Object, args py.Tuple) (py.Object, error) {
+	st := &w.st
+	if st.cov != nil {
+		for _, a := range args {
+			if l, ok := a.(py.Int); ok && l > 0 && int(l) < len(st.cov) {
+				st.cov[l] = true
+			}
+		}
+	}
+	if st.stop != nil {
+		return nil, st.stop
+	}
+	st.steps++
+	if w.stackLimit > 0 && stackUsed() > w.stackLimit {
+		return nil, py.ExceptionNewf(recursionErrorType, "maximum recursion depth exceeded")
+	}
+	if st.steps%deadlineEvery == 0 && nanotime() > st.deadline {
+		st.timedOut = true
+		st.stop = py.ExceptionNewf(timeoutType, "time limit exceeded")
+		return nil, st.stop
+	}
+	if st.steps%memoryEvery == 0 && w.overMemory() {
+		st.memory = true
+		return nil, py.ExceptionNewf(py.MemoryError, "")
+	}
+	return py.None, nil
+}
+
+// overMemory reports whether the heap holds more than the memory limit
+// after a collection.
+func (w *worker) overMemory() bool {
+	metrics.Read(w.heap)
+	if w.heap[0].Value.Kind() != metrics.KindUint64 || w.heap[0].Value.Uint64() <= w.memLimit {
+		return false
+	}
+	runtime.GC()
+	metrics.Read(w.heap)
+	return w.heap[0].Value.Uint64() > w.memLimit
+}
+
+// compile compiles a candidate with probes; a source the probes break is
+// compiled without them. The error is the message of a candidate that does
+// not compile.
+func (w *worker) compile(src []byte) (code *py.Code, probe string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			code, probe, err = nil, "", fmt.Errorf("SyntaxError: the compiler failed: %v", r)
+		}
+	}()
+	name := probeName(src)
+	if ins, ok := instrument(src, name); ok {
+		if code, err := py.Compile(string(ins), w.candFile, py.ExecMode, 0, true); err == nil {
+			return code, name, nil
+		}
+	}
+	code, err = py.Compile(string(src), w.candFile, py.ExecMode, 0, true)
+	if err != nil {
+		return nil, "", errors.New(compileMessage(err))
+	}
+	return code, "", nil
+}
+
+// compileMessage is "SyntaxError: msg (line N)".
+func compileMessage(err error) string {
+	exc := excOf(err)
+	if exc == nil {
+		return "SyntaxError: " + err.Error()
+	}
+	msg := exc.Base.Name + ": " + excMessage(exc)
+	if l, ok := exc.Dict["lineno"].(py.Int); ok && l > 0 {
+		msg += fmt.Sprintf(" (line %d)", int(l))
+	}
+	return msg
+}
+
+// evaluate runs cases start... of one candidate and reports them. An error
+// means the engine is gone.
+func (w *worker) evaluate(flags byte, start int, src []byte) error {
+	w.recEnd = shmRecords
+	w.shm.word(shmEnd).Store(shmRecords)
+	code, probe, err := w.compile(src)
+	if err != nil {
+		return writeMsg(w.out, msgCompile, []byte(truncUTF8(err.Error(), 2000)))
+	}
+	it := w.newInterp()
+	cov := flags&runCoverage != 0
+	var lines int
+	if cov {
+		lines = strings.Count(string(src), "\n") + 2
+	}
+	for i := start; i < len(w.cases); i++ {
+		rec := w.runCase(it, code, probe, i, lines, flags&runCheck != 0)
+		if err := w.publish(rec, cov); err != nil {
+			return err
+		}
+		if it.used {
+			it = w.newInterp()
+		}
+	}
+	w.shm.clearRunning()
+	if mutatesTypes(code) {
+		w.types.restore()
+	}
+	var done [4]byte
+	if probe == "" {
+		done[0] = 1 // ran without probes
+	}
+	return writeMsg(w.out, msgDone, done[:])
+}
+
+// publish appends a record to the shared area (sending the area first when
+// it is full) and publishes the new end.
+func (w *worker) publish(r record, lines bool) error {
+	buf := appendRecord(nil, r, lines)
+	if w.recEnd+len(buf) > len(w.shm) {
+		if err := writeMsg(w.out, msgChunk, w.shm[shmRecords:w.recEnd]); err != nil {
+			return err
+		}
+		w.recEnd = shmRecords
+		w.shm.word(shmEnd).Store(shmRecords)
+		if w.recEnd+len(buf) > len(w.shm) {
+			r.Result.Lines = nil
+			buf = appendRecord(nil, r, lines)
+		}
+	}
+	copy(w.shm[w.recEnd:], buf)
+	w.recEnd += len(buf)
+	w.shm.word(shmEnd).Store(uint64(w.recEnd))
+	return nil
+}

@@ -1,0 +1,240 @@
+package gpython
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/go-python/gpython/py"
+)
+
+// gpython implements a Python 3.4 subset. When the original program (the
+// unmodified target, or its test file) needs more, verdicts under gpython
+// would be bogus, so New refuses it with an UnsupportedError naming the
+// construct. Two checks find such programs: the original and the test
+// file must compile, and the original's run on the suite must not end any
+// case with an error that only gpython raises (a method, built-in or
+// module CPython has, a dict with keys that are not strings, ...).
+
+// UnsupportedError says that gpython cannot run the original program or
+// its test file. Its message is one line that names the construct and
+// suggests the cpython engine.
+type UnsupportedError struct {
+	// File is the target or the test file, as given.
+	File string
+	// Line is the 1-based line of the construct, 0 when unknown.
+	Line int
+	// Construct names what gpython cannot run: "an f-string (Python
+	// 3.6)", "str.upper()", "the module collections", ...
+	Construct string
+	// Case names the case that ran into it; empty for syntax.
+	Case string
+}
+
+func (e *UnsupportedError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc += ":" + strconv.Itoa(e.Line)
+	}
+	s := fmt.Sprintf("%s: the embedded gpython engine (a Python 3.4 subset) cannot run %s", loc, e.Construct)
+	if e.Case != "" {
+		s += " (case " + e.Case + ")"
+	}
+	return s + "; use --engine cpython"
+}
+
+// syntaxConstruct names the newer-than-3.4 syntax of src that gpython
+// does not compile, preferring one on line errLine; "" and 0 when it finds
+// none.
+func syntaxConstruct(src []byte, errLine int) (string, int) {
+	lines, ok := logicalLines(src)
+	if !ok {
+		return "", 0
+	}
+	var first string
+	firstLine := 0
+	note := func(c string, l int) bool {
+		if first == "" {
+			first, firstLine = c, l
+		}
+		return l == errLine
+	}
+	for _, toks := range lines {
+		text := func(t token) string { return string(src[t.start:t.end]) }
+		if len(toks) > 2 && toks[0].kind == tName && toks[1].kind == tOp && text(toks[1]) == ":" && !isKeyword(text(toks[0])) {
+			if note("a variable annotation (Python 3.6)", toks[0].line) {
+				return first, firstLine
+			}
+		}
+		if toks[0].kind == tName && (text(toks[0]) == "match" || text(toks[0]) == "case") && len(toks) > 2 &&
+			text(toks[len(toks)-1]) == ":" && !(toks[1].kind == tOp && strings.Contains("=.([,;:+-*/%<>!&|^", text(toks[1])[:1])) {
+			if note("a match statement (Python 3.10)", toks[0].line) {
+				return first, firstLine
+			}
+		}
+		for i, t := range toks {
+			s := text(t)
+			var c string
+			switch {
+			case t.kind == tString && strings.ContainsAny(s[:strings.IndexAny(s, `'"`)], "fF"):
+				c = "an f-string (Python 3.6)"
+			case t.kind == tOp && s == ":=":
+				c = "an assignment expression := (Python 3.8)"
+			case t.kind == tNumber && strings.Contains(s, "_"):
+				c = "a number with underscores (Python 3.6)"
+			case t.kind == tName && (s == "async" || s == "await"):
+				c = "async and await (Python 3.5)"
+			case t.kind == tOp && (s == "@" || s == "@=") && i > 0:
+				c = "the matrix multiplication operator @ (Python 3.5)"
+			case t.kind == tOp && s == "/" && t.depth == 1 && i > 0 && i+1 < len(toks) &&
+				(text(toks[i-1]) == "," || text(toks[i-1]) == "(") && (text(toks[i+1]) == "," || text(toks[i+1]) == ")") &&
+				toks[0].kind == tName && (text(toks[0]) == "def" || text(toks[0]) == "lambda"):
+				c = "positional-only parameters (Python 3.8)"
+			}
+			if c != "" && note(c, t.line) {
+				return first, firstLine
+			}
+		}
+	}
+	return first, firstLine
+}
+
+func isKeyword(s string) bool {
+	switch s {
+	case "if", "elif", "else", "while", "for", "try", "except", "finally", "with", "def", "class", "lambda":
+		return true
+	}
+	return false
+}
+
+var (
+	attrErrorRE = regexp.MustCompile(`^'([^']+)' (?:object )?has no attribute '([^']+)'$`)
+	nameErrorRE = regexp.MustCompile(`^name '([^']+)' is not defined$`)
+	importRE    = regexp.MustCompile(`^No module named '([^']+)'$`)
+	createRE    = regexp.MustCompile(`^cannot create '([^']+)' instances$`)
+	operandRE   = regexp.MustCompile(`^unsupported operand type\(s\) for ([^:]+): '([^']+)' and '([^']+)'$`)
+)
+
+// gpythonTypeNames maps gpython's names of built-in types to CPython's.
+var gpythonTypeNames = map[string]string{
+	"str": "str", "list": "list", "dict": "dict", "int": "int", "bigint": "int", "float": "float",
+	"tuple": "tuple", "set": "set", "frozenset": "frozenset", "bytes": "bytes", "bool": "bool",
+	"complex64": "complex", "range": "range", "slice": "slice", "object": "object", "type": "type",
+}
+
+// limitation returns what a failed case shows gpython cannot do (that
+// CPython can), or "".
+func (w *worker) limitation(it *interp, o outcome) string {
+	if o.panic != "" {
+		return "this program: gpython failed internally (" + truncUTF8(o.panic, 200) + ")"
+	}
+	if o.err == nil {
+		return ""
+	}
+	exc := excOf(o.err)
+	if exc == nil {
+		return "this program: gpython failed internally (" + truncUTF8(o.err.Error(), 200) + ")"
+	}
+	msg := excMessage(exc)
+	switch {
+	case isSubtype(exc.Base, py.AttributeError):
+		m := attrErrorRE.FindStringSubmatch(msg)
+		if m == nil {
+			return ""
+		}
+		typ, attr := m[1], m[2]
+		if typ == "module" {
+			for name, attrs := range cpythonModuleAttrs {
+				if mod, err := it.ctx.GetModule(name); err == nil && attrs[attr] {
+					if _, ok := mod.Globals[attr]; !ok {
+						return fmt.Sprintf("%s.%s (not in gpython's %s module)", name, attr, name)
+					}
+				}
+			}
+			return ""
+		}
+		if t, ok := gpythonTypeNames[typ]; ok && cpythonTypeAttrs[t][attr] {
+			if strings.HasPrefix(attr, "__") {
+				return fmt.Sprintf("the attribute %s of %s objects", attr, t)
+			}
+			return fmt.Sprintf("%s.%s()", t, attr)
+		}
+		if strings.HasPrefix(attr, "__") && (cpythonTypeAttrs["type"][attr] || cpythonTypeAttrs["object"][attr]) {
+			return fmt.Sprintf("the attribute %s", attr)
+		}
+	case isSubtype(exc.Base, py.NameError):
+		if m := nameErrorRE.FindStringSubmatch(msg); m != nil && cpythonBuiltins[m[1]] {
+			return fmt.Sprintf("the built-in %s", m[1])
+		}
+	case isSubtype(exc.Base, py.ImportError):
+		if m := importRE.FindStringSubmatch(msg); m != nil {
+			top, _, _ := strings.Cut(m[1], ".")
+			if cpythonStdlib[top] {
+				return fmt.Sprintf("the module %s", m[1])
+			}
+		}
+	case isSubtype(exc.Base, py.KeyError):
+		if strings.Contains(msg, "can only have string keys") {
+			return "a dict with keys that are not strings"
+		}
+	case isSubtype(exc.Base, py.TypeError):
+		if m := createRE.FindStringSubmatch(msg); m != nil {
+			return fmt.Sprintf("%s() (creating %s objects)", m[1], m[1])
+		}
+		if m := operandRE.FindStringSubmatch(msg); m != nil && cpythonOperator(m[1], gpythonTypeNames[m[2]], gpythonTypeNames[m[3]]) {
+			return fmt.Sprintf("the operator %s on %s and %s", m[1], gpythonTypeNames[m[2]], gpythonTypeNames[m[3]])
+		}
+		if strings.Contains(msg, "FIXME") || strings.Contains(msg, "not implemented") {
+			return "this program: " + truncUTF8(msg, 200)
+		}
+	case isSubtype(exc.Base, py.SystemError), isSubtype(exc.Base, py.NotImplementedError):
+		low := strings.ToLower(msg)
+		if isSubtype(exc.Base, py.SystemError) || strings.Contains(low, "not implemented") ||
+			strings.Contains(low, "yet") || strings.Contains(msg, "FIXME") {
+			return "this program: gpython does not implement it (" + truncUTF8(msg, 200) + ")"
+		}
+	}
+	return ""
+}
+
+// cpythonOperator reports whether CPython defines binary operator op for
+// operands of the built-in types a and b.
+func cpythonOperator(op, a, b string) bool {
+	num := func(t string) bool { return t == "int" || t == "float" || t == "bool" }
+	integer := func(t string) bool { return t == "int" || t == "bool" }
+	seq := func(t string) bool { return t == "tuple" || t == "list" || t == "str" || t == "bytes" }
+	set := func(t string) bool { return t == "set" || t == "frozenset" }
+	switch op {
+	case "<", "<=", ">", ">=":
+		return (num(a) && num(b)) || (a == b && seq(a)) || (set(a) && set(b))
+	case "+":
+		return (num(a) && num(b)) || (a == b && seq(a))
+	case "*":
+		return (num(a) && num(b)) || (seq(a) && integer(b)) || (integer(a) && seq(b))
+	case "-":
+		return (num(a) && num(b)) || (set(a) && set(b))
+	case "/", "//", "**":
+		return num(a) && num(b)
+	case "%":
+		return (num(a) && num(b)) || a == "str" || a == "bytes"
+	case "|", "&", "^":
+		return (integer(a) && integer(b)) || (set(a) && set(b))
+	case "<<", ">>":
+		return integer(a) && integer(b)
+	}
+	return false
+}
+
+// caseLine returns N of a detail ending in "(line N)", or 0.
+func caseLine(detail string) int {
+	i := strings.LastIndex(detail, "(line ")
+	if i < 0 || !strings.HasSuffix(detail, ")") {
+		return 0
+	}
+	n, err := strconv.Atoi(detail[i+6 : len(detail)-1])
+	if err != nil {
+		return 0
+	}
+	return n
+}

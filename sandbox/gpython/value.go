@@ -1,0 +1,555 @@
+package gpython
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/go-python/gpython/py"
+
+	"repair/fitness"
+)
+
+// Values cross into the interpreter as decoded JSON (json.Decoder with
+// UseNumber: nil, bool, string, json.Number, []any, map[string]any) and
+// come back as gpython objects. The comparison rules are those of
+// fitness.Equal and of the CPython harness (sandbox/doc.go, "Comparison").
+
+// maxMaterialise bounds the items taken from a returned iterator.
+const maxMaterialise = 10000
+
+// decodeJSON decodes one JSON value with numbers kept as json.Number.
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("more than one JSON value")
+	}
+	return v, nil
+}
+
+// toPy makes a fresh gpython object of a decoded JSON value: arrays become
+// lists, objects dicts, numbers without '.', 'e' or 'E' ints.
+func toPy(v any) py.Object {
+	switch x := v.(type) {
+	case nil:
+		return py.None
+	case bool:
+		return py.NewBool(x)
+	case string:
+		return py.String(x)
+	case json.Number:
+		return numberToPy(string(x))
+	case float64:
+		return py.Float(x)
+	case []any:
+		items := make([]py.Object, len(x))
+		for i, e := range x {
+			items[i] = toPy(e)
+		}
+		return py.NewListFromItems(items)
+	case map[string]any:
+		d := py.NewStringDictSized(len(x))
+		for k, e := range x {
+			d[k] = toPy(e)
+		}
+		return d
+	}
+	return py.None
+}
+
+func numberToPy(s string) py.Object {
+	if !strings.ContainsAny(s, ".eE") {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return py.Int(i)
+		}
+		if b, ok := new(big.Int).SetString(s, 10); ok {
+			return (*py.BigInt)(b)
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if !errors.As(err, &ne) || ne.Err != strconv.ErrRange {
+			return py.None
+		}
+	}
+	return py.Float(f)
+}
+
+// isInt reports whether o is an int (not a bool).
+func isInt(o py.Object) bool {
+	switch o.(type) {
+	case py.Int, *py.BigInt:
+		return true
+	}
+	return false
+}
+
+func isNumber(o py.Object) bool {
+	switch o.(type) {
+	case py.Int, *py.BigInt, py.Float:
+		return true
+	}
+	return false
+}
+
+func bigOf(o py.Object) *big.Int {
+	switch x := o.(type) {
+	case py.Int:
+		return big.NewInt(int64(x))
+	case *py.BigInt:
+		return (*big.Int)(x)
+	}
+	return nil
+}
+
+func floatOf(o py.Object) float64 {
+	switch x := o.(type) {
+	case py.Int:
+		return float64(x)
+	case *py.BigInt:
+		f, _ := new(big.Float).SetInt((*big.Int)(x)).Float64()
+		return f
+	case py.Float:
+		return float64(x)
+	}
+	return math.NaN()
+}
+
+// jsonNumber classifies a json.Number as an int (*big.Int) or a float.
+func jsonNumber(n json.Number) (b *big.Int, f float64, integer bool) {
+	o := numberToPy(string(n))
+	if isInt(o) {
+		return bigOf(o), 0, true
+	}
+	if x, ok := o.(py.Float); ok {
+		return nil, float64(x), false
+	}
+	return nil, math.NaN(), false
+}
+
+// equal reports whether a (any gpython object) matches e (a decoded JSON
+// value), with the rules of fitness.Equal extended to Python values: a
+// tuple is an array, a set an array in any order, an iterator, generator
+// or range is materialised (at most maxMaterialise items), a dict's keys
+// are strings.
+func equal(e any, a py.Object, tol float64) bool {
+	_, ab := a.(py.Bool)
+	if eb, ok := e.(bool); ok || ab {
+		return ok && ab && eb == bool(a.(py.Bool))
+	}
+	if e == nil || a == py.None {
+		return e == nil && a == py.None
+	}
+	if n, ok := e.(json.Number); ok {
+		if !isNumber(a) {
+			return false
+		}
+		eb, ef, eInt := jsonNumber(n)
+		if eInt && isInt(a) {
+			if ai, ok := a.(py.Int); ok && eb.IsInt64() {
+				return eb.Int64() == int64(ai)
+			}
+			return eb.Cmp(bigOf(a)) == 0
+		}
+		if eInt {
+			ef, _ = new(big.Float).SetInt(eb).Float64()
+		}
+		return fitness.FloatsEqual(ef, floatOf(a), tol)
+	}
+	if s, ok := e.(string); ok {
+		as, ok := a.(py.String)
+		return ok && string(as) == s
+	}
+	if _, ok := a.(py.String); ok {
+		return false
+	}
+	switch ev := e.(type) {
+	case []any:
+		switch av := a.(type) {
+		case *py.List:
+			return equalItems(ev, av.Items, tol)
+		case py.Tuple:
+			return equalItems(ev, av, tol)
+		case *py.Set:
+			return setEqual(ev, setItems(av), tol)
+		case *py.FrozenSet:
+			return setEqual(ev, setItems(&av.Set), tol)
+		}
+		items, ok := materialise(a)
+		return ok && equalItems(ev, items, tol)
+	case map[string]any:
+		d, ok := a.(py.StringDict)
+		if !ok || len(d) != len(ev) {
+			return false
+		}
+		for k, x := range ev {
+			y, ok := d[k]
+			if !ok || !equal(x, y, tol) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func equalItems(e []any, a []py.Object, tol float64) bool {
+	if len(e) != len(a) {
+		return false
+	}
+	for i := range e {
+		if !equal(e[i], a[i], tol) {
+			return false
+		}
+	}
+	return true
+}
+
+// setEqual matches every expected item to a distinct item of the set.
+func setEqual(e []any, a []py.Object, tol float64) bool {
+	if len(e) != len(a) {
+		return false
+	}
+	left := append([]py.Object(nil), a...)
+	for _, x := range e {
+		found := false
+		for i, y := range left {
+			if equal(x, y, tol) {
+				left = append(left[:i], left[i+1:]...)
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func setItems(s *py.Set) []py.Object {
+	var items []py.Object
+	py.Iterate(s, func(o py.Object) bool {
+		items = append(items, o)
+		return false
+	})
+	return items
+}
+
+// materialise returns the items of an iterator, generator, range or other
+// lazy sequence, or false when a is not one (or yields more than
+// maxMaterialise items, or fails).
+func materialise(a py.Object) ([]py.Object, bool) {
+	switch a.(type) {
+	case *py.Range, *py.Generator, *py.Iterator, *py.RangeIterator, *py.CallIterator,
+		*py.Enumerate, *py.EnumerateIterator, *py.Zip, *py.Map, *py.Filter:
+	default:
+		return nil, false
+	}
+	var items []py.Object
+	ok := true
+	err := py.Iterate(a, func(o py.Object) bool {
+		if len(items) == maxMaterialise {
+			ok = false
+			return true
+		}
+		items = append(items, o)
+		return false
+	})
+	return items, ok && err == nil
+}
+
+// ---- repr ---------------------------------------------------------------
+
+// reprMax is the length of a value in a detail, in characters.
+const reprMax = 100
+
+// shortRepr is Python's repr of o, shortened to about limit characters
+// without building a huge string for a huge container, int or str.
+func shortRepr(o py.Object, limit int) string {
+	r := pyRepr(o, limit)
+	return shorten(r, limit)
+}
+
+func shorten(r string, limit int) string {
+	if utf8.RuneCountInString(r) > limit {
+		rs := []rune(r)
+		r = string(rs[:limit-3]) + "..."
+	}
+	return r
+}
+
+func pyRepr(o py.Object, limit int) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s = "<" + o.Type().Name + " object; repr failed>"
+		}
+	}()
+	switch x := o.(type) {
+	case nil:
+		return "None"
+	case py.NoneType:
+		return "None"
+	case py.Bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case py.Int:
+		return strconv.FormatInt(int64(x), 10)
+	case *py.BigInt:
+		b := (*big.Int)(x)
+		if b.BitLen() > 3*limit {
+			return "<int of " + strconv.Itoa(b.BitLen()) + " bits>"
+		}
+		return b.String()
+	case py.Float:
+		return floatRepr(float64(x))
+	case py.String:
+		s := string(x)
+		if utf8.RuneCountInString(s) > limit+2 {
+			s = string([]rune(s)[:limit+2])
+		}
+		return strRepr(s)
+	case *py.List:
+		return seqRepr("[", "]", x.Items, false, limit)
+	case py.Tuple:
+		return seqRepr("(", ")", x, len(x) == 1, limit)
+	case *py.Set:
+		items := setItems(x)
+		if len(items) == 0 {
+			return "set()"
+		}
+		return seqRepr("{", "}", items, false, limit)
+	case *py.FrozenSet:
+		items := setItems(&x.Set)
+		if len(items) == 0 {
+			return "frozenset()"
+		}
+		return seqRepr("frozenset({", "})", items, false, limit)
+	case py.StringDict:
+		if len(x) == 0 {
+			return "{}"
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // gpython dicts have no order; sorted is reproducible
+		var b strings.Builder
+		b.WriteString("{")
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if b.Len() > limit {
+				b.WriteString("...")
+				break
+			}
+			b.WriteString(strRepr(k))
+			b.WriteString(": ")
+			b.WriteString(shortRepr(x[k], limit))
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	r, err := py.ReprAsString(o)
+	if err != nil {
+		return "<" + o.Type().Name + " object; repr failed: " + excName(err) + ">"
+	}
+	return r
+}
+
+func seqRepr(open, close string, items []py.Object, oneTuple bool, limit int) string {
+	var b strings.Builder
+	b.WriteString(open)
+	for i, it := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if b.Len() > limit {
+			b.WriteString("...")
+			break
+		}
+		b.WriteString(shortRepr(it, limit))
+	}
+	if oneTuple {
+		b.WriteString(",")
+	}
+	b.WriteString(close)
+	return b.String()
+}
+
+// floatRepr is Python's repr of a float: the shortest digits that round
+// trip, positional for exponents from -4 to 15, else scientific with at
+// least two exponent digits.
+func floatRepr(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "nan"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // -d.ddde±XX
+	mant, expStr, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expStr)
+	neg := strings.HasPrefix(mant, "-")
+	mant = strings.TrimPrefix(mant, "-")
+	digits := strings.Replace(mant, ".", "", 1)
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	if exp < -4 || exp >= 16 {
+		m := digits[:1]
+		if len(digits) > 1 {
+			m += "." + digits[1:]
+		}
+		es := "+"
+		if exp < 0 {
+			es = "-"
+			exp = -exp
+		}
+		ex := strconv.Itoa(exp)
+		if len(ex) < 2 {
+			ex = "0" + ex
+		}
+		return sign + m + "e" + es + ex
+	}
+	var s string
+	if exp >= 0 {
+		if len(digits) <= exp+1 {
+			s = digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
+		} else {
+			s = digits[:exp+1] + "." + digits[exp+1:]
+		}
+	} else {
+		s = "0." + strings.Repeat("0", -exp-1) + digits
+	}
+	return sign + s
+}
+
+// strRepr is Python's repr of a str.
+func strRepr(s string) string {
+	quote := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		quote = '"'
+	}
+	var b strings.Builder
+	b.WriteByte(quote)
+	for _, r := range s {
+		switch {
+		case r == rune(quote) || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			b.WriteString(`\x`)
+			b.WriteString(hex2(int(r)))
+		case r < 0x80 || unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			b.WriteString(`\x`)
+			b.WriteString(hex2(int(r)))
+		case r < 0x10000:
+			b.WriteString(`\u`)
+			b.WriteString(hexN(int(r), 4))
+		default:
+			b.WriteString(`\U`)
+			b.WriteString(hexN(int(r), 8))
+		}
+	}
+	b.WriteByte(quote)
+	return b.String()
+}
+
+func hex2(n int) string { return hexN(n, 2) }
+
+func hexN(n, width int) string {
+	s := strconv.FormatInt(int64(n), 16)
+	return strings.Repeat("0", width-len(s)) + s
+}
+
+// jsonRepr is Python's repr of a decoded JSON value as the harness loads
+// it (json.loads): null None, true True, numbers as int or float.
+func jsonRepr(v any, limit int) string {
+	return shorten(jsonReprFull(v, limit), limit)
+}
+
+func jsonReprFull(v any, limit int) string {
+	switch x := v.(type) {
+	case nil:
+		return "None"
+	case bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case string:
+		return strRepr(x)
+	case json.Number:
+		return pyRepr(numberToPy(string(x)), limit)
+	case []any:
+		var b strings.Builder
+		b.WriteString("[")
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if b.Len() > limit {
+				b.WriteString("...")
+				break
+			}
+			b.WriteString(jsonRepr(e, limit))
+		}
+		b.WriteString("]")
+		return b.String()
+	case map[string]any:
+		if len(x) == 0 {
+			return "{}"
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		b.WriteString("{")
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if b.Len() > limit {
+				b.WriteString("...")
+				break
+			}
+			b.WriteString(strRepr(k))
+			b.WriteString(": ")
+			b.WriteString(jsonRepr(x[k], limit))
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	return "?"
+}
