@@ -37,8 +37,9 @@ type Config struct {
 	// AttemptTimeout bounds one request to one server; 0 derives it from
 	// the suite (30 s plus twice the sum of the case timeouts).
 	AttemptTimeout time.Duration
-	// Backoff is the first pause of a server after a failure (doubled on
-	// each further failure, up to 30 s); 0 means 1 s.
+	// Backoff is the pause of a server after its second failure in a row
+	// (doubled on each further one, up to 30 s; none after a first one);
+	// 0 means 1 s.
 	Backoff time.Duration
 }
 
@@ -47,8 +48,8 @@ type Config struct {
 //
 // Each candidate goes to the server with the fewest requests in flight
 // relative to its workers. A server that fails (connection refused or
-// reset, a 5xx, a timeout) is paused with an exponential backoff and the
-// candidate goes to another one; a server that answers 503 (busy) is
+// reset, a 5xx, a timeout) is paused with an exponential backoff once it
+// failed twice in a row, and the candidate goes to another one; a server that answers 503 (busy) is
 // skipped for its Retry-After. Since evaluating a candidate is
 // deterministic, where it ran does not change its outcome. Run fails only
 // when every server failed several times in a row for one candidate, or
@@ -439,11 +440,17 @@ func (e *Engine) pick(tried []bool) (*server, time.Duration) {
 	return best, 0
 }
 
+// failed pauses a server after a failure: not at all after a first one
+// (behind a load-balancing Service, the next connection may reach another
+// pod), then first, doubling up to 30 s.
 func (s *server) failed(first time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fails++
-	d := first << min(s.fails-1, 5)
+	if s.fails == 1 {
+		return
+	}
+	d := first << min(s.fails-2, 5)
 	s.downUntil = time.Now().Add(min(d, 30*time.Second))
 }
 
