@@ -2,41 +2,92 @@ package repair
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 
 	"repair/internal/inputerr"
 	"repair/sandbox"
 	"repair/sandbox/cpython"
+	"repair/sandbox/gpython"
 )
 
 // Engines are the names --engine accepts.
 var Engines = []string{"auto", "cpython", "gpython"}
 
 // OpenEngine starts the named engine ("auto", "cpython", "gpython") for
-// opts.Suite. "auto" is cpython when a CPython 3.8 or newer is found.
+// opts.Suite. "auto" is cpython when a CPython 3.8 or newer is found (on
+// PATH, or opts.Python), else the embedded gpython engine; it says on
+// opts.Stderr which one runs. A program gpython cannot run (an f-string, a
+// module or method gpython lacks) is refused with a bad-input error that
+// names the construct and suggests --engine cpython.
 func OpenEngine(ctx context.Context, name string, opts sandbox.Options) (sandbox.Engine, error) {
+	stderr := opts.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
 	switch name {
 	case "auto", "":
-		return cpython.New(ctx, opts)
+		py, err := cpython.FindPython(ctx, opts.Python)
+		if err == nil {
+			fmt.Fprintf(stderr, "repair: --engine auto: cpython %s (%s)\n", py.Version, py.Path)
+			return openCPython(ctx, opts)
+		}
+		if !errors.Is(err, sandbox.ErrNoPython) {
+			return nil, err
+		}
+		if opts.Python != "" {
+			// An interpreter the user named is missing or too old: say so
+			// rather than run something else.
+			return nil, inputerr.New("--python %s: %v", opts.Python, err)
+		}
+		fmt.Fprintf(stderr, "repair: --engine auto: %v; running candidates on the embedded gpython engine (a Python 3.4 subset)\n", err)
+		return openGPython(ctx, opts, true)
 	case "cpython":
-		return cpython.New(ctx, opts)
+		return openCPython(ctx, opts)
 	case "gpython":
-		return nil, inputerr.New("--engine gpython: the embedded engine is not part of this build; use --engine cpython")
+		return openGPython(ctx, opts, false)
 	}
 	return nil, inputerr.New("--engine: unknown engine %q (want %v)", name, Engines)
+}
+
+func openCPython(ctx context.Context, opts sandbox.Options) (sandbox.Engine, error) {
+	e, err := cpython.New(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func openGPython(ctx context.Context, opts sandbox.Options, auto bool) (sandbox.Engine, error) {
+	e, err := gpython.New(ctx, opts)
+	if err != nil {
+		var ue *gpython.UnsupportedError
+		if errors.As(err, &ue) {
+			if auto {
+				return nil, inputerr.New("%v (with CPython 3.8 or newer on PATH, or --python)", ue)
+			}
+			return nil, inputerr.Wrap(ue)
+		}
+		return nil, err
+	}
+	return e, nil
 }
 
 // Describe says which engine runs and how candidates are confined, for the
 // summary line.
 func Describe(e sandbox.Engine) string {
-	if c, ok := e.(*cpython.Engine); ok {
-		py := c.Python()
-		conf := c.Confinement()
-		iso := "full"
-		if !conf.Full() {
-			iso = conf.String()
+	iso := func(conf sandbox.Confinement) string {
+		if conf.Full() {
+			return "full"
 		}
-		return fmt.Sprintf("cpython %s (isolation: %s)", py.Version, iso)
+		return conf.String()
+	}
+	switch x := e.(type) {
+	case *cpython.Engine:
+		return fmt.Sprintf("cpython %s (isolation: %s)", x.Python().Version, iso(x.Confinement()))
+	case *gpython.Engine:
+		return fmt.Sprintf("gpython (embedded, a Python 3.4 subset; isolation: %s)", iso(x.Confinement()))
 	}
 	return e.Name()
 }

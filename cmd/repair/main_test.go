@@ -9,10 +9,12 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"repair/sandbox"
+	"repair/sandbox/gpython"
 )
 
 func TestMain(m *testing.M) {
 	sandbox.Init()
+	gpython.Init()
 	testscript.Main(m, map[string]func(){
 		"repair": func() { os.Exit(run(os.Args[1:])) },
 	})

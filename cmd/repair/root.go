@@ -13,6 +13,7 @@ import (
 
 	"repair/internal/inputerr"
 	"repair/sandbox"
+	"repair/sandbox/gpython"
 )
 
 // Exit codes (DESIGN.md §8).
@@ -40,6 +41,7 @@ type streams struct {
 
 func run(args []string) int {
 	sandbox.Init()
+	gpython.Init()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	io := streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
