@@ -170,7 +170,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	}
 	s.pool = newPool(&pool{
 		open: opts.Open,
-		base: sandbox.Options{Isolation: opts.Isolation, Python: opts.Python, Stderr: opts.Log},
+		base: sandbox.Options{Isolation: opts.Isolation, Python: opts.Python, Stderr: &onceWriter{w: opts.Log}},
 		desc: opts.Describe,
 		max:  opts.Instances, idleTTL: opts.IdleTimeout,
 	})
@@ -473,6 +473,32 @@ func (s *Server) evalError(w http.ResponseWriter, r *http.Request, err error, co
 		s.log.Printf("evaluation failed: %v", err)
 		writeError(w, http.StatusInternalServerError, code(remote.CodeInternal), "the sandbox failed: "+err.Error())
 	}
+}
+
+// onceWriter passes each distinct line on once: every engine instance says
+// its one-time notices (degraded isolation), the server says them once.
+type onceWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	seen map[string]bool
+}
+
+func (o *onceWriter) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.seen == nil {
+		o.seen = map[string]bool{}
+	}
+	for _, line := range strings.SplitAfter(string(p), "\n") {
+		if line == "" || o.seen[line] {
+			continue
+		}
+		if len(o.seen) < 1000 {
+			o.seen[line] = true
+		}
+		io.WriteString(o.w, line)
+	}
+	return len(p), nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -344,3 +344,16 @@ func TestRemoveOrphans(t *testing.T) {
 		}
 	}
 }
+
+func TestOnceWriter(t *testing.T) {
+	var b strings.Builder
+	w := &onceWriter{w: &b}
+	for _, s := range []string{"degraded: no namespaces\n", "degraded: no namespaces\n", "other\nlast\n", "other\n"} {
+		if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+	}
+	if got, want := b.String(), "degraded: no namespaces\nother\nlast\n"; got != want {
+		t.Errorf("wrote %q, want %q", got, want)
+	}
+}
