@@ -253,7 +253,9 @@ func (s *Server) execSpec(req *ExecRequest, rt Runtime) (*spec, [][]int, error) 
 	}
 	timeout := s.opts.MaxTime
 	if cpu > 0 {
-		timeout = min(cpu*rt.TimelimitFactor, s.opts.MaxTime)
+		// Whole milliseconds: 0.3 × 3 is 0.9, not 0.8999999999999999.
+		timeout = min(math.Round(cpu*rt.TimelimitFactor*1000)/1000, s.opts.MaxTime)
+		timeout = max(timeout, 0.001)
 	}
 	as, ok := req.Limits["_as"]
 	if !ok {
