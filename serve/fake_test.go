@@ -29,6 +29,7 @@ func TestMain(m *testing.M) {
 //	memory        runs out of memory (the detail names the limit)
 //	block         waits until the test's release channel is closed, then prints ok
 //	broken        breaks the engine (Run returns an error)
+//	panic         panics (a bug of the server)
 //
 // Anything else does not compile. I/O cases compare the output with
 // fitness.EqualStdout.
@@ -103,6 +104,8 @@ func (e *fakeEngine) Run(ctx context.Context, src []byte, opts sandbox.RunOption
 		printed = &s
 	case prog == "broken":
 		return nil, errors.New("fake: the worker died")
+	case prog == "panic":
+		panic("fake: a bug")
 	default:
 		out.CompileError = "SyntaxError: invalid syntax (line 1)"
 		for i := range out.Results {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -324,6 +325,15 @@ func (s *Server) Handler() http.Handler {
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		ep := epOther
 		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.Printf("panic serving %s: %v\n%s", r.URL.Path, p, debug.Stack())
+				if !rec.wrote {
+					writeError(rec, http.StatusInternalServerError, "", "internal error")
+				}
+			}
 			s.m.requests.WithLabelValues(ep, strconv.Itoa(rec.status)).Inc()
 			s.m.duration.WithLabelValues(ep).Observe(time.Since(start).Seconds())
 		}()
@@ -370,11 +380,19 @@ func (s *Server) authorized(r *http.Request) bool {
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
+	wrote  bool
 }
 
 func (r *statusRecorder) WriteHeader(code int) {
-	r.status = code
+	if !r.wrote {
+		r.status, r.wrote = code, true
+	}
 	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(p []byte) (int, error) {
+	r.wrote = true
+	return r.ResponseWriter.Write(p)
 }
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
@@ -448,8 +466,10 @@ func (s *Server) evaluate(ctx context.Context, ep string, sp *spec, src []byte, 
 	if err != nil {
 		return nil, "", err
 	}
+	broken := true // until Run returns: a panic must not leak the instance
+	defer func() { s.pool.put(sp, in, broken) }()
 	out, err := in.eng.Run(ctx, src, opts)
-	s.pool.put(sp, in, err != nil)
+	broken = err != nil
 	s.m.evaluation.WithLabelValues(ep).Observe(time.Since(start).Seconds())
 	if err != nil {
 		return nil, "", err
