@@ -170,6 +170,10 @@ func New(ctx context.Context, opts sandbox.Options, cfg Config) (*Engine, error)
 	answered := 0
 	for i, p := range probes {
 		s := e.servers[i]
+		var te *tokenError
+		if errors.As(p.err, &te) {
+			return nil, p.err
+		}
 		if p.err != nil {
 			errs = append(errs, p.err.Error())
 			s.failed(e.backoff)
@@ -567,5 +571,32 @@ func (e *Engine) health(ctx context.Context, s *server) (*Health, error) {
 	if err := json.Unmarshal(data, &h); err != nil || h.Status == "" {
 		return nil, fmt.Errorf("executor %s: not a repair server (GET %s answered %.80q)", s.base, HealthPath, data)
 	}
+	// /healthz needs no token: try one on an endpoint that does, so that
+	// a missing or wrong token shows now, not at the first candidate.
+	areq, err := http.NewRequestWithContext(ctx, http.MethodGet, s.base+RuntimesPath, nil)
+	if err != nil {
+		return nil, err
+	}
+	if e.token != "" {
+		areq.Header.Set("Authorization", "Bearer "+e.token)
+	}
+	aresp, err := e.client.Do(areq)
+	if err != nil {
+		return nil, fmt.Errorf("executor %s: %s", s.base, transportError(err))
+	}
+	io.Copy(io.Discard, io.LimitReader(aresp.Body, 1<<20))
+	aresp.Body.Close()
+	if aresp.StatusCode == http.StatusUnauthorized || aresp.StatusCode == http.StatusForbidden {
+		what := "a token is required (--executor-token-file)"
+		if e.token != "" {
+			what = "the token was refused"
+		}
+		return nil, &tokenError{fmt.Sprintf("executor %s: %s", s.base, what)}
+	}
 	return &h, nil
 }
+
+// tokenError: a server refused the token; no other server is tried.
+type tokenError struct{ msg string }
+
+func (e *tokenError) Error() string { return e.msg }

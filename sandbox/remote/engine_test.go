@@ -26,6 +26,7 @@ type fakeServer struct {
 	t       *testing.T
 	srv     *httptest.Server
 	engines []string
+	token   string // required by RuntimesPath when set
 
 	mu       sync.Mutex
 	suites   map[string]int // ID → cases
@@ -47,6 +48,13 @@ func newFake(t *testing.T) *fakeServer {
 func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == HealthPath {
 		json.NewEncoder(w).Encode(Health{Status: "ok", Engine: f.engines[0], Engines: f.engines, Workers: 2})
+		return
+	}
+	if r.URL.Path == RuntimesPath {
+		if f.token != "" && r.Header.Get("Authorization") != "Bearer "+f.token {
+			w.WriteHeader(http.StatusUnauthorized)
+		}
+		io.WriteString(w, "[]")
 		return
 	}
 	data, _ := io.ReadAll(r.Body)
@@ -287,6 +295,8 @@ func TestRunSourceAndCoverage(t *testing.T) {
 
 func TestNew(t *testing.T) {
 	good := newFake(t)
+	locked := newFake(t)
+	locked.token = "s3cret"
 	gone := httptest.NewServer(http.NotFoundHandler())
 	gone.Close()
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello") }))
@@ -296,18 +306,22 @@ func TestNew(t *testing.T) {
 		executors []string
 		engine    string
 		wantErr   string
+		token     string
 	}{
-		{"one good", []string{good.srv.URL}, "", ""},
-		{"one down of two", []string{gone.URL, good.srv.URL}, "", ""},
-		{"all down", []string{gone.URL}, "", "no executor answers"},
-		{"not ours", []string{other.URL}, "", "not a repair server"},
-		{"no engine", []string{good.srv.URL}, "gpython", "no gpython engine (it has cpython)"},
-		{"bad url", []string{"ftp://x"}, "", "want http://HOST:PORT"},
-		{"none", nil, "", "no executors"},
+		{"one good", []string{good.srv.URL}, "", "", ""},
+		{"one down of two", []string{gone.URL, good.srv.URL}, "", "", ""},
+		{"all down", []string{gone.URL}, "", "no executor answers", ""},
+		{"not ours", []string{other.URL}, "", "not a repair server", ""},
+		{"no engine", []string{good.srv.URL}, "gpython", "no gpython engine (it has cpython)", ""},
+		{"bad url", []string{"ftp://x"}, "", "want http://HOST:PORT", ""},
+		{"no token", []string{locked.srv.URL, good.srv.URL}, "", "executor " + locked.srv.URL + ": a token is required (--executor-token-file)", ""},
+		{"wrong token", []string{locked.srv.URL}, "", "executor " + locked.srv.URL + ": the token was refused", "nope"},
+		{"token", []string{locked.srv.URL}, "", "", "s3cret"},
+		{"none", nil, "", "no executors", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, err := New(context.Background(), testOptions(t), Config{Executors: tt.executors, Engine: tt.engine})
+			e, err := New(context.Background(), testOptions(t), Config{Executors: tt.executors, Engine: tt.engine, Token: tt.token})
 			if err == nil {
 				defer e.Close()
 			}

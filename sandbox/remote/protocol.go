@@ -23,6 +23,9 @@ const (
 	EvaluatePath = "/api/v1/evaluate"
 	// HealthPath answers a [Health] (GET).
 	HealthPath = "/healthz"
+	// RuntimesPath is ExecEval's runtime listing (GET); it needs the
+	// token when the server has one.
+	RuntimesPath = "/api/all_runtimes"
 )
 
 // Error codes of an [ErrorResponse].
