@@ -298,3 +298,49 @@ func TestStrict(t *testing.T) {
 		t.Errorf("strict without namespaces: %v; want ErrIsolation", err)
 	}
 }
+
+// TestPyenvTarget resolves pyenv shims without running them.
+func TestPyenvTarget(t *testing.T) {
+	root := t.TempDir()
+	mk := func(p string, mode os.FileMode, data string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shim := filepath.Join(root, "shims", "python3")
+	mk(shim, 0o755, "#!/bin/sh\n")
+	mk(filepath.Join(root, "versions", "3.11.7", "bin", "python3"), 0o755, "")
+	mk(filepath.Join(root, "versions", "3.12.1", "bin", "python3"), 0o755, "")
+	mk(filepath.Join(root, "version"), 0o644, "# global\n3.11.7\n")
+	proj := filepath.Join(root, "proj", "sub")
+	mk(filepath.Join(root, "proj", ".python-version"), 0o644, "3.12.1\n")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PYENV_ROOT", root)
+	tests := []struct {
+		name, env, wd, want string
+	}{
+		{"global version file", "", root, filepath.Join(root, "versions", "3.11.7", "bin", "python3")},
+		{"local file in a parent", "", proj, filepath.Join(root, "versions", "3.12.1", "bin", "python3")},
+		{"environment wins", "3.11.7:3.12.1", proj, filepath.Join(root, "versions", "3.11.7", "bin", "python3")},
+		{"system is left to the shim", "system", proj, ""},
+		{"missing version is left to the shim", "3.99.0", proj, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("PYENV_VERSION", tt.env)
+			t.Chdir(tt.wd)
+			got, ok := pyenvTarget(shim)
+			if got != tt.want || ok != (tt.want != "") {
+				t.Errorf("pyenvTarget = %q, %v; want %q", got, ok, tt.want)
+			}
+		})
+	}
+	if _, ok := pyenvTarget("/usr/bin/python3"); ok {
+		t.Errorf("a plain interpreter was taken for a shim")
+	}
+}
