@@ -13,22 +13,24 @@ import (
 
 // wcase is a case as a worker runs it: its JSON decoded once.
 type wcase struct {
-	kind            fitness.Kind
-	fnHead          string
-	fnRest          []string
-	fn              string
-	args            []any
-	kwargs          map[string]any
-	hasExpected     bool
-	expected        any
-	expectedRepr    string
-	hasExpectedArgs bool
-	expectedArgs    []any
-	raises          string
-	stdin           string
-	stdout          *string
-	timeout         float64 // seconds
-	tol             float64
+	kind             fitness.Kind
+	fnHead           string
+	fnRest           []string
+	fn               string
+	args             []any
+	argsConst        py.Tuple // the arguments, when all are immutable (made once)
+	kwargs           map[string]any
+	hasExpected      bool
+	expected         any
+	expectedRepr     string
+	hasExpectedArgs  bool
+	expectedArgs     []any
+	expectedArgsRepr string
+	raises           string
+	stdin            string
+	stdout           *string
+	timeout          float64 // seconds
+	tol              float64
 }
 
 func loadCase(c fitness.Case) (*wcase, error) {
@@ -51,6 +53,14 @@ func loadCase(c fitness.Case) (*wcase, error) {
 			return nil, fmt.Errorf("args: not an array")
 		}
 		k.args = a
+		k.argsConst = make(py.Tuple, len(a))
+		for i, x := range a {
+			k.argsConst[i] = toPy(x)
+			if !immutable(k.argsConst[i]) {
+				k.argsConst = nil
+				break
+			}
+		}
 	}
 	if len(c.Kwargs) > 0 {
 		v, err := decodeJSON(c.Kwargs)
@@ -68,7 +78,7 @@ func loadCase(c fitness.Case) (*wcase, error) {
 		if err != nil {
 			return nil, fmt.Errorf("expected: %v", err)
 		}
-		k.hasExpected, k.expected = true, v
+		k.hasExpected, k.expected = true, prepare(v)
 		k.expectedRepr = jsonRepr(v, reprMax)
 	}
 	if c.ExpectedArgs != nil {
@@ -80,7 +90,8 @@ func loadCase(c fitness.Case) (*wcase, error) {
 		if !ok {
 			return nil, fmt.Errorf("expected_args: not an array")
 		}
-		k.hasExpectedArgs, k.expectedArgs = true, a
+		k.hasExpectedArgs, k.expectedArgs = true, prepare(a).([]any)
+		k.expectedArgsRepr = jsonRepr(a, reprMax)
 	}
 	return k, nil
 }
@@ -100,16 +111,23 @@ func passed() outcome { return outcome{verdict: fitness.Passed} }
 func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, check bool) record {
 	c := w.cases[i]
 	st := &w.st
-	*st = caseState{
-		exited: -1,
-		in:     newInStream(c.stdin),
-		out:    newOutput(w.outputCap),
-		errOut: newOutput(w.outputCap),
+	// Fresh standard streams, except that one the previous case did not
+	// touch serves again (it is as good as new).
+	in, out, errOut := st.in, st.out, st.errOut
+	if in == nil || in.pos != 0 || in.closed || in.data != c.stdin {
+		in = newInStream(c.stdin)
 	}
+	if out == nil || out.n != 0 || out.closed {
+		out = newOutput(w.outputCap)
+	}
+	if errOut == nil || errOut.n != 0 || errOut.closed {
+		errOut = newOutput(w.outputCap)
+	}
+	*st = caseState{exited: -1, in: in, out: out, errOut: errOut}
 	if lines > 0 {
 		st.cov = make([]bool, lines)
 	}
-	it.setStreams(st.in, st.out, st.errOut)
+	it.setStreams(in, out, errOut)
 	t0 := nanotime()
 	st.deadline = t0 + int64(c.timeout*1e9)
 	w.shm.setRunning(i, t0)
@@ -176,22 +194,43 @@ func (w *worker) freshModule(it *interp, name string, code *py.Code, probe strin
 }
 
 func (w *worker) runCall(it *interp, code *py.Code, probe string, c *wcase) outcome {
-	d, err := w.freshModule(it, w.module, code, probe)
-	if err != nil {
-		return w.exception(err, c.raises)
+	d := it.mod
+	if d == nil {
+		var err error
+		if d, err = w.freshModule(it, w.module, code, probe); err != nil {
+			return w.exception(err, c.raises)
+		}
+		if w.pure && !w.st.timedOut && w.st.exited < 0 {
+			if snap, ok := reusableModule(d, w.probe); ok {
+				it.mod, it.snap = d, snap
+			}
+		}
+	}
+	if it.mod != nil && w.guard {
+		// The module is kept for the next case only if it still holds
+		// what it held, whatever this case does.
+		defer func() {
+			if !sameGlobals(d, it.snap) {
+				it.mod, it.snap = nil, nil
+			}
+		}()
 	}
 	f, ok := d[c.fnHead]
 	if !ok {
 		return outcome{verdict: fitness.RuntimeError, detail: "the candidate does not define " + c.fnHead}
 	}
 	for _, part := range c.fnRest {
+		var err error
 		if f, err = py.GetAttrString(f, part); err != nil {
 			return w.exception(err, c.raises)
 		}
 	}
-	args := make(py.Tuple, len(c.args))
-	for i, a := range c.args {
-		args[i] = toPy(a)
+	args := c.argsConst
+	if args == nil {
+		args = make(py.Tuple, len(c.args))
+		for i, a := range c.args {
+			args[i] = toPy(a)
+		}
 	}
 	var kwargs py.StringDict
 	if len(c.kwargs) > 0 {
@@ -216,7 +255,7 @@ func (w *worker) check(c *wcase, r py.Object, args py.Tuple) outcome {
 	}
 	if c.hasExpectedArgs && !equalItems(c.expectedArgs, args, c.tol) {
 		return outcome{verdict: fitness.WrongAnswer, detail: fmt.Sprintf("expected arguments %s after the call, got %s",
-			jsonRepr(c.expectedArgs, reprMax), shorten(seqRepr("[", "]", args, false, reprMax), reprMax))}
+			c.expectedArgsRepr, shorten(seqRepr("[", "]", args, false, reprMax), reprMax))}
 	}
 	return passed()
 }
@@ -533,47 +572,4 @@ func (s typeSnapshot) restore() {
 			}
 		}
 	}
-}
-
-// mutatesTypes reports whether code (or a function in it) may set or
-// delete attributes: only then can it change a built-in type.
-func mutatesTypes(code *py.Code) bool {
-	for _, n := range code.Names {
-		switch n {
-		case "setattr", "delattr", "__dict__", "__setattr__", "__delattr__":
-			return true
-		}
-	}
-	if codeHasAttrStore(code.Code) {
-		return true
-	}
-	for _, c := range code.Consts {
-		if sub, ok := c.(*py.Code); ok && mutatesTypes(sub) {
-			return true
-		}
-	}
-	return false
-}
-
-// Opcodes of Python 3.4 (gpython's bytecode).
-const (
-	opStoreAttr    = 95
-	opDeleteAttr   = 96
-	opHaveArgument = 90
-	opExtendedArg  = 144
-)
-
-func codeHasAttrStore(b string) bool {
-	for i := 0; i < len(b); {
-		op := b[i]
-		if op == opStoreAttr || op == opDeleteAttr {
-			return true
-		}
-		if op >= opHaveArgument {
-			i += 3
-		} else {
-			i++
-		}
-	}
-	return false
 }

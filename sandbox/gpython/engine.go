@@ -298,20 +298,23 @@ type results struct {
 }
 
 func newResults(n int, cov bool) *results {
-	return &results{out: &fitness.Outcome{Results: make([]fitness.Result, n)}, got: make([]bool, n), unsupported: make([]string, n), cov: cov}
+	return &results{out: &fitness.Outcome{Results: make([]fitness.Result, n)}, got: make([]bool, n), cov: cov}
 }
 
 func (r *results) add(p []byte) error {
-	recs, err := decodeRecords(p, len(r.got))
-	for _, rec := range recs {
+	return decodeRecords(p, len(r.got), func(rec record) {
 		if !r.cov {
 			rec.Result.Lines = nil
 		}
 		r.out.Results[rec.Case] = rec.Result
-		r.unsupported[rec.Case] = rec.Unsupported
+		if rec.Unsupported != "" {
+			if r.unsupported == nil {
+				r.unsupported = make([]string, len(r.got))
+			}
+			r.unsupported[rec.Case] = rec.Unsupported
+		}
 		r.got[rec.Case] = true
-	}
-	return err
+	})
 }
 
 func (r *results) compileError(msg string) {

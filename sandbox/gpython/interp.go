@@ -138,7 +138,11 @@ func pySearch(self py.Object, args py.Tuple) (py.Object, error) {
 type interp struct {
 	ctx  py.Context
 	sys  *py.Module
-	used bool // a case imported a file next to the target: the next case needs a fresh context
+	used bool // a case imported a file next to the target (or gpython failed): the next case needs a fresh context
+
+	clean bool          // only pure candidates ran in it: the next pure candidate may use it (see reuse.go)
+	mod   py.StringDict // the module the next call case may use, or nil
+	snap  py.StringDict // what mod must still hold
 }
 
 // newInterp makes a fresh context with the engine's builtins and sys.
@@ -165,15 +169,36 @@ func (w *worker) newInterp() *interp {
 		panic(err) // NewContext imports sys
 	}
 	it.sys = sys
-	sm := py.MustNewMethod("exit", sysExit, 0, "Exit by raising SystemExit.")
-	sm.Module = sys
-	sys.Globals["exit"] = sm
+	sysBind := func(name string, fn any) {
+		m := py.MustNewMethod(name, fn, 0, "")
+		m.Module = sys
+		sys.Globals[name] = m
+	}
+	sysBind("exit", sysExit)
+	sysBind("setrecursionlimit", func(self, n py.Object) (py.Object, error) {
+		i, ok := n.(py.Int)
+		if !ok {
+			return nil, py.ExceptionNewf(py.TypeError, "an integer is required")
+		}
+		if i < 1 {
+			return nil, py.ExceptionNewf(py.ValueError, "recursion limit must be greater or equal than 1")
+		}
+		w.setRecursionLimit(int(min(i, 1<<30)))
+		return py.None, nil
+	})
+	sysBind("getrecursionlimit", func(self py.Object) (py.Object, error) {
+		return py.Int(w.recursionLimit), nil
+	})
 	return it
 }
 
 // setStreams installs the case's standard streams.
 func (it *interp) setStreams(in *inStream, out, errOut *output) {
 	g := it.sys.Globals
+	if g["stdin"] == py.Object(in) && g["stdout"] == py.Object(out) && g["stderr"] == py.Object(errOut) &&
+		g["__stdin__"] == py.Object(in) && g["__stdout__"] == py.Object(out) && g["__stderr__"] == py.Object(errOut) {
+		return
+	}
 	g["stdin"], g["__stdin__"] = in, in
 	g["stdout"], g["__stdout__"] = out, out
 	g["stderr"], g["__stderr__"] = errOut, errOut

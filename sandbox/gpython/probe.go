@@ -76,13 +76,17 @@ type insertion struct {
 }
 
 // instrument returns src with probe calls of function name inserted, and
-// false when src cannot be tokenized (then it returns src unchanged).
-func instrument(src []byte, name string) ([]byte, bool) {
+// false when src cannot be tokenized (then it returns src unchanged). With
+// coverage every statement gets a probe; without, only the first
+// statement of each function and loop body does (as it is the only
+// probe a call or an iteration must pass): enough for the step budget and
+// the recursion check, and much cheaper.
+func instrument(src []byte, name string, coverage bool) ([]byte, bool) {
 	lines, ok := logicalLines(src)
 	if !ok {
 		return src, false
 	}
-	in := instrumenter{src: src, name: name}
+	in := instrumenter{src: src, name: name, all: coverage}
 	for _, l := range lines {
 		if !in.line(l) {
 			return src, false
@@ -108,9 +112,11 @@ func instrument(src []byte, name string) ([]byte, bool) {
 type instrumenter struct {
 	src     []byte
 	name    string
+	all     bool // a probe for every statement (coverage)
 	ins     []insertion
 	pending []int // lines a class or try header records with the next probe
 	decor   int   // line of the first decorator of the coming def or class
+	entry   bool  // without all: the next statement opens a function or loop body
 }
 
 func (in *instrumenter) text(t token) string { return string(in.src[t.start:t.end]) }
@@ -151,6 +157,13 @@ func (in *instrumenter) line(toks []token) bool {
 		}
 		return true
 	}
+	// probe reports whether this header gets a probe, and consumes the
+	// pending body entry.
+	probe := func() bool {
+		p := in.all || in.entry
+		in.entry = false
+		return p
+	}
 	body := 0 // index of the first token of the simple statements
 	if first.kind == tName {
 		switch kw := in.text(first); kw {
@@ -159,9 +172,12 @@ func (in *instrumenter) line(toks []token) bool {
 			if colon < 2 {
 				return false
 			}
-			in.add(toks[1].start, in.call(first.line)+" or (")
-			in.add(toks[colon].start, ")")
+			if probe() {
+				in.add(toks[1].start, in.call(first.line)+" or (")
+				in.add(toks[colon].start, ")")
+			}
 			body = colon + 1
+			in.entry = kw == "while"
 		case "for":
 			colon := in.headerColon(toks, 1)
 			at := -1
@@ -174,15 +190,20 @@ func (in *instrumenter) line(toks []token) bool {
 			if colon < 0 || at < 0 || at >= colon {
 				return false
 			}
-			in.add(toks[at].start, in.call(first.line)+" or (")
-			in.add(toks[colon].start, ")")
+			if probe() {
+				in.add(toks[at].start, in.call(first.line)+" or (")
+				in.add(toks[colon].start, ")")
+			}
 			body = colon + 1
+			in.entry = true
 		case "with":
 			colon := in.headerColon(toks, 1)
 			if colon < 2 {
 				return false
 			}
-			in.add(toks[1].start, in.call(first.line)+" or ")
+			if probe() {
+				in.add(toks[1].start, in.call(first.line)+" or ")
+			}
 			body = colon + 1
 		case "def":
 			colon := in.headerColon(toks, 1)
@@ -195,39 +216,45 @@ func (in *instrumenter) line(toks []token) bool {
 					arrow = i
 				}
 			}
-			l := first.line
-			if in.decor != 0 {
-				in.pending = append(in.pending, first.line)
-				l = in.decor
-			}
-			if arrow < 0 {
-				in.add(toks[colon].start, " -> "+in.call(l))
-			} else {
-				if arrow+1 >= colon {
-					return false
+			if probe() {
+				l := first.line
+				if in.decor != 0 {
+					in.pending = append(in.pending, first.line)
+					l = in.decor
 				}
-				in.add(toks[arrow+1].start, in.call(l)+" or (")
-				in.add(toks[colon].start, ")")
+				if arrow < 0 {
+					in.add(toks[colon].start, " -> "+in.call(l))
+				} else {
+					if arrow+1 >= colon {
+						return false
+					}
+					in.add(toks[arrow+1].start, in.call(l)+" or (")
+					in.add(toks[colon].start, ")")
+				}
 			}
 			in.decor = 0
 			body = colon + 1
+			in.entry = true
 		case "class", "try":
 			colon := in.headerColon(toks, 1)
 			if colon < 0 {
 				return false
 			}
-			if in.decor != 0 {
-				in.pending = append(in.pending, in.decor)
-				in.decor = 0
+			if in.all {
+				if in.decor != 0 {
+					in.pending = append(in.pending, in.decor)
+				}
+				in.pending = append(in.pending, first.line)
 			}
-			in.pending = append(in.pending, first.line)
-			body = colon + 1
+			in.decor = 0
+			body = colon + 1 // a pending body entry moves into the body
 		case "else", "finally", "except":
 			colon := in.headerColon(toks, 1)
 			if colon < 0 {
 				return false
 			}
 			body = colon + 1
+			in.entry = false
 		case "async":
 			return true // not Python 3.4: gpython does not compile it anyway
 		}
@@ -238,7 +265,7 @@ func (in *instrumenter) line(toks []token) bool {
 		if i < len(toks) && !(toks[i].depth == 0 && in.isOp(toks[i], ";")) {
 			continue
 		}
-		if start < i && in.probed(toks[start:i]) {
+		if start < i && in.probed(toks[start:i]) && probe() {
 			in.add(toks[start].start, in.call(toks[start].line)+";")
 		}
 		start = i + 1

@@ -49,7 +49,7 @@ func TestInstrument(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := instrument([]byte(tt.src), "P")
+			got, ok := instrument([]byte(tt.src), "P", true)
 			want := tt.want
 			if ok != tt.ok {
 				t.Errorf("ok = %v, want %v", ok, tt.ok)
@@ -59,6 +59,33 @@ func TestInstrument(t *testing.T) {
 			}
 			if bytes.Count(got, []byte("\n")) != bytes.Count([]byte(tt.src), []byte("\n")) {
 				t.Errorf("line count changed")
+			}
+		})
+	}
+}
+
+// TestInstrumentBudget checks the probes without coverage: only the first
+// statement of every function and loop body.
+func TestInstrumentBudget(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"function", "x = 1\ndef f(a):\n    \"\"\"Doc.\"\"\"\n    b = a\n    return b\n",
+			"x = 1\ndef f(a):\n    \"\"\"Doc.\"\"\"\n    P(4);b = a\n    return b\n"},
+		{"compound first", "def f(a):\n    if a:\n        return 1\n    return 2\n",
+			"def f(a):\n    if P(2) or (a):\n        return 1\n    return 2\n"},
+		{"loops", "while n:\n    n -= 1\nfor x in y: s += x\nelse:\n    z = 1\n",
+			"while n:\n    P(2);n -= 1\nfor x in y: P(3);s += x\nelse:\n    z = 1\n"},
+		{"try and nested def", "def f():\n    try:\n        def g(): return 1\n    except E:\n        pass\n",
+			"def f():\n    try:\n        def g() -> P(3): P(3);return 1\n    except E:\n        pass\n"},
+		{"global first", "def f():\n    global g\n    g = 1\n", "def f():\n    global g\n    P(3);g = 1\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := instrument([]byte(tt.src), "P", false)
+			if !ok {
+				t.Fatal("not instrumented")
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -94,19 +121,21 @@ func TestInstrumentCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := instrument(src, probeName(src))
-		if !ok {
-			t.Errorf("%s: not instrumented", f)
-			continue
-		}
-		if bytes.Count(got, []byte("\n")) != bytes.Count(src, []byte("\n")) {
-			t.Errorf("%s: line count changed", f)
-		}
-		if _, err := py.Compile(string(src), f, py.ExecMode, 0, true); err != nil {
-			continue // gpython cannot compile the original either
-		}
-		if _, err := py.Compile(string(got), f, py.ExecMode, 0, true); err != nil {
-			t.Errorf("%s: the instrumented source does not compile: %v\n%s", f, err, got)
+		for _, cov := range []bool{true, false} {
+			got, ok := instrument(src, probeName(src), cov)
+			if !ok {
+				t.Errorf("%s: not instrumented", f)
+				continue
+			}
+			if bytes.Count(got, []byte("\n")) != bytes.Count(src, []byte("\n")) {
+				t.Errorf("%s: line count changed", f)
+			}
+			if _, err := py.Compile(string(src), f, py.ExecMode, 0, true); err != nil {
+				continue // gpython cannot compile the original either
+			}
+			if _, err := py.Compile(string(got), f, py.ExecMode, 0, true); err != nil {
+				t.Errorf("%s: the instrumented source (coverage %v) does not compile: %v\n%s", f, cov, err, got)
+			}
 		}
 	}
 }

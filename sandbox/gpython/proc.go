@@ -98,7 +98,7 @@ func (e *Engine) start() (*proc, error) {
 		closeAll(inR, inW, outR, outW)
 		return nil, err
 	}
-	p := &proc{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), shm: shared(mem), stderr: &tailBuffer{max: 8 << 10}}
+	p := &proc{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), shm: shared(mem), stderr: &tailBuffer{max: 4 << 10}}
 	cmd.ExtraFiles = []*os.File{inR, outW, shmFile} // fds 3, 4, 5
 	cmd.Stderr = p.stderr
 	err = cmd.Start()
@@ -329,25 +329,33 @@ func firstLines(s string, n int) string {
 	return strings.Join(lines, " ")
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps the first and the last max bytes written to it: a Go
+// fatal error names its cause first, and a candidate may print a lot.
 type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
+	mu   sync.Mutex
+	max  int
+	head []byte
+	b    []byte
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	n := len(p)
+	if room := t.max - len(t.head); room > 0 {
+		k := min(room, len(p))
+		t.head = append(t.head, p[:k]...)
+		p = p[k:]
+	}
 	t.b = append(t.b, p...)
 	if len(t.b) > t.max {
 		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
 	}
-	return len(p), nil
+	return n, nil
 }
 
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.b)
+	return string(t.head) + string(t.b)
 }

@@ -143,19 +143,19 @@ func appendRecord(b []byte, r record, lines bool) []byte {
 }
 
 // decodeRecords parses records, trusting nothing: case numbers, verdicts
-// and lengths are checked.
-func decodeRecords(p []byte, n int) ([]record, error) {
+// and lengths are checked. It calls f for each good record, and stops at
+// the first bad one.
+func decodeRecords(p []byte, n int, f func(record)) error {
 	le := binary.LittleEndian
-	var out []record
 	for len(p) > 0 {
 		if len(p) < recHeader {
-			return out, errors.New("truncated record")
+			return errors.New("truncated record")
 		}
 		idx, verdict, flags := le.Uint32(p), p[4], p[5]
 		secs := math.Float64frombits(le.Uint64(p[6:]))
 		p = p[recHeader:]
 		if int64(idx) >= int64(n) || verdict > byte(fitness.MemoryLimitExceeded) || verdict == byte(fitness.CompilationError) {
-			return out, fmt.Errorf("bad record (case %d, verdict %d)", idx, verdict)
+			return fmt.Errorf("bad record (case %d, verdict %d)", idx, verdict)
 		}
 		if math.IsNaN(secs) || secs < 0 || secs > 1e7 {
 			secs = 0
@@ -165,17 +165,17 @@ func decodeRecords(p []byte, n int) ([]record, error) {
 		var err error
 		if flags&recDetail != 0 {
 			if s, p, err = cutString(p); err != nil {
-				return out, err
+				return err
 			}
 			r.Result.Detail = s
 		}
 		if flags&recLines != 0 {
 			if len(p) < 4 {
-				return out, errors.New("truncated lines")
+				return errors.New("truncated lines")
 			}
 			k := le.Uint32(p)
 			if uint64(k)*4 > uint64(len(p)-4) {
-				return out, errors.New("truncated lines")
+				return errors.New("truncated lines")
 			}
 			lines := make([]int, k)
 			for i := range lines {
@@ -186,13 +186,13 @@ func decodeRecords(p []byte, n int) ([]record, error) {
 		}
 		if flags&recUnsupported != 0 {
 			if s, p, err = cutString(p); err != nil {
-				return out, err
+				return err
 			}
 			r.Unsupported = s
 		}
-		out = append(out, r)
+		f(r)
 	}
-	return out, nil
+	return nil
 }
 
 func cutString(p []byte) (string, []byte, error) {

@@ -96,8 +96,15 @@ type worker struct {
 	memLimit           uint64
 	testCode           *py.Code
 	stackLimit         int // bytes of Go stack; 0: no recursion check
+	stackBase          int // stack use of a case's first frame
+	stackPerCall       int // stack use of a Python call
+	recursionLimit     int // sys.getrecursionlimit() of the running candidate
 
 	probe *py.Method
+	code  *py.Code // the running candidate
+	pure  bool     // the running candidate is pure (see reuse.go)
+	guard bool     // and a call may change its module's globals
+	it    *interp  // the context of the previous candidate
 	st    caseState
 	heap  []metrics.Sample
 	types typeSnapshot
@@ -212,35 +219,36 @@ func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
 	// limit for the collector, checked by the probes) and RLIMIT_DATA
 	// (what a single huge allocation runs into).
 	debug.SetMaxStack(maxStack)
+	debug.SetTraceback("none") // a fatal error says only why
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(int64(w.memLimit))
 	lim := uint64(mb)<<20 + dataHeadroom
 	unix.Setrlimit(unix.RLIMIT_DATA, &unix.Rlimit{Cur: lim, Max: lim})
 	runtime.GOMAXPROCS(1)
-	w.stackLimit = w.calibrate()
+	w.calibrate()
 	return w, nil
 }
 
-// calibrate measures the Go stack a Python call takes in this build and
-// returns the stack use at recursionLimit calls, or 0 when the stack
-// cannot be measured.
-func (w *worker) calibrate() int {
+// calibrate measures the Go stack a Python call takes in this build, so
+// that the probes can stop a recursion as deep as CPython's limit allows.
+// It leaves the recursion check off when the stack cannot be measured.
+func (w *worker) calibrate() {
 	if stackUsed() < 0 {
-		return 0
+		return
 	}
 	src := "def f(n):\n    if n:\n        return f(n - 1)\n    return d()\n"
 	code, err := py.Compile(src, "calibrate.py", py.ExecMode, 0, true)
 	if err != nil {
-		return 0
+		return
 	}
 	it := w.newInterp()
 	m, err := it.ctx.Store().NewModule(it.ctx, &py.ModuleImpl{Info: py.ModuleInfo{Name: "calibrate"}})
 	if err != nil {
-		return 0
+		return
 	}
 	m.Globals["d"] = py.MustNewMethod("d", func(py.Object) (py.Object, error) { return py.Int(stackUsed()), nil }, 0, "")
 	if _, err := it.ctx.RunCode(code, m.Globals, m.Globals, nil); err != nil {
-		return 0
+		return
 	}
 	depth := func(n int) int {
 		r, err := py.Call(m.Globals["f"], py.Tuple{py.Int(n)}, nil)
@@ -252,10 +260,24 @@ func (w *worker) calibrate() int {
 	}
 	d0, d1 := depth(0), depth(200)
 	if d0 < 0 || d1 <= d0 {
-		return 0
+		return
 	}
-	per := (d1 - d0) / 200
-	return d0 + recursionLimit*per
+	w.stackBase, w.stackPerCall = d0, (d1-d0)/200
+	w.setRecursionLimit(recursionLimit)
+}
+
+// setRecursionLimit is sys.setrecursionlimit: the probes raise
+// RecursionError past n Python calls (and before the Go stack limit).
+func (w *worker) setRecursionLimit(n int) {
+	w.recursionLimit = n
+	if w.stackPerCall == 0 {
+		return
+	}
+	lim := int64(w.stackBase) + int64(n)*int64(w.stackPerCall)
+	if max := int64(maxStack) * 3 / 4; lim > max {
+		lim = max
+	}
+	w.stackLimit = int(lim)
 }
 
 // probeFn is the probe the instrumented source calls: probe(line, ...).
@@ -302,14 +324,14 @@ func (w *worker) overMemory() bool {
 // compile compiles a candidate with probes; a source the probes break is
 // compiled without them. The error is the message of a candidate that does
 // not compile.
-func (w *worker) compile(src []byte) (code *py.Code, probe string, err error) {
+func (w *worker) compile(src []byte, coverage bool) (code *py.Code, probe string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			code, probe, err = nil, "", fmt.Errorf("SyntaxError: the compiler failed: %v", r)
 		}
 	}()
 	name := probeName(src)
-	if ins, ok := instrument(src, name); ok {
+	if ins, ok := instrument(src, name, coverage); ok {
 		if code, err := py.Compile(string(ins), w.candFile, py.ExecMode, 0, true); err == nil {
 			return code, name, nil
 		}
@@ -339,12 +361,23 @@ func compileMessage(err error) string {
 func (w *worker) evaluate(flags byte, start int, src []byte) error {
 	w.recEnd = shmRecords
 	w.shm.word(shmEnd).Store(shmRecords)
-	code, probe, err := w.compile(src)
+	code, probe, err := w.compile(src, flags&runCoverage != 0)
 	if err != nil {
 		return writeMsg(w.out, msgCompile, []byte(truncUTF8(err.Error(), 2000)))
 	}
-	it := w.newInterp()
+	w.code = code
+	if w.recursionLimit != recursionLimit {
+		w.setRecursionLimit(recursionLimit) // the previous candidate changed it
+	}
 	cov := flags&runCoverage != 0
+	w.pure = !cov && pureCode(code)
+	w.guard = w.pure && storesGlobals(code)
+	it := w.it
+	if it == nil || !it.clean || !w.pure {
+		it = w.newInterp()
+	}
+	it.mod, it.snap = nil, nil
+	w.it = it
 	var lines int
 	if cov {
 		lines = strings.Count(string(src), "\n") + 2
@@ -356,9 +389,12 @@ func (w *worker) evaluate(flags byte, start int, src []byte) error {
 		}
 		if it.used {
 			it = w.newInterp()
+			w.it = it
 		}
 	}
 	w.shm.clearRunning()
+	it.clean = w.pure
+	it.mod, it.snap = nil, nil
 	if mutatesTypes(code) {
 		w.types.restore()
 	}

@@ -141,6 +141,36 @@ func jsonNumber(n json.Number) (b *big.Int, f float64, integer bool) {
 	return nil, math.NaN(), false
 }
 
+// prepare converts the numbers of a decoded JSON value once, for equal:
+// an int becomes int64 or *big.Int, any other number float64.
+func prepare(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		switch n := numberToPy(string(x)).(type) {
+		case py.Int:
+			return int64(n)
+		case *py.BigInt:
+			return (*big.Int)(n)
+		case py.Float:
+			return float64(n)
+		}
+		return math.NaN()
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = prepare(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = prepare(e)
+		}
+		return out
+	}
+	return v
+}
+
 // equal reports whether a (any gpython object) matches e (a decoded JSON
 // value), with the rules of fitness.Equal extended to Python values: a
 // tuple is an array, a set an array in any order, an iterator, generator
@@ -153,6 +183,29 @@ func equal(e any, a py.Object, tol float64) bool {
 	}
 	if e == nil || a == py.None {
 		return e == nil && a == py.None
+	}
+	switch n := e.(type) {
+	case int64:
+		switch x := a.(type) {
+		case py.Int:
+			return int64(x) == n
+		case *py.BigInt:
+			return (*big.Int)(x).IsInt64() && (*big.Int)(x).Int64() == n
+		case py.Float:
+			return fitness.FloatsEqual(float64(n), float64(x), tol)
+		}
+		return false
+	case *big.Int:
+		if isInt(a) {
+			return n.Cmp(bigOf(a)) == 0
+		}
+		if x, ok := a.(py.Float); ok {
+			f, _ := new(big.Float).SetInt(n).Float64()
+			return fitness.FloatsEqual(f, float64(x), tol)
+		}
+		return false
+	case float64:
+		return isNumber(a) && fitness.FloatsEqual(n, floatOf(a), tol)
 	}
 	if n, ok := e.(json.Number); ok {
 		if !isNumber(a) {
