@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -381,11 +382,14 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	if r.Fixes == nil {
 		r.Fixes = []repair.Fix{}
 	}
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // diffs hold < and >; keep them readable
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return inputerr.New("--report %s: %v", path, unwrap(err))
 	}
 	return nil
