@@ -189,6 +189,9 @@ func (w *worker) freshModule(it *interp, name string, code *py.Code, probe strin
 	if probe != "" {
 		m.Globals[probe] = w.probe
 	}
+	for i, p := range w.paths {
+		m.Globals[w.decor+strconv.Itoa(i)] = dottedDecorator(p, m.Globals, it.ctx.Store().Builtins.Globals)
+	}
 	_, err = it.ctx.RunCode(code, m.Globals, m.Globals, nil)
 	return m.Globals, err
 }
@@ -310,6 +313,9 @@ func (w *worker) runTest(it *interp, code *py.Code, probe string, c *wcase) outc
 		return w.exception(err, "")
 	}
 	tm.Globals["__doc__"] = py.None
+	for i, p := range w.testPaths {
+		tm.Globals[w.testDecor+strconv.Itoa(i)] = dottedDecorator(p, tm.Globals, it.ctx.Store().Builtins.Globals)
+	}
 	if _, err := it.ctx.RunCode(w.testCode, tm.Globals, tm.Globals, nil); err != nil {
 		return w.testException(it, err)
 	}
@@ -538,20 +544,7 @@ type typeSnapshot map[*py.Type]py.StringDict
 
 func snapshotTypes() typeSnapshot {
 	s := typeSnapshot{}
-	ctx := py.NewContext(py.DefaultContextOpts())
-	for _, v := range ctx.Store().Builtins.Globals {
-		if t, ok := v.(*py.Type); ok {
-			s[t] = t.Dict.Copy()
-		}
-	}
-	for _, t := range []*py.Type{py.ObjectType, py.TypeType, py.BigIntType, py.BoolType, py.BoundMethodType,
-		py.BytesType, py.CallIteratorType, py.CellType, py.ClassMethodType, py.CodeType, py.ComplexType,
-		py.StringDictType, py.DictType, py.EnumerateType, py.EnumerateIteratorType, py.FileType, py.FilterType,
-		py.FloatType, py.FrameType, py.FunctionType, py.GeneratorType, py.IntType, py.IteratorType, py.ListType,
-		py.MapType, py.MethodType, py.ModuleType, py.NoneTypeType, py.PropertyType, py.RangeType,
-		py.RangeIteratorType, py.SetType, py.FrozenSetType, py.SliceType, py.StaticMethodType, py.StringType,
-		py.TracebackType, py.TupleType, py.ZipType, timeoutType, processExitType, recursionErrorType,
-		outputType, inputType} {
+	for _, t := range builtinTypes() {
 		s[t] = t.Dict.Copy()
 	}
 	return s

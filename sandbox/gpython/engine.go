@@ -166,11 +166,18 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	return e, nil
 }
 
-// checkSyntax compiles the target and the test file with gpython.
+// checkSyntax compiles the target and the test file with gpython, and
+// refuses a class method gpython would silently not call (see
+// silentDunders).
 func checkSyntax(target string, src []byte, suite *fitness.Suite) error {
 	check := func(path string, src []byte) error {
-		_, err := py.Compile(string(src), path, py.ExecMode, 0, true)
+		src, _ = rewriteDecorators(src, probeName(src)+"d")
+		code, err := py.Compile(string(src), path, py.ExecMode, 0, true)
 		if err == nil {
+			if d := silentDunder(code); d != "" {
+				return &UnsupportedError{File: path, Line: methodLine(code, d),
+					Construct: fmt.Sprintf("a class that defines %s (gpython never calls it: == compares identity, truth is always True)", d)}
+			}
 			return nil
 		}
 		line := 0
@@ -198,6 +205,21 @@ func checkSyntax(target string, src []byte, suite *fitness.Suite) error {
 		return check(path, suite.TestSource)
 	}
 	return nil
+}
+
+// methodLine is the first line of the function named name in code.
+func methodLine(code *py.Code, name string) int {
+	if code.Name == name {
+		return int(code.Firstlineno)
+	}
+	for _, c := range code.Consts {
+		if sub, ok := c.(*py.Code); ok {
+			if l := methodLine(sub, name); l > 0 {
+				return l
+			}
+		}
+	}
+	return 0
 }
 
 // checkRun runs the original program once and refuses it when a case ran

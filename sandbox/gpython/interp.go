@@ -163,6 +163,7 @@ func (w *worker) newInterp() *interp {
 		return safeOpen(origOpen, args, kwargs)
 	})
 	bind("input", w.input)
+	bind("round", pyRound)
 	b.Globals["RecursionError"] = recursionErrorType
 	sys, err := ctx.GetModule("sys")
 	if err != nil {
@@ -550,4 +551,26 @@ func init() {
 	inputType.Dict["closed"] = &py.Property{Fget: func(self py.Object) (py.Object, error) {
 		return py.NewBool(self.(*inStream).closed), nil
 	}}
+}
+
+// dottedDecorator is the function a rewritten dotted decorator name is
+// bound to (see rewriteDecorators): it resolves path in globals (or the
+// builtins) when the decorator is evaluated, and calls it.
+func dottedDecorator(path string, globals py.StringDict, builtins py.StringDict) *py.Method {
+	return py.MustNewMethod(path, func(self py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+		parts := strings.Split(path, ".")
+		obj, ok := globals[parts[0]]
+		if !ok {
+			if obj, ok = builtins[parts[0]]; !ok {
+				return nil, py.ExceptionNewf(py.NameError, "name '%s' is not defined", parts[0])
+			}
+		}
+		for _, p := range parts[1:] {
+			var err error
+			if obj, err = py.GetAttrString(obj, p); err != nil {
+				return nil, err
+			}
+		}
+		return py.Call(obj, args, kwargs)
+	}, 0, "")
 }

@@ -86,7 +86,7 @@ func instrument(src []byte, name string, coverage bool) ([]byte, bool) {
 	if !ok {
 		return src, false
 	}
-	in := instrumenter{src: src, name: name, all: coverage}
+	in := instrumenter{src: src, name: name, all: coverage, doc: true}
 	for _, l := range lines {
 		if !in.line(l) {
 			return src, false
@@ -117,6 +117,7 @@ type instrumenter struct {
 	pending []int // lines a class or try header records with the next probe
 	decor   int   // line of the first decorator of the coming def or class
 	entry   bool  // without all: the next statement opens a function or loop body
+	doc     bool  // the next statement opens a module or class body: a docstring there runs (CPython traces it)
 }
 
 func (in *instrumenter) text(t token) string { return string(in.src[t.start:t.end]) }
@@ -165,6 +166,8 @@ func (in *instrumenter) line(toks []token) bool {
 		return p
 	}
 	body := 0 // index of the first token of the simple statements
+	doc := in.doc
+	in.doc = false
 	if first.kind == tName {
 		switch kw := in.text(first); kw {
 		case "if", "elif", "while":
@@ -248,6 +251,7 @@ func (in *instrumenter) line(toks []token) bool {
 			}
 			in.decor = 0
 			body = colon + 1 // a pending body entry moves into the body
+			in.doc = kw == "class"
 		case "else", "finally", "except":
 			colon := in.headerColon(toks, 1)
 			if colon < 0 {
@@ -265,8 +269,19 @@ func (in *instrumenter) line(toks []token) bool {
 		if i < len(toks) && !(toks[i].depth == 0 && in.isOp(toks[i], ";")) {
 			continue
 		}
-		if start < i && in.probed(toks[start:i]) && probe() {
-			in.add(toks[start].start, in.call(toks[start].line)+";")
+		switch {
+		case start >= i:
+		case in.probed(toks[start:i]):
+			if probe() {
+				in.add(toks[start].start, in.call(toks[start].line)+";")
+			}
+		case doc && start == body && in.all && in.isDocstring(toks[start:i]):
+			// A module or class docstring: the probe goes after it, so
+			// that it stays the docstring.
+			in.add(toks[i-1].end, ";"+in.call(toks[start].line))
+		}
+		if in.doc && start < i {
+			in.doc = false
 		}
 		start = i + 1
 	}
@@ -292,6 +307,17 @@ func (in *instrumenter) probed(st []token) bool {
 		}
 	}
 	return false // a docstring, or another string-only statement
+}
+
+// isDocstring reports whether a statement is one string (maybe
+// concatenated literals), not a global or future import.
+func (in *instrumenter) isDocstring(st []token) bool {
+	for _, t := range st {
+		if t.kind != tString {
+			return false
+		}
+	}
+	return true
 }
 
 // headerColon returns the index of the ':' that ends a compound
@@ -487,3 +513,51 @@ func isIdentStart(c byte) bool {
 func isIdentChar(c byte) bool { return isIdentStart(c) || isDigit(c) }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// rewriteDecorators works around gpython compiling a decorator with a
+// dotted name (@pytest.mark.parametrize(...)) as one name it cannot find:
+// it replaces each dotted decorator name by name+index (same line), and
+// returns the dotted paths in index order. The worker binds each such name
+// to a function that resolves its path when the decorator is evaluated
+// (see dottedDecorator). Sources without dotted decorators come back
+// unchanged with no paths.
+func rewriteDecorators(src []byte, name string) ([]byte, []string) {
+	lines, ok := logicalLines(src)
+	if !ok {
+		return src, nil
+	}
+	var paths []string
+	var ins []insertion
+	var cuts [][2]int
+	for _, toks := range lines {
+		if len(toks) < 4 || toks[0].kind != tOp || string(src[toks[0].start:toks[0].end]) != "@" {
+			continue
+		}
+		end := 1
+		for end+1 < len(toks) && toks[end].kind == tName && string(src[toks[end+1].start:toks[end+1].end]) == "." &&
+			end+2 < len(toks) && toks[end+2].kind == tName {
+			end += 2
+		}
+		if end == 1 || toks[1].kind != tName {
+			continue
+		}
+		var path []byte
+		for _, t := range toks[1 : end+1] {
+			path = append(path, src[t.start:t.end]...)
+		}
+		cuts = append(cuts, [2]int{toks[1].start, toks[end].end})
+		ins = append(ins, insertion{toks[1].start, name + strconv.Itoa(len(paths))})
+		paths = append(paths, string(path))
+	}
+	if len(paths) == 0 {
+		return src, nil
+	}
+	out := make([]byte, 0, len(src))
+	prev := 0
+	for i, c := range cuts {
+		out = append(out, src[prev:c[0]]...)
+		out = append(out, ins[i].text...)
+		prev = c[1]
+	}
+	return append(out, src[prev:]...), paths
+}

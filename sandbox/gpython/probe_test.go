@@ -27,12 +27,12 @@ func TestInstrument(t *testing.T) {
 		{"def", "def f(a, b=lambda: 1):\n    return a\n", "def f(a, b=lambda: 1) -> P(1):\n    P(2);return a\n", true},
 		{"def annotated", "def f(a) -> int:\n    return a\n", "def f(a) -> P(1) or (int):\n    P(2);return a\n", true},
 		{"decorated", "@d\n@e(1)\ndef f():\n    pass\n", "@d\n@e(1)\ndef f() -> P(1, 3):\n    P(4);pass\n", true},
-		{"class with docstring", "class C(B):\n    \"\"\"Doc.\"\"\"\n    k = 1\n", "class C(B):\n    \"\"\"Doc.\"\"\"\n    P(3, 1);k = 1\n", true},
+		{"class with docstring", "class C(B):\n    \"\"\"Doc.\"\"\"\n    k = 1\n", "class C(B):\n    \"\"\"Doc.\"\"\";P(2, 1)\n    P(3);k = 1\n", true},
 		{"method", "class C:\n    def m(self):\n        return 1\n", "class C:\n    def m(self) -> P(2, 1):\n        P(3);return 1\n", true},
 		{"try", "try:\n    x = 1\nexcept E as e:\n    x = 2\nfinally: y = 3\n",
 			"try:\n    P(2, 1);x = 1\nexcept E as e:\n    P(4);x = 2\nfinally: P(5);y = 3\n", true},
 		{"docstring and globals", "\"\"\"Module.\"\"\"\nfrom __future__ import x\ndef f():\n    'doc'\n    global g\n    g = 1\n",
-			"\"\"\"Module.\"\"\"\nfrom __future__ import x\ndef f() -> P(3):\n    'doc'\n    global g\n    P(6);g = 1\n", true},
+			"\"\"\"Module.\"\"\";P(1)\nfrom __future__ import x\ndef f() -> P(3):\n    'doc'\n    global g\n    P(6);g = 1\n", true},
 		{"lambda in condition", "if f(lambda: 1) and (lambda: 2):\n    pass\n", "if P(1) or (f(lambda: 1) and (lambda: 2)):\n    P(2);pass\n", true},
 		{"lambda at depth 0", "if lambda: 0:\n    pass\n", "if P(1) or (lambda: 0):\n    P(2);pass\n", true},
 		{"continuation lines",
@@ -88,6 +88,27 @@ func TestInstrumentBudget(t *testing.T) {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestRewriteDecorators(t *testing.T) {
+	tests := []struct {
+		src, want string
+		paths     []string
+	}{
+		{"@d\ndef f(): pass\n", "@d\ndef f(): pass\n", nil},
+		{"@pytest.mark.parametrize('a', [1])\ndef f(a): pass\n@a.b\nclass C: pass\n",
+			"@D0('a', [1])\ndef f(a): pass\n@D1\nclass C: pass\n", []string{"pytest.mark.parametrize", "a.b"}},
+		{"x = a.b @ c.d\n", "x = a.b @ c.d\n", nil},
+	}
+	for _, tt := range tests {
+		got, paths := rewriteDecorators([]byte(tt.src), "D")
+		if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+			t.Errorf("rewriteDecorators(%q) mismatch (-want +got):\n%s", tt.src, diff)
+		}
+		if diff := cmp.Diff(tt.paths, paths); diff != "" {
+			t.Errorf("rewriteDecorators(%q) paths mismatch (-want +got):\n%s", tt.src, diff)
+		}
 	}
 }
 

@@ -1,6 +1,10 @@
 package gpython
 
-import "github.com/go-python/gpython/py"
+import (
+	"strings"
+
+	"github.com/go-python/gpython/py"
+)
 
 // Reuse for pure candidates. A fresh context per candidate and a fresh
 // module per case cost more than running a small candidate's cases, so a
@@ -160,7 +164,7 @@ func reusableValue(v py.Object, probe *py.Method) bool {
 		name, _ := x.Globals["__name__"].(py.String)
 		return pureModules[string(name)]
 	case *py.Method:
-		return x == probe
+		return x == probe || x.Name != "" && strings.Contains(x.Name, ".") // the probe, a dotted decorator
 	}
 	return immutable(v)
 }

@@ -95,13 +95,17 @@ type worker struct {
 	outputCap          int
 	memLimit           uint64
 	testCode           *py.Code
-	stackLimit         int // bytes of Go stack; 0: no recursion check
-	stackBase          int // stack use of a case's first frame
-	stackPerCall       int // stack use of a Python call
-	recursionLimit     int // sys.getrecursionlimit() of the running candidate
+	testDecor          string   // prefix of the rewritten dotted decorators of the test file
+	testPaths          []string // and their paths
+	stackLimit         int      // bytes of Go stack; 0: no recursion check
+	stackBase          int      // stack use of a case's first frame
+	stackPerCall       int      // stack use of a Python call
+	recursionLimit     int      // sys.getrecursionlimit() of the running candidate
 
 	probe *py.Method
 	code  *py.Code // the running candidate
+	decor string   // prefix of its rewritten dotted decorators
+	paths []string // and their paths
 	pure  bool     // the running candidate is pure (see reuse.go)
 	guard bool     // and a call may change its module's globals
 	it    *interp  // the context of the previous candidate
@@ -206,11 +210,15 @@ func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
 	}
 	if s.TestModule != "" {
 		w.testFile = filepath.Join(lib, s.TestFile)
-		w.testCode, err = py.Compile(s.TestSource, w.testFile, py.ExecMode, 0, true)
+		src := []byte(s.TestSource)
+		w.testDecor = probeName(src) + "d"
+		src, w.testPaths = rewriteDecorators(src, w.testDecor)
+		w.testCode, err = py.Compile(string(src), w.testFile, py.ExecMode, 0, true)
 		if err != nil {
 			w.testCode = nil // every test case reports the compile error
 		}
 	}
+	applyFixes()
 	w.registerModules()
 	w.probe = py.MustNewMethod("probe", w.probeFn, 0, "")
 	w.types = snapshotTypes()
@@ -331,6 +339,8 @@ func (w *worker) compile(src []byte, coverage bool) (code *py.Code, probe string
 		}
 	}()
 	name := probeName(src)
+	w.decor = name + "d"
+	src, w.paths = rewriteDecorators(src, w.decor)
 	if ins, ok := instrument(src, name, coverage); ok {
 		if code, err := py.Compile(string(ins), w.candFile, py.ExecMode, 0, true); err == nil {
 			return code, name, nil

@@ -115,6 +115,7 @@ var (
 	importRE    = regexp.MustCompile(`^No module named '([^']+)'$`)
 	createRE    = regexp.MustCompile(`^cannot create '([^']+)' instances$`)
 	operandRE   = regexp.MustCompile(`^unsupported operand type\(s\) for ([^:]+): '([^']+)' and '([^']+)'$`)
+	callableRE  = regexp.MustCompile(`^'([^']+)' object is not callable$`)
 )
 
 // gpythonTypeNames maps gpython's names of built-in types to CPython's.
@@ -186,14 +187,35 @@ func (w *worker) limitation(it *interp, o outcome) string {
 		if m := createRE.FindStringSubmatch(msg); m != nil {
 			return fmt.Sprintf("%s() (creating %s objects)", m[1], m[1])
 		}
-		if m := operandRE.FindStringSubmatch(msg); m != nil && cpythonOperator(m[1], gpythonTypeNames[m[2]], gpythonTypeNames[m[3]]) {
-			return fmt.Sprintf("the operator %s on %s and %s", m[1], gpythonTypeNames[m[2]], gpythonTypeNames[m[3]])
+		if m := operandRE.FindStringSubmatch(msg); m != nil {
+			a, b := gpythonTypeNames[m[2]], gpythonTypeNames[m[3]]
+			if a != "" && b != "" && cpythonOperator(m[1], a, b) {
+				return fmt.Sprintf("the operator %s on %s and %s", m[1], a, b)
+			}
+			for _, d := range operatorDunders[m[1]] {
+				if definesMethod(w.code, d) {
+					return fmt.Sprintf("the operator %s on instances of a class with %s (gpython never calls it)", m[1], d)
+				}
+			}
+		}
+		if m := callableRE.FindStringSubmatch(msg); m != nil {
+			switch name := m[1]; {
+			case name == "staticmethod" || name == "classmethod" || name == "property":
+				return fmt.Sprintf("a %s called through its class", name)
+			case strings.HasSuffix(name, "Exception") || strings.HasSuffix(name, "Error"):
+				// gpython makes "class E(ValueError)" an exception
+				// instance, not a class.
+				return "a subclass of a built-in exception"
+			}
 		}
 		if strings.Contains(msg, "FIXME") || strings.Contains(msg, "not implemented") {
 			return "this program: " + truncUTF8(msg, 200)
 		}
 	case isSubtype(exc.Base, py.SystemError), isSubtype(exc.Base, py.NotImplementedError):
 		low := strings.ToLower(msg)
+		if strings.HasPrefix(msg, "pytest.approx is not supported") {
+			return "pytest.approx"
+		}
 		if isSubtype(exc.Base, py.SystemError) || strings.Contains(low, "not implemented") ||
 			strings.Contains(low, "yet") || strings.Contains(msg, "FIXME") {
 			return "this program: gpython does not implement it (" + truncUTF8(msg, 200) + ")"
@@ -272,4 +294,44 @@ func closesOverParameter(code *py.Code, name string) bool {
 		}
 	}
 	return false
+}
+
+// operatorDunders are the methods CPython calls for a binary operator.
+var operatorDunders = map[string][]string{
+	"<": {"__lt__", "__gt__"}, "<=": {"__le__", "__ge__"}, ">": {"__gt__", "__lt__"}, ">=": {"__ge__", "__le__"},
+	"+": {"__add__", "__radd__"}, "-": {"__sub__", "__rsub__", "__neg__"}, "*": {"__mul__", "__rmul__"},
+	"/": {"__truediv__", "__rtruediv__"}, "//": {"__floordiv__", "__rfloordiv__"}, "%": {"__mod__", "__rmod__"},
+	"**": {"__pow__", "__rpow__"}, "&": {"__and__", "__rand__"}, "|": {"__or__", "__ror__"},
+	"^": {"__xor__", "__rxor__"}, "<<": {"__lshift__", "__rlshift__"}, ">>": {"__rshift__", "__rrshift__"},
+}
+
+// definesMethod reports whether code (or code nested in it) defines a
+// function named name.
+func definesMethod(code *py.Code, name string) bool {
+	if code == nil {
+		return false
+	}
+	if code.Name == name {
+		return true
+	}
+	for _, c := range code.Consts {
+		if sub, ok := c.(*py.Code); ok && definesMethod(sub, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// silentDunders are methods gpython never calls where CPython does, with
+// no error: equality falls back to identity, truth to True.
+var silentDunders = []string{"__eq__", "__ne__", "__bool__", "__len__", "__hash__"}
+
+// silentDunder returns a method of silentDunders that code defines, or "".
+func silentDunder(code *py.Code) string {
+	for _, d := range silentDunders {
+		if definesMethod(code, d) {
+			return d
+		}
+	}
+	return ""
 }

@@ -1,0 +1,150 @@
+package gpython
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/go-python/gpython/py"
+)
+
+// vector is one of fitness/testdata's shared comparison vectors.
+type vector struct {
+	Expected  json.RawMessage `json:"expected"`
+	Actual    json.RawMessage `json:"actual"`
+	Tolerance float64         `json:"tolerance"`
+	Equal     bool            `json:"equal"`
+	Why       string          `json:"why"`
+}
+
+func loadVectors(t *testing.T, name string) []vector {
+	t.Helper()
+	data, err := os.ReadFile("../../fitness/testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []vector
+	if err := json.Unmarshal(data, &vs); err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
+
+// TestEqualVectors checks equal on the vectors fitness.Equal and the
+// CPython harness share, with the actual value made a gpython object.
+func TestEqualVectors(t *testing.T) {
+	for _, v := range loadVectors(t, "equal.json") {
+		t.Run(v.Why, func(t *testing.T) {
+			e, err := decodeJSON(v.Expected)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := decodeJSON(v.Actual)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := equal(prepare(e), toPy(a), v.Tolerance); got != v.Equal {
+				t.Errorf("equal(%s, %s, %g) = %v, want %v", v.Expected, v.Actual, v.Tolerance, got, v.Equal)
+			}
+			if got := equal(e, toPy(a), v.Tolerance); got != v.Equal {
+				t.Errorf("equal(%s, %s, %g) without prepare = %v, want %v", v.Expected, v.Actual, v.Tolerance, got, v.Equal)
+			}
+		})
+	}
+}
+
+// TestStdoutVectors checks compareStdout on the shared stdout vectors.
+func TestStdoutVectors(t *testing.T) {
+	for _, v := range loadVectors(t, "stdout.json") {
+		t.Run(v.Why, func(t *testing.T) {
+			var e, a string
+			if err := json.Unmarshal(v.Expected, &e); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(v.Actual, &a); err != nil {
+				t.Fatal(err)
+			}
+			d := compareStdout(e, a, v.Tolerance)
+			if (d == "") != v.Equal {
+				t.Errorf("compareStdout(%q, %q) = %q, want equal=%v", e, a, d, v.Equal)
+			}
+		})
+	}
+}
+
+// TestEqualPython checks the rules for values JSON cannot hold: tuples,
+// sets in any order, materialised iterators and ranges.
+func TestEqualPython(t *testing.T) {
+	list := func(items ...py.Object) py.Object { return py.NewListFromItems(items) }
+	gen := py.NewIterator(py.Tuple{py.Int(1), py.Int(2)})
+	tests := []struct {
+		name     string
+		expected string
+		actual   py.Object
+		want     bool
+	}{
+		{"tuple is an array", "[1, 2]", py.Tuple{py.Int(1), py.Int(2)}, true},
+		{"nested tuple", "[[1, 2]]", list(py.Tuple{py.Int(1), py.Int(2)}), true},
+		{"set in any order", "[3, 1, 2]", py.NewSetFromItems([]py.Object{py.Int(1), py.Int(2), py.Int(3)}), true},
+		{"set of another size", "[1, 1]", py.NewSetFromItems([]py.Object{py.Int(1)}), false},
+		{"iterator materialised", "[1, 2]", gen, true},
+		{"range materialised", "[0, 1, 2]", &py.Range{Start: 0, Stop: 3, Step: 1, Length: 3}, true},
+		{"string is not an array", `["a"]`, py.String("a"), false},
+		{"dict", `{"a": [1]}`, py.StringDict{"a": list(py.Int(1))}, true},
+		{"dict value differs", `{"a": 1}`, py.StringDict{"a": py.Int(2)}, false},
+		{"bool is not int", "1", py.True, false},
+		{"int is not bool", "true", py.Int(1), false},
+		{"float within tolerance", "1.0", py.Float(1 + 1e-12), true},
+		{"nan never equal", "1.0", py.Float(math.NaN()), false},
+		{"function never equal", "1", py.MustNewMethod("f", func(py.Object) (py.Object, error) { return nil, nil }, 0, ""), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := decodeJSON([]byte(tt.expected))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := equal(prepare(e), tt.actual, 1e-9); got != tt.want {
+				t.Errorf("equal(%s, %v) = %v, want %v", tt.expected, tt.actual, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRepr checks Python's repr of values in details.
+func TestRepr(t *testing.T) {
+	tests := []struct {
+		v    py.Object
+		want string
+	}{
+		{py.None, "None"},
+		{py.True, "True"},
+		{py.Int(-3), "-3"},
+		{py.Float(1), "1.0"},
+		{py.Float(0.1), "0.1"},
+		{py.Float(1e16), "1e+16"},
+		{py.Float(123456789012345678), "1.2345678901234568e+17"},
+		{py.Float(1e15), "1000000000000000.0"},
+		{py.Float(0.0001), "0.0001"},
+		{py.Float(0.00001), "1e-05"},
+		{py.Float(-2.5e-7), "-2.5e-07"},
+		{py.Float(math.Inf(1)), "inf"},
+		{py.Float(math.NaN()), "nan"},
+		{py.String("a'b"), `"a'b"`},
+		{py.String("a\"b'c\n"), `'a"b\'c\n'`},
+		{py.String("é\x01"), `'é\x01'`},
+		{py.Tuple{py.Int(1)}, "(1,)"},
+		{py.NewListFromItems([]py.Object{py.String("x"), py.None}), "['x', None]"},
+		{py.StringDict{"b": py.Int(2), "a": py.Int(1)}, "{'a': 1, 'b': 2}"},
+		{py.NewSet(), "set()"},
+	}
+	for _, tt := range tests {
+		if got := shortRepr(tt.v, reprMax); got != tt.want {
+			t.Errorf("shortRepr(%#v) = %s, want %s", tt.v, got, tt.want)
+		}
+	}
+	if got := shortRepr(py.String(string(make([]byte, 300))), reprMax); len([]rune(got)) != reprMax {
+		t.Errorf("a long string is not shortened to %d characters: %d", reprMax, len([]rune(got)))
+	}
+}
