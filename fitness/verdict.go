@@ -74,6 +74,32 @@ type Result struct {
 	// Lines are the 1-based line numbers of the candidate that the case
 	// executed, sorted, without duplicates. Nil unless coverage was asked for.
 	Lines []int `json:"lines,omitempty"`
+	// Injections are the values lenient execution injected during the
+	// case for what the program misses (package lenient), in the order
+	// they first happened, one per line, kind and name. Nil unless the run
+	// was lenient.
+	Injections []Injection `json:"injections,omitempty"`
+}
+
+// Injection is one value lenient execution injected: the case's verdict
+// rests on it.
+type Injection struct {
+	// Line is the candidate's 1-based line that needed the value (0: code
+	// outside the candidate, such as a test file, needed it).
+	Line int `json:"line"`
+	// Kind is "name" (a name read that nothing defines), "import" (a
+	// module that does not exist), "attribute" (an attribute read that
+	// would raise AttributeError), "call" (the result of calling an
+	// injected value) or "decorator" (an injected decorator applied to
+	// one of the program's functions or classes, which it gives back).
+	Kind string `json:"kind"`
+	// Name is what was missing: the name, the module, the attribute
+	// ("module.attr" on a module), the callee.
+	Name string `json:"name"`
+	// Class is the value class injected (LExecutor's: "None", "True",
+	// "int_pos", "str_nonempty", "list_nonempty", "callable", "resource",
+	// "object", ...), "module" for an import, "identity" for a decorator.
+	Class string `json:"class"`
 }
 
 // Outcome is what one candidate did on a suite: one Result per case, in the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"repair/fitness"
+	"repair/lenient"
 )
 
 // Engine runs candidate programs against the suite it was created for.
@@ -38,6 +39,11 @@ type RunOptions struct {
 	// case: the cases after it get TIME_LIMIT_EXCEEDED without running (a
 	// shortcut for the search, where a looping candidate is worth little).
 	AbandonAfterTimeout bool
+	// Lenient, when not nil, runs the candidate leniently (package
+	// lenient): what it misses gets a value of the plan's class, and each
+	// Result lists its Injections. Engines that cannot inject (gpython)
+	// ignore it; callers check Engine.Name first.
+	Lenient *lenient.Plan
 }
 
 // Isolation selects how strictly candidates are confined.

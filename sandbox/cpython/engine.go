@@ -364,12 +364,15 @@ func suiteMessage(module string, memoryMB int, opts sandbox.Options, reuse bool)
 		// modules it imports (see "reuse" in harness.py).
 		Original string `json:"original,omitempty"`
 		Reuse    bool   `json:"reuse"`
+		// LenientRuntime is lenient.py, loaded at the first lenient run.
+		LenientRuntime string `json:"lenient_runtime"`
 	}{
-		Module:    module,
-		Cases:     s.Cases,
-		MemoryMB:  memoryMB,
-		OutputCap: opts.OutputCap,
-		Reuse:     reuse,
+		Module:         module,
+		Cases:          s.Cases,
+		MemoryMB:       memoryMB,
+		OutputCap:      opts.OutputCap,
+		Reuse:          reuse,
+		LenientRuntime: lenientRuntime,
 	}
 	if data, err := os.ReadFile(opts.Target); err == nil {
 		msg.Original = string(data)

@@ -57,17 +57,20 @@ HDR = struct.Struct("<qdQQ")  # running case (-1: none), its start, records end,
 CUR = struct.Struct("<qd")
 # at 32: code length, lines (coverage: > 0), coverage offset, records
 # offset, records end, whether the child may serve the next candidate too,
-# job number
-JOB = struct.Struct("<QQQQQQQ")
-CODE_OFF = 128  # after HDR (0-32) and JOB (32-88)
+# job number, offset of the lenient runtime and plan (0: not lenient)
+JOB = struct.Struct("<QQQQQQQQ")
+CODE_OFF = 128  # after HDR (0-32) and JOB (32-96)
 MAX_SERVED = 500  # candidates one reused child runs at most
 SHM_SIZE = 8 << 20
 MSG = struct.Struct("<cq")  # forker to manager: b"p" pid, b"s" wait status
-REC = struct.Struct("<IBBd")  # case, verdict, flags (1 detail, 2 lines), seconds
+REC = struct.Struct("<IBBd")  # case, verdict, flags (1 detail, 2 lines, 4 injections), seconds
 U16 = struct.Struct("<H")
 CAP = struct.Struct("<d")
 U32 = struct.Struct("<I")
 HDR_SIZE = 64
+# Room for one case's injection records (lenient mode): a u16 count, then
+# per record a u32 line and three u8-length strings (kind, name, class).
+INJ_MAX = 2 + 32 * (4 + 3 + 12 + 100 + 16)
 
 EXIT_MEMORY = 0x7D  # the child ran out of memory in harness code
 START = [0]  # the manager's first case of the running chunk
@@ -877,7 +880,7 @@ def child_main():
         while True:
             shm = SHM
             _, _, _, start = HDR.unpack_from(shm, 0)
-            code_len, L, covoff, recbase, cap, reuse, job = JOB.unpack_from(shm, 32)
+            code_len, L, covoff, recbase, cap, reuse, job, lx_off = JOB.unpack_from(shm, 32)
             if not reuse:
                 os.close(GO_R)
                 os.close(DONE_W)
@@ -888,7 +891,7 @@ def child_main():
                 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             except (ValueError, OSError):
                 pass
-            run_cases(shm, start, code, L, covoff, recbase, cap, reuse)
+            run_cases(shm, start, code, L, covoff, recbase, cap, reuse, lx_off)
             del code
             served += 1
             if not reuse or served >= MAX_SERVED or not left_clean(nmods):
@@ -907,7 +910,7 @@ def child_main():
     os._exit(0)
 
 
-def run_cases(shm, start, code, L, covoff, recbase, cap, pure):
+def run_cases(shm, start, code, L, covoff, recbase, cap, pure, lx_off):
     if pure and ALL_CALLS and L == 0:
         return run_pure_calls(shm, start, code, recbase, cap, pure == 2)
     hdr_pack = HDR.pack_into
@@ -926,7 +929,13 @@ def run_cases(shm, start, code, L, covoff, recbase, cap, pure):
         covmv = memoryview(shm)[covoff : covoff + L]
         zeros = bytes(L)
         tracer = make_tracer(covmv, L)
-    ctx = Ctx(code)
+    lx = None
+    if lx_off:
+        lx = load_lenient(shm, lx_off)
+        maxrec += INJ_MAX
+        ctx = LenientCtx(code, lx)
+    else:
+        ctx = Ctx(code)
     used = recbase
     out = err = None
     i = start
@@ -955,7 +964,11 @@ def run_cases(shm, start, code, L, covoff, recbase, cap, pure):
         if flags.copy:
             os._exit(0)  # a fork of the candidate came back into the harness
         t1 = clock()
-        if detail or cov:
+        if lx is not None:
+            used = put_record(shm, used, i, verdict, t1 - t0, detail, covmv if cov else None, lx.take())
+            if cov:
+                covmv[:] = zeros
+        elif detail or cov:
             used = put_record(shm, used, i, verdict, t1 - t0, detail, covmv if cov else None)
             if cov:
                 covmv[:] = zeros
@@ -1093,10 +1106,10 @@ def reusable_value(k, v, d):
     return False
 
 
-def put_record(shm, used, i, verdict, secs, detail, covmv):
+def put_record(shm, used, i, verdict, secs, detail, covmv, injections=None):
     """Appends one record (see decodeRecords in server.go) at used and
     returns the new end."""
-    fl = (1 if detail else 0) | (2 if covmv is not None else 0)
+    fl = (1 if detail else 0) | (2 if covmv is not None else 0) | (4 if injections is not None else 0)
     REC.pack_into(shm, used, i, verdict, fl, secs)
     used += REC.size
     if detail:
@@ -1117,7 +1130,38 @@ def put_record(shm, used, i, verdict, secs, detail, covmv):
         b = lines.tobytes()
         shm[used + 4 : used + 4 + len(b)] = b
         used += 4 + len(b)
+    if injections is not None:
+        used = put_injections(shm, used, injections)
     return used
+
+
+def put_injections(shm, used, injections):
+    """A case's injection records (lenient mode), at most INJ_MAX bytes."""
+    injections = injections[:32]
+    U16.pack_into(shm, used, len(injections))
+    used += 2
+    for line, kind, name, cls in injections:
+        U32.pack_into(shm, used, line if 0 <= line < 1 << 32 else 0)
+        used += 4
+        for s, m in ((kind, 12), (name, 100), (cls, 16)):
+            b = s.encode("utf-8", "replace")[:m]
+            shm[used] = len(b)
+            shm[used + 1 : used + 1 + len(b)] = b
+            used += 1 + len(b)
+    return used
+
+
+def load_lenient(shm, off):
+    """The lenient runtime (lenient.py), set up with the job's plan."""
+    (n,) = U32.unpack_from(shm, off)
+    code = marshal.loads(shm[off + 4 : off + 4 + n])
+    off += 4 + n
+    (n,) = U32.unpack_from(shm, off)
+    plan = bytes(shm[off + 4 : off + 4 + n])
+    lx = ModuleType("repair_lenient")
+    exec(code, lx.__dict__)
+    lx.setup(plan, CAND_FILE, MODULE)
+    return lx
 
 
 def prune_modules(base):
@@ -1311,6 +1355,26 @@ class Ctx:
             return MLE, "MemoryError"
 
 
+class LenientCtx(Ctx):
+    """Ctx for lenient mode: the candidate's module gets the runtime's
+    builtins (missing names and modules are injected)."""
+
+    def __init__(self, code, lx):
+        Ctx.__init__(self, code)
+        self.case_builtins = lx.case_builtins
+
+    def fresh(self, name):
+        m = ModuleType(name)
+        d = m.__dict__
+        d["__file__"] = CAND_FILE
+        d["__builtins__"] = self.case_builtins()
+        modules[MODULE] = m
+        if name == "__main__":
+            modules["__main__"] = m
+        exec(self.code, d)
+        return d
+
+
 def reset_empty_stdin():
     global EMPTY_STDIN
     EMPTY_STDIN = make_stdin("")
@@ -1454,6 +1518,8 @@ class Manager:
         self.job = 0
         self.reused = 0  # of the current candidate: chunks run in an idle child
         self.forks = 0  # of the current candidate: fresh children
+        self.lx = None  # the lenient runtime, loaded at the first lenient candidate
+        self.lx_code = b""
 
     def forker_msg(self):
         b = b""
@@ -1567,7 +1633,7 @@ class Manager:
                 send(b"P")
                 last_ping = now
 
-    def evaluate(self, src, cov):
+    def evaluate(self, src, cov, plan=None):
         try:
             code = compile(src, CAND_FILE, "exec", dont_inherit=True)
         except BaseException as e:  # SyntaxError, ValueError (NUL bytes), RecursionError, MemoryError...
@@ -1580,20 +1646,30 @@ class Manager:
             e.__traceback__ = None
             send(b"E", msg.encode("utf-8", "replace")[:2000])
             return
+        lx = None
+        if plan is not None:
+            code, lx = self.lenient(src, code, plan)
         blob = marshal.dumps(code)
         n = len(CASES)
         L = src.count(b"\n") + 2 if cov else 0
-        covoff = (CODE_OFF + len(blob) + 7) & ~7
+        end = CODE_OFF + len(blob)
+        lx_off = 0
+        if lx is not None:
+            lx_off = (end + 7) & ~7
+            end = lx_off + len(lx)
+        covoff = (end + 7) & ~7
         recbase = (covoff + L + 7) & ~7
         maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L
         cap = SHM_SIZE
-        if recbase + 4 * maxrec > cap:
+        if recbase + 4 * (maxrec + (INJ_MAX if lx is not None else 0)) > cap:
             send(b"E", b"the candidate is too large for the sandbox")
             return
-        reuse = pure_code(code) if REUSE and not cov else 0
+        reuse = pure_code(code) if REUSE and not cov and lx is None else 0
         SHM[CODE_OFF : CODE_OFF + len(blob)] = blob
+        if lx is not None:
+            SHM[lx_off:end] = lx
         self.job += 1
-        JOB.pack_into(SHM, 32, len(blob), L, covoff, recbase, cap, reuse, self.job)
+        JOB.pack_into(SHM, 32, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off)
         start = 0
         while start < n:
             START[0] = start
@@ -1630,6 +1706,21 @@ class Manager:
                 send(b"C", memoryview(SHM)[recbase:used])
                 break
 
+    def lenient(self, src, code, plan):
+        """The candidate instrumented for lenient mode (lenient.py), and
+        what a child needs to run it: the runtime's marshalled code and the
+        plan, each after its u32 length."""
+        if self.lx is None:
+            rt = compile(LENIENT_SOURCE, "<repair-lenient>", "exec", dont_inherit=True)
+            self.lx = ModuleType("repair_lenient")
+            exec(rt, self.lx.__dict__)
+            self.lx_code = marshal.dumps(rt)
+        try:
+            code = self.lx.instrument(src, CAND_FILE)
+        except Exception:
+            pass  # attribute reads stay as they are; names and imports are still lenient
+        return code, b"".join((U32.pack(len(self.lx_code)), self.lx_code, U32.pack(len(plan)), plan))
+
     def serve(self):
         gc.enable()
         send(b"H", json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "pid_ns": PIDNS}).encode())
@@ -1641,12 +1732,20 @@ class Manager:
             if kind == b"R":
                 # A flags byte, the cap of every case's timeout (seconds, a
                 # double; 0: the suite's timeouts), then the source.
-                # Flags: 1 coverage, 2 abandon after a timeout.
+                # Flags: 1 coverage, 2 abandon after a timeout, 4 lenient
+                # (the source is preceded by the plan, after its u32
+                # length).
                 self.reused = self.forks = 0
                 flags = payload[0]
                 (self.cap,) = CAP.unpack_from(payload, 1)
                 self.abandon = bool(flags & 2)
-                self.evaluate(payload[1 + CAP.size :], bool(flags & 1))
+                if flags & 4:
+                    off = 1 + CAP.size
+                    (k,) = U32.unpack_from(payload, off)
+                    plan = payload[off + 4 : off + 4 + k]
+                    self.evaluate(payload[off + 4 + k :], bool(flags & 1), plan)
+                else:
+                    self.evaluate(payload[1 + CAP.size :], bool(flags & 1))
                 send(b"D", struct.pack("<III", self.reused, self.forks, 1 if self.idle else 0))
             elif kind == b"Q":
                 return
@@ -1660,8 +1759,9 @@ class Manager:
 def setup(cfg):
     global CASES, MODULE, CAND_FILE, LIB_PREFIX, MEMORY_MB, OUTPUT_CAP, FILES, CPU_LIMITS
     global TEST_MODULE, TEST_FILE, TEST_CODE, PYTEST, EMPTY_STDIN, RECURSION_LIMIT
-    global BASE_MODULES, PATH0
+    global BASE_MODULES, PATH0, LENIENT_SOURCE
     CASES = [load_case(c) for c in cfg["cases"]]
+    LENIENT_SOURCE = cfg.get("lenient_runtime") or ""
     # RLIMIT_CPU of a child that starts at case i: a backstop only, the
     # manager enforces each case's deadline.
     CPU_LIMITS = []

@@ -22,10 +22,16 @@ import (
 //go:embed harness.py
 var harness string
 
+// lenientRuntime is the runtime of lenient runs (package lenient): the
+// harness loads it at the first lenient candidate.
+//
+//go:embed lenient.py
+var lenientRuntime string
+
 // Message kinds of the protocol (see sandbox/doc.go).
 const (
 	msgSuite   = 'S' // Go → server, once: the suite as JSON
-	msgRun     = 'R' // Go → server: a flags byte, then the candidate source
+	msgRun     = 'R' // Go → server: a flags byte, a timeout cap, [the lenient plan], the candidate source
 	msgHello   = 'H' // server → Go: ready, JSON {version, pid_ns}
 	msgPing    = 'P' // server → Go: still busy (every second)
 	msgChunk   = 'C' // server → Go: result records
@@ -170,6 +176,13 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		flags[0] |= 2
 	}
 	binary.LittleEndian.PutUint64(flags[1:], math.Float64bits(opts.Timeout.Seconds()))
+	if opts.Lenient != nil {
+		// Then the plan, after its length.
+		plan := opts.Lenient.JSON()
+		flags[0] |= 4
+		flags = binary.LittleEndian.AppendUint32(flags, uint32(len(plan)))
+		flags = append(flags, plan...)
+	}
 	stop := context.AfterFunc(ctx, func() {
 		s.in.SetWriteDeadline(time.Unix(1, 0))
 		s.out.SetReadDeadline(time.Unix(1, 0))
@@ -223,9 +236,10 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 // decodeRecords parses result records:
 //
 //	u32 case, u8 verdict, u8 flags, f64 seconds,
-//	[flags&1: u16 n, n bytes of detail], [flags&2: u32 n, n × u32 lines]
+//	[flags&1: u16 n, n bytes of detail], [flags&2: u32 n, n × u32 lines],
+//	[flags&4: u16 n, n × (u32 line, kind, name, class)]
 //
-// all little-endian.
+// all little-endian; kind, name and class are a u8 length and UTF-8.
 func decodeRecords(p []byte, results []fitness.Result, got []bool, cov bool) error {
 	le := binary.LittleEndian
 	for len(p) > 0 {
@@ -270,10 +284,43 @@ func decodeRecords(p []byte, results []fitness.Result, got []bool, cov bool) err
 				r.Lines = lines
 			}
 		}
+		if flags&4 != 0 {
+			var err error
+			if r.Injections, p, err = decodeInjections(p); err != nil {
+				return err
+			}
+		}
 		results[idx] = r
 		got[idx] = true
 	}
 	return nil
+}
+
+// decodeInjections parses the injections of a record (see decodeRecords)
+// and returns the rest of p.
+func decodeInjections(p []byte) ([]fitness.Injection, []byte, error) {
+	if len(p) < 2 {
+		return nil, nil, errors.New("truncated injections")
+	}
+	n := int(binary.LittleEndian.Uint16(p))
+	p = p[2:]
+	out := make([]fitness.Injection, 0, n)
+	for range n {
+		if len(p) < 4 {
+			return nil, nil, errors.New("truncated injection")
+		}
+		in := fitness.Injection{Line: int(binary.LittleEndian.Uint32(p))}
+		p = p[4:]
+		for _, s := range []*string{&in.Kind, &in.Name, &in.Class} {
+			if len(p) < 1 || len(p) < 1+int(p[0]) {
+				return nil, nil, errors.New("truncated injection")
+			}
+			*s = strings.ToValidUTF8(string(p[1:1+int(p[0])]), "\uFFFD")
+			p = p[1+int(p[0]):]
+		}
+		out = append(out, in)
+	}
+	return out, p, nil
 }
 
 // kill stops the server and everything in its sandbox (it is PID 1 of its

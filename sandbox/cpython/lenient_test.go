@@ -1,0 +1,191 @@
+package cpython
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"repair/fitness"
+	"repair/lenient"
+	"repair/sandbox"
+)
+
+// lenientRun runs src once with the plan predicted from it by the rules.
+func lenientRun(t *testing.T, src string, cases []fitness.Case, cov bool) *fitness.Outcome {
+	t.Helper()
+	plan, err := lenient.NewPlan([]byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runOne(t, src, cases, sandbox.RunOptions{Lenient: plan, Coverage: cov}, config{})
+}
+
+type lenientResult struct {
+	Verdict    fitness.Verdict
+	Detail     string
+	Injections []fitness.Injection
+}
+
+func lenientResults(out *fitness.Outcome) []lenientResult {
+	var r []lenientResult
+	for _, x := range out.Results {
+		r = append(r, lenientResult{x.Verdict, x.Detail, x.Injections})
+	}
+	return r
+}
+
+func inj(line int, kind, name string, class lenient.Class) fitness.Injection {
+	return fitness.Injection{Line: line, Kind: kind, Name: name, Class: string(class)}
+}
+
+var lenientTests = []struct {
+	name  string
+	src   string
+	cases []fitness.Case
+	want  []lenientResult
+}{
+	{
+		name: "names that exist are never replaced",
+		src: `import math
+total = 10
+class C:
+    k = 2
+    def m(self):
+        return self.k
+def f(x):
+    y = x + total + C().m()
+    return math.floor(abs(y))
+`,
+		cases: []fitness.Case{call("f", "[1]", "13")},
+		want:  []lenientResult{{Verdict: fitness.Passed}},
+	},
+	{
+		name: "a missing global gets the class of its name",
+		src: `def f(x):
+    return x + offset
+`,
+		cases: []fitness.Case{call("f", "[2]", "3")},
+		want:  []lenientResult{{Verdict: fitness.Passed, Injections: []fitness.Injection{inj(2, "name", "offset", lenient.IntPos)}}},
+	},
+	{
+		name: "a missing module, its attributes and calls",
+		src: `import numpy as np
+from grading.metrics import timed
+
+@timed("scores")
+def f(xs):
+    a = np.array(xs)
+    return len(xs)
+`,
+		cases: []fitness.Case{call("f", "[[1, 2]]", "2")},
+		want: []lenientResult{{Verdict: fitness.Passed, Injections: []fitness.Injection{
+			inj(1, "import", "numpy", "module"),
+			inj(2, "import", "grading.metrics", "module"),
+			inj(2, "attribute", "grading.metrics.timed", lenient.Callable),
+			inj(4, "call", "timed", lenient.Callable),
+			inj(4, "decorator", "timed", "identity"),
+			inj(6, "attribute", "numpy.array", lenient.Callable),
+			inj(6, "call", "array", lenient.ListNonEmpty),
+		}}},
+	},
+	{
+		name: "a missing attribute of the program's own class",
+		src: `class Model:
+    def __init__(self):
+        self.name = "m"
+    def describe(self):
+        return self.name + self.suffix
+def f():
+    return Model().describe()
+`,
+		cases: []fitness.Case{call("f", "", `"ma"`)},
+		want:  []lenientResult{{Verdict: fitness.Passed, Injections: []fitness.Injection{inj(5, "attribute", "suffix", lenient.StrNonEmpty)}}},
+	},
+	{
+		name: "one object per name within a case",
+		src: `def f():
+    a = pending
+    a.append(1)
+    return len(pending), pending is a
+`,
+		cases: []fitness.Case{call("f", "", "[2, true]"), call("f", "", "[2, true]")},
+		want: []lenientResult{
+			{Verdict: fitness.Passed, Injections: []fitness.Injection{inj(2, "name", "pending", lenient.ListNonEmpty), inj(4, "name", "pending", lenient.ListNonEmpty)}},
+			{Verdict: fitness.Passed, Injections: []fitness.Injection{inj(2, "name", "pending", lenient.ListNonEmpty), inj(4, "name", "pending", lenient.ListNonEmpty)}},
+		},
+	},
+	{
+		name: "other exceptions are untouched",
+		src: `def div():
+    return 1 / 0
+def raises():
+    raise NameError("mine")
+def unbound():
+    print(v)
+    v = 1
+def builtin_attr():
+    return [].push
+def none_attr():
+    return None.size
+def key():
+    return {}["k"]
+`,
+		cases: []fitness.Case{call("div", "", "0"), call("raises", "", "0"), call("unbound", "", "0"),
+			call("builtin_attr", "", "0"), call("none_attr", "", "0"), call("key", "", "0")},
+		want: []lenientResult{
+			{Verdict: fitness.RuntimeError, Detail: "ZeroDivisionError: division by zero (line 2)"},
+			{Verdict: fitness.RuntimeError, Detail: "NameError: mine (line 4)"},
+			{Verdict: fitness.RuntimeError, Detail: "UnboundLocalError"}, // the message depends on the version
+			{Verdict: fitness.RuntimeError, Detail: "AttributeError: 'list' object has no attribute 'push' (line 9)"},
+			{Verdict: fitness.RuntimeError, Detail: "AttributeError: 'NoneType' object has no attribute 'size' (line 11)"},
+			{Verdict: fitness.RuntimeError, Detail: "KeyError: 'k' (line 13)"},
+		},
+	},
+	{
+		name: "a snippet run as a program",
+		src: `for row in rows:
+    if row.is_active:
+        print(row.name)
+`,
+		cases: []fitness.Case{ioCase("", "a\n")},
+		want: []lenientResult{{Verdict: fitness.Passed, Injections: []fitness.Injection{
+			inj(1, "name", "rows", lenient.ListNonEmpty),
+			inj(2, "attribute", "is_active", lenient.True),
+			inj(3, "attribute", "name", lenient.StrNonEmpty),
+		}}},
+	},
+	{
+		name: "a resource used with with",
+		src: `def f():
+    with open_session() as s:
+        s.commit()
+    return 1
+`,
+		cases: []fitness.Case{call("f", "", "1")},
+		want: []lenientResult{{Verdict: fitness.Passed, Injections: []fitness.Injection{
+			inj(2, "name", "open_session", lenient.Callable),
+			inj(2, "call", "open_session", lenient.Resource),
+			inj(3, "attribute", "commit", lenient.Callable),
+			inj(3, "call", "commit", lenient.Object),
+		}}},
+	},
+}
+
+func TestLenient(t *testing.T) {
+	python(t)
+	for _, tt := range lenientTests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := lenientResults(lenientRun(t, tt.src, tt.cases, false))
+			for i := range got {
+				if i < len(tt.want) && !strings.Contains(tt.want[i].Detail, ":") {
+					got[i].Detail, _, _ = strings.Cut(got[i].Detail, ":")
+				}
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
