@@ -7,6 +7,7 @@ import (
 	"repair/crossover"
 	"repair/fitness"
 	"repair/internal/inputerr"
+	"repair/lenient"
 	"repair/localize"
 	"repair/mutate"
 )
@@ -79,6 +80,12 @@ type Options struct {
 	Formula localize.Formula
 	// Reduce shrinks the winning patch with ddmin.
 	Reduce bool
+	// Lenient, when not nil, runs the original and every candidate
+	// leniently with this plan (made from the original; package lenient).
+	// A candidate that passes a case only with an injection the original
+	// program never needed (a kind and name no case of the original had
+	// injected) fails that case, so it is never reported as a fix.
+	Lenient *lenient.Plan
 	// Progress, if not nil, is called after each generation.
 	Progress func(Progress)
 	// Log receives notices (uniform localization, flaky cases). Nil

@@ -40,6 +40,9 @@ type Fix struct {
 	// Generation and Evaluations are when the search first found it.
 	Generation  int `json:"generation"`
 	Evaluations int `json:"evaluations"`
+	// Injections are, with Options.Lenient, the values injected in the
+	// validation run, per case (nil for a case without any).
+	Injections [][]fitness.Injection `json:"injections,omitempty"`
 }
 
 // Generation is a summary of one generation, for reports.
@@ -103,7 +106,40 @@ func calibrate(orig *fitness.Outcome) time.Duration {
 
 // searchRun are the engine options of candidates during the search.
 func (st *search) searchRun() sandbox.RunOptions {
-	return sandbox.RunOptions{Timeout: st.result.SearchTimeout, AbandonAfterTimeout: true}
+	return sandbox.RunOptions{Timeout: st.result.SearchTimeout, AbandonAfterTimeout: true, Lenient: st.opts.Lenient}
+}
+
+// needOnly wraps run for lenient repair: a case that passes with an
+// injection whose kind and name no case of the original program needed
+// fails, so that a patch never passes by reaching for something missing
+// that the program did not already miss.
+func needOnly(run Runner, orig *fitness.Outcome) Runner {
+	needed := map[[2]string]bool{}
+	for _, r := range orig.Results {
+		for _, in := range r.Injections {
+			needed[[2]string{in.Kind, in.Name}] = true
+		}
+	}
+	return func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		o, err := run(ctx, src, opts)
+		if err != nil || o == nil {
+			return o, err
+		}
+		for i := range o.Results {
+			r := &o.Results[i]
+			if r.Verdict != fitness.Passed {
+				continue
+			}
+			for _, in := range r.Injections {
+				if !needed[[2]string{in.Kind, in.Name}] {
+					r.Verdict = fitness.WrongAnswer
+					r.Detail = fmt.Sprintf("passes only with a value injected for %s %s (line %d), which the original program did not need", in.Kind, in.Name, in.Line)
+					break
+				}
+			}
+		}
+		return o, nil
+	}
 }
 
 // individual is one candidate of the population.
@@ -156,9 +192,12 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 	res := &Result{}
 	t0 := time.Now()
-	orig, err := run(ctx, p.Src, sandbox.RunOptions{Coverage: true})
+	orig, err := run(ctx, p.Src, sandbox.RunOptions{Coverage: true, Lenient: opts.Lenient})
 	if err != nil {
 		return nil, fmt.Errorf("run the original program: %w", err)
+	}
+	if opts.Lenient != nil {
+		run = needOnly(run, orig)
 	}
 	if orig.CompileError != "" {
 		return nil, inputerr.New("%s: does not compile: %s", p.Path, orig.CompileError)
@@ -600,7 +639,7 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 	src := p.Render(patch)
 	// A fresh run with the suite's own timeouts, not from the cache: a fix
 	// must pass twice.
-	o, err := st.run(ctx, src, sandbox.RunOptions{})
+	o, err := st.run(ctx, src, sandbox.RunOptions{Lenient: st.opts.Lenient})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -614,6 +653,12 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 		flaky = []int{0}
 	}
 	fix := &Fix{Patch: patch, Unreduced: c.patch, Source: src, Diff: program.Diff(p.Path, p.Src, src), Generation: c.gen, Evaluations: c.evals}
+	if st.opts.Lenient != nil {
+		fix.Injections = make([][]fitness.Injection, len(o.Results))
+		for i, r := range o.Results {
+			fix.Injections[i] = r.Injections
+		}
+	}
 	for _, e := range patch {
 		fix.Describe = append(fix.Describe, p.Describe(e))
 	}
