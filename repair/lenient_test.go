@@ -84,7 +84,9 @@ func TestRunLenient(t *testing.T) {
 }
 
 func TestNeedOnly(t *testing.T) {
-	in := func(kind, name string) fitness.Injection { return fitness.Injection{Line: 3, Kind: kind, Name: name, Class: "object"} }
+	in := func(kind, name string) fitness.Injection {
+		return fitness.Injection{Line: 3, Kind: kind, Name: name, Class: "object"}
+	}
 	orig := &fitness.Outcome{Results: []fitness.Result{
 		{Verdict: fitness.Passed, Injections: []fitness.Injection{in("name", "a")}},
 		{Verdict: fitness.WrongAnswer, Injections: []fitness.Injection{in("attribute", "b")}},
