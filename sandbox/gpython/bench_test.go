@@ -49,7 +49,7 @@ func BenchmarkEvaluate(b *testing.B) {
 				// Each worker is kept busy by its own goroutine, as the
 				// search's fan-out does.
 				var next atomic.Int64
-				self0, workers0 := processCPU(e)
+				self0, workers0 := engineCPU(e)
 				start := time.Now()
 				b.ResetTimer()
 				var wg sync.WaitGroup
@@ -79,7 +79,7 @@ func BenchmarkEvaluate(b *testing.B) {
 				}
 				evals := b.N
 				b.ReportMetric(float64(evals)/time.Since(start).Seconds(), "evals/s")
-				self1, workers1 := processCPU(e)
+				self1, workers1 := engineCPU(e)
 				b.ReportMetric((self1-self0).Seconds()*1e6/float64(evals), "tool-cpu-µs/eval")
 				b.ReportMetric((workers1-workers0).Seconds()*1e6/float64(evals), "worker-cpu-µs/eval")
 			})
@@ -87,11 +87,11 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
-// processCPU is the CPU time used so far by this process, and by every
+// engineCPU is the CPU time used so far by this process, and by every
 // process of e's sandboxes (the workers, or the cpython servers with their
 // children). On a busy machine it is what bounds the rate; wall-clock rates
 // mostly measure the other load.
-func processCPU(e sandbox.Engine) (self, workers time.Duration) {
+func engineCPU(e sandbox.Engine) (self, workers time.Duration) {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())

@@ -96,6 +96,20 @@ func loadCase(c fitness.Case) (*wcase, error) {
 	return k, nil
 }
 
+// effectiveTimeout is a case's timeout under a cap (0: none), in seconds.
+func effectiveTimeout(timeout, cap float64) float64 {
+	if timeout <= 0 {
+		timeout = 2
+	}
+	if cap > 0 && cap < timeout {
+		return cap
+	}
+	return timeout
+}
+
+// formatSeconds is Python's "%g" of a number of seconds.
+func formatSeconds(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
+
 // outcome is what running a case gave, before the worker's state (the
 // deadline, os._exit, memory) overrides it.
 type outcome struct {
@@ -129,13 +143,17 @@ func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, 
 	}
 	it.setStreams(in, out, errOut)
 	t0 := nanotime()
-	st.deadline = t0 + int64(c.timeout*1e9)
+	timeout := effectiveTimeout(c.timeout, w.cap)
+	st.start, st.deadline = t0, t0+int64(timeout*1e9)
+	if timeout < c.timeout {
+		st.hard, st.cap = t0+int64(c.timeout*1e9), int64(timeout*1e9)
+	}
 	w.shm.setRunning(i, t0)
 	o := w.runKind(it, code, probe, c)
 	secs := float64(nanotime()-t0) / 1e9
 	switch {
 	case st.timedOut:
-		o.verdict, o.detail = fitness.TimeLimitExceeded, "timed out after "+strconv.FormatFloat(c.timeout, 'g', -1, 64)+"s"
+		o.verdict, o.detail = fitness.TimeLimitExceeded, "timed out after "+formatSeconds(timeout)+"s"
 	case st.exited >= 0:
 		o.verdict, o.detail = fitness.RuntimeError, fmt.Sprintf("exited with status %d", st.exited)
 	case st.memory:
@@ -254,7 +272,7 @@ func (w *worker) check(c *wcase, r py.Object, args py.Tuple) outcome {
 		return outcome{verdict: fitness.WrongAnswer, detail: fmt.Sprintf("expected %s to be raised, got %s", c.raises, shortRepr(r, reprMax))}
 	}
 	if c.hasExpected && !equal(c.expected, r, c.tol) {
-		return outcome{verdict: fitness.WrongAnswer, detail: fmt.Sprintf("expected %s, got %s", c.expectedRepr, shortRepr(r, reprMax))}
+		return outcome{verdict: fitness.WrongAnswer, detail: "expected " + c.expectedRepr + ", got " + shortRepr(r, reprMax)}
 	}
 	if c.hasExpectedArgs && !equalItems(c.expectedArgs, args, c.tol) {
 		return outcome{verdict: fitness.WrongAnswer, detail: fmt.Sprintf("expected arguments %s after the call, got %s",

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -175,7 +174,7 @@ func checkSyntax(target string, src []byte, suite *fitness.Suite) error {
 		code, err := py.Compile(string(src), path, py.ExecMode, 0, true)
 		if err == nil {
 			if d := silentDunder(code); d != "" {
-				return &UnsupportedError{File: path, Line: methodLine(code, d),
+				return &UnsupportedError{File: path, Line: defLine(src, d),
 					Construct: fmt.Sprintf("a class that defines %s (gpython never calls it: == compares identity, truth is always True)", d)}
 			}
 			return nil
@@ -207,16 +206,12 @@ func checkSyntax(target string, src []byte, suite *fitness.Suite) error {
 	return nil
 }
 
-// methodLine is the first line of the function named name in code.
-func methodLine(code *py.Code, name string) int {
-	if code.Name == name {
-		return int(code.Firstlineno)
-	}
-	for _, c := range code.Consts {
-		if sub, ok := c.(*py.Code); ok {
-			if l := methodLine(sub, name); l > 0 {
-				return l
-			}
+// defLine is the line of the first "def name(" of src, or 0.
+func defLine(src []byte, name string) int {
+	for i, line := range strings.Split(string(src), "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "def ") && strings.HasPrefix(strings.TrimSpace(l[4:]), name+"(") {
+			return i + 1
 		}
 	}
 	return 0
@@ -225,7 +220,7 @@ func methodLine(code *py.Code, name string) int {
 // checkRun runs the original program once and refuses it when a case ran
 // into a limitation of gpython.
 func (e *Engine) checkRun(ctx context.Context, original []byte) error {
-	res, err := e.evaluate(ctx, original, runCheck)
+	res, err := e.evaluate(ctx, original, runCheck, 0)
 	if err != nil {
 		return err
 	}
@@ -304,7 +299,10 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 	if opts.Coverage {
 		flags |= runCoverage
 	}
-	res, err := e.evaluate(ctx, src, flags)
+	if opts.AbandonAfterTimeout {
+		flags |= runAbandon
+	}
+	res, err := e.evaluate(ctx, src, flags, opts.Timeout.Seconds())
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +362,8 @@ func (e *Engine) timeout(i int) int64 {
 }
 
 // evaluate runs a candidate to the end, on as many workers as it kills.
-func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte) (*results, error) {
+// cap (seconds, 0 for none) caps every case's timeout.
+func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float64) (*results, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -377,7 +376,7 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte) (*results
 		if err != nil {
 			return nil, err
 		}
-		rr := p.run(ctx, e, src, flags, start, res)
+		rr := p.run(ctx, e, src, flags, start, cap, res)
 		if rr.end == endDone || rr.end == endCompile {
 			e.release(p)
 			if rr.noProbe {
@@ -398,8 +397,15 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte) (*results
 		if i >= 0 && i < len(e.cases) && !res.got[i] {
 			switch rr.end {
 			case endTimeout:
-				res.out.Results[i] = fitness.Result{Verdict: fitness.TimeLimitExceeded, Seconds: float64(e.timeout(i)) / 1e9,
-					Detail: "timed out after " + formatSeconds(e.cases[i].Timeout) + "s"}
+				t := effectiveTimeout(e.cases[i].Timeout, cap)
+				res.out.Results[i] = fitness.Result{Verdict: fitness.TimeLimitExceeded, Seconds: t,
+					Detail: "timed out after " + formatSeconds(t) + "s"}
+				if flags&runAbandon != 0 {
+					for j := i + 1; j < len(res.got); j++ {
+						res.out.Results[j] = fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: notRun}
+						res.got[j] = true
+					}
+				}
 			case endCrash:
 				v, d := p.crashVerdict()
 				res.out.Results[i] = fitness.Result{Verdict: v, Detail: d}
@@ -440,13 +446,6 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte) (*results
 		}
 	}
 	return res, nil
-}
-
-func formatSeconds(s float64) string {
-	if s <= 0 {
-		s = 2
-	}
-	return strconv.FormatFloat(s, 'g', -1, 64)
 }
 
 // acquire takes an idle worker, replacing it first if it is dead.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"strings"
@@ -205,15 +206,16 @@ type runResult struct {
 
 // run sends a candidate (cases start...) and collects the records into
 // res until the worker is done, dies or passes a deadline.
-func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start int, res *results) runResult {
+func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start int, cap float64, res *results) runResult {
 	stop := context.AfterFunc(ctx, func() {
 		p.in.SetWriteDeadline(time.Unix(1, 0))
 		p.out.SetReadDeadline(time.Unix(1, 0))
 	})
 	defer stop()
-	var head [5]byte
+	var head [runHeader]byte
 	head[0] = flags
 	binary.LittleEndian.PutUint32(head[1:], uint32(start))
+	binary.LittleEndian.PutUint64(head[5:], math.Float64bits(cap))
 	if err := p.send(src, e.watchdog, msgRun, head[:]); err != nil {
 		return runResult{end: endBroken, running: -1, err: fmt.Errorf("sending a candidate: %v", err)}
 	}

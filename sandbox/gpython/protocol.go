@@ -19,7 +19,7 @@ import (
 // the payload (see doc.go):
 const (
 	msgSuite   = 'S' // engine → worker, once: the suite as JSON
-	msgRun     = 'R' // engine → worker: u8 flags, u32 first case, the source
+	msgRun     = 'R' // engine → worker: u8 flags, u32 first case, f64 timeout cap (s, 0: none), the source
 	msgHello   = 'H' // worker → engine: ready, JSON {pid_ns, stack}
 	msgChunk   = 'C' // worker → engine: result records (the shared area was full)
 	msgCompile = 'E' // worker → engine: the candidate does not compile
@@ -31,6 +31,7 @@ const (
 const (
 	runCoverage = 1 << iota // report the executed lines of each case
 	runCheck                // report gpython limitations the cases ran into
+	runAbandon              // stop at the first timed-out case (the rest: TIME_LIMIT_EXCEEDED, not run)
 )
 
 // maxMessage bounds a message either side accepts.
@@ -93,6 +94,12 @@ const (
 	recLines                   // u32 count, u32 line numbers
 	recUnsupported             // u16 length, the gpython limitation met
 )
+
+// runHeader is the size of a run request before the source.
+const runHeader = 13
+
+// notRun is the detail of the cases after a timeout with runAbandon.
+const notRun = "not run: an earlier case timed out"
 
 // recHeader is u32 case, u8 verdict, u8 flags, f64 seconds.
 const recHeader = 14

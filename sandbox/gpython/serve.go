@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -103,6 +104,7 @@ type worker struct {
 	recursionLimit     int      // sys.getrecursionlimit() of the running candidate
 
 	probe *py.Method
+	cap   float64  // seconds: the cap of every case's timeout in this run, 0 for none
 	code  *py.Code // the running candidate
 	decor string   // prefix of its rewritten dotted decorators
 	paths []string // and their paths
@@ -116,7 +118,12 @@ type worker struct {
 
 // caseState is what the probes of the running case read and write.
 type caseState struct {
-	deadline int64 // nanotime
+	start    int64 // nanotime
+	deadline int64 // nanotime: the timeout, or the cap (maybe extended)
+	hard     int64 // nanotime: the case's own timeout when the cap is shorter, else 0
+	cap      int64 // ns
+	obs      int64 // nanotime of the first look at the CPU clock, 0 before
+	cpuObs   int64 // the process's CPU time then
 	steps    uint64
 	cov      []bool // executed lines, when coverage is on
 	stop     error  // once set, every probe raises it again
@@ -163,11 +170,15 @@ func serve() int {
 		if err != nil {
 			return fail(err)
 		}
-		if kind != msgRun || len(payload) < 5 {
+		if kind != msgRun || len(payload) < runHeader {
 			return fail(fmt.Errorf("unexpected request %q", kind))
 		}
 		start := int(binary.LittleEndian.Uint32(payload[1:]))
-		if err := w.evaluate(payload[0], start, payload[5:]); err != nil {
+		w.cap = math.Float64frombits(binary.LittleEndian.Uint64(payload[5:]))
+		if !(w.cap > 0 && w.cap < 1e7) {
+			w.cap = 0
+		}
+		if err := w.evaluate(payload[0], start, payload[runHeader:]); err != nil {
 			return 3
 		}
 	}
@@ -305,7 +316,7 @@ func (w *worker) probeFn(self py.Object, args py.Tuple) (py.Object, error) {
 	if w.stackLimit > 0 && stackUsed() > w.stackLimit {
 		return nil, py.ExceptionNewf(recursionErrorType, "maximum recursion depth exceeded")
 	}
-	if st.steps%deadlineEvery == 0 && nanotime() > st.deadline {
+	if st.steps%deadlineEvery == 0 && st.expired() {
 		st.timedOut = true
 		st.stop = py.ExceptionNewf(timeoutType, "time limit exceeded")
 		return nil, st.stop
@@ -315,6 +326,38 @@ func (w *worker) probeFn(self py.Object, args py.Tuple) (py.Object, error) {
 		return nil, py.ExceptionNewf(py.MemoryError, "")
 	}
 	return py.None, nil
+}
+
+// expired reports whether the case ran past its deadline. Under a cap the
+// deadline counts CPU time, as the cpython engine's does: a case the
+// machine starved gets the time it did not have (up to its own timeout),
+// the wall time before the first look at the CPU clock counting as used.
+func (st *caseState) expired() bool {
+	now := nanotime()
+	if st.hard != 0 && st.obs == 0 {
+		st.obs, st.cpuObs = now, processCPU()
+	}
+	if now <= st.deadline {
+		return false
+	}
+	if st.hard == 0 || now >= st.hard {
+		return true
+	}
+	used := processCPU() - st.cpuObs + (st.obs - st.start)
+	if used >= st.cap*8/10 {
+		return true
+	}
+	st.deadline = min(st.hard, now+st.cap-used)
+	return false
+}
+
+// processCPU is the CPU time of this process in nanoseconds.
+func processCPU() int64 {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts) != nil {
+		return 0
+	}
+	return ts.Nano()
 }
 
 // overMemory reports whether the heap holds more than the memory limit
@@ -397,6 +440,18 @@ func (w *worker) evaluate(flags byte, start int, src []byte) error {
 		if err := w.publish(rec, cov); err != nil {
 			return err
 		}
+		if rec.Result.Verdict == fitness.TimeLimitExceeded && flags&runAbandon != 0 {
+			for j := i + 1; j < len(w.cases); j++ {
+				r := record{Case: j, Result: fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: notRun}}
+				if cov {
+					r.Result.Lines = []int{}
+				}
+				if err := w.publish(r, cov); err != nil {
+					return err
+				}
+			}
+			break
+		}
 		if it.used {
 			it = w.newInterp()
 			w.it = it
@@ -418,17 +473,23 @@ func (w *worker) evaluate(flags byte, start int, src []byte) error {
 // publish appends a record to the shared area (sending the area first when
 // it is full) and publishes the new end.
 func (w *worker) publish(r record, lines bool) error {
-	buf := appendRecord(nil, r, lines)
-	if w.recEnd+len(buf) > len(w.shm) {
-		if err := writeMsg(w.out, msgChunk, w.shm[shmRecords:w.recEnd]); err != nil {
-			return err
-		}
-		w.recEnd = shmRecords
-		w.shm.word(shmEnd).Store(shmRecords)
-		if w.recEnd+len(buf) > len(w.shm) {
-			r.Result.Lines = nil
-			buf = appendRecord(nil, r, lines)
-		}
+	// Encode in place when the record fits (append stays in the area).
+	area := w.shm[w.recEnd:w.recEnd:len(w.shm)]
+	buf := appendRecord(area, r, lines)
+	if len(buf) > 0 && len(area) == 0 && cap(buf) == cap(area) {
+		w.recEnd += len(buf)
+		w.shm.word(shmEnd).Store(uint64(w.recEnd))
+		return nil
+	}
+	// The area is full: send it, and start again at its beginning.
+	if err := writeMsg(w.out, msgChunk, w.shm[shmRecords:w.recEnd]); err != nil {
+		return err
+	}
+	w.recEnd = shmRecords
+	w.shm.word(shmEnd).Store(shmRecords)
+	if shmRecords+len(buf) > len(w.shm) {
+		r.Result.Lines = nil
+		buf = appendRecord(nil, r, lines)
 	}
 	copy(w.shm[w.recEnd:], buf)
 	w.recEnd += len(buf)
