@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"repair/fitness"
 	"repair/internal/inputerr"
 	"repair/localize"
 	"repair/sandbox"
@@ -18,13 +20,15 @@ func newLocalizeCmd(io streams) *cobra.Command {
 	var f inputFlags
 	var formula string
 	var top int
-	var asJSON bool
+	var asJSON, lenientRun bool
 	cmd := &cobra.Command{
 		Use:   "localize --target FILE.py --tests TESTS",
 		Short: "Rank the statements of the target by suspiciousness",
 		Long: `localize runs the suite on the target with line coverage and ranks its
 statements by how suspicious they are (spectrum-based fault localization):
-statements that failing cases execute and passing cases do not come first.`,
+statements that failing cases execute and passing cases do not come first.
+With --lenient, the program runs with injected values for what it misses
+(see 'repair run --help').`,
 		Example: "  repair localize --target examples/middle/middle.py --tests examples/middle/tests.json --top 5",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -35,6 +39,9 @@ statements that failing cases execute and passing cases do not come first.`,
 			if top < 0 {
 				return &flagError{fmt.Errorf("--top must be >= 0, got %d", top)}
 			}
+			if err := checkLenient(lenientRun, &f); err != nil {
+				return err
+			}
 			l, err := f.load()
 			if err != nil {
 				return err
@@ -44,9 +51,18 @@ statements that failing cases execute and passing cases do not come first.`,
 				return err
 			}
 			defer eng.Close()
-			o, err := eng.Run(cmd.Context(), l.prog.Src, sandbox.RunOptions{Coverage: true})
+			ro := sandbox.RunOptions{Coverage: true}
+			if lenientRun {
+				if ro.Lenient, err = lenientPlan(l, eng); err != nil {
+					return err
+				}
+			}
+			o, err := eng.Run(cmd.Context(), l.prog.Src, ro)
 			if err != nil {
 				return fmt.Errorf("run %s: %w", l.prog.Path, err)
+			}
+			if lenientRun {
+				printNeeded(io.Err, o)
 			}
 			if o.CompileError != "" {
 				return inputerr.New("%s: does not compile: %s", l.prog.Path, o.CompileError)
@@ -81,5 +97,20 @@ statements that failing cases execute and passing cases do not come first.`,
 	cmd.Flags().StringVar(&formula, "localization", localize.Ochiai.Name, "formula: "+strings.Join(localize.Names(), ", "))
 	cmd.Flags().IntVar(&top, "top", 0, "show only the N most suspicious statements (0: all)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the ranking as JSON")
+	registerLenient(cmd, &lenientRun)
 	return cmd
+}
+
+// printNeeded says which injected values the cases of a lenient run
+// needed.
+func printNeeded(w io.Writer, o *fitness.Outcome) {
+	need := neededInjections(o)
+	if len(need) == 0 {
+		fmt.Fprintln(w, "repair: --lenient: the program needed no injected value")
+		return
+	}
+	fmt.Fprintf(w, "repair: --lenient: the program ran with %d injected values:\n", len(need))
+	for _, in := range need {
+		fmt.Fprintf(w, "repair:   %s\n", describeInjection(in))
+	}
 }

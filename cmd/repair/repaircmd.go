@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"repair/experiment"
+	"repair/fitness"
 	"repair/internal/inputerr"
 	"repair/localize"
 	"repair/program"
@@ -51,6 +52,7 @@ type repairFlags struct {
 	report        string
 	write         bool
 	quiet         bool
+	lenient       bool
 }
 
 func (f *repairFlags) register(cmd *cobra.Command) {
@@ -82,6 +84,7 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.report, "report", "", "write a JSON report of the run to this file")
 	fl.BoolVar(&f.write, "write", false, "apply the patch to the target (keeping a .orig copy)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on stderr but errors")
+	registerLenient(cmd, &f.lenient)
 }
 
 // options turns the flags into search options: the preset's settings, then
@@ -121,6 +124,9 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 			return err
 		}
 	}
+	if err := checkLenient(f.lenient, &f.in); err != nil {
+		return err
+	}
 	l, err := f.in.load()
 	if err != nil {
 		return err
@@ -140,6 +146,12 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	}
 	defer eng.Close()
 	engineDesc := repair.Describe(eng)
+	if f.lenient {
+		if opts.Lenient, err = lenientPlan(l, eng); err != nil {
+			return err
+		}
+		engineDesc += ", lenient"
+	}
 	fmt.Fprintf(log, "repair: %s, engine %s, %d cases\n", l.prog.Path, engineDesc, len(l.suite.Cases))
 
 	opts.Log = log
@@ -156,6 +168,9 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		return runErr
 	}
 	elapsed := time.Since(start)
+	if f.lenient && res.Original != nil {
+		printNeeded(log, res.Original)
+	}
 	if f.report != "" {
 		if err := writeReport(f.report, f, opts, l, engineDesc, res, elapsed); err != nil {
 			return err
@@ -340,6 +355,25 @@ type report struct {
 	Flaky       []string            `json:"flaky_cases,omitempty"`
 	Best        program.Patch       `json:"best_candidate,omitempty"`
 	BestDiff    string              `json:"best_candidate_diff,omitempty"`
+	// Lenient is, with --lenient, what the original program ran with.
+	Lenient *lenientReport `json:"lenient,omitempty"`
+}
+
+// lenientReport lists the values injected in the original program's run
+// (--lenient): the verdicts of the cases rest on them. Each fix lists
+// those of its validation run.
+type lenientReport struct {
+	// Needed are the distinct injections (kind and name, at their first
+	// line) of every case.
+	Needed []fitness.Injection `json:"needed"`
+	// Cases are the injections of each case of the original.
+	Cases []caseInjections `json:"cases"`
+}
+
+type caseInjections struct {
+	Case       string              `json:"case"`
+	Verdict    fitness.Verdict     `json:"verdict"`
+	Injections []fitness.Injection `json:"injections"`
 }
 
 func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engine string, res *repair.Result, elapsed time.Duration) error {
@@ -359,7 +393,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 			"max_edits": o.MaxEdits, "immigrants": o.Immigrants, "search_timeout_seconds": res.SearchTimeout.Seconds(), "seed": o.Seed, "workers": o.Workers, "all": o.All,
 			"operators": ops, "weighting": o.Weights.Weighting.String(),
 			"weight_passing": o.Weights.Passing, "weight_failing": o.Weights.Failing,
-			"localization": o.Formula.Name, "reduce": o.Reduce,
+			"localization": o.Formula.Name, "reduce": o.Reduce, "lenient": f.lenient,
 		},
 		StopReason: res.StopReason, Seconds: elapsed.Seconds(),
 		Stages: map[string]float64{
@@ -378,6 +412,19 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	}
 	for _, i := range res.Flaky {
 		r.Flaky = append(r.Flaky, l.suite.Cases[i].Name)
+	}
+	if f.lenient && res.Original != nil {
+		r.Lenient = &lenientReport{Needed: neededInjections(res.Original), Cases: []caseInjections{}}
+		if r.Lenient.Needed == nil {
+			r.Lenient.Needed = []fitness.Injection{}
+		}
+		for i, c := range res.Original.Results {
+			in := c.Injections
+			if in == nil {
+				in = []fitness.Injection{}
+			}
+			r.Lenient.Cases = append(r.Lenient.Cases, caseInjections{Case: l.suite.Cases[i].Name, Verdict: c.Verdict, Injections: in})
+		}
 	}
 	if r.Fixes == nil {
 		r.Fixes = []repair.Fix{}

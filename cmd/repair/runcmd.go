@@ -3,26 +3,38 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"repair/fitness"
+	"repair/internal/inputerr"
+	"repair/lenient"
+	"repair/sandbox"
 )
 
 func newRunCmd(io streams) *cobra.Command {
 	var f inputFlags
-	var asJSON bool
+	var asJSON, lenientRun bool
 	cmd := &cobra.Command{
 		Use:   "run --target FILE.py --tests TESTS",
 		Short: "Run the test suite once on the target and print a verdict per case",
 		Long: `run executes every case of the suite on the unmodified target, in the same
 sandbox the search uses, and prints a verdict per case: PASSED, WRONG_ANSWER,
 TIME_LIMIT_EXCEEDED, RUNTIME_ERROR, COMPILATION_ERROR or MEMORY_LIMIT_EXCEEDED.
-It exits 0 when every case passes, 1 when some fail.`,
-		Example: "  repair run --target examples/middle/middle.py --tests examples/middle/tests.json",
-		Args:    cobra.NoArgs,
+It exits 0 when every case passes, 1 when some fail.
+
+With --lenient, what the program misses (a module the sandbox lacks, a
+name, an attribute defined elsewhere) gets an injected value predicted from
+the code, and each case lists the values it ran with (see docs/lenient.md).`,
+		Example: `  repair run --target examples/middle/middle.py --tests examples/middle/tests.json
+  repair run --lenient --target examples/lenient/grades.py --tests examples/lenient/tests.json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkLenient(lenientRun, &f); err != nil {
+				return err
+			}
 			l, err := f.load()
 			if err != nil {
 				return err
@@ -32,7 +44,13 @@ It exits 0 when every case passes, 1 when some fail.`,
 				return err
 			}
 			defer eng.Close()
-			o, err := eng.Run(cmd.Context(), l.prog.Src, sandboxRun())
+			ro := sandboxRun()
+			if lenientRun {
+				if ro.Lenient, err = lenientPlan(l, eng); err != nil {
+					return err
+				}
+			}
+			o, err := eng.Run(cmd.Context(), l.prog.Src, ro)
 			if err != nil {
 				return fmt.Errorf("run %s: %w", l.prog.Path, err)
 			}
@@ -57,14 +75,31 @@ It exits 0 when every case passes, 1 when some fail.`,
 					w = max(w, len(c.Name))
 				}
 				w = min(w, 40)
+				injected, prev := 0, -1
 				for i, r := range o.Results {
 					name := l.suite.Cases[i].Name
 					if len(name) > w {
 						name = name[:w-3] + "..."
 					}
 					fmt.Fprintf(io.Out, "%-*s  %-21s %7.3fs  %s\n", w, name, r.Verdict, r.Seconds, oneLine(r.Detail))
+					if len(r.Injections) == 0 {
+						continue
+					}
+					injected++
+					if prev >= 0 && slices.Equal(r.Injections, o.Results[prev].Injections) {
+						fmt.Fprintf(io.Out, "%-*s  injected: as %s\n", w, "", l.suite.Cases[prev].Name)
+						continue
+					}
+					prev = i
+					for _, in := range r.Injections {
+						fmt.Fprintf(io.Out, "%-*s  injected: %s\n", w, "", describeInjection(in))
+					}
 				}
-				fmt.Fprintf(io.Out, "%d passed, %d failed\n", pass, fail)
+				if lenientRun {
+					fmt.Fprintf(io.Out, "%d passed, %d failed; %d ran with injected values\n", pass, fail, injected)
+				} else {
+					fmt.Fprintf(io.Out, "%d passed, %d failed\n", pass, fail)
+				}
 			}
 			if fail > 0 {
 				return &exitError{code: exitNotFound}
@@ -74,7 +109,63 @@ It exits 0 when every case passes, 1 when some fail.`,
 	}
 	f.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdicts as a JSON array")
+	registerLenient(cmd, &lenientRun)
 	return cmd
+}
+
+// registerLenient adds --lenient.
+func registerLenient(cmd *cobra.Command, on *bool) {
+	cmd.Flags().BoolVar(on, "lenient", false, "inject predicted values for missing names, modules and attributes instead of failing (LExecutor-style; cpython engine; see docs/lenient.md)")
+}
+
+// checkLenient refuses --lenient where it cannot work, before anything
+// starts.
+func checkLenient(on bool, f *inputFlags) error {
+	switch {
+	case !on:
+	case len(f.executors) > 0:
+		return &flagError{fmt.Errorf("--lenient: the --executor servers do not run programs leniently; run locally with --engine cpython")}
+	case f.engine == "gpython":
+		return &flagError{fmt.Errorf("--lenient: %s", gpythonNoLenient)}
+	}
+	return nil
+}
+
+const gpythonNoLenient = "the gpython engine cannot inject values for what a program misses (it has no hook for missing names, modules and attributes); use --engine cpython with CPython 3.8 or newer"
+
+// lenientPlan predicts the injected values of the target's missing names,
+// modules and attributes (--lenient), once the engine is known to inject.
+func lenientPlan(l *loaded, eng sandbox.Engine) (*lenient.Plan, error) {
+	if eng.Name() != "cpython" {
+		return nil, inputerr.New("--lenient: %s", strings.Replace(gpythonNoLenient, "the gpython engine", "the "+eng.Name()+" engine", 1))
+	}
+	plan, err := lenient.NewPlan(l.prog.Src, lenient.Rules{})
+	if err != nil {
+		return nil, fmt.Errorf("--lenient: %w", err)
+	}
+	return plan, nil
+}
+
+// describeInjection says what was injected: "attribute numpy.array:
+// callable (line 6)".
+func describeInjection(in fitness.Injection) string {
+	return fmt.Sprintf("%s %s: %s (line %d)", in.Kind, in.Name, in.Class, in.Line)
+}
+
+// neededInjections are the distinct (kind, name) injections of an outcome,
+// the first of each, in the order of the cases.
+func neededInjections(o *fitness.Outcome) []fitness.Injection {
+	seen := map[[2]string]bool{}
+	var out []fitness.Injection
+	for _, r := range o.Results {
+		for _, in := range r.Injections {
+			if k := [2]string{in.Kind, in.Name}; !seen[k] {
+				seen[k] = true
+				out = append(out, in)
+			}
+		}
+	}
+	return out
 }
 
 func oneLine(s string) string {
