@@ -123,3 +123,19 @@ func statTicks(pid int) int {
 	}
 	return n
 }
+
+// BenchmarkPoolStartup measures New with two workers (and its check run of
+// the original program) up to every worker being ready, and Close.
+func BenchmarkPoolStartup(b *testing.B) {
+	target, suite := middleSuite(b)
+	ctx := context.Background()
+	for b.Loop() {
+		e, err := New(ctx, sandbox.Options{Suite: suite, Target: target, Workers: 2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		e.Close()
+		b.StartTimer()
+	}
+}

@@ -248,7 +248,9 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 			if i != lastCase {
 				lastCase, lastProgress = i, time.Now()
 			}
-			if time.Since(lastProgress) > e.watchdog {
+			// A running case has its deadline; the watchdog is for a
+			// worker silent outside any case.
+			if i < 0 && time.Since(lastProgress) > e.watchdog {
 				p.kill()
 				p.collect(res)
 				p.unmap()

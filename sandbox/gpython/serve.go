@@ -241,8 +241,10 @@ func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
 	debug.SetTraceback("none") // a fatal error says only why
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(int64(w.memLimit))
-	lim := uint64(mb)<<20 + dataHeadroom
-	unix.Setrlimit(unix.RLIMIT_DATA, &unix.Rlimit{Cur: lim, Max: lim})
+	if !raceEnabled {
+		lim := uint64(mb)<<20 + dataHeadroom
+		unix.Setrlimit(unix.RLIMIT_DATA, &unix.Rlimit{Cur: lim, Max: lim})
+	}
 	runtime.GOMAXPROCS(1)
 	w.calibrate()
 	return w, nil

@@ -1,0 +1,5 @@
+//go:build !race
+
+package gpython
+
+const raceEnabled = false
