@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"repair/fitness"
 	"repair/sandbox"
 	"repair/sandbox/cpython"
 )
@@ -137,5 +138,23 @@ func BenchmarkPoolStartup(b *testing.B) {
 		b.StopTimer()
 		e.Close()
 		b.StartTimer()
+	}
+}
+
+// BenchmarkCrash measures a candidate whose one case kills its worker (a
+// huge allocation): the worker's death, its MEMORY_LIMIT_EXCEEDED and the
+// start of a fresh worker, the price of what the probes cannot stop.
+func BenchmarkCrash(b *testing.B) {
+	suite := &fitness.Suite{MemoryMB: 256, Cases: []fitness.Case{call("f", "", "1")}}
+	e := newTestEngine(b, sandbox.Options{Suite: suite, Target: target(b, "cand.py", nil), Workers: 1}, config{noCheck: true})
+	src := []byte("def f():\n    return len([0] * 10 ** 11)\n")
+	for b.Loop() {
+		out, err := e.Run(context.Background(), src, sandbox.RunOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if v := out.Results[0].Verdict; v != fitness.MemoryLimitExceeded {
+			b.Fatal(v, out.Results[0].Detail)
+		}
 	}
 }

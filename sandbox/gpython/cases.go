@@ -141,7 +141,7 @@ func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, 
 	if lines > 0 {
 		st.cov = make([]bool, lines)
 	}
-	it.setStreams(in, out, errOut)
+	it.setStreams(in, out, errOut, w.pure)
 	t0 := nanotime()
 	timeout := effectiveTimeout(c.timeout, w.cap)
 	st.start, st.deadline = t0, t0+int64(timeout*1e9)

@@ -140,7 +140,10 @@ type interp struct {
 	sys  *py.Module
 	used bool // a case imported a file next to the target (or gpython failed): the next case needs a fresh context
 
-	clean bool          // only pure candidates ran in it: the next pure candidate may use it (see reuse.go)
+	clean bool      // only pure candidates ran in it: the next pure candidate may use it (see reuse.go)
+	in    *inStream // the standard streams installed last
+	out   *output
+	err   *output
 	mod   py.StringDict // the module the next call case may use, or nil
 	snap  py.StringDict // what mod must still hold
 }
@@ -193,13 +196,15 @@ func (w *worker) newInterp() *interp {
 	return it
 }
 
-// setStreams installs the case's standard streams.
-func (it *interp) setStreams(in *inStream, out, errOut *output) {
-	g := it.sys.Globals
-	if g["stdin"] == py.Object(in) && g["stdout"] == py.Object(out) && g["stderr"] == py.Object(errOut) &&
-		g["__stdin__"] == py.Object(in) && g["__stdout__"] == py.Object(out) && g["__stderr__"] == py.Object(errOut) {
+// setStreams installs the case's standard streams. Pure code cannot
+// replace them (see reuse.go): when they are those installed last, they
+// are still there.
+func (it *interp) setStreams(in *inStream, out, errOut *output, pure bool) {
+	if pure && it.in == in && it.out == out && it.err == errOut {
 		return
 	}
+	it.in, it.out, it.err = in, out, errOut
+	g := it.sys.Globals
 	g["stdin"], g["__stdin__"] = in, in
 	g["stdout"], g["__stdout__"] = out, out
 	g["stderr"], g["__stderr__"] = errOut, errOut

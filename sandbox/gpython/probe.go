@@ -522,6 +522,9 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // (see dottedDecorator). Sources without dotted decorators come back
 // unchanged with no paths.
 func rewriteDecorators(src []byte, name string) ([]byte, []string) {
+	if !bytes.Contains(src, []byte("@")) {
+		return src, nil
+	}
 	lines, ok := logicalLines(src)
 	if !ok {
 		return src, nil

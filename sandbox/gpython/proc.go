@@ -131,7 +131,9 @@ func (e *Engine) start() (*proc, error) {
 }
 
 func (p *proc) failure(what string, err error) error {
-	if msg := strings.TrimSpace(p.stderr.String()); msg != "" {
+	if msg := strings.TrimSpace(p.stderr.String()); strings.Contains(msg, workerArg) {
+		return fmt.Errorf("gpython: %s: the executable does not serve as a worker (its main must call gpython.Init after sandbox.Init): %s", what, firstLines(msg, 1))
+	} else if msg != "" {
 		return fmt.Errorf("gpython: %s: %v: %s", what, err, firstLines(msg, 3))
 	}
 	return fmt.Errorf("gpython: %s: %w", what, err)

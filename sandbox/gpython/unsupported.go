@@ -150,7 +150,7 @@ func (w *worker) limitation(it *interp, o outcome) string {
 			for name, attrs := range cpythonModuleAttrs {
 				if mod, err := it.ctx.GetModule(name); err == nil && attrs[attr] {
 					if _, ok := mod.Globals[attr]; !ok {
-						return fmt.Sprintf("%s.%s (not in gpython's %s module)", name, attr, name)
+						return fmt.Sprintf("%s.%s (not available under gpython)", name, attr)
 					}
 				}
 			}
