@@ -19,8 +19,10 @@
 //		os.Exit(m.Run())
 //	}
 //
-// A binary without the hook exits at once on the unknown flag, and New
-// fails with the worker's message.
+// In a binary without the hook the worker runs main instead, which fails
+// (command-line programs and test binaries reject the unknown flag) or
+// reaches New, which refuses to start workers in a worker; either way New
+// in the parent fails to start the pool.
 //
 // A worker limits itself before serving: RLIMIT_DATA of the suite's memory
 // plus 256 MiB for the Go runtime, a Go heap limit, a 64 MiB Go stack,

@@ -68,6 +68,11 @@ func New(ctx context.Context, opts sandbox.Options) (*Engine, error) {
 }
 
 func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, error) {
+	if len(os.Args) > 1 && os.Args[1] == workerArg {
+		// Started as a worker by a binary whose main lacks the hook: do not
+		// start workers of workers.
+		return nil, errors.New("gpython: this process was started as a worker, but its main does not call gpython.Init")
+	}
 	if opts.Suite == nil || len(opts.Suite.Cases) == 0 {
 		return nil, errors.New("gpython: no test cases")
 	}
