@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,7 +58,7 @@ const (
 	With                        // with v:
 	Subscripted                 // v[i]
 	KeyedByStr                  // v["key"]
-	AttrBase                    // v.attr, attr not a method of a built-in type
+	AttrBase                    // v.attr, attr not a method of str, list, dict or set
 	StrMethod                   // v.join, v.split, v.strip, v.lower, v.startswith, ...
 	ListMethod                  // v.append, v.extend, v.insert, v.sort, ...
 	DictMethod                  // v.items, v.keys, v.values, v.get, v.setdefault, **v
@@ -103,8 +104,11 @@ type Site struct {
 type Context struct {
 	Kind Kind
 	Name string
-	// Uses is the union of the sites' uses.
+	// Uses is the union of the sites' uses, and of the uses of the names
+	// the value is assigned to (rows = db.query(...): how rows is used).
 	Uses Use
+	// Targets are the names the value is assigned to (x = value), sorted.
+	Targets []string
 	// Sites are never empty.
 	Sites []Site
 	// Code holds the source line of each site, keyed by line number: the
@@ -142,9 +146,22 @@ func Analyze(src []byte) ([]Context, error) {
 			}
 		}
 	}
+	// x = value: value is used as x is.
+	targetUses := map[string]Use{}
+	for _, c := range a.ctx {
+		for _, t := range c.Targets {
+			if tc := a.ctx[key(Name, t)]; tc != nil {
+				targetUses[t] = tc.Uses
+			}
+		}
+	}
 	lines := bytes.Split(a.src, []byte("\n"))
 	out := make([]Context, 0, len(a.ctx))
 	for _, c := range a.ctx {
+		sort.Strings(c.Targets)
+		for _, t := range c.Targets {
+			c.Uses |= targetUses[t]
+		}
 		sort.SliceStable(c.Sites, func(i, j int) bool { return c.Sites[i].Line < c.Sites[j].Line })
 		c.Code = map[int]string{}
 		for _, s := range c.Sites {
@@ -186,6 +203,27 @@ func (a *analyzer) add(k Kind, name string, s Site) {
 
 func (a *analyzer) site(k Kind, name string, n *sitter.Node) {
 	a.add(k, name, Site{Line: int(n.StartPoint().Row) + 1, Uses: a.uses(n)})
+	if t := assignedTo(n, a.src); t != "" {
+		c := a.ctx[key(k, name)]
+		if !slices.Contains(c.Targets, t) {
+			c.Targets = append(c.Targets, t)
+		}
+	}
+}
+
+// assignedTo is the name expression n is assigned to (x = n), or "".
+func assignedTo(n *sitter.Node, src []byte) string {
+	p := n.Parent()
+	for p != nil && p.Type() == "parenthesized_expression" {
+		n, p = p, p.Parent()
+	}
+	if p == nil || p.Type() != "assignment" || field(p, n) != "right" {
+		return ""
+	}
+	if l := p.ChildByFieldName("left"); l != nil && l.Type() == "identifier" {
+		return l.Content(src)
+	}
+	return ""
 }
 
 func (a *analyzer) children(n *sitter.Node) {
@@ -372,7 +410,9 @@ func (a *analyzer) uses(n *sitter.Node) Use {
 	case "attribute":
 		if field(p, n) == "object" {
 			if at := p.ChildByFieldName("attribute"); at != nil {
-				return AttrBase | methodUse[a.text(at)]
+				if m := methodUse[a.text(at)]; m != 0 {
+					return m
+				}
 			}
 			return AttrBase
 		}

@@ -63,11 +63,11 @@ def f(a, b=default_b, *args, c: Annot = 1, **kw) -> Ret:
 			"attr:amount":     {Attribute, "amount", Number, []int{3}},
 			"name:rate":       {Name, "rate", Number, []int{3}},
 			"name:lock":       {Name, "lock", With, []int{4}},
-			"name:names":      {Name, "names", AttrBase | ListMethod, []int{5}},
-			"name:user_name":  {Name, "user_name", AttrBase | StrMethod, []int{5}},
+			"name:names":      {Name, "names", ListMethod, []int{5}},
+			"name:user_name":  {Name, "user_name", StrMethod, []int{5}},
 			"name:items":      {Name, "items", Sized, []int{6}},
 			"name:config":     {Name, "config", Subscripted | KeyedByStr, []int{6}},
-			"name:opts":       {Name, "opts", AttrBase | DictMethod, []int{6}},
+			"name:opts":       {Name, "opts", DictMethod, []int{6}},
 			"name:parts":      {Name, "parts", Iterated, []int{6}},
 			"name:count":      {Name, "count", Number, []int{7}},
 			"name:label":      {Name, "label", Text, []int{8}},
@@ -95,6 +95,17 @@ def f():
 			"call:n_items": {Call, "n_items", Number, []int{4}},
 		},
 		none: []string{"name:grading", "attr:metrics"},
+	},
+	{
+		name: "a value is used as the name it is assigned to",
+		src: `def f(db):
+    rows = (db.query("q"))
+    for r in rows:
+        print(r)
+`,
+		want: map[string]ctx{
+			"call:query": {Call, "query", Iterated, []int{2}},
+		},
 	},
 	{
 		name: "sites merge over the program",

@@ -16,10 +16,12 @@ type Predictor interface {
 }
 
 // Rules is the rule-based predictor: the way a value is used decides
-// first (called: callable; with: resource; string, list, dict and set
-// methods: that type), then the name (is_/has_: True; plurals: a
+// first (called: callable; with: resource; an attribute that no built-in
+// type has: object; string, list, dict and set methods: that type), then
+// the name, or the name it is assigned to (is_/has_: True; plurals: a
 // non-empty list; *_count, n, len*: a positive int; *_path, *_name: a
-// non-empty string; config, options: a non-empty dict; ...), then weaker
+// non-empty string; config, options: a non-empty dict; CapWords: a
+// class, that is a callable; ...), then weaker
 // uses (iterated: a list; arithmetic: an int; tested: True); anything
 // else is an object, whose attributes and calls are injected in turn.
 // For a call, the name is the callee's without its verb (get_users:
@@ -32,21 +34,27 @@ var _ Predictor = Rules{}
 func (Rules) Predict(c *Context) Class {
 	u := c.Uses
 	words := splitName(c.Name)
-	if c.Kind != Call {
-		switch {
-		case u&With != 0:
-			return Resource
-		case u&(Called|Decorator) != 0:
-			return Callable
+	if c.Kind == Call {
+		words = callResultWords(words) // a factory's result may be called or decorate too
+	} else if capWords(c.Name) && u&(Iterated|Sized|Subscripted|Number|Text) == 0 {
+		return Callable // Model, HttpResponse: a class
+	}
+	switch {
+	case u&With != 0:
+		return Resource
+	case u&(Called|Decorator) != 0:
+		return Callable
+	case u&AttrBase != 0:
+		// It has attributes of its own: not a str, number or container,
+		// whatever its other uses (add, get and items are common method
+		// names) say.
+		if k, ok := nameClass(words); ok && k == Resource {
+			return k
 		}
-	} else {
-		switch {
-		case u&With != 0:
-			return Resource
-		case u&(Called|Decorator) != 0:
-			return Callable // a factory: its result is called or decorates
-		}
-		words = callResultWords(words)
+		return Object
+	}
+	if k, ok := nameClass(words); ok && (k == Resource || k == Callable) {
+		return k // session.get(...): a session, whatever get suggests
 	}
 	switch {
 	case u&(DictMethod|KeyedByStr) != 0:
@@ -60,6 +68,11 @@ func (Rules) Predict(c *Context) Class {
 	}
 	if k, ok := nameClass(words); ok {
 		return k
+	}
+	for _, t := range c.Targets { // rows = db.query(...)
+		if k, ok := nameClass(splitName(t)); ok {
+			return k
+		}
 	}
 	switch {
 	case u&(Iterated|Sized) != 0:
@@ -109,16 +122,32 @@ func splitName(name string) []string {
 
 // callVerbs are verbs of function names whose result is the rest of the
 // name: get_users returns users.
-var callVerbs = set("get fetch load read find compute calc calculate make create build parse gen generate collect query lookup select retrieve extract new open init")
+var callVerbs = set("get fetch load read find compute calc calculate make create build parse gen generate collect query lookup select retrieve extract new open init run execute do")
 
 // callResultWords is the name of what a call returns: without the verb
-// (get_users: users), or the verb itself (count: count) when nothing
-// follows it or when it is a predicate or a counter.
+// (get_users: users), nothing for a verb alone (query, get), else the
+// name (count_words, is_valid).
 func callResultWords(words []string) []string {
-	if len(words) > 1 && callVerbs[words[0]] {
+	if len(words) > 0 && callVerbs[words[0]] {
 		return words[1:]
 	}
 	return words
+}
+
+// capWords reports whether a name is spelled like a class: an upper-case
+// letter, then a lower-case one somewhere (Model, HTTPError; not
+// MAX_SIZE).
+func capWords(name string) bool {
+	rs := []rune(name)
+	if len(rs) < 2 || !unicode.IsUpper(rs[0]) {
+		return false
+	}
+	for _, r := range rs[1:] {
+		if unicode.IsLower(r) {
+			return true
+		}
+	}
+	return false
 }
 
 func set(s string) map[string]bool {

@@ -44,13 +44,23 @@ var ruleTests = []struct {
 	{Name, "file_path", 0, StrNonEmpty},
 	{Name, "userName", 0, StrNonEmpty},
 	{Name, "prefix", Text, StrNonEmpty},
-	{Name, "config", AttrBase, DictNonEmpty},
+	{Name, "config", 0, DictNonEmpty},
+	{Name, "config", AttrBase, Object}, // config.debug: an object
+	{Name, "args", AttrBase, Object},   // args.verbose
+	{Name, "session", AttrBase | SetMethod, Resource},
+	{Name, "registry", AttrBase | SetMethod, Object}, // registry.add, registry.lookup
+	{Attribute, "session", DictMethod, Resource},     // db.session.get(User, uid)
+	{Name, "conn", AttrBase, Resource},
 	{Name, "kwargs", 0, DictNonEmpty},
 	{Name, "seen", Iterated, SetEmpty},
 	{Name, "args", Iterated, TupleNonEmpty},
 	{Name, "on_done_callback", 0, Callable},
-	{Name, "conn", AttrBase, Resource},
 	{Name, "item_list", 0, ListNonEmpty},
+	{Name, "User", 0, Callable}, // a class
+	{Name, "HTTPError", AttrBase, Callable},
+	{Name, "MAX_RETRIES", Number, IntPos},
+	{Name, "DATA_DIR", 0, StrNonEmpty},
+	{Name, "Items", Iterated, ListNonEmpty},
 	// Calls: the name without its verb.
 	{Call, "get_users", Iterated, ListNonEmpty},
 	{Call, "get_users", 0, ListNonEmpty},
@@ -59,6 +69,9 @@ var ruleTests = []struct {
 	{Call, "count_words", 0, IntPos},
 	{Call, "get_logger", AttrBase, Object},
 	{Call, "read_text", 0, StrNonEmpty},
+	{Call, "query", 0, Object}, // a verb says nothing of the result
+	{Call, "query", Iterated, ListNonEmpty},
+	{Call, "User", AttrBase, Object}, // an instance
 	// Then weaker uses.
 	{Name, "x", Iterated, ListNonEmpty},
 	{Name, "x", Sized, ListNonEmpty},
@@ -78,6 +91,18 @@ func TestRules(t *testing.T) {
 		if got := (Rules{}).Predict(c); got != tt.want {
 			t.Errorf("Rules.Predict(%s %s, uses %s) = %s, want %s", tt.kind, tt.name, tt.uses, got, tt.want)
 		}
+	}
+}
+
+func TestRulesTargets(t *testing.T) {
+	// rows = db.query(...): the name the result is assigned to speaks.
+	c := &Context{Kind: Call, Name: "query", Targets: []string{"rows"}, Sites: []Site{{Line: 1}}}
+	if got := (Rules{}).Predict(c); got != ListNonEmpty {
+		t.Errorf("query assigned to rows: %s, want %s", got, ListNonEmpty)
+	}
+	c = &Context{Kind: Call, Name: "count_words", Targets: []string{"rows"}, Sites: []Site{{Line: 1}}}
+	if got := (Rules{}).Predict(c); got != IntPos {
+		t.Errorf("count_words assigned to rows: %s, want %s (its own name first)", got, IntPos)
 	}
 }
 

@@ -73,9 +73,9 @@ class Dummy(object):
     """LExecutor's dummy (its DummyCallable): the value of the classes
     "object" and "callable". Any attribute of it is injected, and calling
     it returns an injected value (kind "call", the name it was injected
-    under)."""
+    under). Attributes can be set on it like on any object."""
 
-    __slots__ = ("_lx_name",)
+    __slots__ = ("_lx_name", "__dict__")
 
     def __init__(self, name):
         object.__setattr__(self, "_lx_name", name)
@@ -98,6 +98,18 @@ class Dummy(object):
 
     def __repr__(self):
         return "<injected %s>" % object.__getattribute__(self, "_lx_name")
+
+    def __instancecheck__(self, obj):
+        return False  # isinstance(x, Model) with Model injected: nothing is one
+
+    def __subclasscheck__(self, cls):
+        return False
+
+    def __mro_entries__(self, bases):
+        # A base class that is missing (class C(Model): with Model
+        # injected): C derives from object, and what it misses of Model
+        # is injected as missing attributes of C.
+        return (object,)
 
 
 class Resource(Dummy):

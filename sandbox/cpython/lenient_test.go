@@ -173,6 +173,128 @@ def key():
 	},
 }
 
+func TestLenientObjects(t *testing.T) {
+	python(t)
+	src := `from acme.schema import BaseModel
+class Item(BaseModel):
+    def label(self):
+        return self.name
+def f():
+    i = Item()
+    i.price = 2
+    return [isinstance(i, BaseModel), i.price, i.label()]
+def g():
+    obj = make_thing()
+    obj.size = 3
+    return obj.size
+`
+	got := lenientResults(lenientRun(t, src, []fitness.Case{call("f", "", `[false, 2, "a"]`), call("g", "", "3")}, false))
+	want := []lenientResult{
+		{Verdict: fitness.Passed, Injections: []fitness.Injection{
+			inj(1, "import", "acme.schema", "module"),
+			inj(1, "attribute", "acme.schema.BaseModel", lenient.Callable),
+			inj(4, "attribute", "name", lenient.StrNonEmpty),
+		}},
+		{Verdict: fitness.Passed, Injections: []fitness.Injection{
+			inj(1, "import", "acme.schema", "module"),
+			inj(1, "attribute", "acme.schema.BaseModel", lenient.Callable),
+			inj(10, "name", "make_thing", lenient.Callable),
+			inj(10, "call", "make_thing", lenient.Object),
+		}},
+	}
+	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestLenientCoverage checks that instrumented code reports the
+// original's lines, and that a lenient run goes on where a plain one
+// stops.
+func TestLenientCoverage(t *testing.T) {
+	python(t)
+	src := `import acme.arrays as np
+
+def f(xs):
+    arr = np.asarray(xs)
+    total = arr.sum()
+    if total == 0:
+        return 0
+    return len(xs)
+`
+	cases := []fitness.Case{call("f", "[[1, 2]]", "2")}
+	plain := runOne(t, src, cases, sandbox.RunOptions{Coverage: true}, config{})
+	if diff := cmp.Diff([]int{1}, plain.Results[0].Lines); diff != "" {
+		t.Errorf("plain lines mismatch (-want +got):\n%s", diff)
+	}
+	if plain.Results[0].Injections != nil {
+		t.Errorf("a plain run has injections: %v", plain.Results[0].Injections)
+	}
+	got := lenientRun(t, src, cases, true)
+	if diff := cmp.Diff([]int{1, 3, 4, 5, 6, 8}, got.Results[0].Lines); diff != "" {
+		t.Errorf("lenient lines mismatch (-want +got):\n%s", diff)
+	}
+	if got.Results[0].Verdict != fitness.Passed {
+		t.Errorf("lenient: %v %s", got.Results[0].Verdict, got.Results[0].Detail)
+	}
+}
+
+// TestLenientDeterministic runs a candidate twice on two engines: the same
+// verdicts and injections.
+func TestLenientDeterministic(t *testing.T) {
+	python(t)
+	src := `import acme
+def f(n):
+    out = []
+    for row in acme.fetch_rows(n):
+        out.append(row.label + suffix)
+    return out
+`
+	cases := []fitness.Case{call("f", "[1]", `["aa"]`), call("f", "[2]", `["aa"]`)}
+	a := lenientResults(lenientRun(t, src, cases, false))
+	b := lenientResults(lenientRun(t, src, cases, false))
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("two runs differ (-first +second):\n%s", diff)
+	}
+	if a[0].Verdict != fitness.Passed || len(a[0].Injections) == 0 {
+		t.Errorf("first run: %+v", a[0])
+	}
+}
+
+func TestDecodeInjections(t *testing.T) {
+	rec := func(inj []byte) []byte {
+		b := []byte{0, 0, 0, 0, byte(fitness.Passed), 4, 0, 0, 0, 0, 0, 0, 0, 0}
+		return append(b, inj...)
+	}
+	good := append([]byte{1, 0, 7, 0, 0, 0, 4, 'n', 'a', 'm', 'e', 1, 'x', 7}, "int_pos"...)
+	tests := []struct {
+		name string
+		p    []byte
+		want []fitness.Injection
+		err  bool
+	}{
+		{"one", rec(good), []fitness.Injection{{Line: 7, Kind: "name", Name: "x", Class: "int_pos"}}, false},
+		{"none", rec([]byte{0, 0}), []fitness.Injection{}, false},
+		{"no count", rec(nil), nil, true},
+		{"truncated line", rec([]byte{1, 0, 7, 0}), nil, true},
+		{"truncated string", rec(good[:len(good)-2]), nil, true},
+		{"invalid UTF-8 is replaced", rec([]byte{1, 0, 1, 0, 0, 0, 1, 0xff, 1, 'x', 1, 'o'}), []fitness.Injection{{Line: 1, Kind: "\uFFFD", Name: "x", Class: "o"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			results := make([]fitness.Result, 1)
+			err := decodeRecords(tt.p, results, make([]bool, 1), false)
+			if (err != nil) != tt.err {
+				t.Fatalf("err = %v, want error: %v", err, tt.err)
+			}
+			if err == nil {
+				if diff := cmp.Diff(tt.want, results[0].Injections); diff != "" {
+					t.Errorf("mismatch (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
 func TestLenient(t *testing.T) {
 	python(t)
 	for _, tt := range lenientTests {
