@@ -1571,7 +1571,7 @@ class Manager:
         deadline = fork_time + SETUP_LIMIT
         hard = deadline  # the case's own timeout, when the search's cap binds
         capped = False
-        obs = cpu_obs = None
+        cpu_obs = None
         last_ping = fork_time
         n = len(CASES)
         unpack = CUR.unpack_from
@@ -1583,13 +1583,19 @@ class Manager:
                     seen = h
                     cur, t0 = h
                     capped = False
-                    if 0 <= cur < n:
+                    if 0 <= cur < n and t0 < fork_time:
+                        # A torn read: the child, preempted while writing
+                        # the header, has written the case but not yet its
+                        # start (still the reset value). Look again soon.
+                        seen = None
+                        deadline = monotonic() + 0.001
+                    elif 0 <= cur < n:
                         t = CASES[cur].timeout
                         hard = deadline = t0 + t
                         if 0 < self.cap < t:
                             deadline = t0 + self.cap
                             capped = True
-                            obs, cpu_obs = monotonic(), cpu_seconds(pid)
+                            cpu_obs = cpu_seconds(pid)
                     else:
                         deadline = fork_time + SETUP_LIMIT
             now = monotonic()
@@ -1599,11 +1605,12 @@ class Manager:
                 if capped and now < hard:
                     # The search's cap counts CPU time: a child the machine
                     # starved gets the time it did not have (up to the
-                    # case's own timeout). CPU before the manager first saw
-                    # the case counts as used.
+                    # case's own timeout). Only CPU time the manager saw
+                    # being used counts: a case first seen late (the
+                    # manager was starved too) gets up to one more cap.
                     cpu = cpu_seconds(pid)
                     if cpu is not None and cpu_obs is not None:
-                        used = (cpu - cpu_obs) + (obs - seen[1])
+                        used = cpu - cpu_obs
                         if used < 0.8 * self.cap:
                             deadline = min(hard, now + self.cap - used)
                             continue
