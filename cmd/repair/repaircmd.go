@@ -155,6 +155,11 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	fmt.Fprintf(log, "repair: %s, engine %s, %d cases\n", l.prog.Path, engineDesc, len(l.suite.Cases))
 
 	opts.Log = log
+	if c, ok := eng.(interface{ Capacity() int }); ok && opts.Workers == 0 {
+		// Remote executors: keep as many candidates in flight as their
+		// workers, not as this machine has CPUs.
+		opts.Workers = max(c.Capacity(), 1)
+	}
 	live := !f.quiet && isTerminal(io.Err)
 	if !f.quiet {
 		opts.Progress = progressPrinter(log, live)
