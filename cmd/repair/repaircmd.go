@@ -158,7 +158,7 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	if c, ok := eng.(interface{ Capacity() int }); ok && opts.Workers == 0 {
 		// Remote executors: keep as many candidates in flight as their
 		// workers, not as this machine has CPUs.
-		opts.Workers = max(c.Capacity(), 1)
+		opts.Workers = min(max(c.Capacity(), 1), 1024)
 	}
 	live := !f.quiet && isTerminal(io.Err)
 	if !f.quiet {
