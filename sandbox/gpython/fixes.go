@@ -22,6 +22,7 @@ import (
 //   - bool(x) and frozenset(xs) cannot be called ("cannot create
 //     instances").
 func applyFixes() {
+	addCompatMethods()
 	py.BoolType.New = func(t *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 		var x py.Object = py.False
 		if err := py.UnpackTuple(args, kwargs, "bool", 0, 1, &x); err != nil {

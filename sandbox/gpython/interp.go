@@ -167,6 +167,9 @@ func (w *worker) newInterp() *interp {
 	})
 	bind("input", w.input)
 	bind("round", pyRound)
+	for name, fn := range compatBuiltins {
+		bind(name, fn)
+	}
 	b.Globals["RecursionError"] = recursionErrorType
 	sys, err := ctx.GetModule("sys")
 	if err != nil {
