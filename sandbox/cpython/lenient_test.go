@@ -1,8 +1,11 @@
 package cpython
 
 import (
+	"context"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -308,6 +311,53 @@ func TestLenient(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
+		})
+	}
+}
+
+// BenchmarkLenientMiddle measures examples/middle (one candidate, 200
+// cases, one worker) run plainly, plainly with a fresh fork per candidate
+// (lenient candidates never reuse a child), and leniently.
+func BenchmarkLenientMiddle(b *testing.B) {
+	target, suite := middleSuite(b)
+	src, err := os.ReadFile(target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	plan, err := lenient.NewPlan(src, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		opts sandbox.RunOptions
+		cfg  config
+	}{
+		{"plain", sandbox.RunOptions{}, config{}},
+		{"plain/fork-per-candidate", sandbox.RunOptions{}, config{noReuse: true}},
+		{"lenient", sandbox.RunOptions{Lenient: plan}, config{}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			e := newTestEngine(b, sandbox.Options{Suite: suite, Target: target, Workers: 1}, bc.cfg)
+			ctx := context.Background()
+			if _, err := e.Run(ctx, src, bc.opts); err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			cpu0 := engineCPU(e)
+			start := time.Now()
+			for b.Loop() {
+				out, err := e.Run(ctx, src, bc.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if out.Results[0].Verdict != fitness.Passed {
+					b.Fatal(out.Results[0])
+				}
+				n++
+			}
+			b.ReportMetric(float64(n)/time.Since(start).Seconds(), "evals/s")
+			b.ReportMetric((engineCPU(e)-cpu0).Seconds()*1e6/float64(n), "cpu-µs/eval")
 		})
 	}
 }
