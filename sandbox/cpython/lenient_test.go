@@ -94,6 +94,21 @@ def f(xs):
 		}}},
 	},
 	{
+		name: "a name a module lacks, and a relative import",
+		src: `from math import sqrt, tau_squared
+from .helpers import clean
+
+def f(x):
+    return [sqrt(x), tau_squared is not None, clean is not None]
+`,
+		cases: []fitness.Case{call("f", "[4]", "[2.0, true, true]")},
+		want: []lenientResult{{Verdict: fitness.Passed, Injections: []fitness.Injection{
+			inj(1, "attribute", "math.tau_squared", lenient.Object),
+			inj(2, "import", ".helpers", "module"),
+			inj(2, "attribute", ".helpers.clean", lenient.Object),
+		}}},
+	},
+	{
 		name: "a missing attribute of the program's own class",
 		src: `class Model:
     def __init__(self):
