@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -272,4 +273,65 @@ func replaceTable(path, table string) error {
 	}
 	s = s[:i+len(begin)] + table + s[j:]
 	return os.WriteFile(path, []byte(s), 0o644)
+}
+
+// TestExamplesUnchanged runs every program of examples/ (buggy and
+// reference) plainly and leniently: complete programs miss nothing, so
+// the verdicts and details are the same and nothing is injected.
+func TestExamplesUnchanged(t *testing.T) {
+	ctx := context.Background()
+	if _, err := cpython.FindPython(ctx, ""); errors.Is(err, sandbox.ErrNoPython) {
+		t.Skipf("no python3: %v", err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join("..", "examples", "*"))
+	n := 0
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		target := filepath.Join(dir, name+".py")
+		suitePath := filepath.Join(dir, "tests.json")
+		if m, _ := filepath.Glob(filepath.Join(dir, "test_*.py")); len(m) == 1 {
+			suitePath = m[0]
+		}
+		if _, err := os.Stat(target); err != nil {
+			continue
+		}
+		suite, err := fitness.Load(suitePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eng, err := cpython.New(ctx, sandbox.Options{Suite: suite, Target: target, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{target, filepath.Join(dir, "reference.py")} {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := lenient.NewPlan(src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, err := eng.Run(ctx, src, sandbox.RunOptions{Coverage: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			len_, err := eng.Run(ctx, src, sandbox.RunOptions{Coverage: true, Lenient: plan})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range plain.Results {
+				p, l := plain.Results[i], len_.Results[i]
+				if p.Verdict != l.Verdict || p.Detail != l.Detail || !slices.Equal(p.Lines, l.Lines) || len(l.Injections) != 0 {
+					t.Errorf("%s case %d: plain %v %q %v, lenient %v %q %v %v", f, i, p.Verdict, p.Detail, p.Lines, l.Verdict, l.Detail, l.Lines, l.Injections)
+					break
+				}
+			}
+			n++
+		}
+		eng.Close()
+	}
+	if n < 10 {
+		t.Errorf("only %d example programs", n)
+	}
 }
