@@ -3,6 +3,7 @@ package gpython
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -235,3 +236,41 @@ func TestClosed(t *testing.T) {
 }
 
 func named(c fitness.Case, name string) fitness.Case { c.Name = name; return c }
+
+// TestCloseWhileRunning checks that Close stops a busy worker: the Run in
+// flight returns ErrClosed, and no process is left.
+func TestCloseWhileRunning(t *testing.T) {
+	suite := &fitness.Suite{MemoryMB: 256, Cases: []fitness.Case{secs(call("f", "", "1"), 30)}}
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: target(t, "cand.py", nil)}, config{noCheck: true})
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Run(context.Background(), []byte("import time\ndef f():\n    time.sleep(20)\n"), sandbox.RunOptions{})
+		done <- err
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if pids := workerPIDs(e); len(pids) == 1 {
+			if i, _ := firstProc(e).shm.running(); i == 0 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the case never started")
+		}
+	}
+	e.Close()
+	if err := <-done; !errors.Is(err, sandbox.ErrClosed) {
+		t.Errorf("Run during Close: %v, want ErrClosed", err)
+	}
+	if left := descendants(os.Getpid()); len(left) > 0 {
+		t.Errorf("%d processes left behind after Close", len(left))
+	}
+}
+
+func firstProc(e *Engine) *proc {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for p := range e.all {
+		return p
+	}
+	return nil
+}
