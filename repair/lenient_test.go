@@ -3,6 +3,7 @@ package repair
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,13 +16,13 @@ import (
 // lenientRunner is fakeRunner for lenient runs: every case of every
 // program needs the injected name "helper", and a program whose line 6 is
 // fixed also needs fixInjection in the cases the original fails.
-func lenientRunner(t *testing.T, fixInjection string, sawPlan *bool) Runner {
+func lenientRunner(t *testing.T, fixInjection string, sawPlan *atomic.Bool) Runner {
 	inner := fakeRunner(nil)
 	return func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
 		if opts.Lenient == nil {
 			t.Errorf("a run without the lenient plan")
 		} else {
-			*sawPlan = true
+			sawPlan.Store(true)
 		}
 		o, err := inner(ctx, src, opts)
 		if err != nil {
@@ -58,12 +59,12 @@ func TestRunLenient(t *testing.T) {
 			opts.Workers = 2
 			opts.Generations = 8
 			opts.Lenient = plan
-			var saw bool
+			var saw atomic.Bool
 			res, err := Run(context.Background(), p, fakeSuite(10), lenientRunner(t, tt.fixInjection, &saw), opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !saw {
+			if !saw.Load() {
 				t.Error("the runner never got the plan")
 			}
 			if got := len(res.Fixes) > 0; got != tt.wantFix {
