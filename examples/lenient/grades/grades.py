@@ -1,10 +1,10 @@
 """Letter grades for the course dashboard, extracted from the grading
-service: structlog and the service's own grading package are not installed
+service: the service's SDK and its own grading package are not installed
 where it runs now."""
-import structlog
+import grading_sdk
 from grading.metrics import timed
 
-log = structlog.get_logger(__name__)
+log = grading_sdk.get_logger(__name__)
 
 
 @timed("letter_grade")
