@@ -115,8 +115,12 @@
 //
 //	Go → server  'S' the suite, once: JSON {module, cases ([]fitness.Case),
 //	                 memory_mb, output_cap, test_source, test_module,
-//	                 test_file, original (the target's source), reuse}
-//	             'R' a candidate: a flags byte (1: coverage), the source
+//	                 test_file, original (the target's source), reuse,
+//	                 lenient_runtime (cpython/lenient.py)}
+//	             'R' a candidate: a flags byte (1: coverage, 2: abandon
+//	                 after a timeout, 4: lenient), an f64 cap of the case
+//	                 timeouts, with flag 4 a u32 length and the lenient
+//	                 plan (JSON), the source
 //	server → Go  'H' ready: JSON {version, pid_ns}
 //	             'P' still busy (every second: Go's watchdog)
 //	             'C' result records of finished cases
@@ -125,8 +129,10 @@
 //	             'X' the harness failed: the message (then it exits)
 //
 // A record is u32 case, u8 verdict ([fitness.Verdict]), u8 flags, f64
-// seconds, then with flags&1 a u16-length UTF-8 detail and with flags&2 a
-// u32 count of u32 line numbers. Go trusts nothing a server sends: lengths,
+// seconds, then with flags&1 a u16-length UTF-8 detail, with flags&2 a
+// u32 count of u32 line numbers, and with flags&4 (lenient runs) a u16
+// count of injections, each a u32 line and three u8-length UTF-8 strings
+// (kind, name, class). Go trusts nothing a server sends: lengths,
 // case numbers and verdicts are checked, and garbage, silence (the
 // watchdog) or death replace the server; the candidate in flight then runs
 // once more on a fresh server, and if it breaks that one too the cases it
@@ -181,6 +187,17 @@
 // change anything such a body reads, so a fresh import would make the same
 // module: the semantics stay "a fresh import per case", which
 // TestFreshImportPerCase and TestFreshImportPerCasePure check.
+//
+// # Lenient runs
+//
+// A candidate run with [RunOptions].Lenient (package lenient) is compiled
+// by the manager from its AST with every attribute read turned into a call
+// of the lenient runtime (positions kept), and never runs in a reused
+// child. Its child loads the runtime (marshalled by the manager into the
+// mapping after the code, with the plan) and gives the candidate's module,
+// in every case, a fresh copy of the builtins whose __missing__ and
+// __import__ inject values for missing names and modules; each case's
+// record lists the injections. Plain candidates run exactly as before.
 //
 // # Comparison
 //
