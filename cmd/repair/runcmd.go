@@ -29,7 +29,7 @@ With --lenient, what the program misses (a module the sandbox lacks, a
 name, an attribute defined elsewhere) gets an injected value predicted from
 the code, and each case lists the values it ran with (see docs/lenient.md).`,
 		Example: `  repair run --target examples/middle/middle.py --tests examples/middle/tests.json
-  repair run --lenient --target examples/lenient/grades.py --tests examples/lenient/tests.json`,
+  repair run --lenient --target examples/lenient/grades/grades.py --tests examples/lenient/grades/tests.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkLenient(lenientRun, &f); err != nil {
