@@ -2,6 +2,7 @@ package cpython
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -53,10 +54,16 @@ var lenientTests = []struct {
 		name: "names that exist are never replaced",
 		src: `import math
 total = 10
-class C:
+class B:
+    def __init__(self):
+        self.__secret = 0
+class C(B):
     k = 2
+    def __init__(self):
+        super().__init__()
+        self.__secret = 1
     def m(self):
-        return self.k
+        return self.k + self.__secret - 1
 def f(x):
     y = x + total + C().m()
     return math.floor(abs(y))
@@ -189,6 +196,31 @@ def key():
 			inj(3, "call", "commit", lenient.Object),
 		}}},
 	},
+}
+
+// TestLenientMatch checks that match patterns stay attribute lookups
+// (the instrumentation must not turn math.pi in a pattern into a call).
+func TestLenientMatch(t *testing.T) {
+	py := python(t)
+	var major, minor int
+	fmt.Sscanf(py.Version, "%d.%d", &major, &minor)
+	if major == 3 && minor < 10 {
+		t.Skipf("no match statement in Python %s", py.Version)
+	}
+	src := `import math
+def f(x):
+    match x:
+        case math.inf:
+            return "inf"
+        case _ if x > math.pi:
+            return "big"
+    return "small"
+`
+	got := lenientResults(lenientRun(t, src, []fitness.Case{call("f", "[4]", `"big"`), call("f", "[1]", `"small"`)}, false))
+	want := []lenientResult{{Verdict: fitness.Passed}, {Verdict: fitness.Passed}}
+	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
 }
 
 func TestLenientObjects(t *testing.T) {
