@@ -83,6 +83,9 @@ func Describe(e sandbox.Engine) string {
 		}
 		return conf.String()
 	}
+	if d, ok := e.(interface{ Describe() string }); ok {
+		return d.Describe() // remote executors
+	}
 	switch x := e.(type) {
 	case *cpython.Engine:
 		return fmt.Sprintf("cpython %s (isolation: %s)", x.Python().Version, iso(x.Confinement()))

@@ -294,12 +294,19 @@ func (e *Engine) Stats() Stats {
 	return Stats{Candidates: e.stats.candidates.Load(), Restarts: e.stats.restarts.Load(), Unprobed: e.stats.unprobed.Load()}
 }
 
+// errLenient refuses lenient runs: gpython has no hook to inject values
+// for what a program misses.
+var errLenient = errors.New("the gpython engine cannot run leniently (inject values for missing names); use the cpython engine")
+
 // Run evaluates one candidate: one Result per case, in the suite's order.
 // A case that crashes its worker (a Go stack overflow, memory) or passes
 // its deadline without reaching a probe gets its verdict, and the
 // remaining cases go on in a fresh worker. The error is ctx.Err(),
 // [sandbox.ErrClosed], or a failure to start a worker.
 func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+	if opts.Lenient != nil {
+		return nil, errLenient
+	}
 	var flags byte
 	if opts.Coverage {
 		flags |= runCoverage
