@@ -102,7 +102,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if e.watchdog <= 0 {
 		e.watchdog = 10 * time.Second
 	}
-	if e.files, err = helperFiles(opts.Target, opts.Suite); err != nil {
+	if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
 		return nil, err
 	}
 	if e.suiteMsg, err = suiteMessage(module, e.memoryMB, opts, !cfg.noReuse); err != nil {
@@ -308,45 +308,6 @@ func (e *Engine) Close() error {
 	}
 	wg.Wait()
 	return nil
-}
-
-// helperFiles lists the .py files next to the target (and next to a Python
-// test file), except the target and the test file themselves: the
-// candidate and the test source are sent to the servers instead.
-func helperFiles(target string, suite *fitness.Suite) ([]string, error) {
-	dirs := []string{filepath.Dir(target)}
-	skip := map[string]bool{}
-	for _, p := range []string{target, suite.Path} {
-		if p == "" {
-			continue
-		}
-		if abs, err := filepath.Abs(p); err == nil {
-			skip[abs] = true
-		}
-	}
-	if len(suite.TestSource) > 0 && suite.Path != "" && filepath.Dir(suite.Path) != dirs[0] {
-		dirs = append(dirs, filepath.Dir(suite.Path))
-	}
-	seen := map[string]bool{}
-	var files []string
-	for _, d := range dirs {
-		matches, err := filepath.Glob(filepath.Join(d, "*.py"))
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range matches {
-			abs, err := filepath.Abs(m)
-			if err != nil || skip[abs] || seen[filepath.Base(m)] {
-				continue
-			}
-			if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
-				continue
-			}
-			seen[filepath.Base(m)] = true
-			files = append(files, abs)
-		}
-	}
-	return files, nil
 }
 
 // suiteMessage is what every server receives once.

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"repair/fitness"
+	"repair/sandbox"
 )
 
 // Paths of the native endpoints of `repair serve`.
@@ -171,7 +172,7 @@ func NewSuite(target string, suite *fitness.Suite) (*Suite, error) {
 		}
 		s.Original = string(data)
 	}
-	files, err := helperFiles(target, suite)
+	files, err := sandbox.HelperFiles(target, suite)
 	if err != nil {
 		return nil, err
 	}
@@ -203,48 +204,6 @@ func NewSuite(target string, suite *fitness.Suite) (*Suite, error) {
 		}
 	}
 	return s, nil
-}
-
-// helperFiles lists the .py files next to the target (and next to a Python
-// test file), except the target and the test file themselves, as package
-// sandbox/cpython does.
-func helperFiles(target string, suite *fitness.Suite) ([]string, error) {
-	dirs := []string{filepath.Dir(target)}
-	skip := map[string]bool{}
-	for _, p := range []string{target, suite.Path} {
-		if p == "" {
-			continue
-		}
-		if abs, err := filepath.Abs(p); err == nil {
-			skip[abs] = true
-		}
-	}
-	if len(suite.TestSource) > 0 && suite.Path != "" && filepath.Dir(suite.Path) != dirs[0] {
-		dirs = append(dirs, filepath.Dir(suite.Path))
-	}
-	seen := map[string]bool{}
-	var files []string
-	for _, d := range dirs {
-		matches, err := filepath.Glob(filepath.Join(d, "*.py"))
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range matches {
-			abs, err := filepath.Abs(m)
-			if err != nil || skip[abs] || seen[filepath.Base(m)] {
-				continue
-			}
-			if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
-				continue
-			}
-			if !isIdentifier(strings.TrimSuffix(filepath.Base(m), ".py")) {
-				continue // not importable anyway
-			}
-			seen[filepath.Base(m)] = true
-			files = append(files, abs)
-		}
-	}
-	return files, nil
 }
 
 // Limits bound what a server accepts in a [Suite].
