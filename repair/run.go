@@ -270,6 +270,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	// Reduce and re-validate each fix (with a context that survives the
 	// time budget: reduction is part of delivering the fix).
 	t1 := time.Now()
+	delivered := map[fitness.Key]bool{} // reduced fixes, by rendered program
 	for _, f := range found {
 		fix, flaky, err := st.finish(ctx, f)
 		if err != nil {
@@ -280,7 +281,11 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 			fmt.Fprintf(log, "repair: cases %v changed verdict when the fix ran again: not claimed as plausible\n", caseNames(s, flaky))
 			continue
 		}
-		res.Fixes = append(res.Fixes, *fix)
+		// With --all, two fixes may reduce to the same program.
+		if k := fitness.KeyOf(fix.Source); !delivered[k] {
+			delivered[k] = true
+			res.Fixes = append(res.Fixes, *fix)
+		}
 	}
 	res.ReduceTime = time.Since(t1)
 	if len(res.Fixes) > 0 {

@@ -277,3 +277,28 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestAll: --all collects several fixes, each a distinct program after
+// reduction.
+func TestAll(t *testing.T) {
+	p := parseMiddle(t)
+	opts := Defaults()
+	opts.All, opts.Generations = true, 8
+	res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Fixes) < 2 {
+		t.Fatalf("%d fixes, want several", len(res.Fixes))
+	}
+	seen := map[string]bool{}
+	for _, f := range res.Fixes {
+		if seen[string(f.Source)] {
+			t.Errorf("fix %v delivered twice", f.Describe)
+		}
+		seen[string(f.Source)] = true
+	}
+	if res.StopReason != "generations" {
+		t.Errorf("stop reason %q", res.StopReason)
+	}
+}
