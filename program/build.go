@@ -99,6 +99,13 @@ func (b *builder) addStmt(n *sitter.Node, bid, parent, scope int, ctx place) {
 		}
 	}
 	s.needs = b.needs(n)
+	if n.Type() == "future_import_statement" {
+		// Only a docstring and other future imports may stand before a
+		// future import: nothing may be placed at them.
+		for _, prev := range p.Blocks[bid].Stmts {
+			p.Stmts[prev].needs |= never
+		}
+	}
 	p.Stmts = append(p.Stmts, s)
 	b.binds = append(b.binds, nil)
 	p.Blocks[bid].Stmts = append(p.Blocks[bid].Stmts, id)
@@ -343,6 +350,8 @@ func (b *builder) needs(n *sitter.Node) place {
 			need |= inFunc | inNested | never
 		case "global_statement", "future_import_statement":
 			need |= never
+		case "wildcard_import":
+			need |= never // import * only compiles at module level
 		case "for_statement", "with_statement", "for_in_clause":
 			if firstToken(n) == "async" {
 				need |= inFunc | inAsync
