@@ -1,6 +1,7 @@
 package program
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -475,7 +476,20 @@ func (p *Program) explode(pt Patch, ok []bool) *doc {
 		if lines == nil {
 			lines = map[int]bool{}
 		}
-		for l := st.Line; l <= st.EndLine; l++ {
+		// The whole logical line is split: the siblings sharing a line
+		// with the statement, and theirs (a statement continued over
+		// lines shares its last line with the next one).
+		lo, hi := st.Line, st.EndLine
+		for grown := true; grown; {
+			grown = false
+			for _, id := range p.Blocks[st.Block].Stmts {
+				o := &p.Stmts[id]
+				if o.Inline && o.Line <= hi && o.EndLine >= lo && (o.Line < lo || o.EndLine > hi) {
+					lo, hi, grown = min(lo, o.Line), max(hi, o.EndLine), true
+				}
+			}
+		}
+		for l := lo; l <= hi; l++ {
 			lines[l] = true
 		}
 	}
@@ -496,14 +510,66 @@ func (p *Program) explode(pt Patch, ok []bool) *doc {
 	}
 	var rs []repl
 	for _, g := range p.glue {
-		if lines[g.line] {
-			text := p.NL + g.indent
-			rs = append(rs, repl{start: g.start, end: g.end, text: text})
-			d.shifts = append(d.shifts, shift{at: g.end, delta: len(text) - (g.end - g.start)})
+		if !lines[g.line] {
+			continue
+		}
+		text := p.NL + g.indent
+		rs = append(rs, repl{start: g.start, end: g.end, text: text})
+		d.shifts = append(d.shifts, shift{at: g.end, delta: len(text) - (g.end - g.start)})
+		// The statement after the glue now starts a line at g.indent; its
+		// continuation lines must not start left of it (see shallow).
+		for s := range p.Stmts {
+			st := &p.Stmts[s]
+			if st.Start != g.end {
+				continue
+			}
+			for l := st.Line + 1; l <= st.EndLine; l++ {
+				if ls := p.lineStarts[l-1]; p.shallow(l, g.indent) {
+					rs = append(rs, repl{start: ls, end: ls, text: g.indent})
+					d.shifts = append(d.shifts, shift{at: ls, delta: len(g.indent)})
+				}
+			}
 		}
 	}
+	sort.SliceStable(d.shifts, func(i, j int) bool { return d.shifts[i].at < d.shifts[j].at })
 	d.b = apply(p.Src, rs)
 	return d
+}
+
+// shallow reports whether line l (1-based), a continuation line of a
+// statement that now starts at indent, would start left of it. Python
+// ignores the indentation of lines continued in brackets or after a
+// backslash, but tree-sitter's scanner takes some of them for a dedent
+// (a line "a," at column 0 after "from m import (" in a block), so such
+// lines get indent in front. A line that starts inside a string is never
+// shallow: its leading whitespace is part of the string.
+func (p *Program) shallow(l int, indent string) bool {
+	if p.inString[l-1] {
+		return false
+	}
+	ls, le := p.lineStarts[l-1], len(p.Src)
+	if l < len(p.lineStarts) {
+		le = p.lineStarts[l]
+	}
+	line := p.Src[ls:le]
+	return !isBlank(trimEOL(line)) && scanWidth(leadingSpace(line)) < scanWidth([]byte(indent))
+}
+
+// scanWidth is the indentation of leading whitespace as tree-sitter's
+// scanner counts it: a space 1, a tab 8, a form feed starts again.
+func scanWidth(ws []byte) int {
+	n := 0
+	for _, c := range ws {
+		switch c {
+		case ' ':
+			n++
+		case '\t':
+			n += 8
+		case '\f':
+			n = 0
+		}
+	}
+	return n
 }
 
 // donorOf returns the copy an Insert* or Replace edit puts in, adapted
@@ -538,10 +604,25 @@ func (sb *subst) apply(line []byte, ls int) []byte {
 // lines ending with a line break, with an optional substitution.
 func (p *Program) donor(s int, indent string, sub *subst) string {
 	st := &p.Stmts[s]
-	if st.Inline {
-		return indent + string(sub.apply(p.Src[st.Start:st.End], st.Start)) + p.NL
-	}
 	var sb strings.Builder
+	if st.Inline {
+		// The statement's own text; its continuation lines must not start
+		// left of indent (see shallow).
+		sb.WriteString(indent)
+		text := sub.apply(p.Src[st.Start:st.End], st.Start)
+		for l := st.Line; len(text) > 0; l++ {
+			i := bytes.IndexByte(text, '\n') + 1
+			if i == 0 {
+				i = len(text)
+			}
+			if l > st.Line && p.shallow(l, indent) {
+				sb.WriteString(indent)
+			}
+			sb.Write(text[:i])
+			text = text[i:]
+		}
+		return sb.String() + p.NL
+	}
 	for l := st.Line; l <= st.EndLine; l++ {
 		ls := p.lineStarts[l-1]
 		le := len(p.Src)
