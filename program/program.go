@@ -212,9 +212,11 @@ func BinaryPrec(op string) int {
 }
 
 // Fit returns text, of precedence prec, parenthesized if needed to stand
-// at site s.
+// at site s: for its precedence, or in an f-string's replacement field
+// when it starts with '{' (at the start of the field "{{" would read as a
+// literal brace).
 func (s *Site) Fit(text string, prec int) string {
-	if prec < s.MinPrec {
+	if prec < s.MinPrec || s.InString && strings.HasPrefix(text, "{") {
 		return "(" + text + ")"
 	}
 	return text
