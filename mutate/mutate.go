@@ -170,7 +170,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 		switch s.Kind {
 		case program.SiteCond:
 			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
-			if !seenCond[text] {
+			if !seenCond[text] && !contextual(text) {
 				seenCond[text] = true
 				c.conds = append(c.conds, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: true})
 			}
@@ -182,7 +182,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 			if len(s.Parts) > 0 && (s.Node == "binary_operator" || s.Node == "boolean_operator" || s.Node == "unary_operator" || s.Node == "not_operator") {
 				c.drop.add(i, w(s.Stmt))
 			}
-			if !seenExpr[text] {
+			if !seenExpr[text] && !contextual(text) {
 				seenExpr[text] = true
 				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: boolish(s)})
 			}
@@ -209,6 +209,33 @@ func NewContext(p *program.Program, weights []float64) *Context {
 }
 
 func quoted(text string) bool { return strings.ContainsAny(text, "'\"\\\r\n") }
+
+// contextual reports whether an expression compiles only in some places,
+// so that it is no donor: an assignment expression (not in a
+// comprehension's iterable, nor in a comprehension of a class body), await
+// (only in an async function) or yield (only in a function, not in a
+// comprehension). The test is on the text: a string holding one of them
+// only costs a donor.
+func contextual(text string) bool {
+	if strings.Contains(text, ":=") {
+		return true
+	}
+	word := func(b byte) bool { return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80 }
+	for _, kw := range []string{"await", "yield"} {
+		for i := 0; ; {
+			j := strings.Index(text[i:], kw)
+			if j < 0 {
+				break
+			}
+			j += i
+			if (j == 0 || !word(text[j-1])) && (j+len(kw) == len(text) || !word(text[j+len(kw)])) {
+				return true
+			}
+			i = j + len(kw)
+		}
+	}
+	return false
+}
 
 // shiftable: an index, a call argument, or an operand of a comparison —
 // the places where off-by-one bugs live — that may be a number.
