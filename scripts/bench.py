@@ -82,8 +82,13 @@ class Timeout(Exception):
     pass
 
 
+_armed = [False]
+
+
 def _alarm(signum, frame):
-    raise Timeout()
+    if _armed[0]:  # never raise outside the call being timed
+        _armed[0] = False
+        raise Timeout()
 
 
 def load(path, name):
@@ -102,6 +107,7 @@ def call(path, func, args, kwargs, timeout=2.0):
     args = copy.deepcopy(args)
     kwargs = copy.deepcopy(kwargs)
     signal.signal(signal.SIGALRM, _alarm)
+    _armed[0] = True
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
         f = mod
@@ -110,6 +116,7 @@ def call(path, func, args, kwargs, timeout=2.0):
         ret = f(*args, **kwargs)
         if hasattr(ret, "__next__"):
             ret = list(ret)
+        _armed[0] = False
         out = ("ok", norm(ret), norm(args))
     except Timeout:
         out = ("timeout",)
@@ -118,6 +125,7 @@ def call(path, func, args, kwargs, timeout=2.0):
     except Exception as e:  # noqa: BLE001
         out = ("raise", type(e).__name__)
     finally:
+        _armed[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
     return out
 
