@@ -340,6 +340,11 @@ func (b *builder) needs(n *sitter.Node) place {
 			}
 		case "yield":
 			need |= inFunc | yieldExpr
+			for i := 0; i < int(n.ChildCount()); i++ {
+				if n.Child(i).Type() == "from" {
+					need |= yieldFrom
+				}
+			}
 		case "await":
 			need |= inFunc | inAsync
 		case "break_statement", "continue_statement":

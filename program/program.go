@@ -58,6 +58,7 @@ const (
 	never       // future imports, global and nonlocal declarations: never moved
 	yieldExpr   // the text yields (not a context: see CanPlace)
 	returnValue // the text returns a value (not a context)
+	yieldFrom   // the text delegates with yield from (not a context)
 
 	contexts = inFunc | inLoop | inAsync | inNested | never
 )
@@ -318,7 +319,7 @@ func (p *Program) Contains(outer, inner int) bool {
 // global/nonlocal declarations are never moved.
 //
 // In an async function, a yield and a return with a value exclude each
-// other. The target of a replacement must not be Pinned (see CanRemove).
+// other, and yield from is never allowed. The target of a replacement must not be Pinned (see CanRemove).
 func (p *Program) CanPlace(donor, target int) bool {
 	d, t := &p.Stmts[donor], &p.Stmts[target]
 	if d.needs&never != 0 || t.needs&never != 0 {
@@ -328,7 +329,7 @@ func (p *Program) CanPlace(donor, target int) bool {
 		return false
 	}
 	if sc := &p.Scopes[t.Scope]; sc.async {
-		if (d.needs&yieldExpr != 0 && sc.returnsValue) || (d.needs&returnValue != 0 && sc.yields) {
+		if (d.needs&yieldExpr != 0 && sc.returnsValue) || (d.needs&returnValue != 0 && sc.yields) || d.needs&yieldFrom != 0 {
 			return false
 		}
 	}
