@@ -220,7 +220,9 @@ func contextual(text string) bool {
 	if strings.Contains(text, ":=") {
 		return true
 	}
-	word := func(b byte) bool { return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80 }
+	word := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+	}
 	for _, kw := range []string{"await", "yield"} {
 		for i := 0; ; {
 			j := strings.Index(text[i:], kw)

@@ -819,7 +819,9 @@ func (g *gen) simple(sc *scope) string {
 		{4, true, func() string { return g.augTarget() + " " + one(g, augops) + " " + g.expr(e, precLambda+1) }},
 		{5, true, func() string { return g.call(e) }},
 		{2, true, func() string { return "pass" }},
-		{1, true, func() string { return "del " + one(g, []string{g.name(), g.name() + "[" + g.expr(e, precLambda+1) + "]", g.name() + ", " + g.name(), g.name() + "." + one(g, attrs)}) }},
+		{1, true, func() string {
+			return "del " + one(g, []string{g.name(), g.name() + "[" + g.expr(e, precLambda+1) + "]", g.name() + ", " + g.name(), g.name() + "." + one(g, attrs)})
+		}},
 		{2, true, func() string {
 			s := "assert " + g.expr(e, precLambda+1)
 			if g.maybe(30) {
@@ -860,8 +862,12 @@ func (g *gen) simple(sc *scope) string {
 			return "yield from " + g.expr(e, precOr)
 		}},
 		{1, true, func() string { return g.importStmt(sc) }},
-		{3, len(sc.globals) > 0, func() string { return one(g, sc.globals) + " " + one(g, []string{"=", "+="}) + " " + g.expr(e, precLambda+1) }},
-		{3, len(sc.nonlocals) > 0, func() string { return one(g, sc.nonlocals) + " " + one(g, []string{"=", "+="}) + " " + g.expr(e, precLambda+1) }},
+		{3, len(sc.globals) > 0, func() string {
+			return one(g, sc.globals) + " " + one(g, []string{"=", "+="}) + " " + g.expr(e, precLambda+1)
+		}},
+		{3, len(sc.nonlocals) > 0, func() string {
+			return one(g, sc.nonlocals) + " " + one(g, []string{"=", "+="}) + " " + g.expr(e, precLambda+1)
+		}},
 		{2, sc.async, func() string { return "await " + g.primary(e) }},
 		{1, sc.method, func() string { return "self." + one(g, attrs) + " = " + g.expr(e, precLambda) }},
 		{1, true, func() string { return one(g, []string{"...", g.str(e)}) }},
