@@ -18,6 +18,21 @@ type Test func(ctx context.Context, edits program.Patch) (bool, error)
 // that passes test. test(edits) is assumed true. It calls test at most
 // O(n²) times for n edits, each with a distinct subset.
 func Minimize(ctx context.Context, edits program.Patch, test Test) (program.Patch, error) {
+	// ddmin comes back to subsets it tested at a coarser granularity:
+	// remember the verdicts.
+	tested := map[string]bool{}
+	run := test
+	test = func(ctx context.Context, sub program.Patch) (bool, error) {
+		k := sub.Key()
+		if ok, done := tested[k]; done {
+			return ok, nil
+		}
+		ok, err := run(ctx, sub)
+		if err == nil {
+			tested[k] = ok
+		}
+		return ok, err
+	}
 	cur := append(program.Patch(nil), edits...)
 	n := 2
 	for len(cur) >= 2 {
