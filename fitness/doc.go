@@ -46,7 +46,7 @@
 //
 //	target         string   the program; relative to the suite's directory (--target wins)
 //	function       string   default callee of call cases; alias function_name
-//	timeout        number   seconds per case, > 0 (default 2)
+//	timeout        number   seconds per case, > 0, at most a day (default 2)
 //	memory_mb      integer  per candidate process, > 0 (default 512)
 //	tolerance      number   float comparison, >= 0 (default 1e-9)
 //	tests          array    the cases, at least one
@@ -62,7 +62,7 @@
 //	raises         string   an exception class name (dotted allowed); excludes expected and expected_args
 //	stdin, stdout  string   an I/O case: runs the program as __main__; excludes the call keys
 //	weight         number   > 0 (default 1)
-//	timeout        number   > 0, overrides the suite's
+//	timeout        number   > 0, at most a day, overrides the suite's
 //	tolerance      number   >= 0, overrides the suite's
 //
 // A call case needs a check (expected, expected_args or raises) and a

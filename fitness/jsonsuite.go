@@ -166,6 +166,15 @@ func jsonNumber(l loc, raw json.RawMessage, positive bool) (float64, error) {
 	return f, nil
 }
 
+// jsonTimeout decodes a timeout: > 0 and at most MaxTimeout.
+func jsonTimeout(l loc, raw json.RawMessage) (float64, error) {
+	t, err := jsonNumber(l, raw, true)
+	if err == nil && t > MaxTimeout {
+		return 0, l.errorf("must be at most %d seconds (a day), got %s", MaxTimeout, raw)
+	}
+	return t, err
+}
+
 func compact(raw json.RawMessage) json.RawMessage {
 	var b bytes.Buffer
 	if err := json.Compact(&b, raw); err != nil {
@@ -322,7 +331,7 @@ func parseSuite(path string, raw json.RawMessage) (*Suite, error) {
 			}
 			d.function = fn
 		case "timeout":
-			if d.timeout, err = jsonNumber(l, f.val, true); err != nil {
+			if d.timeout, err = jsonTimeout(l, f.val); err != nil {
 				return nil, err
 			}
 		case "tolerance":
@@ -554,7 +563,7 @@ func parseCase(l loc, raw json.RawMessage, d suiteDefaults) (Case, error) {
 				return c, err
 			}
 		case "timeout":
-			if c.Timeout, err = jsonNumber(fl, f.val, true); err != nil {
+			if c.Timeout, err = jsonTimeout(fl, f.val); err != nil {
 				return c, err
 			}
 		case "tolerance":

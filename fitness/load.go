@@ -20,6 +20,10 @@ const (
 	DefaultMemoryMB  = 512  // per candidate process
 	DefaultTolerance = 1e-9 // float comparison, absolute or relative
 	DefaultWeight    = 1.0  // per case
+
+	// MaxTimeout bounds a case's timeout, in seconds (a day): a longer
+	// one is a typing mistake, and overflows the sandbox's timers.
+	MaxTimeout = 24 * 60 * 60
 )
 
 // Load reads and validates the suite at path: a JSON suite object, a bare
