@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"repair/program"
 )
 
 // parsePython reads a Python test file: every top-level "def test_*(" or
@@ -16,6 +18,11 @@ func parsePython(path string, data []byte) (*Suite, error) {
 	module := strings.TrimSuffix(base, filepath.Ext(base))
 	if !isIdentifier(module) {
 		return nil, fmt.Errorf("%s: a test file's name must be a Python module name (letters, digits and _), got %q", path, module)
+	}
+	// The sandbox imports the file: its syntax errors are the suite's, not
+	// a failure of the sandbox.
+	if _, err := program.Parse(path, data); err != nil {
+		return nil, err
 	}
 	var cases []Case
 	first := make(map[string]int)
