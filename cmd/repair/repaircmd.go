@@ -176,15 +176,19 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	if f.lenient && res.Original != nil {
 		printNeeded(log, res.Original)
 	}
+	// A report that cannot be written now (the disk filled up during the
+	// search) does not cost the fix: it is printed all the same.
+	var reportErr error
 	if f.report != "" {
-		if err := writeReport(f.report, f, opts, l, engineDesc, res, elapsed); err != nil {
-			return err
-		}
+		reportErr = writeReport(f.report, f, opts, l, engineDesc, res, elapsed)
 	}
 	summarize(log, l, res, elapsed)
 	if len(res.Fixes) == 0 {
 		if runErr != nil && errors.Is(runErr, context.Canceled) {
 			fmt.Fprintln(log, "repair: interrupted")
+		}
+		if reportErr != nil {
+			return reportErr
 		}
 		return &exitError{code: exitNotFound}
 	}
@@ -196,7 +200,7 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		}
 		fmt.Fprintf(log, "repair: wrote %s (the original is in %s.orig)\n", l.path, l.path)
 	}
-	return nil
+	return reportErr
 }
 
 type discard struct{}
@@ -442,7 +446,8 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		return fmt.Errorf("report: %w", err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return inputerr.New("--report %s: %v", path, unwrap(err))
+		// The path was checked before the search: this is the machine.
+		return fmt.Errorf("--report %s: %v", path, unwrap(err))
 	}
 	return nil
 }
