@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	"repair/experiment"
 	"repair/internal/inputerr"
+	"repair/repair"
 )
 
 func newExperimentCmd(io streams) *cobra.Command {
@@ -128,6 +130,10 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 		if _, err := experiment.ParseIsolation(f.isolation); err != nil {
 			return &flagError{fmt.Errorf("--sandbox %v", err)}
 		}
+	}
+	if f.engine != "" && !slices.Contains(repair.Engines, f.engine) {
+		// Before anything runs or a results file is made.
+		return &flagError{fmt.Errorf("--engine must be one of %s, got %q", strings.Join(repair.Engines, ", "), f.engine)}
 	}
 	plan, err := experiment.Load(path)
 	if err != nil {
