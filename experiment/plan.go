@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -188,6 +189,10 @@ func Parse(path, dir string, data []byte) (*Plan, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			// An empty file (or only comments) decodes to nothing.
+			return nil, inputerr.New("%s: empty: a plan is a mapping with keys %s", path, strings.Join(planKeys, ", "))
+		}
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		var line int
 		if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
