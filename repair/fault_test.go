@@ -1,0 +1,126 @@
+package repair
+
+import (
+	"context"
+	"errors"
+	"os"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"repair/fitness"
+	"repair/program"
+	"repair/sandbox"
+)
+
+// brief is what must not depend on faults of the engine: the fixes, the
+// counters and the fitness history of a run (not its times).
+type brief struct {
+	Fixes       []Fix
+	BestFitness float64
+	Evaluations int
+	Generations int
+	History     [][3]float64 // best, mean, evaluations
+	StopReason  string
+}
+
+func briefOf(r *Result) brief {
+	b := brief{BestFitness: r.BestFitness, Evaluations: r.Evaluations, Generations: r.Generations, StopReason: r.StopReason}
+	for _, f := range r.Fixes {
+		f.Source = nil
+		b.Fixes = append(b.Fixes, f)
+	}
+	for _, g := range r.History {
+		b.History = append(b.History, [3]float64{g.Best, g.Mean, float64(g.Evaluations)})
+	}
+	return b
+}
+
+// TestFaultInjection: an engine's worker (a cpython fork server, a gpython
+// worker process) killed from outside in the middle of a run is replaced,
+// and the run finishes with the same fixes, counters and history as an
+// undisturbed run with the same seed. The servers are killed while the
+// other worker may be running a candidate (or, "idle", between candidates).
+// The gpython cases are known to fail: set REPAIR_FAULT_KNOWN=1 to run them.
+func TestFaultInjection(t *testing.T) {
+	const target = "../examples/middle/middle.py"
+	p, err := program.ParseFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite, err := fitness.Load("../examples/middle/tests.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	tests := []struct {
+		name, engine string
+		workers      int    // 1: candidates one at a time, so kills find the worker idle
+		known        string // a known failure: skipped unless REPAIR_FAULT_KNOWN is set
+	}{
+		{name: "cpython", engine: "cpython", workers: 2},
+		{name: "gpython, idle", engine: "gpython", workers: 1,
+			known: "after a gpython worker is killed between candidates, the next candidate gets the previous candidate's records, left in the dead worker's shared area (proc.collect), as its results"},
+		{name: "gpython, busy", engine: "gpython", workers: 2,
+			known: "a gpython worker killed from outside during a case gives that case RUNTIME_ERROR (killed by signal SIGKILL) instead of running it again on a fresh worker"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.known != "" && os.Getenv("REPAIR_FAULT_KNOWN") == "" {
+				t.Skip("known: " + tt.known)
+			}
+			run := func(killEvery int) (brief, int) {
+				eng, err := OpenEngine(ctx, tt.engine, sandbox.Options{Suite: suite, Target: target, Workers: tt.workers})
+				if errors.Is(err, sandbox.ErrNoPython) {
+					t.Skip(err)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer eng.Close()
+				var mu sync.Mutex
+				calls, kills := 0, 0
+				runner := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+					mu.Lock()
+					calls++
+					if killEvery > 0 && calls%killEvery == 0 {
+						for _, s := range servers() {
+							if syscall.Kill(s.pid, syscall.SIGKILL) == nil {
+								kills++
+								break
+							}
+						}
+					}
+					mu.Unlock()
+					return eng.Run(ctx, src, o)
+				}
+				opts := Defaults()
+				opts.Seed = 7
+				opts.Workers = tt.workers
+				opts.All = true
+				opts.Evaluations = 150
+				opts.SearchTimeout = time.Second
+				res, err := Run(ctx, p, suite, runner, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return briefOf(res), kills
+			}
+			want, _ := run(0)
+			got, kills := run(20)
+			if kills == 0 {
+				t.Fatalf("no %s worker found to kill", tt.engine)
+			}
+			t.Logf("%d workers killed", kills)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%d workers killed: result mismatch (-undisturbed +disturbed):\n%s", kills, diff)
+			}
+			if left := descendants(os.Getpid()); len(left) > 0 {
+				t.Errorf("processes left:%s", describe(left))
+			}
+		})
+	}
+}

@@ -1,0 +1,18 @@
+package repair
+
+import (
+	"os"
+	"testing"
+
+	"repair/sandbox"
+	"repair/sandbox/gpython"
+)
+
+// TestMain lets the test binary act as the sandbox shim and as a gpython
+// worker, for the tests that run the real engines (soak_test.go,
+// fault_test.go).
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	gpython.Init()
+	os.Exit(m.Run())
+}
