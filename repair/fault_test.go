@@ -44,7 +44,6 @@ func briefOf(r *Result) brief {
 // and the run finishes with the same fixes, counters and history as an
 // undisturbed run with the same seed. The servers are killed while the
 // other worker may be running a candidate (or, "idle", between candidates).
-// The gpython cases are known to fail: set REPAIR_FAULT_KNOWN=1 to run them.
 func TestFaultInjection(t *testing.T) {
 	const target = "../examples/middle/middle.py"
 	p, err := program.ParseFile(target)
@@ -58,20 +57,18 @@ func TestFaultInjection(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name, engine string
-		workers      int    // 1: candidates one at a time, so kills find the worker idle
-		known        string // a known failure: skipped unless REPAIR_FAULT_KNOWN is set
+		workers      int // 1: candidates one at a time, so kills find the worker idle
 	}{
 		{name: "cpython", engine: "cpython", workers: 2},
-		{name: "gpython, idle", engine: "gpython", workers: 1,
-			known: "after a gpython worker is killed between candidates, the next candidate gets the previous candidate's records, left in the dead worker's shared area (proc.collect), as its results"},
-		{name: "gpython, busy", engine: "gpython", workers: 2,
-			known: "a gpython worker killed from outside during a case gives that case RUNTIME_ERROR (killed by signal SIGKILL) instead of running it again on a fresh worker"},
+		// Once, the next candidate took the records the previous one left
+		// in the dead worker's shared area as its own.
+		{name: "gpython, idle", engine: "gpython", workers: 1},
+		// Once, the case running when the worker was killed got
+		// RUNTIME_ERROR (killed by signal SIGKILL).
+		{name: "gpython, busy", engine: "gpython", workers: 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.known != "" && os.Getenv("REPAIR_FAULT_KNOWN") == "" {
-				t.Skip("known: " + tt.known)
-			}
 			run := func(killEvery int) (brief, int) {
 				eng, err := OpenEngine(ctx, tt.engine, sandbox.Options{Suite: suite, Target: target, Workers: tt.workers})
 				if errors.Is(err, sandbox.ErrNoPython) {

@@ -382,6 +382,7 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 	res := newResults(len(e.cases), flags&runCoverage != 0)
 	start := 0
 	retried := false
+	rerun := -1 // the case run again after its worker was killed from outside
 	var lastErr string
 	for start < len(e.cases) {
 		p, err := e.acquire(ctx)
@@ -419,6 +420,15 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 					}
 				}
 			case endCrash:
+				if _, ok := p.killedBy(); ok && rerun != i {
+					// Killed from outside while running case i: nothing
+					// the candidate did. Run it again, once, on a fresh
+					// worker, so that the result is the one an undisturbed
+					// run gives.
+					rerun = i
+					start = i
+					continue
+				}
 				v, d := p.crashVerdict()
 				res.out.Results[i] = fitness.Result{Verdict: v, Detail: d}
 			default:

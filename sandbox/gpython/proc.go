@@ -214,6 +214,11 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 		p.out.SetReadDeadline(time.Unix(1, 0))
 	})
 	defer stop()
+	// The worker is idle: forget what its previous candidate left in the
+	// shared area, so that a worker that died in between (killed from
+	// outside) is not taken to have reported those records for this one.
+	p.shm.clearRunning()
+	p.shm.word(shmEnd).Store(shmRecords)
 	var head [runHeader]byte
 	head[0] = flags
 	binary.LittleEndian.PutUint32(head[1:], uint32(start))
@@ -309,17 +314,28 @@ func (p *proc) crashVerdict() (fitness.Verdict, string) {
 	case strings.Contains(tail, "out of memory") || strings.Contains(tail, "cannot allocate memory"):
 		return fitness.MemoryLimitExceeded, "MemoryError"
 	}
-	var ee *exec.ExitError
-	if errors.As(p.waitErr, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return fitness.RuntimeError, "killed by signal " + unix.SignalName(ws.Signal())
-		}
+	if sig, ok := p.killedBy(); ok {
+		return fitness.RuntimeError, "killed by signal " + unix.SignalName(sig)
 	}
 	msg := firstLines(strings.TrimSpace(tail), 1)
 	if msg == "" && p.waitErr != nil {
 		msg = p.waitErr.Error()
 	}
 	return fitness.RuntimeError, "the gpython worker crashed: " + msg
+}
+
+// killedBy reports the signal that ended the worker, when a signal did
+// without the worker saying why first (a Go fatal error writes its cause
+// to stderr and exits with status 2): the worker was killed from outside
+// (by a user, by the kernel's OOM killer), not by what its candidate did.
+func (p *proc) killedBy() (syscall.Signal, bool) {
+	var ee *exec.ExitError
+	if errors.As(p.waitErr, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return ws.Signal(), true
+		}
+	}
+	return 0, false
 }
 
 // monoTime converts a nanotime reading to a time.Time for deadlines.
