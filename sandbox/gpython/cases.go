@@ -260,7 +260,7 @@ func (w *worker) runCall(it *interp, code *py.Code, probe string, c *wcase) outc
 			kwargs[k] = toPy(v)
 		}
 	}
-	r, err := py.Call(f, args, kwargs)
+	r, err := w.call(f, args, kwargs, w.pure)
 	if err != nil {
 		return w.exception(err, c.raises)
 	}
