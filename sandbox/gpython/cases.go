@@ -121,8 +121,9 @@ type outcome struct {
 
 func passed() outcome { return outcome{verdict: fitness.Passed} }
 
-// runCase runs case i on a fresh module of the candidate.
-func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, check bool) record {
+// runCase runs case i on a fresh module of the candidate, starting at t0
+// (nanotime), and returns its record and when it ended.
+func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, check bool, t0 int64) (record, int64) {
 	c := w.cases[i]
 	st := &w.st
 	// Fresh standard streams, except that one the previous case did not
@@ -142,7 +143,6 @@ func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, 
 		st.cov = make([]bool, lines)
 	}
 	it.setStreams(in, out, errOut, w.pure)
-	t0 := nanotime()
 	timeout := effectiveTimeout(c.timeout, w.cap)
 	st.start, st.deadline = t0, t0+int64(timeout*1e9)
 	if timeout < c.timeout {
@@ -150,7 +150,8 @@ func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, 
 	}
 	w.shm.setRunning(i, t0)
 	o := w.runKind(it, code, probe, c)
-	secs := float64(nanotime()-t0) / 1e9
+	end := nanotime()
+	secs := float64(end-t0) / 1e9
 	switch {
 	case st.timedOut:
 		o.verdict, o.detail = fitness.TimeLimitExceeded, "timed out after "+formatSeconds(timeout)+"s"
@@ -179,7 +180,7 @@ func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, 
 	if o.panic != "" {
 		it.used = true // the context may be left inconsistent
 	}
-	return rec
+	return rec, end
 }
 
 func (w *worker) runKind(it *interp, code *py.Code, probe string, c *wcase) (o outcome) {

@@ -451,10 +451,19 @@ func (w *worker) evaluate(flags byte, start int, src []byte) error {
 	if cov {
 		lines = strings.Count(string(src), "\n") + 2
 	}
+	check := flags&runCheck != 0
+	// A case starts when the previous one ended, unless something that
+	// takes time came in between: one clock reading per case.
+	now := nanotime()
 	for i := start; i < len(w.cases); i++ {
-		rec := w.runCase(it, code, probe, i, lines, flags&runCheck != 0)
+		rec, end := w.runCase(it, code, probe, i, lines, check, now)
+		recEnd := w.recEnd
 		if err := w.publish(rec, cov); err != nil {
 			return err
+		}
+		now = end
+		if check || w.recEnd <= recEnd { // checked for limitations, or sent a full area
+			now = nanotime()
 		}
 		if rec.Result.Verdict == fitness.TimeLimitExceeded && flags&runAbandon != 0 {
 			for j := i + 1; j < len(w.cases); j++ {
@@ -471,6 +480,7 @@ func (w *worker) evaluate(flags byte, start int, src []byte) error {
 		if it.used {
 			it = w.newInterp()
 			w.it = it
+			now = nanotime()
 		}
 	}
 	w.shm.clearRunning()
