@@ -333,8 +333,8 @@ func newResults(n int, cov bool) *results {
 	return &results{out: &fitness.Outcome{Results: make([]fitness.Result, n)}, got: make([]bool, n), cov: cov}
 }
 
-func (r *results) add(p []byte) error {
-	return decodeRecords(p, len(r.got), func(rec record) {
+func (r *results) add(p []byte, strs strCache) error {
+	return decodeRecords(p, len(r.got), strs, func(rec record) {
 		if !r.cov {
 			rec.Result.Lines = nil
 		}

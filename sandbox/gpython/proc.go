@@ -31,6 +31,7 @@ type proc struct {
 	shm    shared
 	stderr *tailBuffer
 	hello  hello
+	strs   strCache // strings of its records (see strCache)
 
 	killOnce  sync.Once
 	waitErr   error // the exit status, once killed
@@ -99,7 +100,7 @@ func (e *Engine) start() (*proc, error) {
 		closeAll(inR, inW, outR, outW)
 		return nil, err
 	}
-	p := &proc{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), shm: shared(mem), stderr: &tailBuffer{max: 4 << 10}}
+	p := &proc{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), shm: shared(mem), stderr: &tailBuffer{max: 4 << 10}, strs: strCache{}}
 	cmd.ExtraFiles = []*os.File{inR, outW, shmFile} // fds 3, 4, 5
 	cmd.Stderr = p.stderr
 	err = cmd.Start()
@@ -275,7 +276,7 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 		lastProgress = time.Now()
 		switch kind {
 		case msgChunk:
-			if err := res.add(payload); err != nil {
+			if err := res.add(payload, p.strs); err != nil {
 				p.kill()
 				return runResult{end: endBroken, running: -1, err: err}
 			}
@@ -283,7 +284,7 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 			res.compileError(strings.ToValidUTF8(string(payload), "\uFFFD"))
 			return runResult{end: endCompile, running: -1}
 		case msgDone:
-			if err := res.add(p.shm.records()); err != nil {
+			if err := res.add(p.shm.records(), p.strs); err != nil {
 				p.kill()
 				return runResult{end: endBroken, running: -1, err: err}
 			}
@@ -300,7 +301,7 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 
 // collect takes the records a dead (or killed) worker published.
 func (p *proc) collect(res *results) {
-	res.add(p.shm.records()) // records after a bad one are dropped
+	res.add(p.shm.records(), p.strs) // records after a bad one are dropped
 }
 
 // crashVerdict says what a worker's death means for the case it was

@@ -151,8 +151,8 @@ func appendRecord(b []byte, r record, lines bool) []byte {
 
 // decodeRecords parses records, trusting nothing: case numbers, verdicts
 // and lengths are checked. It calls f for each good record, and stops at
-// the first bad one.
-func decodeRecords(p []byte, n int, f func(record)) error {
+// the first bad one. Strings come from strs when it has them (nil: none).
+func decodeRecords(p []byte, n int, strs strCache, f func(record)) error {
 	le := binary.LittleEndian
 	for len(p) > 0 {
 		if len(p) < recHeader {
@@ -171,7 +171,7 @@ func decodeRecords(p []byte, n int, f func(record)) error {
 		var s string
 		var err error
 		if flags&recDetail != 0 {
-			if s, p, err = cutString(p); err != nil {
+			if s, p, err = cutString(p, strs); err != nil {
 				return err
 			}
 			r.Result.Detail = s
@@ -192,7 +192,7 @@ func decodeRecords(p []byte, n int, f func(record)) error {
 			r.Result.Lines = lines
 		}
 		if flags&recUnsupported != 0 {
-			if s, p, err = cutString(p); err != nil {
+			if s, p, err = cutString(p, strs); err != nil {
 				return err
 			}
 			r.Unsupported = s
@@ -202,7 +202,7 @@ func decodeRecords(p []byte, n int, f func(record)) error {
 	return nil
 }
 
-func cutString(p []byte) (string, []byte, error) {
+func cutString(p []byte, strs strCache) (string, []byte, error) {
 	if len(p) < 2 {
 		return "", p, errors.New("truncated string")
 	}
@@ -210,7 +210,36 @@ func cutString(p []byte) (string, []byte, error) {
 	if len(p) < 2+k {
 		return "", p, errors.New("truncated string")
 	}
-	return strings.ToValidUTF8(string(p[2:2+k]), "\uFFFD"), p[2+k:], nil
+	return strs.get(p[2 : 2+k]), p[2+k:], nil
+}
+
+// strCache holds the strings of recent records by their bytes: the
+// details of a suite's cases ("expected 5, got 9") come back candidate
+// after candidate, and a string per record was a good part of the engine's
+// allocations. One per worker: only the goroutine running the worker uses
+// it.
+type strCache map[string]string
+
+// maxStrCache bounds a strCache (each string is at most maxDetail bytes).
+const maxStrCache = 4096
+
+// get returns p as valid UTF-8 (each bad byte U+FFFD).
+func (c strCache) get(p []byte) string {
+	if s, ok := c[string(p)]; ok {
+		return s
+	}
+	s := strings.ToValidUTF8(string(p), "\uFFFD")
+	if c != nil {
+		if len(c) >= maxStrCache {
+			clear(c)
+		}
+		if s == string(p) {
+			c[s] = s // one string for key and value
+		} else {
+			c[string(p)] = s
+		}
+	}
+	return s
 }
 
 // truncUTF8 cuts s to at most n bytes at a rune boundary.

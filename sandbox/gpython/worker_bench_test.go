@@ -1,10 +1,13 @@
 package gpython
 
 import (
+	"fmt"
 	"os"
 	"syscall"
 	"testing"
 	"time"
+
+	"repair/fitness"
 )
 
 // BenchmarkWorkerRun measures a worker's evaluation of
@@ -35,4 +38,29 @@ func processCPUTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkDecodeRecords measures the engine's decoding of a candidate's
+// 200 records (half of them failing with a detail), with and without the
+// worker's string cache (warm: the details of the previous candidate).
+func BenchmarkDecodeRecords(b *testing.B) {
+	var buf []byte
+	for i := range 200 {
+		r := record{Case: i, Result: fitness.Result{Verdict: fitness.Passed, Seconds: 1e-6}}
+		if i%2 == 0 {
+			r.Result.Verdict = fitness.WrongAnswer
+			r.Result.Detail = fmt.Sprintf("expected %d, got %d", i%10, i%7)
+		}
+		buf = appendRecord(buf, r, false)
+	}
+	for _, strs := range []strCache{nil, {}} {
+		b.Run(fmt.Sprintf("cache=%v", strs != nil), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := newResults(200, false).add(buf, strs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -3,6 +3,7 @@ package gpython
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"testing"
 
 	"repair/fitness"
@@ -27,4 +28,24 @@ func benchWorker(t testing.TB, cases []fitness.Case, module string) *worker {
 		t.Fatal(err)
 	}
 	return w
+}
+
+// TestStrCache checks that the engine's string cache gives what it was
+// given, as valid UTF-8, and stays bounded.
+func TestStrCache(t *testing.T) {
+	c := strCache{}
+	for _, strs := range []strCache{nil, c, c} {
+		if s := strs.get([]byte("expected 5, got 9")); s != "expected 5, got 9" {
+			t.Errorf("got %q", s)
+		}
+		if s := strs.get([]byte("bad \xff byte")); s != "bad \uFFFD byte" {
+			t.Errorf("got %q", s)
+		}
+	}
+	for i := range 2 * maxStrCache {
+		c.get([]byte(strconv.Itoa(i)))
+	}
+	if len(c) > maxStrCache {
+		t.Errorf("%d strings cached", len(c))
+	}
 }
