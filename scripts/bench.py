@@ -19,6 +19,7 @@ Usage:
   python3 scripts/bench.py                       # ../shared/bench, 5 seeds
   python3 scripts/bench.py --seeds 20 examples   # our own examples
   python3 scripts/bench.py --markdown two_sum median
+  python3 scripts/bench.py examples -- --engine gpython   # flags for repair
 
 Standard library only. Prints a table and a summary line; --json FILE writes
 every trial.
@@ -276,8 +277,14 @@ def main():
     ap.add_argument("--time-budget", default="60s")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", help="write every trial to this file")
-    ap.add_argument("--", dest="extra", nargs=argparse.REMAINDER, default=[])
-    ns, extra = ap.parse_known_args()
+    # Everything after a bare -- goes to repair as it is (argparse would
+    # take it for positional names).
+    argv = sys.argv[1:]
+    extra = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, extra = argv[:i], argv[i + 1:]
+    ns = ap.parse_args(argv)
     dirs = [n for n in ns.names if os.path.isdir(n)]
     names = [n for n in ns.names if not os.path.isdir(n)]
     if not dirs:
