@@ -297,10 +297,23 @@ _BRACKETS = {list: ("[", "]"), tuple: ("(", ")"), set: ("{", "}"), frozenset: ("
 _EMPTY = {list: "[]", tuple: "()", set: "set()", frozenset: "frozenset()", dict: "{}"}
 
 
+_ACTIVE = set()  # ids of the containers being written: [...] where one recurs
+
+
 def container_repr(x, limit):
     t = type(x)
     if not x:
         return _EMPTY[t]
+    if id(x) in _ACTIVE or len(_ACTIVE) > limit:
+        return "[...]" if t is list else "{...}" if t is dict else "..."
+    _ACTIVE.add(id(x))
+    try:
+        return _container_repr(x, t, limit)
+    finally:
+        _ACTIVE.discard(id(x))
+
+
+def _container_repr(x, t, limit):
     open_, close = _BRACKETS[t]
     if t is dict:
         items = (short_repr(k, limit) + ": " + short_repr(v, limit) for k, v in x.items())

@@ -270,6 +270,8 @@ func featureRows(t *testing.T) []confRow {
 		}(),
 		row("runtime errors", "def f(x):\n    return [1, 2][x] // (x - 1)\n",
 			call("f", "[5]", "0"), call("f", "[1]", "0"), call("f", "[0]", "0"), call("f", "[-1]", "0")),
+		row("self-referential result", "def grow(n):\n    xs = []\n    for _ in range(n):\n        xs.append(xs)\n    return xs\ndef loop():\n    d = {}\n    d['d'] = d\n    return [d]\n",
+			call("grow", "[1]", "[[]]"), call("grow", "[0]", "[]"), call("grow", "[3]", "[1, 2, 3]"), call("loop", "", `[{"d": {}}]`)),
 		row("module-level error", "x = 1 / 0\ndef f():\n    return 1\n", call("f", "", "1")),
 		row("recursion", "def fact(n):\n    return 1 if n <= 1 else n * fact(n - 1)\ndef loop(n):\n    return loop(n + 1)\n",
 			call("fact", "[10]", "3628800"), call("fact", "[500]", ""), call("loop", "[0]", "0"), call("fact", "[3]", "6")),

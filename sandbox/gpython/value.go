@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -346,9 +347,49 @@ func shorten(r string, limit int) string {
 	return r
 }
 
-func pyRepr(o py.Object, limit int) (s string) {
+// pyRepr is o's repr, cut after about limit characters. A container that
+// holds itself shows as [...] or {...} where it recurs, as in CPython; an
+// object nested deeper than limit shows as ...: what is past limit is cut
+// anyway, and a candidate's self-referential result must not recurse
+// without end here.
+func pyRepr(o py.Object, limit int) string {
+	r := reprer{limit: limit}
+	return r.repr(o)
+}
+
+// reprer is one repr: the containers being written, and the depth.
+type reprer struct {
+	limit  int
+	depth  int
+	active map[uintptr]bool
+}
+
+// enter marks the container at ptr as being written, or reports that it
+// already is.
+func (r *reprer) enter(ptr uintptr) bool {
+	if r.active == nil {
+		r.active = map[uintptr]bool{}
+	}
+	if r.active[ptr] {
+		return false
+	}
+	r.active[ptr] = true
+	return true
+}
+
+func (r *reprer) short(o py.Object) string {
+	if r.depth > r.limit {
+		return "..."
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	return shorten(r.repr(o), r.limit)
+}
+
+func (r *reprer) repr(o py.Object) (s string) {
+	limit := r.limit
 	defer func() {
-		if r := recover(); r != nil {
+		if e := recover(); e != nil {
 			s = "<" + o.Type().Name + " object; repr failed>"
 		}
 	}()
@@ -379,25 +420,35 @@ func pyRepr(o py.Object, limit int) (s string) {
 		}
 		return strRepr(s)
 	case *py.List:
-		return seqRepr("[", "]", x.Items, false, limit)
+		p := reflect.ValueOf(x).Pointer()
+		if !r.enter(p) {
+			return "[...]"
+		}
+		defer delete(r.active, p)
+		return r.seq("[", "]", x.Items, false)
 	case py.Tuple:
-		return seqRepr("(", ")", x, len(x) == 1, limit)
+		return r.seq("(", ")", x, len(x) == 1)
 	case *py.Set:
 		items := setItems(x)
 		if len(items) == 0 {
 			return "set()"
 		}
-		return seqRepr("{", "}", items, false, limit)
+		return r.seq("{", "}", items, false)
 	case *py.FrozenSet:
 		items := setItems(&x.Set)
 		if len(items) == 0 {
 			return "frozenset()"
 		}
-		return seqRepr("frozenset({", "})", items, false, limit)
+		return r.seq("frozenset({", "})", items, false)
 	case py.StringDict:
 		if len(x) == 0 {
 			return "{}"
 		}
+		p := reflect.ValueOf(x).Pointer()
+		if !r.enter(p) {
+			return "{...}"
+		}
+		defer delete(r.active, p)
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
@@ -415,30 +466,35 @@ func pyRepr(o py.Object, limit int) (s string) {
 			}
 			b.WriteString(strRepr(k))
 			b.WriteString(": ")
-			b.WriteString(shortRepr(x[k], limit))
+			b.WriteString(r.short(x[k]))
 		}
 		b.WriteString("}")
 		return b.String()
 	}
-	r, err := py.ReprAsString(o)
+	s, err := py.ReprAsString(o)
 	if err != nil {
 		return "<" + o.Type().Name + " object; repr failed: " + excName(err) + ">"
 	}
-	return r
+	return s
 }
 
 func seqRepr(open, close string, items []py.Object, oneTuple bool, limit int) string {
+	r := reprer{limit: limit}
+	return r.seq(open, close, items, oneTuple)
+}
+
+func (r *reprer) seq(open, close string, items []py.Object, oneTuple bool) string {
 	var b strings.Builder
 	b.WriteString(open)
 	for i, it := range items {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if b.Len() > limit {
+		if b.Len() > r.limit {
 			b.WriteString("...")
 			break
 		}
-		b.WriteString(shortRepr(it, limit))
+		b.WriteString(r.short(it))
 	}
 	if oneTuple {
 		b.WriteString(",")

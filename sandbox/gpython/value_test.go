@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/go-python/gpython/py"
@@ -142,6 +143,32 @@ func TestRepr(t *testing.T) {
 	for _, tt := range tests {
 		if got := shortRepr(tt.v, reprMax); got != tt.want {
 			t.Errorf("shortRepr(%#v) = %s, want %s", tt.v, got, tt.want)
+		}
+	}
+	// Containers that hold themselves (a mutant's result.append(result))
+	// show [...] and {...} where they recur, as in CPython, instead of
+	// overflowing the worker's stack; very deep nesting is cut.
+	self := py.NewListFromItems(nil)
+	self.Items = append(self.Items, self, py.Int(1))
+	dict := py.StringDict{}
+	dict["a"] = dict
+	pair := py.NewListFromItems([]py.Object{dict, py.Tuple{self}})
+	deep := py.Object(py.Int(1))
+	for range 100000 {
+		deep = py.NewListFromItems([]py.Object{deep})
+	}
+	for _, tt := range []struct {
+		name string
+		v    py.Object
+		want string
+	}{
+		{"a list holding itself", self, "[[...], 1]"},
+		{"a dict holding itself", dict, "{'a': {...}}"},
+		{"both, in a list", pair, "[{'a': {...}}, ([[...], 1],)]"},
+		{"100,000 nested lists", deep, strings.Repeat("[", reprMax-3) + "..."},
+	} {
+		if got := shortRepr(tt.v, reprMax); got != tt.want {
+			t.Errorf("shortRepr(%s) = %s, want %s", tt.name, got, tt.want)
 		}
 	}
 	if got := shortRepr(py.String(string(make([]byte, 300))), reprMax); len([]rune(got)) != reprMax {
