@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"sync"
 
 	"github.com/go-python/gpython/py"
 )
@@ -21,7 +22,23 @@ import (
 //     instead of an int.
 //   - bool(x) and frozenset(xs) cannot be called ("cannot create
 //     instances").
+//   - a parameter that a lambda, comprehension or nested function uses is
+//     unbound there ("free variable referenced before assignment"): the
+//     compiler does not fill the code's Cell2arg, so the frame never puts
+//     the argument into the parameter's cell. Every compile (candidates,
+//     test files, imported helper modules) goes through py.Compile, which
+//     now fills it as py.NewCode would.
 func applyFixes() {
+	compileFix.Do(func() {
+		compile := py.Compile
+		py.Compile = func(src, srcDesc string, mode py.CompileMode, flags int, dontInherit bool) (*py.Code, error) {
+			code, err := compile(src, srcDesc, mode, flags, dontInherit)
+			if err == nil {
+				setCell2arg(code)
+			}
+			return code, err
+		}
+	})
 	addCompatMethods()
 	py.BoolType.New = func(t *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 		var x py.Object = py.False
@@ -207,4 +224,44 @@ func roundFloat(f float64, n int) float64 {
 	}
 	r, _ := new(big.Float).SetPrec(2000).Mul(new(big.Float).SetInt(i), p).Float64()
 	return math.Copysign(r, f)
+}
+
+var compileFix sync.Once
+
+// setCell2arg maps the cell variables of code and of the functions it
+// defines that are also parameters to their argument slots (CPython's
+// co_cell2arg, computed as py.NewCode does), so that calling the function
+// initializes those cells with the arguments.
+func setCell2arg(code *py.Code) {
+	for _, c := range code.Consts {
+		if sub, ok := c.(*py.Code); ok {
+			setCell2arg(sub)
+		}
+	}
+	if len(code.Cellvars) == 0 || code.Cell2arg != nil {
+		return
+	}
+	nargs := int(code.Argcount + code.Kwonlyargcount)
+	if code.Flags&py.CO_VARARGS != 0 {
+		nargs++
+	}
+	if code.Flags&py.CO_VARKEYWORDS != 0 {
+		nargs++
+	}
+	var m []byte
+	for i, cell := range code.Cellvars {
+		for j := 0; j < nargs && j < len(code.Varnames) && j < int(py.CO_CELL_NOT_AN_ARG); j++ {
+			if code.Varnames[j] == cell {
+				if m == nil {
+					m = make([]byte, len(code.Cellvars))
+					for k := range m {
+						m[k] = py.CO_CELL_NOT_AN_ARG
+					}
+				}
+				m[i] = byte(j)
+				break
+			}
+		}
+	}
+	code.Cell2arg = m
 }

@@ -223,6 +223,7 @@ func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
 		}
 		w.cases = append(w.cases, wc)
 	}
+	applyFixes() // before anything compiles
 	if s.TestModule != "" {
 		w.testFile = filepath.Join(lib, s.TestFile)
 		src := []byte(s.TestSource)
@@ -233,7 +234,6 @@ func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
 			w.testCode = nil // every test case reports the compile error
 		}
 	}
-	applyFixes()
 	w.registerModules()
 	w.probe = py.MustNewMethod("probe", w.probeFn, 0, "")
 	w.types = snapshotTypes()

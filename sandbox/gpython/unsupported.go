@@ -111,7 +111,6 @@ func isKeyword(s string) bool {
 var (
 	attrErrorRE = regexp.MustCompile(`^'([^']+)' (?:object )?has no attribute '([^']+)'$`)
 	nameErrorRE = regexp.MustCompile(`^name '([^']+)' is not defined$`)
-	closureRE   = regexp.MustCompile(`^(?:local|free) variable '([^']+)' referenced before assignment`)
 	importRE    = regexp.MustCompile(`^No module named '([^']+)'$`)
 	createRE    = regexp.MustCompile(`^cannot create '([^']+)' instances$`)
 	operandRE   = regexp.MustCompile(`^unsupported operand type\(s\) for ([^:]+): '([^']+)' and '([^']+)'$`)
@@ -168,9 +167,6 @@ func (w *worker) limitation(it *interp, o outcome) string {
 	case isSubtype(exc.Base, py.NameError):
 		if m := nameErrorRE.FindStringSubmatch(msg); m != nil && cpythonBuiltins[m[1]] {
 			return fmt.Sprintf("the built-in %s", m[1])
-		}
-		if m := closureRE.FindStringSubmatch(msg); m != nil && closesOverParameter(w.code, m[1]) {
-			return fmt.Sprintf("a lambda, comprehension or nested function that uses the parameter %s of its function (gpython leaves it unbound)", m[1])
 		}
 	case isSubtype(exc.Base, py.ImportError):
 		if m := importRE.FindStringSubmatch(msg); m != nil {
@@ -263,37 +259,6 @@ func caseLine(detail string) int {
 		return 0
 	}
 	return n
-}
-
-// closesOverParameter reports whether a function of code (or code itself)
-// has a parameter name that a nested scope uses: gpython does not put such
-// a parameter's value into its cell.
-func closesOverParameter(code *py.Code, name string) bool {
-	if code == nil {
-		return false
-	}
-	nargs := int(code.Argcount + code.Kwonlyargcount)
-	if code.Flags&py.CO_VARARGS != 0 {
-		nargs++
-	}
-	if code.Flags&py.CO_VARKEYWORDS != 0 {
-		nargs++
-	}
-	for i, v := range code.Varnames {
-		if i < nargs && v == name {
-			for _, c := range code.Cellvars {
-				if c == name {
-					return true
-				}
-			}
-		}
-	}
-	for _, c := range code.Consts {
-		if sub, ok := c.(*py.Code); ok && closesOverParameter(sub, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // operatorDunders are the methods CPython calls for a binary operator.
