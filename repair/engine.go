@@ -18,7 +18,7 @@ var Engines = []string{"auto", "cpython", "gpython"}
 // OpenEngine starts the named engine ("auto", "cpython", "gpython") for
 // opts.Suite. "auto" is cpython when a CPython 3.8 or newer is found (on
 // PATH, or opts.Python), else the embedded gpython engine; it says on
-// opts.Stderr which one runs. A program gpython cannot run (an f-string, a
+// opts.Stderr which one runs. A program gpython cannot run (a :=, a
 // module or method gpython lacks) is refused with a bad-input error that
 // names the construct and suggests --engine cpython.
 func OpenEngine(ctx context.Context, name string, opts sandbox.Options) (sandbox.Engine, error) {

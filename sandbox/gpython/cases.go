@@ -208,6 +208,9 @@ func (w *worker) freshModule(it *interp, name string, code *py.Code, probe strin
 	if probe != "" {
 		m.Globals[probe] = w.probe
 	}
+	if w.fmt != "" {
+		m.Globals[w.fmt] = fstringFormat
+	}
 	for i, p := range w.paths {
 		m.Globals[w.decor+strconv.Itoa(i)] = dottedDecorator(p, m.Globals, it.ctx.Store().Builtins.Globals)
 	}
@@ -332,6 +335,9 @@ func (w *worker) runTest(it *interp, code *py.Code, probe string, c *wcase) outc
 		return w.exception(err, "")
 	}
 	tm.Globals["__doc__"] = py.None
+	if w.testFmt != "" {
+		tm.Globals[w.testFmt] = fstringFormat
+	}
 	for i, p := range w.testPaths {
 		tm.Globals[w.testDecor+strconv.Itoa(i)] = dottedDecorator(p, tm.Globals, it.ctx.Store().Builtins.Globals)
 	}

@@ -296,7 +296,13 @@ func featureRows(t *testing.T) []confRow {
 			call("safe_div", "[1, 2]", "0.5"), call("safe_div", "[1, 0]", "null")),
 		row("unsupported method", "def f(s):\n    return s.title()\n", call("f", `["a"]`, `"A"`)),
 		row("unsupported module", "import collections\ndef f(xs):\n    return collections.Counter(xs)['a']\n", call("f", `[["a"]]`, "1")),
-		row("unsupported syntax", "def f(x):\n    return f'{x}!'\n", call("f", "[1]", `"1!"`)),
+		row("f-string", "def f(x):\n    return f'{x}!'\n", call("f", "[1]", `"1!"`)),
+		// gpython runs f-strings rewritten (fstring.go).
+		row("f-string formats", "def fmt(name, x, n, w):\n    head = f\"{name!r:>{w}}|{x:,.2f}|{n:#06x}|{n:+d}|{x:.3e}|{x:.1%}|{name!a}|{x:g}\"\n    body = f\"\"\"\n{name:*^9}\n  {[f'{i:02d}' for i in range(n % 4)]} {{braces}} {n=} {x = :.1f}\n\"\"\"\n    return head + body\n",
+			call("fmt", `["ab", 1234.5678, 42, 8]`, `"    'ab'|1,234.57|0x002a|+42|1.235e+03|123456.8%|'ab'|1234.57\n***ab****\n  ['00', '01'] {braces} n=42 x = 1234.6\n"`),
+			call("fmt", `["\u00e9", -0.5, 7, 0]`, `"'\u00e9'|-0.50|0x0007|+7|-5.000e-01|-50.0%|'\\xe9'|-0.5\n****\u00e9****\n  ['00', '01', '02'] {braces} n=7 x = -0.5\n"`),
+			call("fmt", `["", 1e-07, 0, 3]`, `" ''|0.00|0x0000|+0|1.000e-07|0.0%|''|1e-07\n*********\n  [] {braces} n=0 x = 0.0\n"`),
+			call("fmt", `["ab", 1, 1, 1]`, `"'ab'|1.00|0x0001|+1|1.000e+00|100.0%|'ab'|1\n"`)),
 		row("unsupported dict keys", "def f(xs):\n    d = {}\n    for x in xs:\n        d[x] = d.get(x, 0) + 1\n    return d[1]\n", call("f", "[[1, 1]]", "2")),
 		// gpython left such parameters unbound until fixes.go filled Cell2arg.
 		row("closure over a parameter", "def f(xs, k):\n    return [x for x in xs if x > k]\ndef g(n, *rest, scale=2):\n    add = lambda x: x + n\n    def total():\n        return sum(rest) * scale\n    return add(total())\ndef h(k):\n    del k\n    return (lambda: k)()\n",
@@ -317,7 +323,9 @@ func featureRows(t *testing.T) []confRow {
 		rows = append(rows, confRow{name: "feature/added " + name + " methods", target: tgt, src: src, suite: suite, cover: true})
 	}
 	rows = append(rows, testFileRow(t, "python test file", ""),
-		testFileRow(t, "python test file with approx", "def test_approx():\n    assert 0.1 + 0.2 == pytest.approx(0.3)\n"))
+		testFileRow(t, "python test file with approx", "def test_approx():\n    assert 0.1 + 0.2 == pytest.approx(0.3)\n"),
+		testFileRow(t, "python test file with f-strings", "def test_fstring():\n    q = Queue()\n    q.put(2.5)\n    assert f'{q.items!r:>7}|{q.get():06.2f}' == '  [2.5]|002.50'\n\n"+
+			"def test_fstring_wrong():\n    assert f'{Queue().items}' == '[0]'\n"))
 	return rows
 }
 

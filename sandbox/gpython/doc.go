@@ -29,7 +29,10 @@
 // GOMAXPROCS 1. It replaces gpython's os module by one without system,
 // remove, rmdir, removedirs, putenv, unsetenv, chdir, close and fdopen and
 // with an empty environ, registers a pytest stand-in (pytest.py), and fixes
-// gpython bugs whose CPython behaviour is unambiguous (fixes.go).
+// gpython bugs whose CPython behaviour is unambiguous (fixes.go). Before
+// gpython compiles a candidate, the test file or (in New) the original, the
+// engine rewrites dotted decorators (probe.go) and f-strings (fstring.go),
+// keeping every line where it was.
 //
 // # Protocol
 //

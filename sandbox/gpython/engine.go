@@ -175,7 +175,9 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 // silentDunders).
 func checkSyntax(target string, src []byte, suite *fitness.Suite) error {
 	check := func(path string, src []byte) error {
-		src, _ = rewriteDecorators(src, probeName(src)+"d")
+		name := probeName(src)
+		src, _ = rewriteDecorators(src, name+"d")
+		src, _ = rewriteFStrings(src, name+"f")
 		code, err := py.Compile(string(src), path, py.ExecMode, 0, true)
 		if err == nil {
 			if d := silentDunder(code); d != "" {

@@ -190,8 +190,9 @@ func TestUnsupported(t *testing.T) {
 		cases     []fitness.Case
 		want      string
 	}{
-		{"f-string", "def f(x):\n    y = 1\n    return f'{x}'\n", []fitness.Case{call("f", "[1]", `"1"`)},
-			"cand.py:3: the embedded gpython engine (a Python 3.4 subset) cannot run an f-string (Python 3.6); use --engine cpython"},
+		// f-strings run (fstring.go), but not every format spec.
+		{"f-string spec", "def f(x):\n    y = 1\n    return f'{x:z.1f}'\n", []fitness.Case{call("f", "[-0.01]", `"0.0"`)},
+			`cand.py:3: the embedded gpython engine (a Python 3.4 subset) cannot run this program: gpython does not implement it (f-string format spec "z.1f" for float not implemented) (case #1); use --engine cpython`},
 		{"walrus", "def f(x):\n    if (n := x):\n        return n\n", []fitness.Case{call("f", "[1]", "1")},
 			"cand.py:2: the embedded gpython engine (a Python 3.4 subset) cannot run an assignment expression := (Python 3.8); use --engine cpython"},
 		{"method", "def f(s):\n    return s.title()\n", []fitness.Case{named(call("f", `["a"]`, `"A"`), "title")},

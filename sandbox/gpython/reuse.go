@@ -164,7 +164,7 @@ func reusableValue(v py.Object, probe *py.Method) bool {
 		name, _ := x.Globals["__name__"].(py.String)
 		return pureModules[string(name)]
 	case *py.Method:
-		return x == probe || x.Name != "" && strings.Contains(x.Name, ".") // the probe, a dotted decorator
+		return x == probe || x == fstringFormat || x.Name != "" && strings.Contains(x.Name, ".") // the probe, the f-string helper, a dotted decorator
 	}
 	return immutable(v)
 }

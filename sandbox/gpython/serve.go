@@ -98,6 +98,7 @@ type worker struct {
 	testCode           *py.Code
 	testDecor          string   // prefix of the rewritten dotted decorators of the test file
 	testPaths          []string // and their paths
+	testFmt            string   // the name its rewritten f-strings call, "" if none (fstring.go)
 	stackLimit         int      // bytes of Go stack; 0: no recursion check
 	stackBase          int      // stack use of a case's first frame
 	stackPerCall       int      // stack use of a Python call
@@ -109,6 +110,7 @@ type worker struct {
 	code  *py.Code // the running candidate
 	decor string   // prefix of its rewritten dotted decorators
 	paths []string // and their paths
+	fmt   string   // the name its rewritten f-strings call, "" if none (fstring.go)
 	pure  bool     // the running candidate is pure (see reuse.go)
 	guard bool     // and a call may change its module's globals
 	it    *interp  // the context of the previous candidate
@@ -229,6 +231,9 @@ func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
 		src := []byte(s.TestSource)
 		w.testDecor = probeName(src) + "d"
 		src, w.testPaths = rewriteDecorators(src, w.testDecor)
+		if s, ok := rewriteFStrings(src, w.testDecor[:len(w.testDecor)-1]+"f"); ok {
+			src, w.testFmt = s, w.testDecor[:len(w.testDecor)-1]+"f"
+		}
 		w.testCode, err = py.Compile(string(src), w.testFile, py.ExecMode, 0, true)
 		if err != nil {
 			w.testCode = nil // every test case reports the compile error
@@ -399,6 +404,10 @@ func (w *worker) compile(src []byte, coverage bool) (code *py.Code, probe string
 	name := probeName(src)
 	w.decor = name + "d"
 	src, w.paths = rewriteDecorators(src, w.decor)
+	w.fmt = ""
+	if s, ok := rewriteFStrings(src, name+"f"); ok {
+		src, w.fmt = s, name+"f"
+	}
 	if ins, ok := instrument(src, name, coverage); ok {
 		if code, err := py.Compile(string(ins), w.candFile, py.ExecMode, 0, true); err == nil {
 			return code, name, nil

@@ -25,8 +25,9 @@ type UnsupportedError struct {
 	File string
 	// Line is the 1-based line of the construct, 0 when unknown.
 	Line int
-	// Construct names what gpython cannot run: "an f-string (Python
-	// 3.6)", "str.upper()", "the module collections", ...
+	// Construct names what gpython cannot run: "an assignment
+	// expression := (Python 3.8)", "str.upper()", "the module
+	// collections", ...
 	Construct string
 	// Case names the case that ran into it; empty for syntax.
 	Case string
@@ -78,7 +79,7 @@ func syntaxConstruct(src []byte, errLine int) (string, int) {
 			var c string
 			switch {
 			case t.kind == tString && strings.ContainsAny(s[:strings.IndexAny(s, `'"`)], "fF"):
-				c = "an f-string (Python 3.6)"
+				c = "an f-string (Python 3.6)" // one rewriteFStrings could not scan
 			case t.kind == tOp && s == ":=":
 				c = "an assignment expression := (Python 3.8)"
 			case t.kind == tNumber && strings.Contains(s, "_"):
