@@ -89,7 +89,7 @@ type Result struct {
 // MinSearchTimeout is the least calibrated cap of case timeouts during the
 // search. The engine counts the cap in CPU time, so a candidate the machine
 // starves is not cut short.
-const MinSearchTimeout = 20 * time.Millisecond
+const MinSearchTimeout = 5 * time.Millisecond
 
 // calibrate returns the search's cap of case timeouts: ten times the
 // slowest case of the original program that did not time out, at least

@@ -72,7 +72,7 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	fl.Float64Var(&f.elitism, "elitism", d.Elitism, "fraction of the population kept unchanged (tournament selection)")
 	fl.IntVar(&f.maxEdits, "max-edits", d.MaxEdits, "maximum number of edits of a candidate")
 	fl.Float64Var(&f.immigrants, "immigrants", d.Immigrants, "fraction of each generation made of single-edit mutants not tried yet (0: off)")
-	fl.DurationVar(&f.searchTimeout, "search-timeout", 0, "per-case time limit while searching (0: ten times the slowest case of the original, at least 20ms, counted in CPU time; fixes are checked with the suite's timeouts)")
+	fl.DurationVar(&f.searchTimeout, "search-timeout", 0, "per-case time limit while searching (0: ten times the slowest case of the original, at least 5ms, counted in CPU time; fixes are checked with the suite's timeouts)")
 	fl.Uint64Var(&f.seed, "seed", d.Seed, "random seed: the same seed gives the same result")
 	fl.BoolVar(&f.all, "all", false, "keep searching after the first fix and collect every distinct one (stdout gets the first; --report lists all)")
 	fl.StringVar(&f.operators, "operators", "default", "mutation operators and weights: default, all, or e.g. delete,insert=2,cmp-op=3 (see 'repair operators')")
