@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"repair/fitness"
+	"repair/internal/proctest"
 	"repair/program"
 	"repair/sandbox"
 )
@@ -85,7 +86,7 @@ func TestFaultInjection(t *testing.T) {
 					calls++
 					if killEvery > 0 && calls%killEvery == 0 {
 						for _, s := range servers() {
-							if syscall.Kill(s.pid, syscall.SIGKILL) == nil {
+							if syscall.Kill(s.PID, syscall.SIGKILL) == nil {
 								kills++
 								break
 							}
@@ -115,8 +116,8 @@ func TestFaultInjection(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("%d workers killed: result mismatch (-undisturbed +disturbed):\n%s", kills, diff)
 			}
-			if left := descendants(os.Getpid()); len(left) > 0 {
-				t.Errorf("processes left:%s", describe(left))
+			if left := proctest.Descendants(os.Getpid()); len(left) > 0 {
+				t.Errorf("processes left:%s", proctest.Describe(left))
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"repair/fitness"
+	"repair/internal/proctest"
 	"repair/program"
 	"repair/sandbox"
 )
@@ -129,8 +130,8 @@ func TestSoak(t *testing.T) {
 	t.Logf("%d rounds, %d candidates: %d cases looped (timed out, flooded), %d recursed without end, %d ran out of memory, %d other errors; heap %.1f → %.1f MiB",
 		rounds, seen.runs, seen.loops, seen.recursions, seen.memory, seen.other, float64(heap0)/(1<<20), float64(heap1)/(1<<20))
 
-	if left := descendants(os.Getpid()); len(left) > 0 {
-		t.Errorf("processes left:%s", describe(left))
+	if left := proctest.Descendants(os.Getpid()); len(left) > 0 {
+		t.Errorf("processes left:%s", proctest.Describe(left))
 	}
 	if n := openFDs(t); n != fds {
 		t.Errorf("%d open file descriptors after the soak, %d before", n, fds)

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"repair/internal/proctest"
 )
 
 // TestSoakInterrupt (REPAIR_SOAK=DURATION, see repair/soak_test.go) runs
@@ -118,8 +120,8 @@ func interrupt(t *testing.T, orig []byte, tests, engine string, gen, seed int) {
 			break
 		}
 	}
-	if left := childrenOf(os.Getpid()); len(left) > 0 {
-		t.Errorf("processes left after SIGINT: %v", left)
+	if left := proctest.Children(os.Getpid()); len(left) > 0 {
+		t.Errorf("processes left after SIGINT:%s", proctest.Describe(left))
 	}
 	if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
 		t.Errorf("temporary directories left after SIGINT: %d, e.g. %s", len(ents), ents[0].Name())
@@ -133,35 +135,4 @@ func interrupt(t *testing.T, orig []byte, tests, engine string, gen, seed int) {
 	if data, err := os.ReadFile(filepath.Join(filepath.Dir(target), "report.json")); err == nil && !json.Valid(data) {
 		t.Errorf("the report of an interrupted run is not valid JSON:\n%.300s", data)
 	}
-}
-
-// childrenOf lists the live processes whose parent is pid, with their
-// command lines.
-func childrenOf(pid int) []string {
-	var out []string
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 2 || f[0] == "Z" || f[1] != strconv.Itoa(pid) {
-			continue
-		}
-		cmd, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		line := strings.ReplaceAll(string(cmd), "\x00", " ")
-		if len(line) > 80 {
-			line = line[:80]
-		}
-		out = append(out, e.Name()+": "+line)
-	}
-	return out
 }

@@ -1,18 +1,15 @@
 package cpython
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"repair/fitness"
+	"repair/internal/proctest"
 	"repair/sandbox"
 )
 
@@ -87,42 +84,9 @@ func briefs(out *fitness.Outcome) []brief {
 	return b
 }
 
-// descendants lists the living processes whose parent chain leads to pid.
-func descendants(pid int) []int {
-	parent := map[int]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(data, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(data[i+1:]))
-		if len(f) < 2 || f[0] == "Z" {
-			continue
-		}
-		pp, _ := strconv.Atoi(f[1])
-		parent[p] = pp
-	}
-	var out []int
-	for p := range parent {
-		for q, n := parent[p], 0; q != 0 && n < 64; q, n = parent[q], n+1 {
-			if q == pid {
-				out = append(out, p)
-				break
-			}
-		}
-	}
-	sort.Ints(out)
-	return out
-}
+// descendants lists the pids of the living processes whose parent chain
+// leads to pid.
+func descendants(pid int) []int { return proctest.PIDs(proctest.Descendants(pid)) }
 
 // serverPIDs are the pids of e's live servers (forkers) as the host sees
 // them.
@@ -153,8 +117,7 @@ func serverDirs(e *Engine) []string {
 }
 
 func cmdline(pid int) string {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	s := strings.ReplaceAll(string(b), "\x00", " ")
+	s := strings.Join(proctest.Cmdline(pid), " ")
 	if len(s) > 80 {
 		s = s[:80]
 	}
