@@ -2,11 +2,9 @@ package crossover
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	"repair/internal/pygen"
@@ -18,24 +16,6 @@ import (
 // internal/pygen (DESIGN.md §9): parents are patches the Mutator draws, as
 // in the search; every child renders to code that parses again and that
 // CPython compiles.
-
-var (
-	compOnce sync.Once
-	comp     *pygen.Compiler
-	compErr  error
-)
-
-func compiler(t testing.TB) *pygen.Compiler {
-	t.Helper()
-	compOnce.Do(func() { comp, compErr = pygen.NewCompiler() })
-	if errors.Is(compErr, pygen.ErrNoPython) {
-		return nil
-	}
-	if compErr != nil {
-		t.Fatal(compErr)
-	}
-	return comp
-}
 
 // parents draws k candidates of 1 to 4 mutations each.
 func parents(c *mutate.Context, m *mutate.Mutator, rng *rand.Rand, k int) []program.Patch {
@@ -88,7 +68,7 @@ func TestGeneratedChildren(t *testing.T) {
 	if testing.Short() {
 		n = 10
 	}
-	comp := compiler(t)
+	comp := pygen.Shared(t)
 	m := mutate.NewMutator(mutate.Default())
 	var programs, children int
 	for seed := 0; seed < n; seed++ {
@@ -137,8 +117,8 @@ func FuzzCrossover(f *testing.F) {
 		ps := parents(c, m, rng, 2)
 		for _, f := range []Func{OnePoint, Uniform} {
 			c1, c2 := f(ps[0], ps[1], rng)
-			checkChild(t, compiler(t), p, ps[0], ps[1], c1)
-			checkChild(t, compiler(t), p, ps[0], ps[1], c2)
+			checkChild(t, pygen.Shared(t), p, ps[0], ps[1], c1)
+			checkChild(t, pygen.Shared(t), p, ps[0], ps[1], c2)
 		}
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	"repair/internal/pygen"
@@ -16,26 +15,6 @@ import (
 // Every operator on random programs from internal/pygen (DESIGN.md §9):
 // each edit it proposes is valid, renders to code that parses again and
 // that CPython compiles, and its diff applies back with patch(1).
-
-var (
-	genCompOnce sync.Once
-	genComp     *pygen.Compiler
-	genCompErr  error
-)
-
-// genCompiler returns the package's CPython compiler, or nil without
-// python3.
-func genCompiler(t testing.TB) *pygen.Compiler {
-	t.Helper()
-	genCompOnce.Do(func() { genComp, genCompErr = pygen.NewCompiler() })
-	if errors.Is(genCompErr, pygen.ErrNoPython) {
-		return nil
-	}
-	if genCompErr != nil {
-		t.Fatal(genCompErr)
-	}
-	return genComp
-}
 
 // genProgram parses what pygen makes from rng.
 func genProgram(t testing.TB, rng *rand.Rand, cfg pygen.Config) *program.Program {
@@ -107,7 +86,7 @@ func TestGeneratedOperators(t *testing.T) {
 	if testing.Short() {
 		n = 10
 	}
-	comp := genCompiler(t)
+	comp := pygen.Shared(t)
 	perOp := map[string]int{}
 	var programs, patches int
 	files, want := map[string][]byte{}, map[string][]byte{}
@@ -176,7 +155,7 @@ func FuzzOperators(f *testing.F) {
 	m := NewMutator(Default())
 	f.Fuzz(func(t *testing.T, prog []byte, seed uint64) {
 		p := genProgram(t, rand.New(pygen.Bytes(prog)), pygen.Config{Stmts: 20})
-		comp := genCompiler(t)
+		comp := pygen.Shared(t)
 		c := NewContext(p, nil)
 		rng := rand.New(rand.NewPCG(seed, 0))
 		for i := range All {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	"repair/internal/pygen"
@@ -15,26 +14,6 @@ import (
 // Random programs from internal/pygen (DESIGN.md §9): every one parses,
 // and every patch of it renders to text that parses again, that CPython
 // compiles, and whose diff applies back exactly.
-
-var (
-	compOnce sync.Once
-	comp     *pygen.Compiler
-	compErr  error
-)
-
-// compiler returns the CPython compiler shared by this package's tests, or
-// nil when python3 is missing.
-func compiler(t testing.TB) *pygen.Compiler {
-	t.Helper()
-	compOnce.Do(func() { comp, compErr = pygen.NewCompiler() })
-	if errors.Is(compErr, pygen.ErrNoPython) {
-		return nil
-	}
-	if compErr != nil {
-		t.Fatal(compErr)
-	}
-	return comp
-}
 
 // generated returns the program pygen makes from rng, parsed; a generated
 // program that does not parse fails the test.
@@ -100,7 +79,7 @@ func TestGeneratedPrograms(t *testing.T) {
 	if testing.Short() {
 		n = 20
 	}
-	c := compiler(t)
+	c := pygen.Shared(t)
 	var programs, edits, patches, compiled int
 	files := map[string][]byte{}
 	want := map[string][]byte{}
@@ -177,7 +156,7 @@ func FuzzGenerated(f *testing.F) {
 		if !ok || !placeable(p, pt) {
 			return
 		}
-		compiles(t, compiler(t), p, pt, out)
+		compiles(t, pygen.Shared(t), p, pt, out)
 	})
 }
 
@@ -250,7 +229,7 @@ func TestGeneratedRegressions(t *testing.T) {
 			op:   InsertBefore, stmt: "pass", donor: "from m import (",
 		},
 	}
-	c := compiler(t)
+	c := pygen.Shared(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := mustParse(t, tt.src)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os/exec"
 	"sync"
+	"testing"
 )
 
 // Compiler checks sources with CPython's compile() in one long-lived
@@ -87,4 +88,26 @@ func (c *Compiler) Close() error {
 	defer c.mu.Unlock()
 	c.in.Close()
 	return c.cmd.Wait()
+}
+
+var shared struct {
+	once sync.Once
+	c    *Compiler
+	err  error
+}
+
+// Shared returns the Compiler of the whole test process, started on first
+// use and kept until the process exits, or nil when python3 is not on
+// PATH (the checks that need CPython are then left out). Another failure
+// to start it fails t.
+func Shared(t testing.TB) *Compiler {
+	t.Helper()
+	shared.once.Do(func() { shared.c, shared.err = NewCompiler() })
+	if errors.Is(shared.err, ErrNoPython) {
+		return nil
+	}
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.c
 }

@@ -2,30 +2,19 @@ package pygen
 
 import (
 	"bytes"
-	"errors"
 	"math/rand/v2"
-	"sync"
 	"testing"
 )
 
-// compiler returns a Compiler shared by the package's tests, or skips.
+// compiler returns the shared Compiler, or skips without python3.
 func compiler(t testing.TB) *Compiler {
 	t.Helper()
-	compOnce.Do(func() { comp, compErr = NewCompiler() })
-	if errors.Is(compErr, ErrNoPython) {
+	c := Shared(t)
+	if c == nil {
 		t.Skip("python3 not found")
 	}
-	if compErr != nil {
-		t.Fatal(compErr)
-	}
-	return comp
+	return c
 }
-
-var (
-	compOnce sync.Once
-	comp     *Compiler
-	compErr  error
-)
 
 // TestGenerateCompiles: every generated program compiles with CPython.
 func TestGenerateCompiles(t *testing.T) {
