@@ -357,24 +357,44 @@ func pyRepr(o py.Object, limit int) string {
 	return r.repr(o)
 }
 
-// reprer is one repr: the containers being written, and the depth.
+// reprer is one repr: the chain of containers being written, from the
+// outermost in (a short stack kept in place, so that a repr allocates
+// nothing for it), and the depth.
 type reprer struct {
 	limit  int
 	depth  int
-	active map[uintptr]bool
+	n      int // containers in active
+	active [16]uintptr
+	more   []uintptr // beyond 16
 }
 
 // enter marks the container at ptr as being written, or reports that it
-// already is.
+// already is. leave unmarks the last one entered.
 func (r *reprer) enter(ptr uintptr) bool {
-	if r.active == nil {
-		r.active = map[uintptr]bool{}
+	for i := 0; i < r.n && i < len(r.active); i++ {
+		if r.active[i] == ptr {
+			return false
+		}
 	}
-	if r.active[ptr] {
-		return false
+	for _, p := range r.more {
+		if p == ptr {
+			return false
+		}
 	}
-	r.active[ptr] = true
+	if r.n < len(r.active) {
+		r.active[r.n] = ptr
+	} else {
+		r.more = append(r.more, ptr)
+	}
+	r.n++
 	return true
+}
+
+func (r *reprer) leave() {
+	r.n--
+	if r.n >= len(r.active) {
+		r.more = r.more[:len(r.more)-1]
+	}
 }
 
 func (r *reprer) short(o py.Object) string {
@@ -382,8 +402,9 @@ func (r *reprer) short(o py.Object) string {
 		return "..."
 	}
 	r.depth++
-	defer func() { r.depth-- }()
-	return shorten(r.repr(o), r.limit)
+	s := shorten(r.repr(o), r.limit) // repr recovers its own panics
+	r.depth--
+	return s
 }
 
 func (r *reprer) repr(o py.Object) (s string) {
@@ -424,7 +445,7 @@ func (r *reprer) repr(o py.Object) (s string) {
 		if !r.enter(p) {
 			return "[...]"
 		}
-		defer delete(r.active, p)
+		defer r.leave()
 		return r.seq("[", "]", x.Items, false)
 	case py.Tuple:
 		return r.seq("(", ")", x, len(x) == 1)
@@ -448,7 +469,7 @@ func (r *reprer) repr(o py.Object) (s string) {
 		if !r.enter(p) {
 			return "{...}"
 		}
-		defer delete(r.active, p)
+		defer r.leave()
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)

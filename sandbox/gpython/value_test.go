@@ -175,3 +175,13 @@ func TestRepr(t *testing.T) {
 		t.Errorf("a long string is not shortened to %d characters: %d", reprMax, len([]rune(got)))
 	}
 }
+
+// BenchmarkRepr: the repr of a WRONG_ANSWER detail, made for every failing
+// case of every candidate.
+func BenchmarkRepr(b *testing.B) {
+	l := py.NewListFromItems([]py.Object{py.NewListFromItems([]py.Object{py.Int(1), py.Int(3)}), py.NewListFromItems([]py.Object{py.Int(2), py.Int(4)})})
+	b.ReportAllocs()
+	for b.Loop() {
+		shortRepr(l, reprMax)
+	}
+}
