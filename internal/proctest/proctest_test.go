@@ -20,20 +20,23 @@ func TestDescendants(t *testing.T) {
 	}
 	me, sh := os.Getpid(), cmd.Process.Pid
 	var ds []Proc
-	for range 200 { // the grandchild appears once sh has forked it
-		if ds = Descendants(me); len(ds) >= 2 {
+	var sleep bool
+	// The grandchild appears once sh has forked it, and shows its command
+	// line once it has executed sleep (a fork of sh has none yet).
+	for range 200 {
+		ds = Descendants(me)
+		for _, p := range ds {
+			if p.PPID == sh && len(p.Args) == 2 && p.Args[0] == "sleep" && p.Args[1] == "30" {
+				sleep = true
+			}
+		}
+		if sleep {
 			break
 		}
 		exec.Command("true").Run()
 	}
 	if !slices.Contains(PIDs(Children(me)), sh) {
 		t.Errorf("children of %d: %v; want %d among them", me, Children(me), sh)
-	}
-	var sleep bool
-	for _, p := range ds {
-		if p.PPID == sh && len(p.Args) == 2 && p.Args[0] == "sleep" && p.Args[1] == "30" {
-			sleep = true
-		}
 	}
 	if !sleep {
 		t.Errorf("descendants of %d:%s; want sleep 30 below %d", me, Describe(ds), sh)
