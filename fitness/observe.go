@@ -1,0 +1,363 @@
+package fitness
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Ending says how a case's code ended in the candidate's process.
+type Ending uint8
+
+const (
+	// Returned: a call case's function returned; Observation.Value holds
+	// the result (and Args the arguments after the call, when the case
+	// checks them).
+	Returned Ending = iota + 1
+	// Raised: the code raised an exception (for an I/O case: anything but
+	// SystemExit with code 0 or None).
+	Raised
+	// Finished: an I/O case's program ran to its end (or exited with
+	// SystemExit 0); Observation.Stdout holds its output.
+	Finished
+)
+
+// Status bytes of an observation record (see [ReadObservation]): 0 to 5
+// are verdicts, these are endings.
+const (
+	StatusReturned byte = 16
+	StatusRaised   byte = 17
+	StatusFinished byte = 18
+)
+
+// Observation is what the candidate's process reports of one call or I/O
+// case: never a verdict, which [Check.Judge] decides.
+type Observation struct {
+	Ending Ending
+	// Value is the returned value; Args, when HasArgs, the arguments after
+	// the call (a list).
+	Value   Value
+	HasArgs bool
+	Args    Value
+	// Exception lists the class names of the raised exception's type and
+	// its bases (__mro__), most derived first; Memory says it is a
+	// MemoryError. Detail is the exception's line as details show it
+	// ("ValueError: bad (line 7)").
+	Exception []string
+	Memory    bool
+	Detail    string
+	// Stdout is an I/O case's standard output (at most the output cap);
+	// Overflow says the program wrote more.
+	Stdout   string
+	Overflow bool
+}
+
+// ReadObservation decodes the observation part of a record whose status
+// byte is status (one of the Status constants) from the start of p, and
+// returns the rest of p. The encoding, after the status byte:
+//
+//	StatusReturned  the value (see [DecodeValue]), a u8 1 and the
+//	                arguments after the call as a list, or a u8 0
+//	StatusRaised    a u8 flags (1: a MemoryError), a u8 count n, then n
+//	                class names each a u8 length and UTF-8
+//	StatusFinished  a u8 1 when the output overflowed, else 0, then the
+//	                output as a u32 length and UTF-8
+//
+// The detail of a raised exception travels in the record's detail field.
+func ReadObservation(status byte, p []byte) (Observation, []byte, error) {
+	var o Observation
+	var err error
+	switch status {
+	case StatusReturned:
+		o.Ending = Returned
+		if o.Value, p, err = DecodeValue(p); err != nil {
+			return o, nil, err
+		}
+		if len(p) < 1 {
+			return o, nil, errTruncated
+		}
+		has := p[0]
+		p = p[1:]
+		if has == 1 {
+			o.HasArgs = true
+			if o.Args, p, err = DecodeValue(p); err != nil {
+				return o, nil, err
+			}
+		}
+	case StatusRaised:
+		o.Ending = Raised
+		if len(p) < 2 {
+			return o, nil, errTruncated
+		}
+		o.Memory = p[0]&1 != 0
+		n := int(p[1])
+		p = p[2:]
+		o.Exception = make([]string, 0, n)
+		for range n {
+			if len(p) < 1 || len(p) < 1+int(p[0]) {
+				return o, nil, errTruncated
+			}
+			o.Exception = append(o.Exception, strings.ToValidUTF8(string(p[1:1+int(p[0])]), "\uFFFD"))
+			p = p[1+int(p[0]):]
+		}
+	case StatusFinished:
+		o.Ending = Finished
+		if len(p) < 1 {
+			return o, nil, errTruncated
+		}
+		o.Overflow = p[0] == 1
+		b, rest, err := lengthPrefixed(p[1:])
+		if err != nil {
+			return o, nil, err
+		}
+		o.Stdout = strings.ToValidUTF8(string(b), "\uFFFD")
+		p = rest
+	default:
+		return o, nil, fmt.Errorf("unknown observation status %d", status)
+	}
+	return o, p, nil
+}
+
+// AppendObservation appends o's encoding (see [ReadObservation]) to b and
+// returns its status byte: the writer's side, for engines written in Go.
+func AppendObservation(b []byte, o *Observation) (byte, []byte) {
+	switch o.Ending {
+	case Returned:
+		b = AppendValue(b, o.Value)
+		if !o.HasArgs {
+			return StatusReturned, append(b, 0)
+		}
+		return StatusReturned, AppendValue(append(b, 1), o.Args)
+	case Raised:
+		flags := byte(0)
+		if o.Memory {
+			flags = 1
+		}
+		names := o.Exception
+		if len(names) > 255 {
+			names = names[:255]
+		}
+		b = append(b, flags, byte(len(names)))
+		for _, n := range names {
+			if len(n) > 255 {
+				n = n[:255]
+			}
+			b = append(append(b, byte(len(n))), n...)
+		}
+		return StatusRaised, b
+	}
+	over := byte(0)
+	if o.Overflow {
+		over = 1
+	}
+	return StatusFinished, appendBytes(append(b, over), []byte(o.Stdout))
+}
+
+// Check is one case's expectation, decoded once per suite. Engines judge
+// what a candidate's process observed against it in the tool's own
+// process: the expected values never reach a candidate.
+type Check struct {
+	kind            Kind
+	expected        any
+	hasExpected     bool
+	expectedArgs    any
+	hasExpectedArgs bool
+	raises          string // the class name (the last part of a dotted name)
+	raisesText      string
+	stdout          *string
+	tol             float64
+	outputCap       int
+	expectedRepr    string
+	argsRepr        string
+}
+
+// NewChecks decodes the expectations of cases. outputCap is the engine's
+// cap of an I/O case's output, for the detail of an overflow.
+func NewChecks(cases []Case, outputCap int) ([]Check, error) {
+	out := make([]Check, len(cases))
+	for i := range cases {
+		c := &cases[i]
+		k := &out[i]
+		k.kind, k.tol, k.outputCap, k.stdout = c.Kind, c.Tolerance, outputCap, c.Stdout
+		if c.Raises != "" {
+			k.raisesText = c.Raises
+			k.raises = c.Raises[strings.LastIndexByte(c.Raises, '.')+1:]
+		}
+		var err error
+		if c.Expected != nil {
+			k.hasExpected = true
+			if k.expected, k.expectedRepr, err = decodeExpectation(c.Expected); err != nil {
+				return nil, fmt.Errorf("case %s: expected: %w", c.Name, err)
+			}
+		}
+		if c.ExpectedArgs != nil {
+			k.hasExpectedArgs = true
+			if k.expectedArgs, k.argsRepr, err = decodeExpectation(c.ExpectedArgs); err != nil {
+				return nil, fmt.Errorf("case %s: expected_args: %w", c.Name, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+func decodeExpectation(raw []byte) (any, string, error) {
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return nil, "", err
+	}
+	ordered, err := ParseJSONValue(raw)
+	if err != nil {
+		return nil, "", err
+	}
+	return v, ordered.Repr(), nil
+}
+
+// WantsArgs reports whether the case checks its arguments after the call:
+// only then does the candidate's process encode them.
+func (k *Check) WantsArgs() bool { return k.hasExpectedArgs }
+
+// Judge decides the verdict of case k from what the candidate's process
+// observed, with a detail for anything but PASSED.
+func (k *Check) Judge(o *Observation) (Verdict, string) {
+	switch {
+	case k.kind == Call && o.Ending == Returned:
+		if k.raisesText != "" {
+			return WrongAnswer, fmt.Sprintf("expected %s to be raised, got %s", k.raisesText, o.Value.Repr())
+		}
+		if k.hasExpected && !EqualValue(k.expected, o.Value, k.tol) {
+			return WrongAnswer, "expected " + k.expectedRepr + ", got " + o.Value.Repr()
+		}
+		if k.hasExpectedArgs && (!o.HasArgs || !EqualValue(k.expectedArgs, o.Args, k.tol)) {
+			got := "nothing"
+			if o.HasArgs {
+				got = o.Args.Repr()
+			}
+			return WrongAnswer, fmt.Sprintf("expected arguments %s after the call, got %s", k.argsRepr, got)
+		}
+		return Passed, ""
+	case o.Ending == Raised && k.kind != Test:
+		if k.kind == Call && k.raises != "" {
+			for _, n := range o.Exception {
+				if n == k.raises {
+					return Passed, ""
+				}
+			}
+		}
+		if o.Memory {
+			return MemoryLimitExceeded, "MemoryError"
+		}
+		return RuntimeError, o.Detail
+	case k.kind == IO && o.Ending == Finished:
+		if o.Overflow {
+			return WrongAnswer, fmt.Sprintf("output longer than %d bytes", k.outputCap)
+		}
+		if k.stdout != nil {
+			if d := StdoutDifference(*k.stdout, o.Stdout, k.tol); d != "" {
+				return WrongAnswer, d
+			}
+		}
+		return Passed, ""
+	}
+	return RuntimeError, "the sandbox reported an observation that does not fit the case"
+}
+
+// JudgeVerdict decides what a verdict reported by the sandbox for case k
+// stands for. Of a call or I/O case, only what the candidate's process
+// cannot fake in its favour is accepted: TIME_LIMIT_EXCEEDED,
+// RUNTIME_ERROR and MEMORY_LIMIT_EXCEEDED (a death, a deadline, a case
+// not run). A test case's verdict is decided in the candidate's process by
+// the test file's own asserts, and is taken as it is.
+func (k *Check) JudgeVerdict(v Verdict, detail string) (Verdict, string) {
+	if k.kind == Test {
+		return v, detail
+	}
+	switch v {
+	case TimeLimitExceeded, RuntimeError, MemoryLimitExceeded:
+		return v, detail
+	}
+	return RuntimeError, "the candidate's process reported a verdict of its own"
+}
+
+// StdoutDifference is "" when [EqualStdout] holds, else a detail naming
+// the first difference: "line 3: expected '7', got '8'" or "expected 4
+// lines, got 3".
+func StdoutDifference(expected, actual string, tol float64) string {
+	e, a := stdoutLines(expected), stdoutLines(actual)
+	for i := 0; i < len(e) && i < len(a); i++ {
+		if !EqualStdout(e[i], a[i], tol) {
+			return fmt.Sprintf("line %d: expected %s, got %s", i+1, shortStr(e[i]), shortStr(a[i]))
+		}
+	}
+	if len(e) != len(a) {
+		return fmt.Sprintf("expected %d lines, got %d", len(e), len(a))
+	}
+	return ""
+}
+
+func shortStr(s string) string {
+	if len(s) > ReprMax+2 {
+		s = s[:ReprMax+2]
+	}
+	return shorten(PyStrRepr(s), ReprMax)
+}
+
+// ParseJSONValue decodes one JSON text into a [Value] that keeps the
+// order of object keys (for reprs in details): arrays become lists,
+// objects dicts, numbers ints when they have no '.', 'e' or 'E'.
+func ParseJSONValue(raw []byte) (Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	v, err := parseJSONValue(dec)
+	if err != nil {
+		return Value{}, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Value{}, errors.New("more than one JSON value")
+	}
+	return v, nil
+}
+
+func parseJSONValue(dec *json.Decoder) (Value, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return Value{}, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '[':
+			v := Value{Kind: VList}
+			for dec.More() {
+				x, err := parseJSONValue(dec)
+				if err != nil {
+					return Value{}, err
+				}
+				v.Items = append(v.Items, x)
+			}
+			_, err := dec.Token()
+			return v, err
+		case '{':
+			v := Value{Kind: VDict}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return Value{}, err
+				}
+				k, _ := kt.(string)
+				x, err := parseJSONValue(dec)
+				if err != nil {
+					return Value{}, err
+				}
+				v.Items = append(v.Items, Value{Kind: VStr, Str: k})
+				v.Vals = append(v.Vals, x)
+			}
+			_, err := dec.Token()
+			return v, err
+		}
+		return Value{}, fmt.Errorf("unexpected %v", t)
+	}
+	return FromJSON(tok), nil
+}
