@@ -22,9 +22,9 @@ func mustBig(s string) *big.Int {
 }
 
 func list(k ValueKind, items ...Value) Value { return Value{Kind: k, Items: items} }
-func vint(i int64) Value                    { return Value{Kind: VInt, Int: i} }
-func vstr(s string) Value                   { return Value{Kind: VStr, Str: s} }
-func vfloat(f float64) Value                { return Value{Kind: VFloat, Float: f} }
+func vint(i int64) Value                     { return Value{Kind: VInt, Int: i} }
+func vstr(s string) Value                    { return Value{Kind: VStr, Str: s} }
+func vfloat(f float64) Value                 { return Value{Kind: VFloat, Float: f} }
 func dict(kv ...Value) Value {
 	d := Value{Kind: VDict}
 	for i := 0; i < len(kv); i += 2 {
