@@ -31,6 +31,8 @@ type Engine struct {
 	files    []string
 	suiteMsg []byte
 	nCases   int
+	// checks judge what servers report of each case (never sent to them).
+	checks []fitness.Check
 
 	watchdog     time.Duration
 	startTimeout time.Duration
@@ -105,7 +107,10 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
 		return nil, err
 	}
-	if e.suiteMsg, err = suiteMessage(module, e.memoryMB, opts, !cfg.noReuse); err != nil {
+	if e.checks, err = fitness.NewChecks(opts.Suite.Cases, opts.OutputCap); err != nil {
+		return nil, fmt.Errorf("cpython: %w", err)
+	}
+	if e.suiteMsg, err = suiteMessage(module, e.memoryMB, opts, e.checks, !cfg.noReuse); err != nil {
 		return nil, err
 	}
 
@@ -310,17 +315,37 @@ func (e *Engine) Close() error {
 	return nil
 }
 
+// harnessCase is what a server gets of a case: how to run it, never what
+// it should give (the expected value, arguments, exception or output),
+// which stays in the tool's process (see [fitness.Check]).
+type harnessCase struct {
+	Kind     fitness.Kind    `json:"kind"`
+	Function string          `json:"function,omitempty"`
+	Args     json.RawMessage `json:"args,omitempty"`
+	Kwargs   json.RawMessage `json:"kwargs,omitempty"`
+	Stdin    *string         `json:"stdin,omitempty"`
+	Timeout  float64         `json:"timeout"`
+	// WantArgs asks for the arguments after the call: the case checks
+	// them.
+	WantArgs bool `json:"want_args,omitempty"`
+}
+
 // suiteMessage is what every server receives once.
-func suiteMessage(module string, memoryMB int, opts sandbox.Options, reuse bool) ([]byte, error) {
+func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fitness.Check, reuse bool) ([]byte, error) {
 	s := opts.Suite
+	cases := make([]harnessCase, len(s.Cases))
+	for i, c := range s.Cases {
+		cases[i] = harnessCase{Kind: c.Kind, Function: c.Function, Args: c.Args, Kwargs: c.Kwargs,
+			Stdin: c.Stdin, Timeout: c.Timeout, WantArgs: checks[i].WantsArgs()}
+	}
 	msg := struct {
-		Module     string         `json:"module"`
-		Cases      []fitness.Case `json:"cases"`
-		MemoryMB   int            `json:"memory_mb"`
-		OutputCap  int            `json:"output_cap"`
-		TestSource string         `json:"test_source,omitempty"`
-		TestModule string         `json:"test_module,omitempty"`
-		TestFile   string         `json:"test_file,omitempty"`
+		Module     string        `json:"module"`
+		Cases      []harnessCase `json:"cases"`
+		MemoryMB   int           `json:"memory_mb"`
+		OutputCap  int           `json:"output_cap"`
+		TestSource string        `json:"test_source,omitempty"`
+		TestModule string        `json:"test_module,omitempty"`
+		TestFile   string        `json:"test_file,omitempty"`
 		// Original is the target's source: the harness preloads the
 		// modules it imports (see "reuse" in harness.py).
 		Original string `json:"original,omitempty"`
@@ -329,7 +354,7 @@ func suiteMessage(module string, memoryMB int, opts sandbox.Options, reuse bool)
 		LenientRuntime string `json:"lenient_runtime"`
 	}{
 		Module:         module,
-		Cases:          s.Cases,
+		Cases:          cases,
 		MemoryMB:       memoryMB,
 		OutputCap:      opts.OutputCap,
 		Reuse:          reuse,

@@ -332,7 +332,8 @@ func TestDecodeInjections(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			results := make([]fitness.Result, 1)
-			err := decodeRecords(tt.p, results, make([]bool, 1), false)
+			checks, _ := fitness.NewChecks([]fitness.Case{{Kind: fitness.Test}}, 0)
+			err := decodeRecords(tt.p, checks, results, make([]bool, 1), false)
 			if (err != nil) != tt.err {
 				t.Fatalf("err = %v, want error: %v", err, tt.err)
 			}

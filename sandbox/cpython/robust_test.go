@@ -234,26 +234,42 @@ func TestNoPython(t *testing.T) {
 	}
 }
 
-// TestDecodeRecords: what a server sends is not trusted.
+// TestDecodeRecords: what a server sends is not trusted, and the verdict
+// of a call case is the tool's: a child that writes PASSED gets none.
 func TestDecodeRecords(t *testing.T) {
-	rec := func(idx uint32, verdict, flags byte, secs float64, extra ...byte) []byte {
+	rec := func(idx uint32, status, flags byte, secs float64, extra ...byte) []byte {
 		b := binary.LittleEndian.AppendUint32(nil, idx)
-		b = append(b, verdict, flags)
+		b = append(b, status, flags)
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(secs))
 		return append(b, extra...)
 	}
+	returned := func(v int64) []byte {
+		_, b := fitness.AppendObservation(nil, &fitness.Observation{Ending: fitness.Returned, Value: fitness.Value{Kind: fitness.VInt, Int: v}})
+		return b
+	}
 	detail := append(binary.LittleEndian.AppendUint16(nil, 2), 'o', 'k')
 	lines := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, 1), 7)
+	// Case 0 is a call case expecting 1, case 1 a test case.
+	checks, err := fitness.NewChecks([]fitness.Case{
+		{Kind: fitness.Call, Function: "f", Expected: []byte("1")},
+		{Kind: fitness.Test, Function: "test_x"},
+	}, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ret := fitness.StatusReturned
 	tests := []struct {
 		name string
 		in   []byte
 		ok   bool
 	}{
-		{"good", append(rec(0, 0, 0, 0.5), rec(1, 1, 3, 1, append(detail, lines...)...)...), true},
+		{"good", append(rec(0, ret, 0, 0.5, returned(1)...), rec(1, 1, 3, 1, append(detail, lines...)...)...), true},
 		{"empty", nil, true},
 		{"truncated", rec(0, 0, 0, 0.5)[:10], false},
+		{"truncated observation", rec(0, ret, 0, 0.5, returned(1)[:5]...), false},
 		{"case out of range", rec(2, 0, 0, 0), false},
 		{"bad verdict", rec(0, 9, 0, 0), false},
+		{"bad status", rec(0, 19, 0, 0), false},
 		{"compilation error from a child", rec(0, byte(fitness.CompilationError), 0, 0), false},
 		{"detail too long", rec(0, 1, 1, 0, 0xff, 0xff, 'x'), false},
 		{"too many lines", rec(0, 0, 2, 0, 0xff, 0xff, 0xff, 0x0f), false},
@@ -262,21 +278,32 @@ func TestDecodeRecords(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			res := make([]fitness.Result, 2)
 			got := make([]bool, 2)
-			err := decodeRecords(tt.in, res, got, true)
+			err := decodeRecords(tt.in, checks, res, got, true)
 			if (err == nil) != tt.ok {
 				t.Errorf("err = %v; want ok=%v", err, tt.ok)
 			}
 		})
 	}
-	res := make([]fitness.Result, 2)
-	got := make([]bool, 2)
-	in := append(rec(0, 0, 0, math.NaN()), rec(1, 1, 3, 1, append(detail, lines...)...)...)
-	if err := decodeRecords(in, res, got, true); err != nil {
-		t.Fatal(err)
-	}
-	want := []fitness.Result{{Verdict: fitness.Passed}, {Verdict: fitness.WrongAnswer, Seconds: 1, Detail: "ok", Lines: []int{7}}}
-	if diff := cmp.Diff(want, res); diff != "" {
-		t.Errorf("mismatch (-want +got):\n%s", diff)
+	for _, tt := range []struct {
+		name string
+		in   []byte
+		want []fitness.Result
+	}{
+		{"judged", append(rec(0, ret, 0, math.NaN(), returned(1)...), rec(1, 1, 3, 1, append(detail, lines...)...)...),
+			[]fitness.Result{{Verdict: fitness.Passed}, {Verdict: fitness.WrongAnswer, Seconds: 1, Detail: "ok", Lines: []int{7}}}},
+		{"wrong value", rec(0, ret, 0, 0, returned(2)...),
+			[]fitness.Result{{Verdict: fitness.WrongAnswer, Detail: "expected 1, got 2"}, {}}},
+		{"forged verdicts", append(rec(0, byte(fitness.Passed), 0, 0), rec(1, byte(fitness.Passed), 0, 0)...),
+			[]fitness.Result{{Verdict: fitness.RuntimeError, Detail: "the candidate's process reported a verdict of its own"}, {Verdict: fitness.Passed}}},
+	} {
+		res := make([]fitness.Result, 2)
+		got := make([]bool, 2)
+		if err := decodeRecords(tt.in, checks, res, got, true); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, res); diff != "" {
+			t.Errorf("%s: mismatch (-want +got):\n%s", tt.name, diff)
+		}
 	}
 }
 

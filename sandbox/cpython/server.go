@@ -208,7 +208,7 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		switch kind {
 		case msgPing:
 		case msgChunk:
-			if err := decodeRecords(payload, out.Results, got, cov); err != nil {
+			if err := decodeRecords(payload, e.checks, out.Results, got, cov); err != nil {
 				return fmt.Errorf("%w: %v", errBroken, err)
 			}
 		case msgCompile:
@@ -233,29 +233,42 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 	}
 }
 
-// decodeRecords parses result records:
+// decodeRecords parses result records and judges them:
 //
-//	u32 case, u8 verdict, u8 flags, f64 seconds,
+//	u32 case, u8 status, u8 flags, f64 seconds,
+//	[status >= 16: the observation, see fitness.ReadObservation],
 //	[flags&1: u16 n, n bytes of detail], [flags&2: u32 n, n × u32 lines],
 //	[flags&4: u16 n, n × (u32 line, kind, name, class)]
 //
-// all little-endian; kind, name and class are a u8 length and UTF-8.
-func decodeRecords(p []byte, results []fitness.Result, got []bool, cov bool) error {
+// all little-endian; kind, name and class are a u8 length and UTF-8. A
+// status below 16 is a verdict: of a case's death or deadline (the
+// manager's), or of a test case (the test file's asserts); the checks
+// decide what the others mean.
+func decodeRecords(p []byte, checks []fitness.Check, results []fitness.Result, got []bool, cov bool) error {
 	le := binary.LittleEndian
 	for len(p) > 0 {
 		if len(p) < 14 {
 			return errors.New("truncated record")
 		}
-		idx, verdict, flags := le.Uint32(p), p[4], p[5]
+		idx, status, flags := le.Uint32(p), p[4], p[5]
 		secs := math.Float64frombits(le.Uint64(p[6:]))
 		p = p[14:]
-		if int64(idx) >= int64(len(results)) || verdict > byte(fitness.MemoryLimitExceeded) || verdict == byte(fitness.CompilationError) {
-			return fmt.Errorf("bad record (case %d, verdict %d)", idx, verdict)
+		if int64(idx) >= int64(len(results)) || (status > byte(fitness.MemoryLimitExceeded) && status < fitness.StatusReturned) ||
+			status == byte(fitness.CompilationError) {
+			return fmt.Errorf("bad record (case %d, status %d)", idx, status)
 		}
 		if math.IsNaN(secs) || secs < 0 || secs > 1e7 {
 			secs = 0
 		}
-		r := fitness.Result{Verdict: fitness.Verdict(verdict), Seconds: secs}
+		var obs fitness.Observation
+		if status >= fitness.StatusReturned {
+			var err error
+			if obs, p, err = fitness.ReadObservation(status, p); err != nil {
+				return fmt.Errorf("case %d: %w", idx, err)
+			}
+		}
+		r := fitness.Result{Seconds: secs}
+		var detail string
 		if flags&1 != 0 {
 			if len(p) < 2 {
 				return errors.New("truncated detail")
@@ -264,7 +277,7 @@ func decodeRecords(p []byte, results []fitness.Result, got []bool, cov bool) err
 			if len(p) < 2+n {
 				return errors.New("truncated detail")
 			}
-			r.Detail = strings.ToValidUTF8(string(p[2:2+n]), "\uFFFD")
+			detail = strings.ToValidUTF8(string(p[2:2+n]), "\uFFFD")
 			p = p[2+n:]
 		}
 		if flags&2 != 0 {
@@ -289,6 +302,12 @@ func decodeRecords(p []byte, results []fitness.Result, got []bool, cov bool) err
 			if r.Injections, p, err = decodeInjections(p); err != nil {
 				return err
 			}
+		}
+		if status >= fitness.StatusReturned {
+			obs.Detail = detail
+			r.Verdict, r.Detail = checks[idx].Judge(&obs)
+		} else {
+			r.Verdict, r.Detail = checks[idx].JudgeVerdict(fitness.Verdict(status), detail)
 		}
 		results[idx] = r
 		got[idx] = true
