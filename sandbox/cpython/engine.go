@@ -36,6 +36,8 @@ type Engine struct {
 
 	watchdog     time.Duration
 	startTimeout time.Duration
+	// bound is the wall time a candidate may take in all (see Run).
+	bound time.Duration
 
 	pool   chan *server // idle servers; a dead one is replaced by whoever takes it
 	notice sync.Once
@@ -55,6 +57,11 @@ type config struct {
 	noNamespaces bool          // act as if the kernel refused namespaces
 	watchdog     time.Duration // silence after which a busy server counts as wedged
 	noReuse      bool          // a fresh fork for every candidate, pure or not
+	boundSlack   time.Duration // added to the sum of the case timeouts (default 5 s)
+	// noStaticCheck reuses a child for any candidate that imports only
+	// preloaded pure modules, leaving the guard after each candidate as
+	// the only protection: tests use it to exercise that guard.
+	noStaticCheck bool
 }
 
 // New starts the pool of fork servers for opts.Suite. An interpreter that
@@ -104,13 +111,24 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if e.watchdog <= 0 {
 		e.watchdog = 10 * time.Second
 	}
+	// No case may take longer than its own timeout (the search's cap only
+	// shortens it), children start in milliseconds: the sum of the case
+	// timeouts, 50 ms a case and a few seconds cover every honest
+	// candidate on a loaded machine.
+	e.bound = cfg.boundSlack
+	if e.bound <= 0 {
+		e.bound = 5 * time.Second
+	}
+	for _, c := range opts.Suite.Cases {
+		e.bound += time.Duration(c.Timeout*float64(time.Second)) + 50*time.Millisecond
+	}
 	if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
 		return nil, err
 	}
 	if e.checks, err = fitness.NewChecks(opts.Suite.Cases, opts.OutputCap); err != nil {
 		return nil, fmt.Errorf("cpython: %w", err)
 	}
-	if e.suiteMsg, err = suiteMessage(module, e.memoryMB, opts, e.checks, !cfg.noReuse); err != nil {
+	if e.suiteMsg, err = suiteMessage(module, e.memoryMB, opts, e.checks, cfg); err != nil {
 		return nil, err
 	}
 
@@ -196,8 +214,11 @@ func (e *Engine) Confinement() sandbox.Confinement {
 // Run evaluates one candidate: one Result per case, in the suite's order.
 // A server that dies or wedges is replaced and the candidate run again
 // once; if it breaks the fresh server too, the cases it did not report get
-// RUNTIME_ERROR. The error is ctx.Err(), [sandbox.ErrClosed], or a failure
-// to start a server.
+// RUNTIME_ERROR. A candidate gets the sum of its cases' timeouts and a few
+// seconds of wall time in all, measured here where nothing in the sandbox
+// can extend it: past that its server is killed and the cases it did not
+// report get TIME_LIMIT_EXCEEDED. The error is ctx.Err(),
+// [sandbox.ErrClosed], or a failure to start a server.
 func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -205,6 +226,7 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 	out := &fitness.Outcome{Results: make([]fitness.Result, e.nCases)}
 	got := make([]bool, e.nCases)
 	var broke error
+	overBound := false
 	for attempt := 0; attempt < 2; attempt++ {
 		if attempt > 0 {
 			clear(out.Results)
@@ -230,15 +252,23 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 		if e.isClosed() {
 			return nil, sandbox.ErrClosed
 		}
+		if errors.Is(err, errOverBound) {
+			overBound, broke = true, nil
+			break // the candidate's doing: not run again
+		}
 		broke = err
 	}
 	for i := range out.Results {
 		if !got[i] {
-			detail := "no result from the sandbox"
-			if broke != nil {
-				detail = "the sandbox server died while running the candidate"
+			r := fitness.Result{Verdict: fitness.RuntimeError, Detail: "no result from the sandbox"}
+			switch {
+			case overBound:
+				r = fitness.Result{Verdict: fitness.TimeLimitExceeded,
+					Detail: fmt.Sprintf("the candidate ran past its time bound of %v in all", e.bound.Round(time.Millisecond))}
+			case broke != nil:
+				r.Detail = "the sandbox server died while running the candidate"
 			}
-			out.Results[i] = fitness.Result{Verdict: fitness.RuntimeError, Detail: detail}
+			out.Results[i] = r
 		}
 		if opts.Coverage && out.Results[i].Lines == nil {
 			out.Results[i].Lines = []int{}
@@ -331,7 +361,7 @@ type harnessCase struct {
 }
 
 // suiteMessage is what every server receives once.
-func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fitness.Check, reuse bool) ([]byte, error) {
+func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fitness.Check, cfg config) ([]byte, error) {
 	s := opts.Suite
 	cases := make([]harnessCase, len(s.Cases))
 	for i, c := range s.Cases {
@@ -348,8 +378,9 @@ func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fi
 		TestFile   string        `json:"test_file,omitempty"`
 		// Original is the target's source: the harness preloads the
 		// modules it imports (see "reuse" in harness.py).
-		Original string `json:"original,omitempty"`
-		Reuse    bool   `json:"reuse"`
+		Original    string `json:"original,omitempty"`
+		Reuse       bool   `json:"reuse"`
+		StaticCheck bool   `json:"static_check"`
 		// LenientRuntime is lenient.py, loaded at the first lenient run.
 		LenientRuntime string `json:"lenient_runtime"`
 	}{
@@ -357,7 +388,8 @@ func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fi
 		Cases:          cases,
 		MemoryMB:       memoryMB,
 		OutputCap:      opts.OutputCap,
-		Reuse:          reuse,
+		Reuse:          !cfg.noReuse,
+		StaticCheck:    !cfg.noStaticCheck,
 		LenientRuntime: lenientRuntime,
 	}
 	if data, err := os.ReadFile(opts.Target); err == nil {

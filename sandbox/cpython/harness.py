@@ -34,6 +34,7 @@ import resource
 import select
 import signal
 import struct
+from stat import S_ISDIR as stat_isdir
 from time import clock_gettime, monotonic
 
 # The harness's own decoder of arguments: candidates cannot reach it (they
@@ -53,6 +54,7 @@ REPR_MAX = 100  # characters of a value in a detail
 MATERIALISE_MAX = 10000  # items of a returned iterator
 SETUP_LIMIT = 10.0  # seconds a child may take before its first case
 HEARTBEAT = 1.0  # seconds between pings while a candidate runs
+FORKER_WAIT = 5.0  # seconds the forker may take to reap a killed child
 
 # Shared memory: a header written by the child, the job written by the
 # manager, the marshalled code, (with coverage) one byte per line of the
@@ -399,11 +401,23 @@ def exc_detail(e, files):
 # ---- configuration --------------------------------------------------------------
 
 
-class Case:
+class Case(tuple):
     """What the child needs of a case to run it: never what it expects
-    (Go keeps that, see "observations")."""
+    (Go keeps that, see "observations"). A tuple: nothing a candidate
+    does can change it for the next one."""
 
-    __slots__ = ("kind", "fn", "fn_head", "fn_rest", "args", "args_json", "kwargs", "kwargs_json", "want_args", "stdin", "timeout")
+    __slots__ = ()
+    kind = property(lambda c: c[0])
+    fn = property(lambda c: c[1])
+    fn_head = property(lambda c: c[2])
+    fn_rest = property(lambda c: c[3])
+    args = property(lambda c: c[4])  # a tuple of scalars, or None: decode args_json
+    args_json = property(lambda c: c[5])
+    kwargs = property(lambda c: c[6])  # a tuple of (name, scalar) pairs, or None: decode kwargs_json
+    kwargs_json = property(lambda c: c[7])
+    want_args = property(lambda c: c[8])
+    stdin = property(lambda c: c[9])
+    timeout = property(lambda c: c[10])
 
 
 _SCALARS = (NoneType, bool, int, float, str)
@@ -414,25 +428,22 @@ def is_scalar_list(v):
 
 
 def load_case(c):
-    k = Case()
-    k.kind = KINDS[c["kind"]]
-    k.fn = c.get("function") or ""
-    parts = k.fn.split(".")
-    k.fn_head, k.fn_rest = parts[0], tuple(parts[1:])
+    fn = c.get("function") or ""
+    parts = fn.split(".")
     args = c.get("args")
     if args is None:
         args = []
-    k.args = tuple(args) if is_scalar_list(args) else None
-    k.args_json = None if k.args is not None else json.dumps(args)
+    scalar_args = is_scalar_list(args)
     kwargs = c.get("kwargs")
     if kwargs is None:
         kwargs = {}
-    k.kwargs = kwargs if is_scalar_list(kwargs.values()) else None
-    k.kwargs_json = None if k.kwargs is not None else json.dumps(kwargs)
-    k.want_args = bool(c.get("want_args"))
-    k.stdin = c.get("stdin")
-    k.timeout = float(c.get("timeout") or 2.0)
-    return k
+    scalar_kwargs = is_scalar_list(kwargs.values())
+    return Case((
+        KINDS[c["kind"]], fn, parts[0], tuple(parts[1:]),
+        tuple(args) if scalar_args else None, None if scalar_args else json.dumps(args),
+        tuple(kwargs.items()) if scalar_kwargs else None, None if scalar_kwargs else json.dumps(kwargs),
+        bool(c.get("want_args")), c.get("stdin"), float(c.get("timeout") or 2.0),
+    ))
 
 
 # ---- standard streams -------------------------------------------------------------
@@ -721,7 +732,22 @@ DENY_NAMES = frozenset((
     "subprocess", "multiprocessing", "io", "socket", "select", "resource", "mmap", "atexit",
     "inspect", "pickle", "marshal", "tempfile", "shutil", "pathlib", "asyncio", "weakref",
     "warnings", "logging", "random", "decimal", "locale", "codecs", "posix",
+    # The functions of the pure modules that read or write attributes,
+    # items or code named at run time (so that no name above need appear),
+    # or keep a registry that outlives a candidate: an audit of every
+    # module of PURE_MODULES. Their mutable module attributes are denied
+    # by take_snapshots.
+    "attrgetter", "methodcaller",  # operator
+    "Formatter", "get_field", "get_value", "vformat", "format_field",  # string
+    "update_wrapper", "wraps", "singledispatch", "singledispatchmethod",  # functools
+    "get_type_hints", "ForwardRef", "_evaluate", "_eval_type", "evaluate_forward_ref",  # typing
+    "overload", "get_overloads", "clear_overloads",  # typing: a registry
+    "modules", "_getframe", "settrace", "setprofile",
 ))
+
+# Dunder names a pure candidate may hold as string constants (a constant
+# such as "__globals__" would name what DENY_NAMES keeps out).
+CONST_DUNDERS = frozenset(("__main__", "__init__", "__name__", "__doc__", "__module__", "__qualname__"))
 
 _OPS = None
 
@@ -743,12 +769,13 @@ def pure_code(code, extra_imports=()):
     ext_op, import_op, store_ops = _opcodes()
     attrs = False
     deny = DENY
+    checked = STATIC_CHECK
     stack = [code]
     while stack:
         co = stack.pop()
         names = co.co_names
         for name in names:
-            if name in deny:
+            if name in deny and checked:
                 return 0
         b = co.co_code
         ext = 0
@@ -766,11 +793,19 @@ def pure_code(code, extra_imports=()):
             elif op in store_ops:
                 attrs = True
                 name = names[arg]
-                if name.startswith("__") and name.endswith("__"):
+                if name.startswith("__") and name.endswith("__") and checked:
                     return 0
-        for k in co.co_consts:
-            if type(k) is CodeType:
+        consts = list(co.co_consts)
+        while consts:
+            k = consts.pop()
+            t = type(k)
+            if t is CodeType:
                 stack.append(k)
+            elif t is str and checked:
+                if k in deny or (k[:2] == "__" and k[-2:] == "__" and k not in CONST_DUNDERS):
+                    return 0
+            elif t is tuple or t is frozenset:
+                consts.extend(k)
     return 1 if attrs else 2
 
 
@@ -863,17 +898,75 @@ def take_snapshots(names):
     SNAPSHOTS = snaps
 
 
-def left_clean(nmods):
-    """Whether the process is as a pure candidate must have left it."""
-    if Flags.forked or Flags.memory or _thread_count() or len(modules) != nmods:
-        return False
-    gc.collect()
-    if gc.garbage:
-        return False
-    for d, snap in SNAPSHOTS:
-        if d != snap:
+def make_guard():
+    """Sets LEFT_CLEAN, the check run after a pure candidate, in its child,
+    before that child may serve another one (see above): a closure over
+    what it compares, so that rebinding a global of the harness cannot
+    switch it off. Call it once the harness's globals are all set (main)."""
+    global LEFT_CLEAN
+    mods, base = modules, BASE_MODULES
+    flags, thread_count, collect, garbage = Flags, _thread_count, gc.collect, gc.garbage
+    gettrace, getprofile, listdir, getcwd = sys.gettrace, sys.getprofile, os.listdir, os.getcwd
+    cwd = getcwd()
+    only_lib = ["lib"]
+    snaps = funcs = codes = ()
+    import operator
+
+    code_of = operator.attrgetter("__code__", "__defaults__", "__kwdefaults__")
+
+    def left_clean(mods0, base0):
+        """Whether the process is as a pure candidate must have left it:
+        no fork, thread, MemoryError or uncollectable garbage; the same
+        modules; builtins, the pure modules, the pytest stand-in and the
+        harness's globals, classes and functions unchanged; no tracer;
+        the working directory as empty as it was."""
+        if flags.forked or flags.memory or thread_count() or mods != mods0 or base != base0:
             return False
-    return True
+        if gettrace() is not None or getprofile() is not None:
+            return False
+        collect()
+        if garbage:
+            return False
+        for d, snap in snaps:
+            if d != snap:
+                return False
+        if list(map(code_of, funcs)) != codes:
+            return False
+        try:
+            return getcwd() == cwd and listdir(".") == only_lib
+        except OSError:
+            return False
+
+    LEFT_CLEAN = left_clean
+    hdict = modules["__main__"].__dict__
+    found = []
+
+    def add_functions(d):
+        for v in list(d.values()):
+            if type(v) in (staticmethod, classmethod):
+                v = v.__func__
+            if type(v) is property:
+                fs = (v.fget, v.fset, v.fdel)
+            else:
+                fs = (v,)
+            for f in fs:
+                if type(f) is FunctionType:
+                    found.append(f)
+
+    dicts = [hdict]
+    if PYTEST is not None:
+        dicts.append(PYTEST.__dict__)
+    classes = []
+    for d in list(dicts):
+        for v in list(d.values()):
+            if isinstance(v, type) and v.__module__ in ("__main__", "pytest"):
+                classes.append((v.__dict__, dict(v.__dict__)))
+                dicts.append(v.__dict__)
+    for d in dicts:
+        add_functions(d)
+    snaps = tuple(SNAPSHOTS) + tuple(classes) + ((hdict, dict(hdict)),)
+    funcs = tuple(found)
+    codes = list(map(code_of, funcs))
 
 
 # ---- the child: runs the cases ---------------------------------------------------------
@@ -912,7 +1005,8 @@ def child_main():
             pass
         gc.enable()
         served = 0
-        nmods = len(modules)
+        clean = LEFT_CLEAN
+        mods0, base0 = dict(modules), set(BASE_MODULES)
         while True:
             shm = SHM
             _, _, _, start = HDR.unpack_from(shm, 0)
@@ -930,7 +1024,7 @@ def child_main():
             run_cases(shm, start, code, L, covoff, recbase, cap, reuse, lx_off)
             del code
             served += 1
-            if not reuse or served >= MAX_SERVED or not left_clean(nmods):
+            if not reuse or served >= MAX_SERVED or not clean(mods0, base0):
                 os._exit(0)
             os.write(DONE_W, b"d")
             while True:
@@ -1027,7 +1121,7 @@ def run_cases(shm, start, code, L, covoff, recbase, cap, pure, lx_off):
             nmods = prune_modules(BASE_MODULES)
         if modules.get("__main__") is not harness_main:
             modules["__main__"] = harness_main
-        if sys.path != PATH0:
+        if tuple(sys.path) != PATH0:
             sys.path = list(PATH0)
         if getrl() != RECURSION_LIMIT:
             setrl(RECURSION_LIMIT)
@@ -1304,7 +1398,7 @@ class Ctx:
             if args is None:
                 args = json_loads(c.args_json)
             if c.kwargs:
-                r = f(*args, **c.kwargs)
+                r = f(*args, **dict(c.kwargs))
             elif c.kwargs is None:
                 r = f(*args, **json_loads(c.kwargs_json))
             else:
@@ -1444,9 +1538,97 @@ def forker(rfd, wfd, manager):
                 except ChildProcessError:
                     break
             reap_leftovers(manager)
+            wipe_workdir()
             write(wfd, pack(b"s", status))
         except BaseException:
             os._exit(3)
+
+
+def wipe_workdir():
+    """Empties the working directory (the private tmpfs) but for lib/ once
+    a child and everything it started are gone: every candidate, and every
+    child of one, starts from the same empty directory (a file left by one
+    candidate must not make another pass, a full tmpfs must not make it
+    fail). Without namespaces lib/ is writable by its owner: it is put
+    back as it was too."""
+    try:
+        if os.listdir(".") == ["lib"] and os.stat(".").st_mode & 0o7777 == 0o755:
+            if PIDNS or lib_state() == LIB_STATE:
+                return
+    except OSError:
+        pass
+    try:
+        os.chmod(".", 0o755)
+        names = os.listdir(".")
+    except OSError:
+        return
+    for name in names:
+        if name != "lib":
+            remove_tree(name)
+    if not PIDNS and lib_state() != LIB_STATE:
+        restore_lib()
+
+
+def remove_tree(path):
+    """Removes path, without following symbolic links, whatever the modes
+    of its directories."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return
+    if stat_isdir(st.st_mode):
+        try:
+            os.chmod(path, 0o700)
+            names = os.listdir(path)
+        except OSError:
+            names = []
+        for name in names:
+            remove_tree(os.path.join(path, name))
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
+    else:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def lib_state():
+    """What lib/ holds: names, sizes, modification times and modes."""
+    out = []
+    try:
+        for name in sorted(os.listdir("lib")):
+            st = os.lstat(os.path.join("lib", name))
+            out.append((name, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino))
+        out.append(("", os.stat("lib").st_mode, 0, 0, 0))
+    except OSError:
+        return None
+    return out
+
+
+def restore_lib():
+    """Puts lib/ back as the shim made it (without namespaces only)."""
+    global LIB_STATE
+    try:
+        os.chmod("lib", 0o755)
+    except OSError:
+        pass
+    remove_tree("lib")
+    try:
+        os.mkdir("lib", 0o755)
+        for name, data in LIB_FILES:
+            p = os.path.join("lib", name)
+            fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
+            try:
+                os.write(fd, data)
+            finally:
+                os.close(fd)
+        os.chmod("lib", 0o555)
+    except OSError:
+        pass
+    LIB_STATE = lib_state()
 
 
 def reap_leftovers(manager):
@@ -1624,6 +1806,7 @@ class Manager:
         n = len(CASES)
         unpack = CUR.unpack_from
         how = "exit"
+        killed = 0.0
         while True:
             if how == "exit":
                 h = unpack(SHM, 0)
@@ -1668,7 +1851,13 @@ class Manager:
                     except OSError:
                         pass
                 how = "timeout"
+                killed = now
                 continue
+            if how == "timeout" and now - killed > FORKER_WAIT:
+                # The forker reaps a killed child at once, unless it was
+                # stopped (without a PID namespace a candidate can stop
+                # it): give up on this server.
+                raise EOFError("the forker did not reap a killed child in %gs" % FORKER_WAIT)
             wait = HEARTBEAT if how == "timeout" else min(deadline - now, HEARTBEAT)
             if self.cap > 0 and how == "exit":
                 # Look at the running case often enough to hold the cap.
@@ -1780,7 +1969,7 @@ class Manager:
 
     def serve(self):
         gc.enable()
-        send(b"H", json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "pid_ns": PIDNS}).encode())
+        send(b"H", json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "pid_ns": PIDNS, "undumpable": UNDUMPABLE}).encode())
         while True:
             try:
                 kind, payload = read_msg()
@@ -1817,16 +2006,16 @@ def setup(cfg):
     global CASES, MODULE, CAND_FILE, LIB_PREFIX, MEMORY_MB, OUTPUT_CAP, FILES, CPU_LIMITS
     global TEST_MODULE, TEST_FILE, TEST_CODE, PYTEST, EMPTY_STDIN, RECURSION_LIMIT
     global BASE_MODULES, PATH0, LENIENT_SOURCE
-    CASES = [load_case(c) for c in cfg["cases"]]
+    CASES = tuple(load_case(c) for c in cfg["cases"])
     LENIENT_SOURCE = cfg.get("lenient_runtime") or ""
     # RLIMIT_CPU of a child that starts at case i: a backstop only, the
     # manager enforces each case's deadline.
-    CPU_LIMITS = []
+    limits = []
     total = 2.0
     for c in reversed(CASES):
         total += c.timeout
-        CPU_LIMITS.append(int(total) + 1)
-    CPU_LIMITS.reverse()
+        limits.append(int(total) + 1)
+    CPU_LIMITS = tuple(reversed(limits))
     MODULE = cfg["module"]
     cwd = os.getcwd()
     lib = os.path.join(cwd, "lib")
@@ -1834,18 +2023,29 @@ def setup(cfg):
     CAND_FILE = os.path.join(lib, MODULE + ".py")
     MEMORY_MB = int(cfg.get("memory_mb") or 512)
     OUTPUT_CAP = int(cfg.get("output_cap") or 65536)
-    FILES = {CAND_FILE}
+    files = {CAND_FILE}
     TEST_MODULE = cfg.get("test_module") or ""
     TEST_CODE = None
     PYTEST = None
     if TEST_MODULE:
         TEST_FILE = os.path.join(lib, cfg.get("test_file") or TEST_MODULE + ".py")
-        FILES.add(TEST_FILE)
+        files.add(TEST_FILE)
         TEST_CODE = compile(cfg.get("test_source") or "", TEST_FILE, "exec", dont_inherit=True)
         PYTEST = make_pytest()
         modules["pytest"] = PYTEST
     else:
         TEST_FILE = ""
+    FILES = frozenset(files)
+    global LIB_FILES, LIB_STATE
+    LIB_FILES = []
+    try:
+        for name in sorted(os.listdir(lib)):
+            with open(os.path.join(lib, name), "rb") as f:
+                LIB_FILES.append((name, f.read()))
+    except OSError:
+        pass
+    LIB_FILES = tuple(LIB_FILES)
+    LIB_STATE = lib_state()
     global ALL_CALLS
     ALL_CALLS = all(c.kind == CALL and c.stdin is None for c in CASES)
     EMPTY_STDIN = make_stdin("")
@@ -1855,12 +2055,15 @@ def setup(cfg):
     path = [p for p in sys.path if p and p != cwd]
     site = os.path.join(sys.prefix, "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
     sys.path[:] = [lib] + path + ([site] if os.path.isdir(site) else [])
-    PATH0 = list(sys.path)
+    PATH0 = tuple(sys.path)
     import warnings
 
     warnings.simplefilter("ignore")  # compile() of candidates must not print
-    global REUSE
+    global REUSE, STATIC_CHECK
     REUSE = bool(cfg.get("reuse", True))
+    # Tests switch the static check off to see the guard (make_guard)
+    # catch what a pure candidate changed.
+    STATIC_CHECK = bool(cfg.get("static_check", True))
     preload = set()
     try:
         preload = imported_names(compile(cfg.get("original") or "", CAND_FILE, "exec", dont_inherit=True))
@@ -1870,6 +2073,21 @@ def setup(cfg):
     if TEST_CODE is not None and not pure_code(TEST_CODE, ("pytest", MODULE)):
         REUSE = False
     BASE_MODULES = set(modules)
+
+
+def make_undumpable():
+    """prctl(PR_SET_DUMPABLE, 0) for the forker, and so for the manager
+    and every child forked after it: a process of the same user without
+    capabilities cannot open their /proc/PID/mem then, so a candidate
+    cannot write into the forker (which every later candidate is forked
+    from) or the manager (which keeps the deadlines). With namespaces /proc
+    is read-only besides. Whether it worked."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0) == 0
+    except Exception:
+        return False
 
 
 def main():
@@ -1884,16 +2102,20 @@ def main():
     # with PYTHONHASHSEED only, for reproducible str hashes).
     for k in list(os.environ):
         del os.environ[k]
+    global UNDUMPABLE
+    UNDUMPABLE = make_undumpable()
     kind, payload = read_msg()
     if kind != b"S":
         raise ValueError("expected the suite first")
     setup(json.loads(payload))
+    del payload
     SHM = mmap.mmap(-1, SHM_SIZE)
     to_forker_r, to_forker_w = os.pipe()
     from_forker_r, from_forker_w = os.pipe()
     global GO_R, DONE_W
     GO_R, go_w = os.pipe()  # manager to a reused child: b"g" next job, b"q" exit
     done_r, DONE_W = os.pipe()  # reused child to manager: b"d" finished
+    make_guard()
     gc.collect()
     gc.freeze()  # the children's collections skip (and do not copy) all of this
     manager = os.fork()

@@ -48,6 +48,10 @@ const maxMessage = 256 << 20
 // garbage. The engine replaces the server.
 var errBroken = errors.New("sandbox server broke")
 
+// errOverBound: the candidate ran past the engine's bound of its wall
+// time (Engine.bound). The engine kills the server.
+var errOverBound = errors.New("the candidate ran past its time bound")
+
 // server is one fork server: the harness running under the shim.
 type server struct {
 	cmd    *sandbox.Cmd
@@ -194,13 +198,21 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		}
 		return fmt.Errorf("%w: sending a candidate: %v", errBroken, err)
 	}
+	bound := time.Now().Add(e.bound)
 	for {
-		kind, payload, err := s.recv(time.Now().Add(e.watchdog))
+		deadline := time.Now().Add(e.watchdog)
+		if deadline.After(bound) {
+			deadline = bound
+		}
+		kind, payload, err := s.recv(deadline)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
+				if !time.Now().Before(bound) {
+					return errOverBound
+				}
 				return fmt.Errorf("%w: no answer for %v", errBroken, e.watchdog)
 			}
 			return fmt.Errorf("%w: %v %s", errBroken, err, strings.TrimSpace(s.stderr.String()))

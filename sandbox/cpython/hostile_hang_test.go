@@ -1,0 +1,87 @@
+package cpython
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"repair/fitness"
+	"repair/sandbox"
+)
+
+// TestHostileHang: a candidate cannot make the tool wait past its bound.
+// The engine's bound of a candidate's wall time is kept in Go, where no
+// process of the sandbox can extend it: a candidate that stops the
+// manager (whose heartbeat the engine's watchdog listens to) or, without
+// a PID namespace, the forker (so the manager waits for a child that is
+// never reaped) gets TIME_LIMIT_EXCEEDED, and the engine goes on.
+func TestHostileHang(t *testing.T) {
+	python(t)
+	stop := func(which string) string {
+		return `import os, signal
+def f(x):
+    me, forker = os.getpid(), os.getppid()
+    target = forker
+    if "` + which + `" == "manager":
+        for name in os.listdir("/proc"):
+            if name.isdigit() and int(name) != me:
+                try:
+                    stat = open("/proc/%s/stat" % name).read()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == forker:
+                    target = int(name)
+    os.kill(target, signal.SIGSTOP)
+    return x * 2
+`
+	}
+	cases := []fitness.Case{with(call("f", "[1]", "2"), func(c *fitness.Case) { c.Timeout = 1 }),
+		with(call("f", "[2]", "4"), func(c *fitness.Case) { c.Timeout = 1 })}
+	for _, tt := range []struct {
+		name, which string
+		cfg         config
+	}{
+		{"stop the manager", "manager", config{}},
+		{"stop the manager, degraded", "manager", config{noNamespaces: true}},
+		{"stop the forker, degraded", "forker", config{noNamespaces: true}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.cfg.boundSlack = time.Second
+			e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: cases}, Target: target(t, "cand.py", nil), Workers: 1}, tt.cfg)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			out, err := e.Run(ctx, []byte(stop(tt.which)), sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tle := 0
+			for _, r := range out.Results {
+				if r.Verdict == fitness.Passed {
+					continue // reported before the stop took effect
+				}
+				if r.Verdict != fitness.TimeLimitExceeded || !strings.Contains(r.Detail, "time bound") {
+					t.Errorf("%v (%s); want TIME_LIMIT_EXCEEDED past the time bound", r.Verdict, r.Detail)
+				}
+				tle++
+			}
+			if tle == 0 {
+				t.Errorf("no case ran past the bound: %v", briefs(out))
+			}
+			out, err = e.Run(ctx, []byte("def f(x):\n    return x * 2\n"), sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range out.Results {
+				if r.Verdict != fitness.Passed {
+					t.Errorf("the next candidate: %v (%s)", r.Verdict, r.Detail)
+				}
+			}
+			e.Close()
+			if left := descendants(os.Getpid()); len(left) > 0 {
+				t.Errorf("%d processes left behind", len(left))
+			}
+		})
+	}
+}
