@@ -113,30 +113,65 @@
 // a little-endian u32 length (of the kind byte and the payload), a kind
 // byte, the payload:
 //
-//	Go → server  'S' the suite, once: JSON {module, cases ([]fitness.Case),
-//	                 memory_mb, output_cap, test_source, test_module,
-//	                 test_file, original (the target's source), reuse,
+//	Go → server  'S' the suite, once: JSON {module, cases (each: kind,
+//	                 function, args, kwargs, stdin, timeout, want_args;
+//	                 nothing it expects), memory_mb, output_cap,
+//	                 test_source, test_module, test_file, original (the
+//	                 target's source), reuse, static_check,
 //	                 lenient_runtime (cpython/lenient.py)}
 //	             'R' a candidate: a flags byte (1: coverage, 2: abandon
 //	                 after a timeout, 4: lenient), an f64 cap of the case
 //	                 timeouts, with flag 4 a u32 length and the lenient
 //	                 plan (JSON), the source
-//	server → Go  'H' ready: JSON {version, pid_ns}
+//	server → Go  'H' ready: JSON {version, pid_ns, undumpable}
 //	             'P' still busy (every second: Go's watchdog)
 //	             'C' result records of finished cases
 //	             'E' the candidate does not compile: the message
 //	             'D' the candidate is done: u32 reused, u32 forks, u32 kept
 //	             'X' the harness failed: the message (then it exits)
 //
-// A record is u32 case, u8 verdict ([fitness.Verdict]), u8 flags, f64
-// seconds, then with flags&1 a u16-length UTF-8 detail, with flags&2 a
-// u32 count of u32 line numbers, and with flags&4 (lenient runs) a u16
-// count of injections, each a u32 line and three u8-length UTF-8 strings
-// (kind, name, class). Go trusts nothing a server sends: lengths,
-// case numbers and verdicts are checked, and garbage, silence (the
-// watchdog) or death replace the server; the candidate in flight then runs
-// once more on a fresh server, and if it breaks that one too the cases it
-// did not report get RUNTIME_ERROR.
+// A record is u32 case, u8 status, u8 flags, f64 seconds, then with a
+// status of 16 or more the observation ([fitness.ReadObservation]), with
+// flags&1 a u16-length UTF-8 detail, with flags&2 a u32 count of u32 line
+// numbers, and with flags&4 (lenient runs) a u16 count of injections, each
+// a u32 line and three u8-length UTF-8 strings (kind, name, class). A
+// status below 16 is a verdict ([fitness.Verdict]). Go trusts nothing a
+// server sends: lengths, case numbers and statuses are checked, and
+// garbage, silence (the watchdog) or death replace the server; the
+// candidate in flight then runs once more on a fresh server, and if it
+// breaks that one too the cases it did not report get RUNTIME_ERROR.
+//
+// # Who decides a verdict
+//
+// The suite a server receives says how to run each case (the callee, the
+// arguments, stdin, the timeout, whether the arguments are checked after
+// the call), never what it should give: the expected value, the expected
+// arguments, the exception and the expected output stay in the tool's
+// process. For a call or I/O case the child reports an observation: the
+// value returned, encoded by what it holds (fitness/value.go: a subclass of
+// a built-in type by its base type's storage, anything else by its repr,
+// which equals nothing; the candidate's __eq__, __len__ and __iter__ play
+// no part), the arguments after the call, the class names of a raised
+// exception, or the output of the program; [fitness.Check.Judge] decides
+// the verdict in Go. A verdict record for such a case is taken only when it
+// cannot favour the candidate (TIME_LIMIT_EXCEEDED, RUNTIME_ERROR,
+// MEMORY_LIMIT_EXCEEDED: the manager's, for a death or a deadline); a
+// PASSED written by a child becomes RUNTIME_ERROR. A test-file case runs
+// the test function's own asserts in the child, next to the candidate, and
+// its verdict is the child's: a candidate can reach the test's code, so
+// such a verdict is only as trustworthy as the candidate (a skip raised
+// while it runs fails it).
+//
+// The engine also bounds each candidate's wall time in Go, where no
+// process of the sandbox can extend it: the sum of its cases' timeouts,
+// 50 ms a case and 5 s. Past it the server is killed and the cases not
+// reported get TIME_LIMIT_EXCEEDED. The manager gives up (and so the
+// server is replaced) when the forker does not reap a killed child within
+// 5 s, as when a candidate stopped it (possible without a PID namespace).
+// The forker and the manager are not dumpable (prctl PR_SET_DUMPABLE 0,
+// inherited by the children), so a candidate cannot open their
+// /proc/PID/mem for writing even without namespaces; with namespaces /proc
+// is read-only besides.
 //
 // # Cases
 //
@@ -156,26 +191,46 @@
 // Other process-wide state a case changes (the working directory, files of
 // the private directory, signal handlers, attributes of standard-library
 // modules) is visible to the following cases of the same candidate, as it
-// would be in one Python process; it never reaches another candidate,
-// which runs in a fresh child, except as follows.
+// would be in one Python process; it never reaches another candidate:
+// each runs in a fresh child, or in a reused one that was checked (below),
+// and the forker empties the private directory (but for lib/, read-only)
+// after every child and everything it started are gone, whatever modes the
+// candidate left on its files (without namespaces, where lib/ is writable
+// by its owner, it puts lib/ back as it was too). Every candidate starts
+// in the same empty directory: a file one leaves cannot make another pass,
+// a full tmpfs cannot make it fail.
 //
 // # Reusing a child for pure candidates
 //
 // A fork per candidate costs far more than running a small candidate's
-// cases (copy-on-write faults of a CPython process). So a candidate whose
-// code is pure runs in the child of the previous pure candidate when that
-// one provably left the process as it found it. Pure is decided on the
-// bytecode: no name that reaches the interpreter, other modules' globals,
-// frames or the process (sys, os, open, eval, getattr, __dict__,
-// __globals__, f_back, ..., and the mutable attributes of the standard
-// library modules it may use), no store to a dunder attribute, and imports
-// only of preloaded pure standard-library modules (math, collections,
-// itertools, functools, heapq, re, ...: those the target imports are
-// preloaded). After such a candidate the child checks builtins, every
-// preloaded module, its classes and functions unchanged, no new module,
-// no process or thread, no MemoryError and no uncollectable garbage, and
-// only then waits for the next pure candidate. Anything else gets a fresh
-// fork. cpython.Engine.Stats counts forks and reuses.
+// cases (copy-on-write faults of a CPython process; 1.3 to 1.9 ms of CPU on
+// the development machine, against 0.3 ms for a reused child). So a
+// candidate whose code is pure runs in the child of the previous pure
+// candidate when that one provably left the process as it found it. Pure is
+// decided on the bytecode: no name that reaches the interpreter, other
+// modules' globals, frames or the process (sys, os, open, eval, getattr,
+// __dict__, __globals__, f_back, ..., and the mutable attributes of the
+// standard library modules it may use), none of the functions of those
+// modules that read attributes or evaluate code named at run time
+// (operator.attrgetter and methodcaller, string.Formatter, typing's
+// get_type_hints and ForwardRef, functools.wraps, typing's overload
+// registry: an audit of every module a pure candidate may import), no
+// string constant that names one of those, no store to a dunder
+// attribute, and imports only of preloaded pure standard-library modules
+// (math, collections, itertools, functools, heapq, re, ...: those the
+// target imports are preloaded). After such a candidate a guard in the
+// child (a closure bound before the first candidate, so that rebinding a
+// global cannot switch it off) checks that nothing outside the
+// candidate's module changed: builtins, every preloaded module, its
+// classes and functions, the pytest stand-in, the harness's own globals,
+// classes and functions' code, the module table, no tracer or profiler,
+// no process or thread, no MemoryError, no uncollectable garbage, the
+// working directory still empty; only then does the child wait for the
+// next pure candidate. Anything else gets a fresh fork.
+// cpython.Engine.Stats counts forks and reuses. The static check is what
+// keeps a candidate from reaching the harness at all; the guard catches
+// what one could change by a route the audit missed (the tests run every
+// attack with the static check off to see the guard stop it alone).
 //
 // Within such a candidate, when its code stores no attribute at all, the
 // module itself may serve more than one case: only while its body ran in
@@ -201,24 +256,31 @@
 //
 // # Comparison
 //
-// Values compare like fitness.Equal (the shared vectors in
-// fitness/testdata): None only equals null, bools only bools, ints
-// exactly, floats within the tolerance (abs or relative; NaN never, an
-// infinity only itself), tuple and list as arrays, dicts as objects with
-// keys converted as json.dumps converts them, a set or frozenset as an
-// array in any order, an iterator, generator, range or dict view
-// materialised (at most 10,000 items), str exactly, anything else never.
-// Standard output compares line by line, trailing whitespace and trailing
-// empty lines ignored, tokens equal as strings or as numbers within the
-// tolerance.
+// Values and output compare in Go, with [fitness.Check.Judge]: like
+// [fitness.Equal] (the shared vectors in fitness/testdata), extended to
+// what JSON cannot hold ([fitness.EqualValue]): None only equals null,
+// bools only bools, ints exactly, floats within the tolerance (abs or
+// relative; NaN never, an infinity only itself), tuple and list as arrays,
+// dicts as objects with keys converted as json.dumps converts them, a set
+// or frozenset as an array in any order, an iterator, generator, range or
+// dict view materialised (at most 10,000 items), str exactly, anything else
+// never. Standard output compares line by line, trailing whitespace and
+// trailing empty lines ignored, tokens equal as strings or as numbers
+// within the tolerance ([fitness.EqualStdout]).
 //
 // # Invariants
 //
 //   - A candidate never runs outside the shim, and never with the tool's
 //     environment, capabilities or network.
+//   - A call or I/O case's verdict is decided in the tool's process, from
+//     what the candidate's process reported; what the case expects never
+//     enters the sandbox.
 //   - Every process a candidate starts is gone before the next candidate
 //     starts (killed by the forker), and every process and directory of an
 //     engine is gone after Close.
 //   - Results never depend on a previous candidate: fresh child, or a
-//     reused child whose shared state was checked unchanged.
+//     reused child whose shared state was checked unchanged; an empty
+//     working directory either way.
+//   - No candidate keeps the tool waiting past the sum of its case
+//     timeouts and a few seconds.
 package sandbox
