@@ -208,11 +208,40 @@ func decodeExpectation(raw []byte) (any, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	v = parseNumbers(v)
 	ordered, err := ParseJSONValue(raw)
 	if err != nil {
 		return nil, "", err
 	}
 	return v, ordered.Repr(), nil
+}
+
+// parseNumbers replaces the json.Numbers of a decoded value by int64,
+// *big.Int or float64, which [Equal] and [EqualValue] classify without
+// parsing: a check compares its expectation millions of times.
+func parseNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		n := numberValue(string(x))
+		switch {
+		case n.kind != kNumber:
+			return v
+		case !n.isInt:
+			return n.f
+		case n.big != nil:
+			return n.big
+		}
+		return n.i
+	case []any:
+		for i := range x {
+			x[i] = parseNumbers(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = parseNumbers(x[k])
+		}
+	}
+	return v
 }
 
 // WantsArgs reports whether the case checks its arguments after the call:

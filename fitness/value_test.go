@@ -340,3 +340,24 @@ func TestObservationRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkJudge: the tool judges every case of every candidate.
+func BenchmarkJudge(b *testing.B) {
+	checks, err := NewChecks([]Case{{Kind: Call, Expected: json.RawMessage("12345")}, {Kind: Call, Expected: json.RawMessage(`[1, 2.5, "x", {"a": [true]}]`)}}, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, small := AppendObservation(nil, &Observation{Ending: Returned, Value: vint(12345)})
+	_, big := AppendObservation(nil, &Observation{Ending: Returned, Value: list(VList, vint(1), vfloat(2.5), vstr("x"), dict(vstr("a"), list(VList, vtrue)))})
+	for b.Loop() {
+		for i, p := range [][]byte{small, big} {
+			o, _, err := ReadObservation(StatusReturned, p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if v, _ := checks[i].Judge(&o); v != Passed {
+				b.Fatal(v)
+			}
+		}
+	}
+}
