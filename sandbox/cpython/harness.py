@@ -1826,6 +1826,9 @@ class Manager:
                         seen = None
                         deadline = monotonic() + 0.001
                     elif 0 <= cur < n:
+                        # The child writes the header: a start in the
+                        # future would put the deadline off.
+                        t0 = min(t0, monotonic())
                         t = CASES[cur].timeout
                         hard = deadline = t0 + t
                         if 0 < self.cap < t:

@@ -83,6 +83,8 @@ func TestHostile(t *testing.T) {
 			[]fitness.Case{secs(call("f", "", "1"), 1.5)}, []fitness.Verdict{fitness.TimeLimitExceeded}, "timed out"},
 		{"catch BaseException in a loop", "def f():\n    while True:\n        try:\n            while True:\n                pass\n        except BaseException:\n            pass\n",
 			[]fitness.Case{secs(call("f", "", "1"), 1)}, []fitness.Verdict{fitness.TimeLimitExceeded}, "timed out"},
+		{"put its deadline off", "import sys, time\ndef f():\n    h = sys.modules['__main__']\n    cur, _ = h.CUR.unpack_from(h.SHM, 0)\n    h.CUR.pack_into(h.SHM, 0, cur, time.monotonic() + 1e6)\n    while True:\n        pass\n",
+			[]fitness.Case{secs(call("f", "", "1"), 1)}, []fitness.Verdict{fitness.TimeLimitExceeded}, "timed out after 1s"},
 		{"environment", "import os\ndef f():\n    return [os.environ.get('REPAIR_HOSTILE_SECRET', 'absent'), len(os.environ)]\n",
 			[]fitness.Case{call("f", "", `["absent", 0]`)}, []fitness.Verdict{fitness.Passed}, ""},
 	}
