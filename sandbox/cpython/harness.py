@@ -63,9 +63,10 @@ HDR = struct.Struct("<qdQQ")  # running case (-1: none), its start, records end,
 CUR = struct.Struct("<qd")
 # at 32: code length, lines (coverage: > 0), coverage offset, records
 # offset, records end, whether the child may serve the next candidate too,
-# job number, offset of the lenient runtime and plan (0: not lenient)
-JOB = struct.Struct("<QQQQQQQQ")
-CODE_OFF = 128  # after HDR (0-32) and JOB (32-96)
+# job number, offset of the lenient runtime and plan (0: not lenient), the
+# pure modules the candidate can reach (a mask, see take_snapshots)
+JOB = struct.Struct("<QQQQQQQQQ")
+CODE_OFF = 128  # after HDR (0-32) and JOB (32-104)
 MAX_SERVED = 500  # candidates one reused child runs at most
 SHM_SIZE = 32 << 20
 MSG = struct.Struct("<cq")  # forker to manager: b"p" pid, b"s" wait status
@@ -758,11 +759,13 @@ def _opcodes():
 
 
 def pure_code(code, extra_imports=()):
-    """0 if code (or a code object in it) is not pure (see above), else 1,
-    or 2 when it also stores or deletes no attribute at all (see
-    run_pure_calls)."""
+    """(0, 0) if code (or a code object in it) is not pure (see above),
+    else (1 or 2 when it also stores or deletes no attribute at all (see
+    run_pure_calls), the mask of the pure modules it can reach)."""
     ext_op, import_op, store_ops = _opcodes()
     attrs = False
+    mask = 0
+    reach = REACH
     deny = DENY
     checked = STATIC_CHECK
     stack = [code]
@@ -771,7 +774,7 @@ def pure_code(code, extra_imports=()):
         names = co.co_names
         for name in names:
             if name in deny and checked:
-                return 0
+                return 0, 0
         b = co.co_code
         ext = 0
         for i in range(0, len(b), 2):
@@ -783,13 +786,16 @@ def pure_code(code, extra_imports=()):
             ext = 0
             if op == import_op:
                 name = names[arg]
-                if name not in extra_imports and (name not in PURE_MODULES or name not in modules):
-                    return 0
+                if name in extra_imports:
+                    continue
+                if name not in PURE_MODULES or name not in modules:
+                    return 0, 0
+                mask |= reach.get(name, 0)
             elif op in store_ops:
                 attrs = True
                 name = names[arg]
                 if name.startswith("__") and name.endswith("__") and checked:
-                    return 0
+                    return 0, 0
         consts = list(co.co_consts)
         while consts:
             k = consts.pop()
@@ -798,10 +804,10 @@ def pure_code(code, extra_imports=()):
                 stack.append(k)
             elif t is str and checked:
                 if k in deny or (k[:2] == "__" and k[-2:] == "__" and k not in CONST_DUNDERS):
-                    return 0
+                    return 0, 0
             elif t is tuple or t is frozenset:
                 consts.extend(k)
-    return 1 if attrs else 2
+    return (1 if attrs else 2), mask
 
 
 def imported_names(code):
@@ -827,9 +833,13 @@ def imported_names(code):
 
 def take_snapshots(names):
     """Preloads the pure modules among names and records the state a pure
-    candidate must leave unchanged; extends DENY with the names of their
+    candidate must leave unchanged, by module: GROUPS[i] are the dicts of
+    the i-th pure module loaded (its own, its classes', its objects'), and
+    REACH[name] the mask of the modules one can reach from module name
+    through module attributes (itself included), which the guard checks
+    after a candidate that imports it. Extends DENY with the names of their
     mutable attributes and of the modules they reach that are not pure."""
-    global DENY, SNAPSHOTS
+    global DENY, BUILTINS_GROUP, GROUPS, REACH
     names = set(names)
     if "collections" in names:
         names.add("heapq")  # imported lazily by Counter.most_common
@@ -843,10 +853,9 @@ def take_snapshots(names):
 
     immutable = (NoneType, bool, int, float, complex, str, bytes, tuple, frozenset, type, range)
     deny = set(DENY_NAMES)
-    snaps = [(builtins.__dict__, dict(builtins.__dict__))]
     seen = set()
 
-    def attrs(v):
+    def attrs(v, snaps):
         # Objects with attributes of their own (functions, enum members,
         # instances) are compared too: `math.floor.x = 1` must not go
         # unnoticed.
@@ -860,16 +869,21 @@ def take_snapshots(names):
         if type(d) is dict:
             snaps.append((d, dict(d)))
 
-    for name in PURE_MODULES:
-        m = modules.get(name)
-        if m is None:
-            continue
+    loaded = sorted(n for n in PURE_MODULES if modules.get(n) is not None)
+    index = {n: i for i, n in enumerate(loaded)}
+    groups = []
+    links = {}
+    for name in loaded:
+        m = modules[name]
         d = m.__dict__
-        snaps.append((d, dict(d)))
+        snaps = [(d, dict(d))]
+        links[name] = {name}
         for k, v in list(d.items()):
             if type(v) is ModuleType:
                 if v.__name__ not in PURE_MODULES:
                     deny.add(k)
+                elif v.__name__ in index:
+                    links[name].add(v.__name__)
             elif isinstance(v, type):
                 if not v.__flags__ & (1 << 8) and id(v) not in seen:  # a class whose attributes can be set
                     seen.add(id(v))
@@ -877,20 +891,36 @@ def take_snapshots(names):
                     for ck, cv in list(v.__dict__.items()):
                         if not callable(cv) and not isinstance(cv, immutable) and not isinstance(cv, (property, classmethod, staticmethod)):
                             deny.add(ck)
-                        attrs(cv)
+                        attrs(cv, snaps)
             else:
                 if not callable(v) and not isinstance(v, immutable):
                     deny.add(k)
-                attrs(v)
+                attrs(v, snaps)
+        groups.append(snaps)
+    reach = {}
+    for name in loaded:
+        todo, got = [name], set()
+        while todo:
+            n = todo.pop()
+            if n not in got:
+                got.add(n)
+                todo.extend(links.get(n, ()))
+        mask = 0
+        for n in got:
+            mask |= 1 << index[n]
+        reach[name] = mask
+    always = [(builtins.__dict__, dict(builtins.__dict__))]
     if PYTEST is not None:  # the stand-in is shared by every candidate's tests too
-        snaps.append((PYTEST.__dict__, dict(PYTEST.__dict__)))
+        always.append((PYTEST.__dict__, dict(PYTEST.__dict__)))
         for v in list(PYTEST.__dict__.values()):
             if isinstance(v, type):
-                snaps.append((v.__dict__, dict(v.__dict__)))
+                always.append((v.__dict__, dict(v.__dict__)))
             else:
-                attrs(v)
+                attrs(v, always)
     DENY = frozenset(deny)
-    SNAPSHOTS = snaps
+    BUILTINS_GROUP = always
+    GROUPS = tuple((tuple(d for d, _ in g), tuple(c for _, c in g)) for g in groups)
+    REACH = reach
 
 
 def make_guard():
@@ -904,17 +934,19 @@ def make_guard():
     gettrace, getprofile, listdir, getcwd = sys.gettrace, sys.getprofile, os.listdir, os.getcwd
     cwd = getcwd()
     only_lib = ["lib"]
-    snaps = funcs = codes = ()
+    dicts = copies = funcs = codes = ()
+    groups, test_mask = GROUPS, TEST_MASK
     import operator
 
     code_of = operator.attrgetter("__code__", "__defaults__", "__kwdefaults__")
+    ne = operator.ne
 
-    def left_clean(mods0, base0):
+    def left_clean(mods0, base0, mask):
         """Whether the process is as a pure candidate must have left it:
         no fork, thread, MemoryError or uncollectable garbage; the same
-        modules; builtins, the pure modules, the pytest stand-in and the
-        harness's globals, classes and functions unchanged; no tracer;
-        the working directory as empty as it was."""
+        modules; builtins, the pure modules it could reach (mask), the
+        pytest stand-in and the harness's globals, classes and functions
+        unchanged; no tracer; the working directory as empty as it was."""
         if flags.forked or flags.memory or thread_count() or mods != mods0 or base != base0:
             return False
         if gettrace() is not None or getprofile() is not None:
@@ -922,8 +954,14 @@ def make_guard():
         collect()
         if garbage:
             return False
-        for d, snap in snaps:
-            if d != snap:
+        if any(map(ne, dicts, copies)):
+            return False
+        mask |= test_mask
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            ds, cs = groups[low.bit_length() - 1]
+            if any(map(ne, ds, cs)):
                 return False
         if list(map(code_of, funcs)) != codes:
             return False
@@ -959,7 +997,9 @@ def make_guard():
                 dicts.append(v.__dict__)
     for d in dicts:
         add_functions(d)
-    snaps = tuple(SNAPSHOTS) + tuple(classes) + ((hdict, dict(hdict)),)
+    snaps = BUILTINS_GROUP + classes + [(hdict, dict(hdict))]
+    dicts = tuple(d for d, _ in snaps)
+    copies = tuple(c for _, c in snaps)
     funcs = tuple(found)
     codes = list(map(code_of, funcs))
 
@@ -1005,7 +1045,7 @@ def child_main():
         while True:
             shm = SHM
             _, _, _, start = HDR.unpack_from(shm, 0)
-            code_len, L, covoff, recbase, cap, reuse, job, lx_off = JOB.unpack_from(shm, 32)
+            code_len, L, covoff, recbase, cap, reuse, job, lx_off, mask = JOB.unpack_from(shm, 32)
             if not reuse:
                 os.close(GO_R)
                 os.close(DONE_W)
@@ -1019,7 +1059,7 @@ def child_main():
             run_cases(shm, start, code, L, covoff, recbase, cap, reuse, lx_off)
             del code
             served += 1
-            if not reuse or served >= MAX_SERVED or not clean(mods0, base0):
+            if not reuse or served >= MAX_SERVED or not clean(mods0, base0, mask):
                 os._exit(0)
             os.write(DONE_W, b"d")
             while True:
@@ -1918,12 +1958,12 @@ class Manager:
         if recbase + 2 * VALUE_MAX + 64 + 4 * (maxrec + (INJ_MAX if lx is not None else 0)) > cap:
             send(b"E", b"the candidate is too large for the sandbox")
             return
-        reuse = pure_code(code) if REUSE and not cov and lx is None else 0
+        reuse, mask = pure_code(code) if REUSE and not cov and lx is None else (0, 0)
         SHM[CODE_OFF : CODE_OFF + len(blob)] = blob
         if lx is not None:
             SHM[lx_off:end] = lx
         self.job += 1
-        JOB.pack_into(SHM, 32, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off)
+        JOB.pack_into(SHM, 32, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask)
         start = 0
         while start < n:
             START[0] = start
@@ -2078,8 +2118,12 @@ def setup(cfg):
     except BaseException:
         pass
     take_snapshots(preload)
-    if TEST_CODE is not None and not pure_code(TEST_CODE, ("pytest", MODULE)):
-        REUSE = False
+    global TEST_MASK
+    TEST_MASK = 0
+    if TEST_CODE is not None:
+        purity, TEST_MASK = pure_code(TEST_CODE, ("pytest", MODULE))
+        if not purity:
+            REUSE = False
     BASE_MODULES = set(modules)
 
 
