@@ -1,7 +1,14 @@
 package sandbox
 
 import (
+	"errors"
+	"fmt"
+	"syscall"
+	"unsafe"
+
 	seccomp "github.com/elastic/go-seccomp-bpf"
+	"github.com/elastic/go-seccomp-bpf/arch"
+	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -31,6 +38,12 @@ var deniedSyscalls = []string{
 	"settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
 	"acct", "quotactl", "syslog", "vhangup", "iopl", "ioperm",
 	"personality", "lookup_dcookie",
+	// System V and POSIX IPC: objects that outlive a candidate in the
+	// sandbox's IPC namespace, where the next one could read them.
+	"shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop",
+	"semctl", "msgget", "msgsnd", "msgrcv", "msgctl", "mq_open",
+	"mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify",
+	"mq_getsetattr",
 }
 
 // namespaceCloneFlags are the clone(2) flags that create namespaces.
@@ -64,6 +77,15 @@ func filter() seccomp.Filter {
 					{Name: "socketpair", Conditions: seccomp.ArgumentConditions{
 						{Argument: 0, Operation: seccomp.NotEqual, Value: unix.AF_UNIX},
 					}},
+					// kill(-1, sig) signals every process the caller may
+					// signal: without a PID namespace, all of the user's.
+					// The pid is an int: both of its 64-bit spellings.
+					{Name: "kill", Conditions: seccomp.ArgumentConditions{
+						{Argument: 0, Operation: seccomp.Equal, Value: 0xFFFFFFFFFFFFFFFF},
+					}},
+					{Name: "kill", Conditions: seccomp.ArgumentConditions{
+						{Argument: 0, Operation: seccomp.Equal, Value: 0xFFFFFFFF},
+					}},
 					// Faking terminal input (no terminal is reachable, but
 					// this is cheap).
 					{Name: "ioctl", Conditions: seccomp.ArgumentConditions{
@@ -76,4 +98,64 @@ func filter() seccomp.Filter {
 			},
 		},
 	}
+}
+
+// Offsets in struct seccomp_data.
+const (
+	seccompDataNr   = 0
+	seccompDataArch = 4
+)
+
+// program is the filter the shim loads: an architecture check, then the
+// deny list. go-seccomp-bpf lets a system call of another architecture
+// through to the default action, which for a deny list is Allow: a 64-bit
+// process can make i386 system calls with int 0x80, whose numbers differ
+// (socket is 359 there), so the list would not apply to them. The check
+// kills the process on any architecture but the native one. (The x32 ABI
+// shares the native architecture with bit 30 set in the number; the
+// library's program fails those with ENOSYS, which TestFilterProgram
+// checks.)
+func program() ([]bpf.Instruction, error) {
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return nil, err
+	}
+	f := filter()
+	policy, err := f.Policy.Assemble()
+	if err != nil {
+		return nil, err
+	}
+	guard := []bpf.Instruction{
+		bpf.LoadAbsolute{Off: seccompDataArch, Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(info.ID), SkipTrue: 1},
+		bpf.RetConstant{Val: uint32(seccomp.ActionKillProcess)},
+	}
+	return append(guard, policy...), nil
+}
+
+// loadFilter loads program() on every thread (TSYNC). no_new_privs must be
+// set already.
+func loadFilter() error {
+	insts, err := program()
+	if err != nil {
+		return fmt.Errorf("assembling the filter: %w", err)
+	}
+	raw, err := bpf.Assemble(insts)
+	if err != nil {
+		return fmt.Errorf("assembling the filter: %w", err)
+	}
+	filt := make([]unix.SockFilter, len(raw))
+	for i, r := range raw {
+		filt[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+	}
+	prog := unix.SockFprog{Len: uint16(len(filt)), Filter: &filt[0]}
+	_, _, e := syscall.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER,
+		unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog)))
+	if e != 0 {
+		if errors.Is(e, unix.ENOSYS) {
+			return fmt.Errorf("seccomp is not supported by the kernel: %w", e)
+		}
+		return fmt.Errorf("loading the filter: %w", e)
+	}
+	return nil
 }

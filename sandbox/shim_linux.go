@@ -436,7 +436,7 @@ func runShim(args []string) {
 		}
 		if !seccomp.Supported() {
 			degrade("seccomp", errors.New("not supported by the kernel"))
-		} else if err := seccomp.LoadFilter(filter()); err != nil {
+		} else if err := loadFilter(); err != nil {
 			degrade("seccomp", err)
 		} else {
 			conf.Seccomp = true
