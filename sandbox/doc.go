@@ -33,15 +33,26 @@
 //     mount namespaces. The shim, and the program after it, is PID 1 of
 //     its PID namespace: the kernel kills every process of the namespace
 //     when it dies, and orphans are reparented to it.
-//  2. Mounts: nothing propagates back (MS_PRIVATE), /proc is the PID
-//     namespace's own, every mount is made read-only, nosuid and nodev
-//     (mount_setattr with AT_RECURSIVE, or a remount per mount point before
-//     Linux 5.12; /dev/null, zero, full, random and urandom are bound back
-//     without nodev), the
-//     private working directory is a fresh tmpfs mounted on an empty
-//     temporary directory of the host, and the configured files are copied
-//     into its lib/ subdirectory, which is then bound read-only. The
-//     program starts in the private directory.
+//  2. Mounts: nothing propagates back (MS_PRIVATE), and the program gets
+//     a root of its own: a small tmpfs, mounted on the empty temporary
+//     directory of the host the parent made, holding only, each at its host
+//     path and read-only, nosuid and nodev: the system libraries and the
+//     loader's cache (/lib, /lib64, /usr/lib, ..., /etc/ld.so.cache, with
+//     the merged-/usr symbolic links that lead to them recreated), the time
+//     zone data, [Config.ReadOnly] (the cpython engine gives the
+//     interpreter's prefixes and sys.path) and the program itself;
+//     /dev/null, zero, full, random and urandom (bound without nodev); a
+//     fresh /proc of the PID namespace, read-only; and the private working
+//     directory, a fresh tmpfs at the same path as the host's empty
+//     directory, with the configured files copied into its lib/
+//     subdirectory, which is then bound read-only. The root is made
+//     read-only and pivoted to (pivot_root(".", "."), then the old root
+//     detached). The user's files, the suite, the home directory (but for
+//     the path to an interpreter installed in it) and the rest of /tmp are
+//     not there ([Confinement.PrivateRoot]). Where that fails, every mount
+//     of the host is made read-only instead (mount_setattr with
+//     AT_RECURSIVE, or a remount per mount point before Linux 5.12) and
+//     Degraded says why. The program starts in the private directory.
 //  3. Resource limits: CPU seconds, file size, open files, processes
 //     (RLIMIT_NPROC, counted per user namespace), core size 0.
 //  4. The child-subreaper flag (orphans stay reachable without a PID

@@ -40,6 +40,13 @@ type Config struct {
 	// Files are copied, by base name, into the read-only lib
 	// subdirectory of the private working directory (see [Cmd.Dir]).
 	Files []string
+	// ReadOnly are the host paths (absolute; directories or files) the
+	// program may read besides the system libraries: with namespaces the
+	// program sees a root of its own holding only these, the libraries,
+	// the harmless devices, its /proc and its private directory (see
+	// [Confinement.PrivateRoot]). Path, the program itself, is always
+	// there.
+	ReadOnly []string
 	// Limits are the resource limits of the program.
 	Limits Limits
 	// NoNamespaces makes the shim act as if the kernel refused
@@ -73,6 +80,10 @@ type Confinement struct {
 	Namespaces bool `json:"namespaces"`
 	// ReadOnlyFS: every mount except the private directory is read-only.
 	ReadOnlyFS bool `json:"readonly_fs"`
+	// PrivateRoot: the program's root holds only Config.ReadOnly, the
+	// system libraries, the harmless devices, /proc and the private
+	// directory: not the user's files, the suite or the home directory.
+	PrivateRoot bool `json:"private_root"`
 	// Proc: a fresh /proc of the PID namespace.
 	Proc bool `json:"proc"`
 	// NoCapabilities: every capability set is empty and locked so.
@@ -89,7 +100,7 @@ type Confinement struct {
 
 // Full reports whether every isolation layer is in force.
 func (c Confinement) Full() bool {
-	return c.Namespaces && c.ReadOnlyFS && c.NoCapabilities && c.NoNewPrivs && c.Seccomp
+	return c.Namespaces && c.ReadOnlyFS && c.PrivateRoot && c.NoCapabilities && c.NoNewPrivs && c.Seccomp
 }
 
 func (c Confinement) String() string {
@@ -101,6 +112,7 @@ func (c Confinement) String() string {
 	}
 	add(c.Namespaces, "namespaces(user,pid,net,ipc,uts,mount)")
 	add(c.ReadOnlyFS, "read-only fs")
+	add(c.PrivateRoot, "private root")
 	add(c.Proc, "private /proc")
 	add(c.NoCapabilities, "no capabilities")
 	add(c.NoNewPrivs, "no_new_privs")

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -130,6 +131,14 @@ func (c *Cmd) Start() error {
 }
 
 func (c *Cmd) start(useNS bool) error {
+	if !useNS && c.cfg.Isolation != IsolationNone {
+		// Without a PID namespace the program sees this process, runs as
+		// the same user and, when that user is not root, has the same
+		// (no) capabilities: it could open our /proc/PID/mem and environ
+		// (the expected values, a serve token). Not dumpable, we are out
+		// of its reach (ptrace(2), "Ptrace access mode checking").
+		unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	}
 	cfgR, cfgW, err := os.Pipe()
 	if err != nil {
 		return err
@@ -407,8 +416,12 @@ func runShim(args []string) {
 		notes = append(notes, stage+": "+err.Error())
 	}
 	if m.Namespaces {
-		if stage, err := setupMounts(&m, &conf); err != nil {
+		stage, note, err := setupMounts(&m, &conf)
+		if err != nil {
 			fail(stage, err)
+		}
+		if note != "" {
+			degrade("mount", errors.New(note))
 		}
 		conf.Namespaces = true
 	} else if err := setupPlainDir(&m); err != nil {
@@ -485,13 +498,23 @@ func runShim(args []string) {
 }
 
 // setupMounts runs in the new mount namespace: nothing propagates back,
-// /proc is the PID namespace's own, every mount is read-only, and the
-// private directory is a fresh tmpfs holding a read-only lib/.
-func setupMounts(m *shimMsg, conf *Confinement) (stage string, err error) {
+// the program gets a root of its own (privateRoot) or, where that fails,
+// every mount of the host read-only; /proc is the PID namespace's own;
+// the private directory is a fresh tmpfs holding a read-only lib/. note
+// says why the private root is missing, if it is.
+func setupMounts(m *shimMsg, conf *Confinement) (stage, note string, err error) {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return "mount", fmt.Errorf("making / private: %w", err)
+		return "mount", "", fmt.Errorf("making / private: %w", err)
 	}
 	unix.Sethostname([]byte("sandbox"))
+	stage, err = privateRoot(m, conf)
+	if err == nil {
+		conf.PrivateRoot, conf.ReadOnlyFS = true, true
+		return "", "", nil
+	}
+	note = fmt.Sprintf("private root: %s: %v", stage, err)
+	unix.Unmount(m.Dir, unix.MNT_DETACH) // what privateRoot mounted there
+	conf.Proc = false
 	// A fresh /proc shows only the sandbox's processes. The kernel refuses
 	// it when the current /proc is partly hidden (as in some containers);
 	// then the old one stays, read-only like everything else.
@@ -499,32 +522,276 @@ func setupMounts(m *shimMsg, conf *Confinement) (stage string, err error) {
 		conf.Proc = true
 	}
 	if err := readOnlyRoot(); err != nil {
-		return "mount", fmt.Errorf("making the file system read-only: %w", err)
+		return "mount", note, fmt.Errorf("making the file system read-only: %w", err)
 	}
 	conf.ReadOnlyFS = true
 	allowHarmlessDevices()
+	stage, err = privateDir(m, m.Dir)
+	return stage, note, err
+}
+
+// privateDir mounts the private directory at dir (its path as the
+// program sees it): a fresh tmpfs with the configured files in a
+// read-only lib/.
+func privateDir(m *shimMsg, dir string) (string, error) {
 	size := m.Limits.ScratchBytes
 	if size <= 0 {
 		size = 64 << 20
 	}
 	opts := fmt.Sprintf("size=%d,nr_inodes=4096,mode=0755", size)
-	if err := unix.Mount("tmpfs", m.Dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
-		return "mount", fmt.Errorf("tmpfs on %s: %w", m.Dir, err)
+	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		return "mount", fmt.Errorf("tmpfs on %s: %w", dir, err)
 	}
-	lib := filepath.Join(m.Dir, "lib")
+	lib := filepath.Join(dir, "lib")
 	if err := copyFiles(lib, m.Files); err != nil {
 		return "workdir", err
 	}
 	if err := unix.Mount(lib, lib, "", unix.MS_BIND, ""); err != nil {
 		return "mount", fmt.Errorf("bind %s: %w", lib, err)
 	}
-	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
-	if err := unix.MountSetattr(unix.AT_FDCWD, lib, 0, &attr); err != nil {
-		if err := unix.Mount("", lib, "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
-			return "mount", fmt.Errorf("read-only %s: %w", lib, err)
-		}
+	if err := setReadOnly(lib, false, true); err != nil {
+		return "mount", fmt.Errorf("read-only %s: %w", lib, err)
 	}
 	return "", nil
+}
+
+// systemPaths are what every program needs to start besides its own
+// files: the dynamic loader and the shared libraries (with the merged-/usr
+// symbolic links that lead to them), the loader's cache, and the time
+// zone data (without them local time is UTC).
+var systemPaths = []string{
+	"/lib", "/lib32", "/lib64", "/libx32", "/usr/lib", "/usr/lib32", "/usr/lib64",
+	"/usr/libx32", "/usr/local/lib", "/etc/ld.so.cache", "/etc/localtime", "/usr/share/zoneinfo",
+}
+
+// privateRoot makes the program's root a read-only tmpfs holding only
+// what it may read, each at its host path: the system paths, the
+// configured read-only paths and the program, bound read-only; the
+// harmless devices; a fresh /proc of the PID namespace, read-only; and the
+// private directory (privateDir) at m.Dir. The host's other files, the
+// suite, the home directory and the rest of /tmp are not there at all.
+// The new root is mounted on m.Dir of the host (an empty directory the
+// parent made), then pivoted to.
+func privateRoot(m *shimMsg, conf *Confinement) (string, error) {
+	root := m.Dir
+	if err := unix.Mount("tmpfs", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,nr_inodes=4096,mode=0755"); err != nil {
+		return "mount", fmt.Errorf("tmpfs on %s: %w", root, err)
+	}
+	paths := append(append(append([]string(nil), systemPaths...), m.ReadOnly...), m.Path)
+	binds, links, err := resolveBinds(paths)
+	if err != nil {
+		return "mount", err
+	}
+	for _, l := range links {
+		at := filepath.Join(root, l.path)
+		if err := os.MkdirAll(filepath.Dir(at), 0o755); err != nil {
+			return "mount", err
+		}
+		if err := os.Symlink(l.target, at); err != nil && !errors.Is(err, fs.ErrExist) {
+			return "mount", err
+		}
+	}
+	for _, b := range binds {
+		if err := bindReadOnly(root, b, false); err != nil {
+			return "mount", err
+		}
+	}
+	for _, d := range harmlessDevices {
+		if _, err := os.Stat(d); err == nil {
+			if err := bindReadOnly(root, d, true); err != nil {
+				return "mount", err
+			}
+		}
+	}
+	proc := filepath.Join(root, "proc")
+	if err := os.Mkdir(proc, 0o555); err != nil {
+		return "mount", err
+	}
+	if err := unix.Mount("proc", proc, "proc", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err == nil {
+		conf.Proc = true
+	} else if err := unix.Mount("/proc", proc, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return "mount", fmt.Errorf("/proc: %w", err)
+	} else if err := setReadOnly(proc, true, true); err != nil {
+		return "mount", fmt.Errorf("/proc: %w", err)
+	}
+	dir := filepath.Join(root, m.Dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "workdir", err
+	}
+	if stage, err := privateDir(m, dir); err != nil {
+		return stage, err
+	}
+	if err := unix.Mount("", root, "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
+		return "mount", fmt.Errorf("read-only root: %w", err)
+	}
+	// pivot_root(".", ".") stacks the old root on the new one; detaching
+	// it leaves the new one alone (pivot_root(2), as runc does).
+	if err := os.Chdir(root); err != nil {
+		return "pivot", err
+	}
+	if err := unix.PivotRoot(".", "."); err != nil {
+		return "pivot", err
+	}
+	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+		return "pivot", fmt.Errorf("detaching the old root: %w", err)
+	}
+	if err := os.Chdir("/"); err != nil {
+		return "pivot", err
+	}
+	return "", nil
+}
+
+// link is a symbolic link of the host to recreate in a private root.
+type link struct{ path, target string }
+
+// resolveBinds resolves paths on the host: the symbolic links met on the
+// way (such as /lib -> usr/lib) to recreate, and the real paths to bind,
+// sorted, without those that do not exist or lie inside another.
+func resolveBinds(paths []string) (binds []string, links []link, err error) {
+	seen := map[string]bool{}
+	var real []string
+	for _, p := range paths {
+		if p == "" || !filepath.IsAbs(p) {
+			continue
+		}
+		r, ls, ok := resolvePath(filepath.Clean(p))
+		if !ok {
+			continue
+		}
+		for _, l := range ls {
+			if !seen["link:"+l.path] {
+				seen["link:"+l.path] = true
+				links = append(links, l)
+			}
+		}
+		if !seen[r] && r != "/" {
+			seen[r] = true
+			real = append(real, r)
+		}
+	}
+	sort.Strings(real)
+	for _, r := range real {
+		inside := false
+		for _, b := range binds {
+			if r == b || strings.HasPrefix(r, b+"/") {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			binds = append(binds, r)
+		}
+	}
+	// A link whose own path lies inside a bound tree is there already.
+	var keep []link
+	for _, l := range links {
+		inside := false
+		for _, b := range binds {
+			if strings.HasPrefix(l.path, b+"/") {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			keep = append(keep, l)
+		}
+	}
+	return binds, keep, nil
+}
+
+// resolvePath follows p's symbolic links component by component: the real
+// path, the links on the way, and whether it exists.
+func resolvePath(p string) (string, []link, bool) {
+	var links []link
+	rest := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	cur := "/"
+	for hops := 0; len(rest) > 0; {
+		c := rest[0]
+		rest = rest[1:]
+		if c == "" || c == "." {
+			continue
+		}
+		if c == ".." {
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, c)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return "", nil, false
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if hops++; hops > 40 {
+			return "", nil, false
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", nil, false
+		}
+		links = append(links, link{next, target})
+		if filepath.IsAbs(target) {
+			cur = "/"
+		}
+		rest = append(strings.Split(strings.Trim(target, "/"), "/"), rest...)
+	}
+	return cur, links, true
+}
+
+// bindReadOnly binds the host path p at the same path under root,
+// read-only and nosuid (and nodev, unless device).
+func bindReadOnly(root, p string, device bool) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	at := filepath.Join(root, p)
+	if fi.IsDir() {
+		err = os.MkdirAll(at, 0o755)
+	} else if err = os.MkdirAll(filepath.Dir(at), 0o755); err == nil {
+		var f *os.File
+		if f, err = os.OpenFile(at, os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if err := unix.Mount(p, at, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("bind %s: %w", p, err)
+	}
+	if err := setReadOnly(at, fi.IsDir(), !device); err != nil {
+		return fmt.Errorf("read-only %s: %w", p, err)
+	}
+	return nil
+}
+
+// setReadOnly makes the mount at p (and the mounts below it when
+// recursive) read-only and nosuid, and nodev when nodev: mount_setattr,
+// else a bind remount (Linux before 5.12; the mounts below stay as they
+// are then).
+func setReadOnly(p string, recursive, nodev bool) error {
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID}
+	if nodev {
+		attr.Attr_set |= unix.MOUNT_ATTR_NODEV
+	} else {
+		attr.Attr_clr = unix.MOUNT_ATTR_NODEV
+	}
+	flags := uint(0)
+	if recursive {
+		flags = unix.AT_RECURSIVE
+	}
+	err := unix.MountSetattr(unix.AT_FDCWD, p, flags, &attr)
+	if err == nil || !errors.Is(err, unix.ENOSYS) {
+		return err
+	}
+	mflags := uintptr(unix.MS_REMOUNT | unix.MS_BIND | unix.MS_RDONLY | unix.MS_NOSUID)
+	if nodev {
+		mflags |= unix.MS_NODEV
+	}
+	return unix.Mount("", p, "", mflags, "")
 }
 
 // readOnlyRoot makes every mount read-only, nosuid and nodev: a read-only

@@ -44,6 +44,9 @@ func runProbe(t *testing.T, cfg sandbox.Config) (map[string]string, *sandbox.Cmd
 	cfg.Path = sh
 	cfg.Args = []string{"sh", "-c", "OUTSIDE=" + outside + "\n" + probeScript}
 	cfg.Files = []string{helper}
+	// The commands the probe runs (with namespaces the sandbox sees only
+	// what it is given).
+	cfg.ReadOnly = []string{"/bin", "/usr/bin"}
 	cfg.Limits.OpenFiles = 100
 	cfg.Limits.AddressSpace = 256 << 20
 	cmd, err := sandbox.Command(cfg)
@@ -96,6 +99,7 @@ func TestShimFullIsolation(t *testing.T) {
 		"lib":        "readonly",
 		"helper":     "HELPER",
 		"outside":    "readonly",
+		"visible":    "no",
 		"devnull":    "ok",
 		"urandom":    "ok",
 		"kmsg":       "denied",

@@ -21,6 +21,12 @@ type Interpreter struct {
 	Path string
 	// Version is "3.11.7".
 	Version string
+	// Trees are the directories the interpreter reads: its prefixes
+	// (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)
+	// and the directories of its sys.path, as absolute paths. The sandbox
+	// shows candidates these and the system libraries, and nothing else of
+	// the file system.
+	Trees []string
 }
 
 // minMinor is the oldest supported CPython 3 minor version.
@@ -31,7 +37,8 @@ const minMinor = 8
 const probe = `import sys
 print(sys.executable)
 print("%d.%d.%d" % sys.version_info[:3])
-print(sys.implementation.name)`
+print(sys.implementation.name)
+print("\0".join([sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix] + [p for p in sys.path if p]))`
 
 var (
 	interpMu    sync.Mutex
@@ -72,7 +79,7 @@ func FindPython(ctx context.Context, name string) (*Interpreter, error) {
 		return nil, fmt.Errorf("%w: %s: %v: %s", sandbox.ErrNoPython, p, err, strings.TrimSpace(stderr.String()))
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 3 {
+	if len(lines) != 4 {
 		return nil, fmt.Errorf("%w: %s: unexpected output %q", sandbox.ErrNoPython, p, out)
 	}
 	exe, version, impl := strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1]), strings.TrimSpace(lines[2])
@@ -93,11 +100,29 @@ func FindPython(ctx context.Context, name string) (*Interpreter, error) {
 	if _, err := os.Stat(exe); err != nil {
 		return nil, fmt.Errorf("%w: %v", sandbox.ErrNoPython, err)
 	}
-	it = &Interpreter{Path: exe, Version: version}
+	it = &Interpreter{Path: exe, Version: version, Trees: interpreterTrees(exe, strings.Split(lines[3], "\x00"))}
 	interpMu.Lock()
 	interpCache[p] = it
 	interpMu.Unlock()
 	return it, nil
+}
+
+// interpreterTrees are the directories of an interpreter at exe with the
+// given prefixes and path entries: the existing absolute ones, without
+// those inside another, and the directory of exe.
+func interpreterTrees(exe string, dirs []string) []string {
+	var out []string
+	for _, d := range append(dirs, filepath.Dir(exe)) {
+		d = filepath.Clean(d)
+		if !filepath.IsAbs(d) || d == "/" {
+			continue
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // pyenvTarget resolves a pyenv shim the way pyenv does, without running

@@ -86,6 +86,7 @@ func (e *Engine) start() (*server, error) {
 		Env:       []string{"PYTHONHASHSEED=0"},
 		Isolation: e.opts.Isolation,
 		Files:     e.files,
+		ReadOnly:  e.python.Trees,
 		Limits: sandbox.Limits{
 			AddressSpace: int64(mb+256) << 20,
 			FileSize:     64 << 20,

@@ -11,6 +11,7 @@ if echo x > scratch.txt 2>/dev/null; then echo scratch=ok; else echo scratch=fai
 if echo x > lib/new.txt 2>/dev/null; then echo lib=writable; else echo lib=readonly; fi
 echo "helper=$(cat lib/helper.py)"
 if echo x > "$OUTSIDE/escaped.txt" 2>/dev/null; then echo outside=writable; else echo outside=readonly; fi
+if [ -e "$OUTSIDE" ]; then echo visible=yes; else echo visible=no; fi
 if echo x > /dev/null 2>/dev/null; then echo devnull=ok; else echo devnull=fail; fi
 if head -c 1 /dev/urandom > /dev/null 2>&1; then echo urandom=ok; else echo urandom=fail; fi
 if echo x 2>/dev/null > /dev/kmsg; then echo kmsg=writable; else echo kmsg=denied; fi
