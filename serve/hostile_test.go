@@ -2,6 +2,9 @@ package serve
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -101,6 +104,19 @@ print(open("scratch").read())
 			}
 		})
 	}
+	// A program cannot read the server's token file (nor anything of the
+	// host but the interpreter and the libraries).
+	t.Run("read the token file", func(t *testing.T) {
+		tokenFile := filepath.Join(t.TempDir(), "token")
+		if err := os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		src := fmt.Sprintf("try:\n    print(open(%q).read())\nexcept OSError as e:\n    print(type(e).__name__)\n", tokenFile)
+		rec := do(t, h, "POST", "/api/execute_code", execRequestJSON(src, 2, false, [2]string{"", "FileNotFoundError"}))
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"exec_outcome":"PASSED"`) {
+			t.Errorf("reading %s: %s", tokenFile, rec.Body)
+		}
+	})
 	// A program that stops its server's manager costs its time bound, not
 	// the server's worker forever.
 	t.Run("stop the manager", func(t *testing.T) {
