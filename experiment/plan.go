@@ -20,6 +20,7 @@ import (
 
 	"repair/fitness"
 	"repair/internal/inputerr"
+	"repair/internal/userfile"
 	"repair/program"
 	"repair/repair"
 )
@@ -167,8 +168,11 @@ func (ps *parser) errorf(n *yaml.Node, key, format string, args ...any) error {
 // command's checks. Errors are inputerr errors of one line that name the
 // file and the line or key at fault.
 func Load(path string) (*Plan, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, MaxPlanSize)
 	if err != nil {
+		if inputerr.Is(err) {
+			return nil, err
+		}
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
@@ -177,6 +181,9 @@ func Load(path string) (*Plan, error) {
 	}
 	return Parse(path, filepath.Dir(path), data)
 }
+
+// MaxPlanSize bounds a plan file.
+const MaxPlanSize = 16 << 20
 
 // Parse is Load with the file's contents given; dir is the directory
 // relative paths are resolved against.
@@ -760,8 +767,11 @@ func (ps *parser) loadBug(tests, target string) (*Bug, error) {
 			return nil, fmt.Errorf("%s: %v", ps.rel(filepath.Dir(tests)), err)
 		}
 	}
-	src, err := os.ReadFile(target)
+	src, err := userfile.Read(target, program.MaxSize)
 	if err != nil {
+		if inputerr.Is(err) {
+			return nil, err
+		}
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err

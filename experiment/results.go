@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"repair/internal/inputerr"
+	"repair/internal/userfile"
 )
 
 // Outcomes of a trial.
@@ -265,8 +266,11 @@ func ReadResults(paths ...string) (*Results, error) {
 }
 
 func readFile(path string, res *Results, add func(Record)) error {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path) // a FIFO or a device is refused
 	if err != nil {
+		if inputerr.Is(err) {
+			return err
+		}
 		return inputerr.New("%s: %v", path, unwrapPath(err))
 	}
 	defer f.Close()

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"repair/internal/inputerr"
+	"repair/internal/userfile"
 )
 
 // Suite-wide defaults, applied while loading.
@@ -32,12 +33,19 @@ const (
 // its contents is an [inputerr.Error] whose message is one line naming the
 // file and the line or JSON path at fault.
 func Load(path string) (*Suite, error) {
-	data, err := os.ReadFile(path)
+	// A FIFO or a device (/dev/zero) is refused, not read without end.
+	data, err := userfile.Read(path, MaxFileSize)
 	if err != nil {
+		if inputerr.Is(err) {
+			return nil, err
+		}
 		return nil, readError(path, err)
 	}
 	return Parse(path, data)
 }
+
+// MaxFileSize bounds a suite file: 256 MiB of JSON is a few million cases.
+const MaxFileSize = 256 << 20
 
 // readError turns a failure to read the suite file into a one-line message.
 func readError(path string, err error) error {
@@ -50,6 +58,8 @@ func readError(path string, err error) error {
 		return inputerr.Wrap(&fileError{path + ": no such file", err})
 	case errors.Is(err, fs.ErrPermission):
 		return inputerr.Wrap(&fileError{path + ": permission denied", err})
+	case userfile.IsDir(err):
+		return inputerr.New("%s: is a directory, not a test suite file", path)
 	}
 	if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
 		return inputerr.New("%s: is a directory, not a test suite file", path)

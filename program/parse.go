@@ -12,6 +12,7 @@ import (
 	"github.com/smacker/go-tree-sitter/python"
 
 	"repair/internal/inputerr"
+	"repair/internal/userfile"
 )
 
 // Program is a parsed Python file: its original bytes, its statement table
@@ -69,8 +70,12 @@ func ParseFile(path string) (*Program, error) {
 	if fi.Size() > MaxSize {
 		return nil, inputerr.New("%s: file too large (%d MB; at most %d MB)", path, fi.Size()>>20, MaxSize>>20)
 	}
-	src, err := os.ReadFile(path)
+	// A FIFO or a device (/dev/zero) is refused, not read without end.
+	src, err := userfile.Read(path, MaxSize)
 	if err != nil {
+		if inputerr.Is(err) {
+			return nil, err
+		}
 		return nil, inputerr.Wrap(fmt.Errorf("%s: %w", path, unwrapPathError(err)))
 	}
 	return Parse(path, src)

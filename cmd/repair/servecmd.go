@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"repair/internal/inputerr"
+	"repair/internal/userfile"
 	"repair/serve"
 )
 
@@ -130,8 +130,11 @@ func (f *serveFlags) options() (serve.Options, error) {
 // readToken reads a bearer token file: its content without surrounding
 // white space, which must not be empty.
 func readToken(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, 64<<10)
 	if err != nil {
+		if inputerr.Is(err) {
+			return "", inputerr.New("token file %v", err)
+		}
 		return "", inputerr.New("token file %s: %v", path, unwrap(err))
 	}
 	tok := strings.TrimSpace(string(data))
