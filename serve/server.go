@@ -52,6 +52,10 @@ type Options struct {
 	Token string
 	// MaxBody bounds request bodies in bytes (default 16 MiB).
 	MaxBody int64
+	// BodyTimeout bounds the time a request's body may take to arrive
+	// once the request is admitted (default 60 s): a client that trickles
+	// it is answered 408 and its admission slot freed.
+	BodyTimeout time.Duration
 	// MaxTime caps the time limit of one case in seconds (default 60).
 	MaxTime float64
 	// MaxMemoryMB caps the memory limit of a candidate (default 4096).
@@ -134,6 +138,9 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	}
 	if opts.IdleTimeout <= 0 {
 		opts.IdleTimeout = 5 * time.Minute
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = 60 * time.Second
 	}
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = 16 << 20
@@ -436,19 +443,27 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, code func(stri
 		writeError(w, http.StatusServiceUnavailable, code(remote.CodeBusy), err.Error())
 		return nil, false
 	}
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(60 * time.Second))
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout))
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
-	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	if err != nil {
 		s.adm.leave()
+		// The deadline stays: the server must not wait for the rest of a
+		// trickled body before answering (it drains what the handler did
+		// not read), and the connection is not kept.
+		w.Header().Set("Connection", "close")
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		switch {
+		case errors.As(err, &mbe):
 			writeError(w, http.StatusRequestEntityTooLarge, code(remote.CodeTooLarge), fmt.Sprintf("the body is larger than %d bytes", s.opts.MaxBody))
-		} else {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			writeError(w, http.StatusRequestTimeout, code(remote.CodeBadRequest), fmt.Sprintf("the body did not arrive within %v", s.opts.BodyTimeout))
+		default:
 			writeError(w, http.StatusBadRequest, code(remote.CodeBadRequest), "reading the body: "+err.Error())
 		}
 		return nil, false
 	}
+	_ = rc.SetReadDeadline(time.Time{})
 	return data, true
 }
 
