@@ -43,6 +43,8 @@ func TestScripts(t *testing.T) {
 			case "python":
 				_, err := exec.LookPath("python3")
 				return err == nil, nil
+			case "root":
+				return os.Geteuid() == 0, nil
 			}
 			return false, nil
 		},

@@ -120,7 +120,7 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		return err
 	}
 	if f.report != "" {
-		if err := checkWritable(f.report); err != nil {
+		if err := checkWritable("--report", f.report); err != nil {
 			return err
 		}
 	}
@@ -261,23 +261,23 @@ func indent(s string) string {
 	return sb.String()
 }
 
-// checkWritable fails early, before any search, when the report cannot be
-// written.
-func checkWritable(path string) error {
+// checkWritable fails early, before any search, when flag's file (the
+// report, the .orig copy of --write) cannot be written.
+func checkWritable(flag, path string) error {
 	dir := filepath.Dir(path)
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return inputerr.New("--report %s: directory %s does not exist", path, dir)
+		return inputerr.New("%s %s: directory %s does not exist", flag, path, dir)
 	}
 	if !fi.IsDir() {
-		return inputerr.New("--report %s: %s is not a directory", path, dir)
+		return inputerr.New("%s %s: %s is not a directory", flag, path, dir)
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return inputerr.New("--report %s: is a directory", path)
+		return inputerr.New("%s %s: is a directory", flag, path)
 	}
-	f, err := os.CreateTemp(dir, ".repair-report-*")
+	f, err := os.CreateTemp(dir, ".repair-check-*")
 	if err != nil {
-		return inputerr.New("--report %s: cannot write in %s: %v", path, dir, unwrap(err))
+		return inputerr.New("%s %s: cannot write in %s: %v", flag, path, dir, unwrap(err))
 	}
 	f.Close()
 	os.Remove(f.Name())
@@ -285,8 +285,10 @@ func checkWritable(path string) error {
 }
 
 // checkTargetWritable refuses --write on a file nobody may write (its mode
-// has no write bit: even root, who could, is not meant to) or that cannot
-// be opened for writing.
+// has no write bit: even root, who could, is not meant to), that cannot
+// be opened for writing, or whose directories (of the .orig copy, next to
+// the path given, and of the file it names through symbolic links, where
+// the new contents are written and renamed) are not writable.
 func checkTargetWritable(path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o222 == 0 {
 		return inputerr.New("--write: %s is read-only", path)
@@ -296,7 +298,17 @@ func checkTargetWritable(path string) error {
 		return inputerr.New("--write: cannot write %s: %v", path, unwrap(err))
 	}
 	f.Close()
-	return checkWritable(path + ".orig")
+	if err := checkWritable("--write", path+".orig"); err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return inputerr.New("--write: %s: %v", path, unwrap(err))
+	}
+	if real != path {
+		return checkWritable("--write", real)
+	}
+	return nil
 }
 
 func unwrap(err error) error {
@@ -307,33 +319,39 @@ func unwrap(err error) error {
 	return err
 }
 
-// writeTarget keeps the original in PATH.orig and replaces PATH with the
-// repaired source atomically, keeping its mode.
+// writeTarget keeps the original in PATH.orig and replaces the file PATH
+// names with the repaired source atomically (a new file renamed over it),
+// keeping its mode. Through a symbolic link it replaces the file the link
+// leads to, and the link stays a link.
 func writeTarget(path string, orig, fixed []byte) error {
-	fi, err := os.Stat(path)
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return inputerr.New("--write: %s: %v", path, unwrap(err))
+	}
+	fi, err := os.Stat(real)
 	if err != nil {
 		return inputerr.New("--write: %s: %v", path, unwrap(err))
 	}
 	if err := os.WriteFile(path+".orig", orig, fi.Mode().Perm()); err != nil {
 		return inputerr.New("--write: %s.orig: %v", path, unwrap(err))
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".*")
 	if err != nil {
-		return inputerr.New("--write: %s: %v", path, unwrap(err))
+		return inputerr.New("--write: %s: %v", real, unwrap(err))
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(fixed); err != nil {
 		tmp.Close()
-		return fmt.Errorf("--write: %s: %w", path, err)
+		return fmt.Errorf("--write: %s: %w", real, err)
 	}
 	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
 		tmp.Close()
-		return fmt.Errorf("--write: %s: %w", path, err)
+		return fmt.Errorf("--write: %s: %w", real, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("--write: %s: %w", path, err)
+		return fmt.Errorf("--write: %s: %w", real, err)
 	}
-	return os.Rename(tmp.Name(), path)
+	return os.Rename(tmp.Name(), real)
 }
 
 // report is the JSON record of a run (--report).
