@@ -2,6 +2,7 @@ package fitness
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -389,4 +390,142 @@ func parseJSONValue(dec *json.Decoder) (Value, error) {
 		return Value{}, fmt.Errorf("unexpected %v", t)
 	}
 	return FromJSON(tok), nil
+}
+
+// A Memo remembers, for each case, the last observation it judged and the
+// verdict: a search evaluates thousands of candidates that give a case the
+// same value (the original's, or the same wrong one), and an observation
+// judged once need not be decoded and compared again. Not safe for
+// concurrent use: one per worker.
+type Memo struct {
+	last []memoEntry
+}
+
+type memoEntry struct {
+	set     bool
+	status  byte
+	payload string
+	detail  string
+	verdict Verdict
+	out     string
+}
+
+// NewMemo is a Memo for n cases.
+func NewMemo(n int) *Memo { return &Memo{last: make([]memoEntry, n)} }
+
+// Judge decodes the observation of case i (status and payload, see
+// [ReadObservation]; detail is the record's detail) and judges it with
+// checks[i], or returns the verdict of the same observation judged last
+// time. The error reports a payload that does not decode.
+func (m *Memo) Judge(checks []Check, i int, status byte, payload []byte, detail string) (Verdict, string, error) {
+	e := &m.last[i]
+	if e.set && e.status == status && e.payload == string(payload) && e.detail == detail {
+		return e.verdict, e.out, nil
+	}
+	o, rest, err := ReadObservation(status, payload)
+	if err != nil {
+		return 0, "", err
+	}
+	if len(rest) != 0 {
+		return 0, "", errors.New("observation: trailing bytes")
+	}
+	o.Detail = detail
+	v, out := checks[i].Judge(&o)
+	*e = memoEntry{set: true, status: status, payload: string(payload), detail: detail, verdict: v, out: out}
+	return v, out, nil
+}
+
+// ObservationSize is the length of the observation at the start of p
+// whose status byte is status: it walks the encoding without decoding it.
+func ObservationSize(status byte, p []byte) (int, error) {
+	n := 0
+	switch status {
+	case StatusReturned:
+		k, err := valueSize(p, 0)
+		if err != nil {
+			return 0, err
+		}
+		n = k
+		if len(p) < n+1 {
+			return 0, errTruncated
+		}
+		n++
+		if p[n-1] == 1 {
+			if k, err = valueSize(p[n:], 0); err != nil {
+				return 0, err
+			}
+			n += k
+		}
+	case StatusRaised:
+		if len(p) < 2 {
+			return 0, errTruncated
+		}
+		count := int(p[1])
+		n = 2
+		for range count {
+			if len(p) < n+1 || len(p) < n+1+int(p[n]) {
+				return 0, errTruncated
+			}
+			n += 1 + int(p[n])
+		}
+	case StatusFinished:
+		if len(p) < 1 {
+			return 0, errTruncated
+		}
+		b, rest, err := lengthPrefixed(p[1:])
+		if err != nil {
+			return 0, err
+		}
+		_ = b
+		n = len(p) - len(rest)
+	default:
+		return 0, fmt.Errorf("unknown observation status %d", status)
+	}
+	return n, nil
+}
+
+// valueSize is the length of the encoded value at the start of p.
+func valueSize(p []byte, depth int) (int, error) {
+	if len(p) == 0 {
+		return 0, errTruncated
+	}
+	if depth > MaxDepth+1 {
+		return 0, errors.New("value nested too deeply")
+	}
+	switch p[0] {
+	case 'N', 'T', 'F':
+		return 1, nil
+	case 'i', 'f':
+		if len(p) < 9 {
+			return 0, errTruncated
+		}
+		return 9, nil
+	case 'I', 's', 'x':
+		_, rest, err := lengthPrefixed(p[1:])
+		if err != nil {
+			return 0, err
+		}
+		return len(p) - len(rest), nil
+	case 'l', 't', 'S', 'z', 'd':
+		if len(p) < 5 {
+			return 0, errTruncated
+		}
+		count := uint64(binary.LittleEndian.Uint32(p[1:]))
+		if p[0] == 'd' {
+			count *= 2
+		}
+		if count > uint64(len(p)-5) {
+			return 0, errTruncated
+		}
+		n := 5
+		for range count {
+			k, err := valueSize(p[n:], depth+1)
+			if err != nil {
+				return 0, err
+			}
+			n += k
+		}
+		return n, nil
+	}
+	return 0, fmt.Errorf("unknown value tag %q", p[0])
 }

@@ -361,3 +361,52 @@ func BenchmarkJudge(b *testing.B) {
 		}
 	}
 }
+
+// ObservationSize walks an encoding to its end as ReadObservation does,
+// and refuses what ReadObservation refuses.
+func TestObservationSize(t *testing.T) {
+	for _, o := range []Observation{
+		{Ending: Returned, Value: list(VList, vint(1), dict(vstr("a"), list(VSet, vfloat(2))))},
+		{Ending: Returned, Value: vnone, HasArgs: true, Args: list(VList, vstr("xy"))},
+		{Ending: Raised, Exception: []string{"KeyError", "LookupError"}},
+		{Ending: Finished, Stdout: "a\nb\n"},
+	} {
+		status, b := AppendObservation(nil, &o)
+		n, err := ObservationSize(status, append(b, 7, 7))
+		if err != nil || n != len(b) {
+			t.Errorf("%+v: %d, %v; want %d", o, n, err, len(b))
+		}
+		for cut := range b {
+			if _, err := ObservationSize(status, b[:cut]); err == nil {
+				if _, _, err2 := ReadObservation(status, b[:cut]); err2 != nil {
+					t.Errorf("%+v cut at %d: size says fine, ReadObservation %v", o, cut, err2)
+				}
+			}
+		}
+	}
+}
+
+// A Memo gives the verdict of an observation it judged before without
+// judging it again, and tells observations apart.
+func TestMemo(t *testing.T) {
+	checks, err := NewChecks([]Case{{Kind: Call, Expected: json.RawMessage("2")}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMemo(1)
+	_, two := AppendObservation(nil, &Observation{Ending: Returned, Value: vint(2)})
+	_, three := AppendObservation(nil, &Observation{Ending: Returned, Value: vint(3)})
+	for i, tt := range []struct {
+		p      []byte
+		want   Verdict
+		detail string
+	}{{two, Passed, ""}, {three, WrongAnswer, "expected 2, got 3"}, {three, WrongAnswer, "expected 2, got 3"}, {two, Passed, ""}} {
+		v, d, err := m.Judge(checks, 0, StatusReturned, tt.p, "")
+		if err != nil || v != tt.want || d != tt.detail {
+			t.Errorf("%d: %v %q %v; want %v %q", i, v, d, err, tt.want, tt.detail)
+		}
+	}
+	if _, _, err := m.Judge(checks, 0, StatusReturned, two[:3], ""); err == nil {
+		t.Errorf("a truncated observation was judged")
+	}
+}

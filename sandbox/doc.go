@@ -202,11 +202,13 @@
 // Other process-wide state a case changes (the working directory, files of
 // the private directory, signal handlers, attributes of standard-library
 // modules) is visible to the following cases of the same candidate, as it
-// would be in one Python process; it never reaches another candidate:
-// each runs in a fresh child, or in a reused one that was checked (below),
-// and the forker empties the private directory (but for lib/, read-only)
-// after every child and everything it started are gone, whatever modes the
-// candidate left on its files (without namespaces, where lib/ is writable
+// would be in one Python process (files of the private directory also
+// across the fresh children a candidate's cases may end in); it never
+// reaches another candidate: each runs in a fresh child, or in a reused
+// one that was checked (below), and the forker empties the private
+// directory (but for lib/, read-only) before the first child of every
+// candidate, once everything the previous one started is gone, whatever
+// modes it left on its files (without namespaces, where lib/ is writable
 // by its owner, it puts lib/ back as it was too). Every candidate starts
 // in the same empty directory: a file one leaves cannot make another pass,
 // a full tmpfs cannot make it fail.

@@ -345,37 +345,17 @@ func (e *Engine) Close() error {
 	return nil
 }
 
-// harnessCase is what a server gets of a case: how to run it, never what
-// it should give (the expected value, arguments, exception or output),
-// which stays in the tool's process (see [fitness.Check]).
-type harnessCase struct {
-	Kind     fitness.Kind    `json:"kind"`
-	Function string          `json:"function,omitempty"`
-	Args     json.RawMessage `json:"args,omitempty"`
-	Kwargs   json.RawMessage `json:"kwargs,omitempty"`
-	Stdin    *string         `json:"stdin,omitempty"`
-	Timeout  float64         `json:"timeout"`
-	// WantArgs asks for the arguments after the call: the case checks
-	// them.
-	WantArgs bool `json:"want_args,omitempty"`
-}
-
 // suiteMessage is what every server receives once.
 func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fitness.Check, cfg config) ([]byte, error) {
 	s := opts.Suite
-	cases := make([]harnessCase, len(s.Cases))
-	for i, c := range s.Cases {
-		cases[i] = harnessCase{Kind: c.Kind, Function: c.Function, Args: c.Args, Kwargs: c.Kwargs,
-			Stdin: c.Stdin, Timeout: c.Timeout, WantArgs: checks[i].WantsArgs()}
-	}
 	msg := struct {
-		Module     string        `json:"module"`
-		Cases      []harnessCase `json:"cases"`
-		MemoryMB   int           `json:"memory_mb"`
-		OutputCap  int           `json:"output_cap"`
-		TestSource string        `json:"test_source,omitempty"`
-		TestModule string        `json:"test_module,omitempty"`
-		TestFile   string        `json:"test_file,omitempty"`
+		Module     string            `json:"module"`
+		Cases      []sandbox.RunCase `json:"cases"`
+		MemoryMB   int               `json:"memory_mb"`
+		OutputCap  int               `json:"output_cap"`
+		TestSource string            `json:"test_source,omitempty"`
+		TestModule string            `json:"test_module,omitempty"`
+		TestFile   string            `json:"test_file,omitempty"`
 		// Original is the target's source: the harness preloads the
 		// modules it imports (see "reuse" in harness.py).
 		Original    string `json:"original,omitempty"`
@@ -385,7 +365,7 @@ func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fi
 		LenientRuntime string `json:"lenient_runtime"`
 	}{
 		Module:         module,
-		Cases:          cases,
+		Cases:          sandbox.RunCases(s.Cases, checks),
 		MemoryMB:       memoryMB,
 		OutputCap:      opts.OutputCap,
 		Reuse:          !cfg.noReuse,

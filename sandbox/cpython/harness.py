@@ -1567,8 +1567,11 @@ def forker(rfd, wfd, manager):
     read, write, fork, waitpid, pack = os.read, os.write, os.fork, os.waitpid, MSG.pack
     while True:
         try:
-            if not read(rfd, 1):
+            req = read(rfd, 1)
+            if not req:
                 os._exit(0)  # the manager is gone
+            if req == b"W":
+                wipe_workdir()
             pid = fork()
             if pid == 0:
                 child_main()
@@ -1583,19 +1586,18 @@ def forker(rfd, wfd, manager):
                 except ChildProcessError:
                     break
             reap_leftovers(manager)
-            wipe_workdir()
             write(wfd, pack(b"s", status))
         except BaseException:
             os._exit(3)
 
 
 def wipe_workdir():
-    """Empties the working directory (the private tmpfs) but for lib/ once
-    a child and everything it started are gone: every candidate, and every
-    child of one, starts from the same empty directory (a file left by one
-    candidate must not make another pass, a full tmpfs must not make it
-    fail). Without namespaces lib/ is writable by its owner: it is put
-    back as it was too."""
+    """Empties the working directory (the private tmpfs) but for lib/
+    before the first child of a candidate (everything the previous one
+    started is gone by then): every candidate starts from the same empty
+    directory (a file left by one candidate must not make another pass, a
+    full tmpfs must not make it fail). Without namespaces lib/ is writable
+    by its owner: it is put back as it was too."""
     try:
         if os.listdir(".") == ["lib"] and os.stat(".").st_mode & 0o7777 == 0o755:
             if PIDNS or lib_state() == LIB_STATE:
@@ -1794,6 +1796,7 @@ class Manager:
         self.reused = 0  # of the current candidate: chunks run in an idle child
         self.forks = 0  # of the current candidate: fresh children
         self.lx = None  # the lenient runtime, loaded at the first lenient candidate
+        self.first_fork = True  # no fresh child of the running candidate yet
         self.lx_code = b""
 
     def forker_msg(self):
@@ -1832,13 +1835,16 @@ class Manager:
                 return how, status
             # The idle child was gone before it started: use a fresh one.
             fork_time = monotonic()
-        else:
-            self.retire()
-            self.forks += 1
-            os.write(self.to_forker, b"F")
-            kind, pid = self.forker_msg()
-            if kind != b"p":
-                raise ValueError("forker protocol")
+        self.retire()
+        self.forks += 1
+        # The first fresh child of a candidate starts in an emptied
+        # working directory (b"W"); its later children keep what the
+        # candidate's earlier cases wrote there, as one process would.
+        os.write(self.to_forker, b"W" if self.first_fork else b"F")
+        self.first_fork = False
+        kind, pid = self.forker_msg()
+        if kind != b"p":
+            raise ValueError("forker protocol")
         return self.supervise(pid, fork_time)
 
     def supervise(self, pid, fork_time):
@@ -1959,6 +1965,7 @@ class Manager:
             send(b"E", b"the candidate is too large for the sandbox")
             return
         reuse, mask = pure_code(code) if REUSE and not cov and lx is None else (0, 0)
+        self.first_fork = True
         SHM[CODE_OFF : CODE_OFF + len(blob)] = blob
         if lx is not None:
             SHM[lx_off:end] = lx

@@ -333,7 +333,7 @@ func TestDecodeInjections(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			results := make([]fitness.Result, 1)
 			checks, _ := fitness.NewChecks([]fitness.Case{{Kind: fitness.Test}}, 0)
-			err := decodeRecords(tt.p, checks, results, make([]bool, 1), false)
+			err := decodeRecords(tt.p, checks, fitness.NewMemo(1), results, make([]bool, 1), false)
 			if (err != nil) != tt.err {
 				t.Fatalf("err = %v, want error: %v", err, tt.err)
 			}

@@ -278,7 +278,7 @@ func TestDecodeRecords(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			res := make([]fitness.Result, 2)
 			got := make([]bool, 2)
-			err := decodeRecords(tt.in, checks, res, got, true)
+			err := decodeRecords(tt.in, checks, fitness.NewMemo(2), res, got, true)
 			if (err == nil) != tt.ok {
 				t.Errorf("err = %v; want ok=%v", err, tt.ok)
 			}
@@ -298,7 +298,7 @@ func TestDecodeRecords(t *testing.T) {
 	} {
 		res := make([]fitness.Result, 2)
 		got := make([]bool, 2)
-		if err := decodeRecords(tt.in, checks, res, got, true); err != nil {
+		if err := decodeRecords(tt.in, checks, fitness.NewMemo(2), res, got, true); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(tt.want, res); diff != "" {

@@ -63,6 +63,8 @@ type server struct {
 
 	killOnce sync.Once
 	dead     atomic.Bool // broken or killed: replace before use
+
+	memo *fitness.Memo // the verdicts of the observations last judged, per case
 }
 
 // start starts a server and waits until it is ready.
@@ -103,7 +105,7 @@ func (e *Engine) start() (*server, error) {
 		outW.Close()
 		return nil, err
 	}
-	s := &server{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), stderr: &tailBuffer{max: 4 << 10}}
+	s := &server{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), stderr: &tailBuffer{max: 4 << 10}, memo: fitness.NewMemo(e.nCases)}
 	cmd.ExtraFiles = []*os.File{inR, outW}
 	cmd.Stderr = s.stderr
 	err = cmd.Start()
@@ -221,7 +223,7 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		switch kind {
 		case msgPing:
 		case msgChunk:
-			if err := decodeRecords(payload, e.checks, out.Results, got, cov); err != nil {
+			if err := decodeRecords(payload, e.checks, s.memo, out.Results, got, cov); err != nil {
 				return fmt.Errorf("%w: %v", errBroken, err)
 			}
 		case msgCompile:
@@ -257,7 +259,7 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 // status below 16 is a verdict: of a case's death or deadline (the
 // manager's), or of a test case (the test file's asserts); the checks
 // decide what the others mean.
-func decodeRecords(p []byte, checks []fitness.Check, results []fitness.Result, got []bool, cov bool) error {
+func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results []fitness.Result, got []bool, cov bool) error {
 	le := binary.LittleEndian
 	for len(p) > 0 {
 		if len(p) < 14 {
@@ -273,12 +275,13 @@ func decodeRecords(p []byte, checks []fitness.Check, results []fitness.Result, g
 		if math.IsNaN(secs) || secs < 0 || secs > 1e7 {
 			secs = 0
 		}
-		var obs fitness.Observation
+		var payload []byte
 		if status >= fitness.StatusReturned {
-			var err error
-			if obs, p, err = fitness.ReadObservation(status, p); err != nil {
+			n, err := fitness.ObservationSize(status, p)
+			if err != nil {
 				return fmt.Errorf("case %d: %w", idx, err)
 			}
+			payload, p = p[:n], p[n:]
 		}
 		r := fitness.Result{Seconds: secs}
 		var detail string
@@ -317,8 +320,10 @@ func decodeRecords(p []byte, checks []fitness.Check, results []fitness.Result, g
 			}
 		}
 		if status >= fitness.StatusReturned {
-			obs.Detail = detail
-			r.Verdict, r.Detail = checks[idx].Judge(&obs)
+			var err error
+			if r.Verdict, r.Detail, err = memo.Judge(checks, int(idx), status, payload, detail); err != nil {
+				return fmt.Errorf("case %d: %w", idx, err)
+			}
 		} else {
 			r.Verdict, r.Detail = checks[idx].JudgeVerdict(fitness.Verdict(status), detail)
 		}

@@ -9,32 +9,26 @@ import (
 	"github.com/go-python/gpython/py"
 
 	"repair/fitness"
+	"repair/sandbox"
 )
 
-// wcase is a case as a worker runs it: its JSON decoded once.
+// wcase is a case as a worker runs it: its JSON decoded once. It holds
+// how to run the case, never what the case expects (the engine judges).
 type wcase struct {
-	kind             fitness.Kind
-	fnHead           string
-	fnRest           []string
-	fn               string
-	args             []any
-	argsConst        py.Tuple // the arguments, when all are immutable (made once)
-	kwargs           map[string]any
-	hasExpected      bool
-	expected         any
-	expectedRepr     string
-	hasExpectedArgs  bool
-	expectedArgs     []any
-	expectedArgsRepr string
-	raises           string
-	stdin            string
-	stdout           *string
-	timeout          float64 // seconds
-	tol              float64
+	kind      fitness.Kind
+	fnHead    string
+	fnRest    []string
+	fn        string
+	args      []any
+	argsConst py.Tuple // the arguments, when all are immutable (made once)
+	kwargs    map[string]any
+	wantArgs  bool // report the arguments after the call
+	stdin     string
+	timeout   float64 // seconds
 }
 
-func loadCase(c fitness.Case) (*wcase, error) {
-	k := &wcase{kind: c.Kind, fn: c.Function, raises: c.Raises, stdout: c.Stdout, timeout: c.Timeout, tol: c.Tolerance}
+func loadCase(c sandbox.RunCase) (*wcase, error) {
+	k := &wcase{kind: c.Kind, fn: c.Function, timeout: c.Timeout, wantArgs: c.WantArgs}
 	parts := strings.Split(c.Function, ".")
 	k.fnHead, k.fnRest = parts[0], parts[1:]
 	if k.timeout <= 0 {
@@ -73,26 +67,6 @@ func loadCase(c fitness.Case) (*wcase, error) {
 		}
 		k.kwargs = m
 	}
-	if c.Expected != nil {
-		v, err := decodeJSON(c.Expected)
-		if err != nil {
-			return nil, fmt.Errorf("expected: %v", err)
-		}
-		k.hasExpected, k.expected = true, prepare(v)
-		k.expectedRepr = jsonRepr(v, reprMax)
-	}
-	if c.ExpectedArgs != nil {
-		v, err := decodeJSON(c.ExpectedArgs)
-		if err != nil {
-			return nil, fmt.Errorf("expected_args: %v", err)
-		}
-		a, ok := v.([]any)
-		if !ok {
-			return nil, fmt.Errorf("expected_args: not an array")
-		}
-		k.hasExpectedArgs, k.expectedArgs = true, prepare(a).([]any)
-		k.expectedArgsRepr = jsonRepr(a, reprMax)
-	}
 	return k, nil
 }
 
@@ -111,12 +85,18 @@ func effectiveTimeout(timeout, cap float64) float64 {
 func formatSeconds(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
 
 // outcome is what running a case gave, before the worker's state (the
-// deadline, os._exit, memory) overrides it.
+// deadline, os._exit, memory) overrides it: an observation for the engine
+// to judge (status and payload, see observed), or a verdict (status 0).
+// verdict and detail are the worker's own view of an observation (a
+// raised exception: RUNTIME_ERROR and its line), for its checks of
+// gpython's limitations.
 type outcome struct {
 	verdict fitness.Verdict
 	detail  string
 	err     error  // the exception that ended the case, if any
 	panic   string // a Go panic of gpython, if any
+	status  byte   // fitness.StatusReturned, StatusRaised, StatusFinished, or 0
+	payload []byte // the observation
 }
 
 func passed() outcome { return outcome{verdict: fitness.Passed} }
@@ -154,16 +134,16 @@ func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, 
 	secs := float64(end-t0) / 1e9
 	switch {
 	case st.timedOut:
-		o.verdict, o.detail = fitness.TimeLimitExceeded, "timed out after "+formatSeconds(timeout)+"s"
+		o.verdict, o.detail, o.status = fitness.TimeLimitExceeded, "timed out after "+formatSeconds(timeout)+"s", 0
 	case st.exited >= 0:
-		o.verdict, o.detail = fitness.RuntimeError, fmt.Sprintf("exited with status %d", st.exited)
+		o.verdict, o.detail, o.status = fitness.RuntimeError, fmt.Sprintf("exited with status %d", st.exited), 0
 	case st.memory:
-		o.verdict, o.detail = fitness.MemoryLimitExceeded, "MemoryError"
+		o.verdict, o.detail, o.status = fitness.MemoryLimitExceeded, "MemoryError", 0
 	}
 	if o.verdict == fitness.Passed {
 		o.detail = ""
 	}
-	rec := record{Case: i, Result: fitness.Result{Verdict: o.verdict, Seconds: secs, Detail: o.detail}}
+	rec := record{Case: i, Result: fitness.Result{Verdict: o.verdict, Seconds: secs, Detail: o.detail}, Status: o.status, Payload: o.payload}
 	if check && o.verdict != fitness.Passed && !st.timedOut && st.exited < 0 {
 		rec.Unsupported = w.limitation(it, o)
 	}
@@ -223,7 +203,7 @@ func (w *worker) runCall(it *interp, code *py.Code, probe string, c *wcase) outc
 	if d == nil {
 		var err error
 		if d, err = w.freshModule(it, w.module, code, probe); err != nil {
-			return w.exception(err, c.raises)
+			return w.raised(err)
 		}
 		if w.pure && !w.st.timedOut && w.st.exited < 0 {
 			if snap, ok := reusableModule(d, w.probe); ok {
@@ -247,7 +227,7 @@ func (w *worker) runCall(it *interp, code *py.Code, probe string, c *wcase) outc
 	for _, part := range c.fnRest {
 		var err error
 		if f, err = py.GetAttrString(f, part); err != nil {
-			return w.exception(err, c.raises)
+			return w.raised(err)
 		}
 	}
 	args := c.argsConst
@@ -266,44 +246,19 @@ func (w *worker) runCall(it *interp, code *py.Code, probe string, c *wcase) outc
 	}
 	r, err := w.call(f, args, kwargs, w.pure)
 	if err != nil {
-		return w.exception(err, c.raises)
+		return w.raised(err)
 	}
-	return w.check(c, r, args)
-}
-
-func (w *worker) check(c *wcase, r py.Object, args py.Tuple) outcome {
-	if c.raises != "" {
-		return outcome{verdict: fitness.WrongAnswer, detail: fmt.Sprintf("expected %s to be raised, got %s", c.raises, shortRepr(r, reprMax))}
-	}
-	if c.hasExpected && !equal(c.expected, r, c.tol) {
-		return outcome{verdict: fitness.WrongAnswer, detail: "expected " + c.expectedRepr + ", got " + shortRepr(r, reprMax)}
-	}
-	if c.hasExpectedArgs && !equalItems(c.expectedArgs, args, c.tol) {
-		return outcome{verdict: fitness.WrongAnswer, detail: fmt.Sprintf("expected arguments %s after the call, got %s",
-			c.expectedArgsRepr, shorten(seqRepr("[", "]", args, false, reprMax), reprMax))}
-	}
-	return passed()
+	return w.returned(c, r, args)
 }
 
 func (w *worker) runIO(it *interp, code *py.Code, probe string, c *wcase) outcome {
 	if _, err := w.freshModule(it, "__main__", code, probe); err != nil {
 		exc, _ := excInfo(err)
-		if exc == nil || !isSubtype(exc.Base, py.SystemExit) {
-			return w.exception(err, "")
-		}
-		if !exitOK(exc) {
-			return outcome{verdict: fitness.RuntimeError, detail: w.excDetail(err), err: err}
+		if exc == nil || !isSubtype(exc.Base, py.SystemExit) || !exitOK(exc) {
+			return w.raised(err)
 		}
 	}
-	if w.st.out.n > w.outputCap {
-		return outcome{verdict: fitness.WrongAnswer, detail: fmt.Sprintf("output longer than %d bytes", w.outputCap)}
-	}
-	if c.stdout != nil {
-		if d := compareStdout(*c.stdout, w.st.out.value(), c.tol); d != "" {
-			return outcome{verdict: fitness.WrongAnswer, detail: d}
-		}
-	}
-	return passed()
+	return w.finished()
 }
 
 // exitOK reports whether a SystemExit's code is None or 0.
@@ -328,11 +283,11 @@ func (w *worker) runTest(it *interp, code *py.Code, probe string, c *wcase) outc
 		return outcome{verdict: fitness.RuntimeError, detail: "the test file does not compile under gpython"}
 	}
 	if _, err := w.freshModule(it, w.module, code, probe); err != nil {
-		return w.exception(err, "")
+		return w.testException(it, err)
 	}
 	tm, err := it.ctx.Store().NewModule(it.ctx, &py.ModuleImpl{Info: py.ModuleInfo{Name: w.testModule, FileDesc: w.testFile}})
 	if err != nil {
-		return w.exception(err, "")
+		return w.exception(err)
 	}
 	tm.Globals["__doc__"] = py.None
 	if w.testFmt != "" {
@@ -352,7 +307,7 @@ func (w *worker) runTest(it *interp, code *py.Code, probe string, c *wcase) outc
 	if _, err := py.GetAttrString(fn, "pytestmark"); err == nil {
 		pm, err := py.ImportModuleLevelObject(it.ctx, "pytest", nil, nil, nil, 0)
 		if err != nil {
-			return w.exception(err, "")
+			return w.exception(err)
 		}
 		r, err := py.Call(pm.(*py.Module).Globals["_test_calls"], py.Tuple{fn}, nil)
 		if err != nil {
@@ -380,7 +335,9 @@ func (w *worker) runTest(it *interp, code *py.Code, probe string, c *wcase) outc
 }
 
 // testException is the verdict of an exception a test function raised:
-// an AssertionError is a wrong answer, a pytest skip a pass.
+// an AssertionError is a wrong answer, and so is a pytest skip (a case
+// that does not run fails: a skip must not let a candidate pass what it
+// cannot do).
 func (w *worker) testException(it *interp, err error) outcome {
 	exc, _ := excInfo(err)
 	if exc != nil {
@@ -388,24 +345,24 @@ func (w *worker) testException(it *interp, err error) outcome {
 			return outcome{verdict: fitness.WrongAnswer, detail: w.excDetail(err), err: err}
 		}
 		if pm, e := it.ctx.GetModule("pytest"); e == nil && exc.Base.Name == "Skipped" && isSubtype(exc.Base, pm.Globals["Skipped"]) {
-			return passed()
+			d := "skipped"
+			if msg := excMessage(exc); msg != "" {
+				d += ": " + msg
+			}
+			if _, line := w.excLine(err); line != "" {
+				d += " " + line
+			}
+			return outcome{verdict: fitness.WrongAnswer, detail: d, err: err}
 		}
 	}
-	return w.exception(err, "")
+	return w.exception(err)
 }
 
-// exception is the verdict of an exception that ended a case.
-func (w *worker) exception(err error, raises string) outcome {
+// exception is the verdict of an exception that ended a test case.
+func (w *worker) exception(err error) outcome {
 	exc, _ := excInfo(err)
 	if exc == nil {
 		return outcome{verdict: fitness.RuntimeError, detail: "SystemError: gpython: " + err.Error(), err: err}
-	}
-	if raises != "" {
-		for _, t := range typeChain(exc.Base) {
-			if t.Name == raises || typeModule(t)+"."+t.Name == raises {
-				return passed()
-			}
-		}
 	}
 	if isSubtype(exc.Base, py.MemoryError) {
 		return outcome{verdict: fitness.MemoryLimitExceeded, detail: "MemoryError", err: err}
@@ -496,7 +453,7 @@ func excMessage(exc *py.Exception) string {
 // and the innermost line of the candidate (or the test file) it went
 // through.
 func (w *worker) excDetail(err error) string {
-	exc, tb := excInfo(err)
+	exc, _ := excInfo(err)
 	if exc == nil {
 		return err.Error()
 	}
@@ -511,6 +468,17 @@ func (w *worker) excDetail(err error) string {
 	if len(s) > 300 {
 		s = truncUTF8(s, 297) + "..."
 	}
+	if _, line := w.excLine(err); line != "" {
+		s += " " + line
+	}
+	return s
+}
+
+// excLine is where an exception went through the candidate (or the test
+// file) last: its traceback's innermost line there, as details show it,
+// "(line 7)" or "(test_x.py line 3)", or "".
+func (w *worker) excLine(err error) (string, string) {
+	_, tb := excInfo(err)
 	var file string
 	line := 0
 	for ; tb != nil; tb = tb.Next {
@@ -524,38 +492,11 @@ func (w *worker) excDetail(err error) string {
 	}
 	switch {
 	case line == 0:
+		return "", ""
 	case file == w.candFile:
-		s += fmt.Sprintf(" (line %d)", line)
-	default:
-		s += fmt.Sprintf(" (%s line %d)", file[strings.LastIndexByte(file, '/')+1:], line)
+		return file, fmt.Sprintf("(line %d)", line)
 	}
-	return s
-}
-
-// compareStdout returns "" when actual matches expected (see
-// fitness.EqualStdout), else a detail naming the first difference.
-func compareStdout(expected, actual string, tol float64) string {
-	e, a := stdoutLines(expected), stdoutLines(actual)
-	for i := 0; i < len(e) && i < len(a); i++ {
-		if !fitness.EqualStdout(e[i], a[i], tol) {
-			return fmt.Sprintf("line %d: expected %s, got %s", i+1, shorten(strRepr(e[i]), reprMax), shorten(strRepr(a[i]), reprMax))
-		}
-	}
-	if len(e) != len(a) {
-		return fmt.Sprintf("expected %d lines, got %d", len(e), len(a))
-	}
-	return ""
-}
-
-func stdoutLines(s string) []string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRightFunc(l, isPySpace)
-	}
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
+	return file, fmt.Sprintf("(%s line %d)", file[strings.LastIndexByte(file, '/')+1:], line)
 }
 
 func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }

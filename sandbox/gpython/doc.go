@@ -40,8 +40,10 @@
 // 4 of the worker), every message is a little-endian u32 length (of the
 // kind byte and the payload), a kind byte, the payload:
 //
-//	engine → worker  'S' the suite, once: JSON {module, cases, memory_mb,
-//	                     output_cap, test_source, test_module, test_file}
+//	engine → worker  'S' the suite, once: JSON {module, cases
+//	                     ([sandbox.RunCase]: how to run each case, nothing
+//	                     it expects), memory_mb, output_cap, test_source,
+//	                     test_module, test_file}
 //	                 'R' a candidate: u8 flags (1 coverage, 2 check for
 //	                     gpython limitations, 4 abandon after a timeout),
 //	                     u32 first case, f64 cap of the case timeouts in
@@ -57,12 +59,34 @@
 // CLOCK_MONOTONIC) before each case, and appends one record per finished
 // case, publishing the end of the records after each: no system call per
 // case, and after a crash the engine knows which case was running and has
-// every record before it. A record is u32 case, u8 verdict
-// ([fitness.Verdict]), u8 flags, f64 seconds, then with flags&1 a u16-length
-// UTF-8 detail, with flags&2 a u32 count of u32 line numbers, with flags&4 a
-// u16-length description of the gpython limitation the case met. The engine
-// trusts nothing a worker sends: lengths, case numbers and verdicts are
-// checked.
+// every record before it. A record is u32 case, u8 status, u8 flags, f64
+// seconds, then with a status of 16 or more the observation
+// ([fitness.ReadObservation]), with flags&1 a u16-length UTF-8 detail,
+// with flags&2 a u32 count of u32 line numbers, with flags&4 a u16-length
+// description of the gpython limitation the case met. The engine trusts
+// nothing a worker sends: lengths, case numbers and statuses are checked.
+//
+// # Who decides a verdict
+//
+// As in the cpython engine (package sandbox, "Who decides a verdict"): a
+// worker reports what a call or I/O case did (the value returned, encoded
+// by what it holds; the arguments after the call when the case checks
+// them; the class names of an exception; the output), and the engine
+// judges it with [fitness.Check.Judge]; a verdict a worker reports for
+// such a case counts only when it cannot favour the candidate (a
+// deadline, os._exit, memory). A test-file case's verdict is the worker's:
+// the test's asserts run next to the candidate. pytest.skip() fails a
+// case (under gpython, whose exceptions cannot be subclassed, it is an
+// error). The engine bounds a candidate's wall time in all (the sum of its
+// cases' timeouts, 50 ms a case and 5 s) besides each case's deadline.
+//
+// A candidate reaches files only through open(), os.listdir, os.mkdir,
+// os.makedirs and glob.glob, and the worker lets it use its working
+// directory (read-only lib/ included) and /dev/null, zero, full, random
+// and urandom, nothing else: not /proc (the worker's memory, the shared
+// area), not /dev/stderr, not the user's files, with or without
+// namespaces. The working directory is emptied (but for lib/) before every
+// candidate, and the files a candidate left open are closed then.
 //
 // # Deadlines, crashes and probes
 //

@@ -30,9 +30,12 @@ type Engine struct {
 	exe      string
 	files    []string
 	suiteMsg []byte
-	cases    []fitness.Case
+	// checks judge what workers report of each case (never sent to them).
+	checks []fitness.Check
+	cases  []fitness.Case
 
 	startTimeout time.Duration
+	bound        time.Duration // of a candidate's wall time in all
 	watchdog     time.Duration // silence after which a busy worker counts as wedged
 	poll         time.Duration // how often a waiting Run looks at the running case
 	grace        time.Duration // beyond a case's timeout before its worker is killed
@@ -57,6 +60,7 @@ type config struct {
 	noCheck      bool          // do not check that gpython can run the original
 	watchdog     time.Duration // default 10s
 	grace        time.Duration // default 250ms
+	bound        time.Duration // a candidate's wall time in all (default: see newEngine)
 }
 
 // New starts the worker pool for opts.Suite. It first checks that gpython
@@ -126,10 +130,25 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if e.grace <= 0 {
 		e.grace = 250 * time.Millisecond
 	}
+	// A candidate's wall time in all, kept here where nothing in the
+	// sandbox can extend it (as the cpython engine does): the sum of its
+	// cases' timeouts, 50 ms a case and 5 s. The engine enforces each
+	// case's deadline from outside already; this bounds whatever else a
+	// worker could make it wait for.
+	e.bound = cfg.bound
+	if e.bound <= 0 {
+		e.bound = 5 * time.Second
+		for _, c := range opts.Suite.Cases {
+			e.bound += time.Duration(c.Timeout*float64(time.Second)) + 50*time.Millisecond
+		}
+	}
 	if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
 		return nil, err
 	}
-	if e.suiteMsg, err = suiteMessage(module, opts); err != nil {
+	if e.checks, err = fitness.NewChecks(opts.Suite.Cases, opts.OutputCap); err != nil {
+		return nil, fmt.Errorf("gpython: %w", err)
+	}
+	if e.suiteMsg, err = suiteMessage(module, opts, e.checks); err != nil {
 		return nil, err
 	}
 
@@ -323,22 +342,40 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 	return res.out, nil
 }
 
-// results collects the records of one candidate.
+// results collects the records of one candidate and judges them.
 type results struct {
 	out         *fitness.Outcome
 	got         []bool
 	unsupported []string
 	cov         bool
+	checks      []fitness.Check
 }
 
-func newResults(n int, cov bool) *results {
-	return &results{out: &fitness.Outcome{Results: make([]fitness.Result, n)}, got: make([]bool, n), cov: cov}
+func newResults(checks []fitness.Check, cov bool) *results {
+	n := len(checks)
+	return &results{out: &fitness.Outcome{Results: make([]fitness.Result, n)}, got: make([]bool, n), cov: cov, checks: checks}
 }
 
-func (r *results) add(p []byte, strs strCache) error {
-	return decodeRecords(p, len(r.got), strs, func(rec record) {
+// add decodes and judges records. memo (one per worker) remembers the
+// verdicts of the observations last judged.
+func (r *results) add(p []byte, strs strCache, memo *fitness.Memo) error {
+	var bad error
+	err := decodeRecords(p, len(r.got), strs, func(rec record) {
 		if !r.cov {
 			rec.Result.Lines = nil
+		}
+		if rec.Status != 0 {
+			v, d, err := memo.Judge(r.checks, rec.Case, rec.Status, rec.Payload, rec.Result.Detail)
+			if err != nil {
+				bad = err
+				return
+			}
+			rec.Result.Verdict, rec.Result.Detail = v, d
+		} else {
+			rec.Result.Verdict, rec.Result.Detail = r.checks[rec.Case].JudgeVerdict(rec.Result.Verdict, rec.Result.Detail)
+		}
+		if rec.Result.Verdict == fitness.Passed {
+			rec.Unsupported = "" // an exception the case expected
 		}
 		r.out.Results[rec.Case] = rec.Result
 		if rec.Unsupported != "" {
@@ -349,6 +386,10 @@ func (r *results) add(p []byte, strs strCache) error {
 		}
 		r.got[rec.Case] = true
 	})
+	if err == nil {
+		err = bad
+	}
+	return err
 }
 
 func (r *results) compileError(msg string) {
@@ -381,7 +422,8 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := newResults(len(e.cases), flags&runCoverage != 0)
+	res := newResults(e.checks, flags&runCoverage != 0)
+	bound := time.Now().Add(e.bound)
 	start := 0
 	retried := false
 	rerun := -1 // the case run again after its worker was killed from outside
@@ -391,7 +433,7 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 		if err != nil {
 			return nil, err
 		}
-		rr := p.run(ctx, e, src, flags, start, cap, res)
+		rr := p.run(ctx, e, src, flags, start, cap, res, bound)
 		if rr.end == endDone || rr.end == endCompile {
 			e.release(p)
 			if rr.noProbe {
@@ -408,6 +450,16 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 			return nil, sandbox.ErrClosed
 		}
 		e.stats.restarts.Add(1)
+		if rr.end == endOverBound {
+			for j := range res.got {
+				if !res.got[j] {
+					res.out.Results[j] = fitness.Result{Verdict: fitness.TimeLimitExceeded,
+						Detail: fmt.Sprintf("the candidate ran past its time bound of %v in all", e.bound.Round(time.Millisecond))}
+					res.got[j] = true
+				}
+			}
+			break
+		}
 		i := rr.running
 		if i >= 0 && i < len(e.cases) && !res.got[i] {
 			switch rr.end {
@@ -541,9 +593,9 @@ func (e *Engine) Close() error {
 }
 
 // suiteMessage is what every worker receives once.
-func suiteMessage(module string, opts sandbox.Options) ([]byte, error) {
+func suiteMessage(module string, opts sandbox.Options, checks []fitness.Check) ([]byte, error) {
 	s := opts.Suite
-	msg := workerSuite{Module: module, Cases: s.Cases, MemoryMB: s.MemoryMB, OutputCap: opts.OutputCap}
+	msg := workerSuite{Module: module, Cases: sandbox.RunCases(s.Cases, checks), MemoryMB: s.MemoryMB, OutputCap: opts.OutputCap}
 	if len(s.TestSource) > 0 {
 		msg.TestSource = string(s.TestSource)
 		msg.TestModule = s.TestModule

@@ -52,7 +52,13 @@ func (w *worker) registerModules() {
 	orig := py.GetModuleImpl("os")
 	impl := &py.ModuleImpl{Info: orig.Info, Globals: py.StringDict{}}
 	for _, m := range orig.Methods {
-		if !osRemoved[m.Name] {
+		switch {
+		case osRemoved[m.Name]:
+		case m.Name == "listdir":
+			impl.Methods = append(impl.Methods, py.MustNewMethod(m.Name, w.guardPath(m, "path", readOnly), 0, m.Doc))
+		case m.Name == "mkdir" || m.Name == "makedirs":
+			impl.Methods = append(impl.Methods, py.MustNewMethod(m.Name, w.guardPath(m, "path", alwaysWrites), 0, m.Doc))
+		default:
 			impl.Methods = append(impl.Methods, m)
 		}
 	}
@@ -64,6 +70,16 @@ func (w *worker) registerModules() {
 	}
 	impl.CodeSrc = "environ = {}\n" // fresh and empty in every context
 	py.RegisterModule(impl)
+
+	g := py.GetModuleImpl("glob")
+	gimpl := &py.ModuleImpl{Info: g.Info, Globals: g.Globals, CodeSrc: g.CodeSrc}
+	for _, m := range g.Methods {
+		if m.Name == "glob" {
+			m = py.MustNewMethod(m.Name, w.guardPath(m, "pathname", readOnly), 0, m.Doc)
+		}
+		gimpl.Methods = append(gimpl.Methods, m)
+	}
+	py.RegisterModule(gimpl)
 
 	py.RegisterModule(&py.ModuleImpl{
 		Info: py.ModuleInfo{Name: "pytest", Doc: "A stand-in for pytest.", FileDesc: "pytest.py"},
@@ -162,9 +178,7 @@ func (w *worker) newInterp() *interp {
 	bind("__import__", func(self py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 		return w.importModule(it, args, kwargs)
 	})
-	bind("open", func(self py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-		return safeOpen(origOpen, args, kwargs)
-	})
+	bind("open", w.guardPath(origOpen, "file", openWrites))
 	bind("input", w.input)
 	bind("round", pyRound)
 	for name, fn := range compatBuiltins {
@@ -262,29 +276,124 @@ func (w *worker) isHelper(name string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// safeOpen is open() without the file descriptors and memory of the
-// worker (/proc, /dev/fd).
-func safeOpen(orig py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-	var file py.Object
-	if len(args) > 0 {
-		file = args[0]
-	} else if kwargs != nil {
-		file = kwargs["file"]
+// A candidate reaches files only through open(), os.listdir, os.mkdir,
+// os.makedirs and glob.glob (gpython has no ctypes, mmap or raw system
+// calls), so checking their paths is complete mediation: a candidate may
+// use its working directory (the sandbox's private directory, with lib/)
+// and the harmless devices, nothing else. The shim hides the rest anyway
+// where namespaces allow; this holds without them too, and keeps out
+// what the private root must show: /proc (the worker's memory, its shared
+// area at /proc/self/fd/5) and /dev/stderr.
+
+// devices a candidate may open.
+var devices = map[string]bool{"/dev/null": true, "/dev/zero": true, "/dev/full": true, "/dev/random": true, "/dev/urandom": true}
+
+// resolve is path as the worker's file system resolves it from the
+// working directory dir: absolute, cleaned, with the symbolic links of what
+// exists of it resolved (a candidate cannot make links, but the directory
+// it is in may be reached through one).
+func resolve(dir, path string) string {
+	p := path
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
 	}
-	if s, ok := file.(py.String); ok {
-		p, err := filepath.Abs(string(s))
-		if err == nil {
-			if r, err := filepath.EvalSymlinks(p); err == nil {
-				p = r
+	p = filepath.Clean(p)
+	rest := ""
+	for q := p; ; q = filepath.Dir(q) {
+		if r, err := filepath.EvalSymlinks(q); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if q == "/" {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(q), rest)
+	}
+}
+
+// within reports whether the resolved path p is dir or inside it.
+func within(dir, p string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+
+// denied is the error of a path a candidate may not use.
+func denied(path string) error {
+	return py.ExceptionNewf(py.PermissionError, "[Errno 13] Permission denied: '%s' (outside the sandbox's working directory)", path)
+}
+
+// readOnly and alwaysWrites say whether a call writes at its path;
+// openWrites whether open() does, by its mode.
+func readOnly(py.Tuple, py.StringDict) bool     { return false }
+func alwaysWrites(py.Tuple, py.StringDict) bool { return true }
+
+func openWrites(args py.Tuple, kwargs py.StringDict) bool {
+	var mode py.Object = py.String("r")
+	if len(args) > 1 {
+		mode = args[1]
+	} else if m, ok := kwargs["mode"]; ok {
+		mode = m
+	}
+	m, ok := mode.(py.String)
+	return !ok || strings.ContainsAny(string(m), "wax+")
+}
+
+// pathArg is the path argument of a call (positional or keyword), if it
+// is a str or bytes.
+func pathArg(args py.Tuple, kwargs py.StringDict, kw string) (string, bool) {
+	var o py.Object
+	if len(args) > 0 {
+		o = args[0]
+	} else if kwargs != nil {
+		o = kwargs[kw]
+	}
+	switch x := o.(type) {
+	case py.String:
+		return string(x), true
+	case py.Bytes:
+		return string(x), true
+	}
+	return "", false
+}
+
+// guardPath wraps a function taking a path first: a path outside the
+// working directory is refused before it is called. Without a path (an
+// int file descriptor, none at all) the function runs as it is: open()
+// of a descriptor is left to the descriptors the worker closes, and
+// os.listdir() lists the working directory.
+func (w *worker) guardPath(orig py.Object, kw string, writes func(py.Tuple, py.StringDict) bool) func(self py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+	return func(self py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+		if p, ok := pathArg(args, kwargs, kw); ok {
+			r := resolve(w.workDir, p)
+			if !within(w.workDir, r) && !devices[r] {
+				return nil, denied(p)
 			}
-			for _, deny := range []string{"/proc", "/dev/fd", "/sys"} {
-				if p == deny || strings.HasPrefix(p, deny+"/") {
-					return nil, py.ExceptionNewf(py.PermissionError, "[Errno 13] Permission denied: '%s'", string(s))
-				}
+			// lib/ (the helper modules) is read-only: it is a read-only
+			// mount with namespaces, a directory of mode 0555 without
+			// them, which root could still write.
+			if within(w.libDir, r) && writes(args, kwargs) {
+				return nil, py.ExceptionNewf(py.PermissionError, "[Errno 13] Permission denied: '%s' (read-only)", p)
 			}
 		}
+		if len(args) > 0 {
+			if _, isInt := args[0].(py.Int); isInt {
+				return nil, py.ExceptionNewf(py.PermissionError, "[Errno 13] Permission denied: file descriptor %v", args[0])
+			}
+		}
+		r, err := py.Call(orig, args, kwargs)
+		if f, ok := r.(*py.File); ok {
+			// Closed after the candidate (see worker.closeFiles): a file
+			// it left open would keep its descriptor, and its space in the
+			// working directory once removed.
+			w.files = append(w.files, f)
+		}
+		return r, err
 	}
-	return py.Call(orig, args, kwargs)
+}
+
+// closeFiles closes the files the candidate opened.
+func (w *worker) closeFiles() {
+	for _, f := range w.files {
+		f.Close()
+	}
+	clear(w.files)
+	w.files = w.files[:0]
 }
 
 func sysExit(self py.Object, args py.Tuple) (py.Object, error) {

@@ -31,7 +31,8 @@ type proc struct {
 	shm    shared
 	stderr *tailBuffer
 	hello  hello
-	strs   strCache // strings of its records (see strCache)
+	strs   strCache      // strings of its records (see strCache)
+	memo   *fitness.Memo // the verdicts of the observations last judged (see fitness.Memo)
 
 	killOnce  sync.Once
 	waitErr   error // the exit status, once killed
@@ -100,7 +101,7 @@ func (e *Engine) start() (*proc, error) {
 		closeAll(inR, inW, outR, outW)
 		return nil, err
 	}
-	p := &proc{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), shm: shared(mem), stderr: &tailBuffer{max: 4 << 10}, strs: strCache{}}
+	p := &proc{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), shm: shared(mem), stderr: &tailBuffer{max: 4 << 10}, strs: strCache{}, memo: fitness.NewMemo(len(e.cases))}
 	cmd.ExtraFiles = []*os.File{inR, outW, shmFile} // fds 3, 4, 5
 	cmd.Stderr = p.stderr
 	err = cmd.Start()
@@ -192,11 +193,12 @@ func (p *proc) reap() error {
 type ending uint8
 
 const (
-	endDone    ending = iota // every case from start reported
-	endCompile               // the candidate does not compile
-	endTimeout               // the running case passed its deadline: worker killed
-	endCrash                 // the worker died
-	endBroken                // the worker talked garbage or went silent
+	endDone      ending = iota // every case from start reported
+	endCompile                 // the candidate does not compile
+	endTimeout                 // the running case passed its deadline: worker killed
+	endCrash                   // the worker died
+	endBroken                  // the worker talked garbage or went silent
+	endOverBound               // the candidate ran past the engine's bound of its wall time: worker killed
 )
 
 // runResult is how a run on one worker ended.
@@ -209,7 +211,7 @@ type runResult struct {
 
 // run sends a candidate (cases start...) and collects the records into
 // res until the worker is done, dies or passes a deadline.
-func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start int, cap float64, res *results) runResult {
+func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start int, cap float64, res *results, bound time.Time) runResult {
 	stop := context.AfterFunc(ctx, func() {
 		p.in.SetWriteDeadline(time.Unix(1, 0))
 		p.out.SetReadDeadline(time.Unix(1, 0))
@@ -231,6 +233,9 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 	lastCase := -1
 	for {
 		wake := time.Now().Add(e.poll)
+		if wake.After(bound) {
+			wake = bound
+		}
 		if i, t0 := p.shm.running(); i >= 0 && i < len(e.cases) {
 			if i != lastCase {
 				lastCase, lastProgress = i, time.Now()
@@ -246,6 +251,13 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 			return runResult{end: endBroken, running: -1, err: ctx.Err()}
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if !time.Now().Before(bound) {
+				i, _ := p.shm.running()
+				p.kill()
+				p.collect(res)
+				p.unmap()
+				return runResult{end: endOverBound, running: i}
+			}
 			i, t0 := p.shm.running()
 			if i >= 0 && i < len(e.cases) && nanotime() >= t0+e.timeout(i)+int64(e.grace) {
 				p.kill()
@@ -276,7 +288,7 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 		lastProgress = time.Now()
 		switch kind {
 		case msgChunk:
-			if err := res.add(payload, p.strs); err != nil {
+			if err := res.add(payload, p.strs, p.memo); err != nil {
 				p.kill()
 				return runResult{end: endBroken, running: -1, err: err}
 			}
@@ -284,7 +296,7 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 			res.compileError(strings.ToValidUTF8(string(payload), "\uFFFD"))
 			return runResult{end: endCompile, running: -1}
 		case msgDone:
-			if err := res.add(p.shm.records(), p.strs); err != nil {
+			if err := res.add(p.shm.records(), p.strs, p.memo); err != nil {
 				p.kill()
 				return runResult{end: endBroken, running: -1, err: err}
 			}
@@ -301,7 +313,7 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 
 // collect takes the records a dead (or killed) worker published.
 func (p *proc) collect(res *results) {
-	res.add(p.shm.records(), p.strs) // records after a bad one are dropped
+	res.add(p.shm.records(), p.strs, p.memo) // records after a bad one are dropped
 }
 
 // crashVerdict says what a worker's death means for the case it was

@@ -101,17 +101,22 @@ const runHeader = 13
 // notRun is the detail of the cases after a timeout with runAbandon.
 const notRun = "not run: an earlier case timed out"
 
-// recHeader is u32 case, u8 verdict, u8 flags, f64 seconds.
+// recHeader is u32 case, u8 status (a verdict, or an observation's
+// status, whose encoding follows the header), u8 flags, f64 seconds.
 const recHeader = 14
 
 // maxDetail bounds a detail, in bytes.
 const maxDetail = 480
 
-// record is one case's result as the worker reports it.
+// record is one case's result as the worker reports it: a verdict
+// (Status 0, Result.Verdict) or an observation for the engine to judge
+// (Status, one of fitness's, and its encoding).
 type record struct {
 	Case        int
 	Result      fitness.Result
 	Unsupported string
+	Status      byte
+	Payload     []byte // the observation (in the engine: a slice of what the worker sent)
 }
 
 // appendRecord encodes r (its Lines only when lines is true).
@@ -129,9 +134,16 @@ func appendRecord(b []byte, r record, lines bool) []byte {
 	if uns != "" {
 		flags |= recUnsupported
 	}
+	status := byte(r.Result.Verdict)
+	if r.Status != 0 {
+		status = r.Status
+	}
 	b = le.AppendUint32(b, uint32(r.Case))
-	b = append(b, byte(r.Result.Verdict), flags)
+	b = append(b, status, flags)
 	b = le.AppendUint64(b, math.Float64bits(r.Result.Seconds))
+	if r.Status != 0 {
+		b = append(b, r.Payload...)
+	}
 	if detail != "" {
 		b = le.AppendUint16(b, uint16(len(detail)))
 		b = append(b, detail...)
@@ -158,18 +170,28 @@ func decodeRecords(p []byte, n int, strs strCache, f func(record)) error {
 		if len(p) < recHeader {
 			return errors.New("truncated record")
 		}
-		idx, verdict, flags := le.Uint32(p), p[4], p[5]
+		idx, status, flags := le.Uint32(p), p[4], p[5]
 		secs := math.Float64frombits(le.Uint64(p[6:]))
 		p = p[recHeader:]
-		if int64(idx) >= int64(n) || verdict > byte(fitness.MemoryLimitExceeded) || verdict == byte(fitness.CompilationError) {
-			return fmt.Errorf("bad record (case %d, verdict %d)", idx, verdict)
+		if int64(idx) >= int64(n) || (status > byte(fitness.MemoryLimitExceeded) && status < fitness.StatusReturned) ||
+			status == byte(fitness.CompilationError) {
+			return fmt.Errorf("bad record (case %d, status %d)", idx, status)
 		}
 		if math.IsNaN(secs) || secs < 0 || secs > 1e7 {
 			secs = 0
 		}
-		r := record{Case: int(idx), Result: fitness.Result{Verdict: fitness.Verdict(verdict), Seconds: secs}}
+		r := record{Case: int(idx), Result: fitness.Result{Seconds: secs}}
 		var s string
 		var err error
+		if status >= fitness.StatusReturned {
+			k, err := fitness.ObservationSize(status, p)
+			if err != nil {
+				return fmt.Errorf("case %d: %w", idx, err)
+			}
+			r.Status, r.Payload, p = status, p[:k], p[k:]
+		} else {
+			r.Result.Verdict = fitness.Verdict(status)
+		}
 		if flags&recDetail != 0 {
 			if s, p, err = cutString(p, strs); err != nil {
 				return err

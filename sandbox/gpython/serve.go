@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"repair/fitness"
+	"repair/sandbox"
 )
 
 // workerArg is os.Args[1] of a worker process.
@@ -68,13 +70,13 @@ const (
 
 // workerSuite is the suite as the engine sends it.
 type workerSuite struct {
-	Module     string         `json:"module"`
-	Cases      []fitness.Case `json:"cases"`
-	MemoryMB   int            `json:"memory_mb"`
-	OutputCap  int            `json:"output_cap"`
-	TestSource string         `json:"test_source,omitempty"`
-	TestModule string         `json:"test_module,omitempty"`
-	TestFile   string         `json:"test_file,omitempty"`
+	Module     string            `json:"module"`
+	Cases      []sandbox.RunCase `json:"cases"`
+	MemoryMB   int               `json:"memory_mb"`
+	OutputCap  int               `json:"output_cap"`
+	TestSource string            `json:"test_source,omitempty"`
+	TestModule string            `json:"test_module,omitempty"`
+	TestFile   string            `json:"test_file,omitempty"`
 }
 
 // hello is the worker's first message.
@@ -92,6 +94,9 @@ type worker struct {
 	module, testModule string
 	candFile, testFile string
 	libDir             string
+	workDir            string     // the private directory: all a candidate may use of the file system
+	files              []*py.File // the files the running candidate opened
+	obsBuf             []byte     // the encoding of a case's result (see returned)
 	cases              []*wcase
 	outputCap          int
 	memLimit           uint64
@@ -199,8 +204,12 @@ func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = r
+	}
 	lib := filepath.Join(cwd, "lib")
 	w := &worker{
+		workDir:    cwd,
 		out:        out,
 		shm:        shm,
 		module:     s.Module,
@@ -436,6 +445,9 @@ func compileMessage(err error) string {
 // evaluate runs cases start... of one candidate and reports them. An error
 // means the engine is gone.
 func (w *worker) evaluate(flags byte, start int, src []byte) error {
+	if start == 0 {
+		w.wipe()
+	}
 	w.recEnd = shmRecords
 	w.shm.word(shmEnd).Store(shmRecords)
 	code, probe, err := w.compile(src, flags&runCoverage != 0)
@@ -530,4 +542,33 @@ func (w *worker) publish(r record, lines bool) error {
 	w.recEnd += len(buf)
 	w.shm.word(shmEnd).Store(uint64(w.recEnd))
 	return nil
+}
+
+// wipe empties the working directory but for lib/ before a candidate:
+// every candidate starts from the same empty directory (a file one leaves
+// must not make another pass, a full directory must not make it fail).
+// The cases of one candidate share it, as they would in one process.
+func (w *worker) wipe() {
+	w.closeFiles()
+	ents, err := os.ReadDir(w.workDir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if e.Name() == "lib" {
+			continue
+		}
+		p := filepath.Join(w.workDir, e.Name())
+		if os.RemoveAll(p) != nil {
+			// A directory made with mode 0 (os.mkdir(d, 0)) cannot be
+			// listed by its owner until it gets its modes back.
+			filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+				if d != nil && d.IsDir() {
+					os.Chmod(q, 0o700)
+				}
+				return nil
+			})
+			os.RemoveAll(p)
+		}
+	}
 }

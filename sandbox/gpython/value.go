@@ -15,8 +15,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-python/gpython/py"
-
-	"repair/fitness"
 )
 
 // Values cross into the interpreter as decoded JSON (json.Decoder with
@@ -128,203 +126,6 @@ func floatOf(o py.Object) float64 {
 		return float64(x)
 	}
 	return math.NaN()
-}
-
-// jsonNumber classifies a json.Number as an int (*big.Int) or a float.
-func jsonNumber(n json.Number) (b *big.Int, f float64, integer bool) {
-	o := numberToPy(string(n))
-	if isInt(o) {
-		return bigOf(o), 0, true
-	}
-	if x, ok := o.(py.Float); ok {
-		return nil, float64(x), false
-	}
-	return nil, math.NaN(), false
-}
-
-// prepare converts the numbers of a decoded JSON value once, for equal:
-// an int becomes int64 or *big.Int, any other number float64.
-func prepare(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		switch n := numberToPy(string(x)).(type) {
-		case py.Int:
-			return int64(n)
-		case *py.BigInt:
-			return (*big.Int)(n)
-		case py.Float:
-			return float64(n)
-		}
-		return math.NaN()
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = prepare(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = prepare(e)
-		}
-		return out
-	}
-	return v
-}
-
-// equal reports whether a (any gpython object) matches e (a decoded JSON
-// value), with the rules of fitness.Equal extended to Python values: a
-// tuple is an array, a set an array in any order, an iterator, generator
-// or range is materialised (at most maxMaterialise items), a dict's keys
-// are strings.
-func equal(e any, a py.Object, tol float64) bool {
-	_, ab := a.(py.Bool)
-	if eb, ok := e.(bool); ok || ab {
-		return ok && ab && eb == bool(a.(py.Bool))
-	}
-	if e == nil || a == py.None {
-		return e == nil && a == py.None
-	}
-	switch n := e.(type) {
-	case int64:
-		switch x := a.(type) {
-		case py.Int:
-			return int64(x) == n
-		case *py.BigInt:
-			return (*big.Int)(x).IsInt64() && (*big.Int)(x).Int64() == n
-		case py.Float:
-			return fitness.FloatsEqual(float64(n), float64(x), tol)
-		}
-		return false
-	case *big.Int:
-		if isInt(a) {
-			return n.Cmp(bigOf(a)) == 0
-		}
-		if x, ok := a.(py.Float); ok {
-			f, _ := new(big.Float).SetInt(n).Float64()
-			return fitness.FloatsEqual(f, float64(x), tol)
-		}
-		return false
-	case float64:
-		return isNumber(a) && fitness.FloatsEqual(n, floatOf(a), tol)
-	}
-	if n, ok := e.(json.Number); ok {
-		if !isNumber(a) {
-			return false
-		}
-		eb, ef, eInt := jsonNumber(n)
-		if eInt && isInt(a) {
-			if ai, ok := a.(py.Int); ok && eb.IsInt64() {
-				return eb.Int64() == int64(ai)
-			}
-			return eb.Cmp(bigOf(a)) == 0
-		}
-		if eInt {
-			ef, _ = new(big.Float).SetInt(eb).Float64()
-		}
-		return fitness.FloatsEqual(ef, floatOf(a), tol)
-	}
-	if s, ok := e.(string); ok {
-		as, ok := a.(py.String)
-		return ok && string(as) == s
-	}
-	if _, ok := a.(py.String); ok {
-		return false
-	}
-	switch ev := e.(type) {
-	case []any:
-		switch av := a.(type) {
-		case *py.List:
-			return equalItems(ev, av.Items, tol)
-		case py.Tuple:
-			return equalItems(ev, av, tol)
-		case *py.Set:
-			return setEqual(ev, setItems(av), tol)
-		case *py.FrozenSet:
-			return setEqual(ev, setItems(&av.Set), tol)
-		}
-		items, ok := materialise(a)
-		return ok && equalItems(ev, items, tol)
-	case map[string]any:
-		d, ok := a.(py.StringDict)
-		if !ok || len(d) != len(ev) {
-			return false
-		}
-		for k, x := range ev {
-			y, ok := d[k]
-			if !ok || !equal(x, y, tol) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-func equalItems(e []any, a []py.Object, tol float64) bool {
-	if len(e) != len(a) {
-		return false
-	}
-	for i := range e {
-		if !equal(e[i], a[i], tol) {
-			return false
-		}
-	}
-	return true
-}
-
-// setEqual matches every expected item to a distinct item of the set.
-func setEqual(e []any, a []py.Object, tol float64) bool {
-	if len(e) != len(a) {
-		return false
-	}
-	left := append([]py.Object(nil), a...)
-	for _, x := range e {
-		found := false
-		for i, y := range left {
-			if equal(x, y, tol) {
-				left = append(left[:i], left[i+1:]...)
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
-
-func setItems(s *py.Set) []py.Object {
-	var items []py.Object
-	py.Iterate(s, func(o py.Object) bool {
-		items = append(items, o)
-		return false
-	})
-	return items
-}
-
-// materialise returns the items of an iterator, generator, range or other
-// lazy sequence, or false when a is not one (or yields more than
-// maxMaterialise items, or fails).
-func materialise(a py.Object) ([]py.Object, bool) {
-	switch a.(type) {
-	case *py.Range, *py.Generator, *py.Iterator, *py.RangeIterator, *py.CallIterator,
-		*py.Enumerate, *py.EnumerateIterator, *py.Zip, *py.Map, *py.Filter:
-	default:
-		return nil, false
-	}
-	var items []py.Object
-	ok := true
-	err := py.Iterate(a, func(o py.Object) bool {
-		if len(items) == maxMaterialise {
-			ok = false
-			return true
-		}
-		items = append(items, o)
-		return false
-	})
-	return items, ok && err == nil
 }
 
 // ---- repr ---------------------------------------------------------------
@@ -499,11 +300,6 @@ func (r *reprer) repr(o py.Object) (s string) {
 	return s
 }
 
-func seqRepr(open, close string, items []py.Object, oneTuple bool, limit int) string {
-	r := reprer{limit: limit}
-	return r.seq(open, close, items, oneTuple)
-}
-
 func (r *reprer) seq(open, close string, items []py.Object, oneTuple bool) string {
 	var b strings.Builder
 	b.WriteString(open)
@@ -621,65 +417,11 @@ func hexN(n, width int) string {
 	return strings.Repeat("0", width-len(s)) + s
 }
 
-// jsonRepr is Python's repr of a decoded JSON value as the harness loads
-// it (json.loads): null None, true True, numbers as int or float.
-func jsonRepr(v any, limit int) string {
-	return shorten(jsonReprFull(v, limit), limit)
-}
-
-func jsonReprFull(v any, limit int) string {
-	switch x := v.(type) {
-	case nil:
-		return "None"
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	case string:
-		return strRepr(x)
-	case json.Number:
-		return pyRepr(numberToPy(string(x)), limit)
-	case []any:
-		var b strings.Builder
-		b.WriteString("[")
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if b.Len() > limit {
-				b.WriteString("...")
-				break
-			}
-			b.WriteString(jsonRepr(e, limit))
-		}
-		b.WriteString("]")
-		return b.String()
-	case map[string]any:
-		if len(x) == 0 {
-			return "{}"
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var b strings.Builder
-		b.WriteString("{")
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if b.Len() > limit {
-				b.WriteString("...")
-				break
-			}
-			b.WriteString(strRepr(k))
-			b.WriteString(": ")
-			b.WriteString(jsonRepr(x[k], limit))
-		}
-		b.WriteString("}")
-		return b.String()
-	}
-	return "?"
+func setItems(s *py.Set) []py.Object {
+	var items []py.Object
+	py.Iterate(s, func(o py.Object) bool {
+		items = append(items, o)
+		return false
+	})
+	return items
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/go-python/gpython/py"
+
+	"repair/fitness"
 )
 
 // vector is one of fitness/testdata's shared comparison vectors.
@@ -32,8 +34,9 @@ func loadVectors(t *testing.T, name string) []vector {
 	return vs
 }
 
-// TestEqualVectors checks equal on the vectors fitness.Equal and the
-// CPython harness share, with the actual value made a gpython object.
+// TestEqualVectors: a value a gpython candidate returns compares as the
+// shared vectors say (fitness.Equal, and the cpython engine): the worker
+// encodes it (valueOf), the engine compares it (fitness.EqualValue).
 func TestEqualVectors(t *testing.T) {
 	for _, v := range loadVectors(t, "equal.json") {
 		t.Run(v.Why, func(t *testing.T) {
@@ -45,60 +48,47 @@ func TestEqualVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := equal(prepare(e), toPy(a), v.Tolerance); got != v.Equal {
-				t.Errorf("equal(%s, %s, %g) = %v, want %v", v.Expected, v.Actual, v.Tolerance, got, v.Equal)
-			}
-			if got := equal(e, toPy(a), v.Tolerance); got != v.Equal {
-				t.Errorf("equal(%s, %s, %g) without prepare = %v, want %v", v.Expected, v.Actual, v.Tolerance, got, v.Equal)
-			}
-		})
-	}
-}
-
-// TestStdoutVectors checks compareStdout on the shared stdout vectors.
-func TestStdoutVectors(t *testing.T) {
-	for _, v := range loadVectors(t, "stdout.json") {
-		t.Run(v.Why, func(t *testing.T) {
-			var e, a string
-			if err := json.Unmarshal(v.Expected, &e); err != nil {
+			got, err := valueOf(toPy(a))
+			if err != nil {
 				t.Fatal(err)
 			}
-			if err := json.Unmarshal(v.Actual, &a); err != nil {
-				t.Fatal(err)
-			}
-			d := compareStdout(e, a, v.Tolerance)
-			if (d == "") != v.Equal {
-				t.Errorf("compareStdout(%q, %q) = %q, want equal=%v", e, a, d, v.Equal)
+			if eq := fitness.EqualValue(e, got, v.Tolerance); eq != v.Equal {
+				t.Errorf("EqualValue(%s, %s, %g) = %v, want %v", v.Expected, got.Repr(), v.Tolerance, eq, v.Equal)
 			}
 		})
 	}
 }
 
 // TestEqualPython checks the rules for values JSON cannot hold: tuples,
-// sets in any order, materialised iterators and ranges.
+// sets in any order, materialised iterators and ranges, objects (never
+// equal), containers that hold themselves.
 func TestEqualPython(t *testing.T) {
 	list := func(items ...py.Object) py.Object { return py.NewListFromItems(items) }
 	gen := py.NewIterator(py.Tuple{py.Int(1), py.Int(2)})
+	self := py.NewListFromItems(nil)
+	self.Items = append(self.Items, self)
 	tests := []struct {
 		name     string
 		expected string
 		actual   py.Object
 		want     bool
+		repr     string
 	}{
-		{"tuple is an array", "[1, 2]", py.Tuple{py.Int(1), py.Int(2)}, true},
-		{"nested tuple", "[[1, 2]]", list(py.Tuple{py.Int(1), py.Int(2)}), true},
-		{"set in any order", "[3, 1, 2]", py.NewSetFromItems([]py.Object{py.Int(1), py.Int(2), py.Int(3)}), true},
-		{"set of another size", "[1, 1]", py.NewSetFromItems([]py.Object{py.Int(1)}), false},
-		{"iterator materialised", "[1, 2]", gen, true},
-		{"range materialised", "[0, 1, 2]", &py.Range{Start: 0, Stop: 3, Step: 1, Length: 3}, true},
-		{"string is not an array", `["a"]`, py.String("a"), false},
-		{"dict", `{"a": [1]}`, py.StringDict{"a": list(py.Int(1))}, true},
-		{"dict value differs", `{"a": 1}`, py.StringDict{"a": py.Int(2)}, false},
-		{"bool is not int", "1", py.True, false},
-		{"int is not bool", "true", py.Int(1), false},
-		{"float within tolerance", "1.0", py.Float(1 + 1e-12), true},
-		{"nan never equal", "1.0", py.Float(math.NaN()), false},
-		{"function never equal", "1", py.MustNewMethod("f", func(py.Object) (py.Object, error) { return nil, nil }, 0, ""), false},
+		{"tuple is an array", "[1, 2]", py.Tuple{py.Int(1), py.Int(2)}, true, "(1, 2)"},
+		{"nested tuple", "[[1, 2]]", list(py.Tuple{py.Int(1), py.Int(2)}), true, "[(1, 2)]"},
+		{"set in any order", "[3, 1, 2]", py.NewSetFromItems([]py.Object{py.Int(1), py.Int(2), py.Int(3)}), true, ""},
+		{"set of another size", "[1, 1]", py.NewSetFromItems([]py.Object{py.Int(1)}), false, "{1}"},
+		{"iterator materialised", "[1, 2]", gen, true, "[1, 2]"},
+		{"range materialised", "[0, 1, 2]", &py.Range{Start: 0, Stop: 3, Step: 1, Length: 3}, true, "[0, 1, 2]"},
+		{"string is not an array", `["a"]`, py.String("a"), false, "'a'"},
+		{"dict", `{"a": [1]}`, py.StringDict{"a": list(py.Int(1))}, true, "{'a': [1]}"},
+		{"dict value differs", `{"a": 1}`, py.StringDict{"a": py.Int(2)}, false, "{'a': 2}"},
+		{"bool is not int", "1", py.True, false, "True"},
+		{"int is not bool", "true", py.Int(1), false, "1"},
+		{"float within tolerance", "1.0", py.Float(1 + 1e-12), true, ""},
+		{"nan never equal", "1.0", py.Float(math.NaN()), false, "nan"},
+		{"function never equal", "1", py.MustNewMethod("f", func(py.Object) (py.Object, error) { return nil, nil }, 0, ""), false, ""},
+		{"a list holding itself", "[[]]", self, false, "[[...]]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,8 +96,20 @@ func TestEqualPython(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := equal(prepare(e), tt.actual, 1e-9); got != tt.want {
-				t.Errorf("equal(%s, %v) = %v, want %v", tt.expected, tt.actual, got, tt.want)
+			v, err := valueOf(tt.actual)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fitness.EqualValue(e, v, 1e-9); got != tt.want {
+				t.Errorf("EqualValue(%s, %s) = %v, want %v", tt.expected, v.Repr(), got, tt.want)
+			}
+			if tt.repr != "" && v.Repr() != tt.repr {
+				t.Errorf("repr %s, want %s", v.Repr(), tt.repr)
+			}
+			// What the worker sends decodes to what it encoded.
+			enc := fitness.AppendValue(nil, v)
+			if d, rest, err := fitness.DecodeValue(enc); err != nil || len(rest) != 0 || d.Repr() != v.Repr() {
+				t.Errorf("round trip: %v, %q, %s", err, rest, d.Repr())
 			}
 		})
 	}

@@ -40,24 +40,32 @@ func processCPUTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkDecodeRecords measures the engine's decoding of a candidate's
-// 200 records (half of them failing with a detail), with and without the
-// worker's string cache (warm: the details of the previous candidate).
+// BenchmarkDecodeRecords measures the engine's decoding and judging of a
+// candidate's 200 records (half of them returning a wrong value), with
+// and without the worker's string cache.
 func BenchmarkDecodeRecords(b *testing.B) {
 	var buf []byte
+	cases := make([]fitness.Case, 200)
 	for i := range 200 {
-		r := record{Case: i, Result: fitness.Result{Verdict: fitness.Passed, Seconds: 1e-6}}
+		cases[i] = fitness.Case{Kind: fitness.Call, Expected: []byte(fmt.Sprint(i % 10))}
+		got := i % 10
 		if i%2 == 0 {
-			r.Result.Verdict = fitness.WrongAnswer
-			r.Result.Detail = fmt.Sprintf("expected %d, got %d", i%10, i%7)
+			got = i % 7
 		}
+		status, payload := fitness.AppendObservation(nil, &fitness.Observation{Ending: fitness.Returned,
+			Value: fitness.Value{Kind: fitness.VInt, Int: int64(got)}})
+		r := record{Case: i, Result: fitness.Result{Seconds: 1e-6}, Status: status, Payload: payload}
 		buf = appendRecord(buf, r, false)
+	}
+	checks, err := fitness.NewChecks(cases, 0)
+	if err != nil {
+		b.Fatal(err)
 	}
 	for _, strs := range []strCache{nil, {}} {
 		b.Run(fmt.Sprintf("cache=%v", strs != nil), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := newResults(200, false).add(buf, strs); err != nil {
+				if err := newResults(checks, false).add(buf, strs, fitness.NewMemo(len(checks))); err != nil {
 					b.Fatal(err)
 				}
 			}

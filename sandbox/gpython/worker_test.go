@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"repair/fitness"
+	"repair/sandbox"
 )
 
 // benchWorker is a worker in this process: records go to a plain buffer,
@@ -14,7 +15,11 @@ import (
 // process (as a worker does its own).
 func benchWorker(t testing.TB, cases []fitness.Case, module string) *worker {
 	t.Helper()
-	msg, err := json.Marshal(workerSuite{Module: module, Cases: cases, MemoryMB: 512})
+	checks, err := fitness.NewChecks(cases, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := json.Marshal(workerSuite{Module: module, Cases: sandbox.RunCases(cases, checks), MemoryMB: 512})
 	if err != nil {
 		t.Fatal(err)
 	}
