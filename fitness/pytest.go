@@ -9,10 +9,13 @@ import (
 	"repair/program"
 )
 
-// parsePython reads a Python test file: every top-level "def test_*(" or
-// "async def test_*(" at column 0 is one Test case. It is a line scanner,
-// not a parser: it skips comments and the contents of strings (triple-quoted
-// ones may span lines) and nothing else.
+// parsePython reads a Python test file: every top-level "def test*(" or
+// "async def test*(" at column 0 is one Test case (the names pytest
+// collects). It is a line scanner, not a parser: it skips comments and the
+// contents of strings (triple-quoted ones may span lines) and nothing else.
+// A file whose tests are all in classes ("class Test...", unittest) gives a
+// suite with no cases: only the real pytest runs it, and the engine
+// replaces the cases with what pytest collects (sandbox/cpython).
 func parsePython(path string, data []byte) (*Suite, error) {
 	base := filepath.Base(path)
 	module := strings.TrimSuffix(base, filepath.Ext(base))
@@ -26,7 +29,7 @@ func parsePython(path string, data []byte) (*Suite, error) {
 	}
 	var cases []Case
 	first := make(map[string]int)
-	imports := false
+	imports, classes := false, false
 	var sc pyScanner
 	for n, line := range bytes.SplitAfter(data, []byte("\n")) {
 		lineNo := n + 1
@@ -48,9 +51,12 @@ func parsePython(path string, data []byte) (*Suite, error) {
 		if isImport(code) {
 			imports = true
 		}
+		if testClass(line) {
+			classes = true
+		}
 	}
-	if len(cases) == 0 {
-		return nil, fmt.Errorf(`%s: no test functions: define top-level "def test_...():" functions`, path)
+	if len(cases) == 0 && !classes {
+		return nil, fmt.Errorf(`%s: no tests: define top-level "def test_...():" functions or "class Test...:" classes`, path)
 	}
 	if !imports {
 		return nil, fmt.Errorf("%s: imports nothing: a test file imports the target (import NAME or from NAME import ...)", path)
@@ -77,10 +83,21 @@ func testFunc(line []byte) (string, bool) {
 	rest = strings.TrimLeft(rest, " \t")
 	name, _, ok := strings.Cut(rest, "(")
 	name = strings.TrimRight(name, " \t")
-	if !ok || !strings.HasPrefix(name, "test_") || !isIdentifier(name) {
+	if !ok || !strings.HasPrefix(name, "test") || !isIdentifier(name) {
 		return "", false
 	}
 	return name, true
+}
+
+// testClass matches a class pytest collects at column 0: "class Test..."
+// or a class with TestCase among its bases.
+func testClass(line []byte) bool {
+	rest, ok := strings.CutPrefix(string(line), "class")
+	if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t') {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	return strings.HasPrefix(rest, "Test") || strings.Contains(rest, "TestCase")
 }
 
 // isImport reports whether a line's code (strings and comments blanked)

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"repair/fitness"
+	"repair/internal/inputerr"
 	"repair/sandbox"
 )
 
@@ -29,6 +30,10 @@ type Engine struct {
 	python   *Interpreter
 	memoryMB int
 	files    []string
+	readOnly []string // the host paths candidates see (read-only)
+	// pytest, when not nil, runs the cases of a test file (see
+	// harness.py, PytestCtx).
+	pytest *Pytest
 	suiteMsg []byte
 	nCases   int
 	// checks judge what servers report of each case (never sent to them).
@@ -62,16 +67,26 @@ type config struct {
 	// preloaded pure modules, leaving the guard after each candidate as
 	// the only protection: tests use it to exercise that guard.
 	noStaticCheck bool
+	// noPytest runs test files with the built-in runner even where
+	// pytest is installed.
+	noPytest bool
 }
 
 // New starts the pool of fork servers for opts.Suite. An interpreter that
 // is missing or older than 3.8 is an error wrapping [sandbox.ErrNoPython].
+//
+// A suite that is a pytest file (fitness.Suite.TestSource) is run by the
+// real pytest when the interpreter, or when none was named a system
+// interpreter, can import it: New then replaces opts.Suite.Cases with the
+// items pytest collects (one case per node id, parametrized ids
+// included) and says on opts.Stderr which pytest runs. Without pytest the
+// harness's built-in runner runs the top-level test functions.
 func New(ctx context.Context, opts sandbox.Options) (*Engine, error) {
 	return newEngine(ctx, opts, config{})
 }
 
 func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, error) {
-	if opts.Suite == nil || len(opts.Suite.Cases) == 0 {
+	if opts.Suite == nil || len(opts.Suite.Cases) == 0 && len(opts.Suite.TestSource) == 0 {
 		return nil, errors.New("cpython: no test cases")
 	}
 	if opts.Target == "" {
@@ -119,16 +134,41 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if e.bound <= 0 {
 		e.bound = 5 * time.Second
 	}
-	for _, c := range opts.Suite.Cases {
-		e.bound += time.Duration(c.Timeout*float64(time.Second)) + 50*time.Millisecond
-	}
+	e.readOnly = py.Trees
 	if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
 		return nil, err
+	}
+	if suite := opts.Suite; len(suite.TestSource) > 0 && suite.Path != "" && !cfg.noPytest {
+		chosen, pt := e.choosePytest(ctx)
+		switch {
+		case pt != nil:
+			fmt.Fprintln(opts.Stderr, pytestNotice(py, chosen, pt))
+			e.python, e.pytest = chosen, pt
+			e.readOnly = append(append([]string(nil), chosen.Trees...), pt.Paths...)
+			abs, err := filepath.Abs(suite.Path)
+			if err != nil {
+				return nil, err
+			}
+			e.files = append(e.files, abs)
+			cases, err := e.collect(module)
+			if err != nil {
+				return nil, err
+			}
+			suite.Cases = cases
+			e.nCases = len(cases)
+		case len(suite.Cases) == 0:
+			return nil, inputerr.New("%s: its tests (classes, or functions not at the top level) need pytest, which no interpreter here has: install it (apt-get install python3-pytest, or pip install pytest)", suite.Path)
+		default:
+			fmt.Fprintf(opts.Stderr, "repair: no pytest found (apt-get install python3-pytest); the built-in runner runs the top-level test functions of %s, with parametrize but no fixtures\n", filepath.Base(suite.Path))
+		}
+	}
+	for _, c := range opts.Suite.Cases {
+		e.bound += time.Duration(c.Timeout*float64(time.Second)) + 50*time.Millisecond
 	}
 	if e.checks, err = fitness.NewChecks(opts.Suite.Cases, opts.OutputCap); err != nil {
 		return nil, fmt.Errorf("cpython: %w", err)
 	}
-	if e.suiteMsg, err = suiteMessage(module, e.memoryMB, opts, e.checks, cfg); err != nil {
+	if e.suiteMsg, err = suiteMessage(module, e.memoryMB, opts, e.checks, cfg, e.pytest, false); err != nil {
 		return nil, err
 	}
 
@@ -346,7 +386,7 @@ func (e *Engine) Close() error {
 }
 
 // suiteMessage is what every server receives once.
-func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fitness.Check, cfg config) ([]byte, error) {
+func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fitness.Check, cfg config, pt *Pytest, collect bool) ([]byte, error) {
 	s := opts.Suite
 	msg := struct {
 		Module     string            `json:"module"`
@@ -363,9 +403,12 @@ func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fi
 		StaticCheck bool   `json:"static_check"`
 		// LenientRuntime is lenient.py, loaded at the first lenient run.
 		LenientRuntime string `json:"lenient_runtime"`
+		// Pytest runs test cases with the real pytest; Collect only lists
+		// its items (message L) and exits.
+		Pytest *pytestMsg `json:"pytest,omitempty"`
 	}{
 		Module:         module,
-		Cases:          sandbox.RunCases(s.Cases, checks),
+		Cases:          []sandbox.RunCase{},
 		MemoryMB:       memoryMB,
 		OutputCap:      opts.OutputCap,
 		Reuse:          !cfg.noReuse,
@@ -374,6 +417,12 @@ func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fi
 	}
 	if data, err := os.ReadFile(opts.Target); err == nil {
 		msg.Original = string(data)
+	}
+	if pt != nil {
+		msg.Pytest = &pytestMsg{Paths: pt.Paths, Collect: collect}
+	}
+	if !collect {
+		msg.Cases = sandbox.RunCases(s.Cases, checks)
 	}
 	if len(s.TestSource) > 0 {
 		msg.TestSource = string(s.TestSource)
@@ -403,4 +452,10 @@ func isIdentifier(s string) bool {
 		}
 	}
 	return true
+}
+
+// pytestMsg is the "pytest" field of the suite message.
+type pytestMsg struct {
+	Paths   []string `json:"paths"`
+	Collect bool     `json:"collect,omitempty"`
 }

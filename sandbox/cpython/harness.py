@@ -87,6 +87,8 @@ CodeType = type(compile("", "", "exec"))
 FunctionType = type(lambda: None)
 ModuleType = type(sys)
 modules = sys.modules
+PYTEST_MODE = False  # test cases run under the real pytest (PytestCtx)
+COLLECT = False  # the server only lists what pytest collects, then exits
 
 
 # ---- protocol ---------------------------------------------------------------
@@ -1099,8 +1101,11 @@ def run_cases(shm, start, code, L, covoff, recbase, cap, pure, lx_off):
         lx = load_lenient(shm, lx_off)
         maxrec += INJ_MAX
         ctx = LenientCtx(code, lx)
+    elif PYTEST_MODE:
+        ctx = PytestCtx(code)
     else:
         ctx = Ctx(code)
+    trace_all = cov and not PYTEST_MODE
     used = recbase
     out = err = None
     i = start
@@ -1115,16 +1120,18 @@ def run_cases(shm, start, code, L, covoff, recbase, cap, pure, lx_off):
         sys.stdout = out
         sys.stderr = err
         sys.stdin = EMPTY_STDIN if c.stdin is None else make_stdin(c.stdin)
-        if cov:
+        if trace_all:
             sys.settrace(tracer)
         kind = c.kind
         if kind == CALL:
             status, payload, detail = ctx.run_call(c)
         elif kind == IO:
             status, payload, detail = ctx.run_io(c, out)
+        elif PYTEST_MODE:
+            status, payload, detail = ctx.run_test(c, (tracer, covmv) if cov else None)
         else:
             status, payload, detail = ctx.run_test(c)
-        if cov:
+        if trace_all:
             sys.settrace(None)
         if flags.copy:
             os._exit(0)  # a fork of the candidate came back into the harness
@@ -1148,12 +1155,15 @@ def run_cases(shm, start, code, L, covoff, recbase, cap, pure, lx_off):
             shm[used : used + len(payload)] = payload
             used += len(payload)
         i += 1
-        # Restore what a case may have changed for the next one.
-        modules.pop(MODULE, None)
-        if TEST_MODULE:
-            modules.pop(TEST_MODULE, None)
-        if len(modules) != nmods:
-            nmods = prune_modules(BASE_MODULES)
+        # Restore what a case may have changed for the next one (a pytest
+        # session keeps its modules from one test to the next, as pytest
+        # does).
+        if not PYTEST_MODE:
+            modules.pop(MODULE, None)
+            if TEST_MODULE:
+                modules.pop(TEST_MODULE, None)
+            if len(modules) != nmods:
+                nmods = prune_modules(BASE_MODULES)
         if modules.get("__main__") is not harness_main:
             modules["__main__"] = harness_main
         if tuple(sys.path) != PATH0:
@@ -1531,6 +1541,174 @@ class Ctx:
         except MemoryError:
             Flags.memory = True
             return MLE, b"", "MemoryError"
+
+
+class PytestCtx(Ctx):
+    """Runs test cases with the real pytest (PYTEST_MODE): the candidate is
+    installed as its module, then one pytest session of this child collects
+    the test file (and its conftest.py) and runs the cases' items one at a
+    time, as `pytest` would in one process. Verdicts are pytest's: a
+    failed assert is WRONG, any other error (in the test, a fixture or the
+    collection) RUNTIME_ERROR; a test the candidate makes skip fails too,
+    while a skip or skipif mark, an xfail that fails and a non-strict
+    xpass count as pytest counts them."""
+
+    def __init__(self, code):
+        Ctx.__init__(self, code)
+        self.items = None  # nodeid -> item, once collected
+        self.error = None  # why the session could not start or collect
+        self.excinfo = {}
+        self.import_cov = None
+
+    def session(self, cov):
+        try:
+            if cov is not None:
+                sys.settrace(cov[0])
+            try:
+                self.fresh(MODULE)
+            finally:
+                if cov is not None:
+                    sys.settrace(None)
+                    self.import_cov = bytes(cov[1])
+        except BaseException as e:
+            self.error = (RTE, exc_detail(e, FILES))
+            e.__traceback__ = None
+            return
+        try:
+            self.items, errors = pytest_collect(self)
+            if errors:
+                self.error = (RTE, errors)
+        except BaseException as e:
+            self.items = {}
+            self.error = (RTE, "pytest: " + exc_detail(e, FILES))
+
+    def run_test(self, c, cov=None):
+        if self.items is None:
+            self.session(cov)
+        if cov is not None and self.import_cov is not None:
+            cov[1][:] = self.import_cov
+        item = (self.items or {}).get(c.fn)
+        if item is None:
+            if self.error is not None:
+                return self.error[0], b"", self.error[1]
+            return RTE, b"", "pytest did not collect %s" % c.fn
+        from _pytest.runner import runtestprotocol
+
+        self.excinfo.clear()
+        if cov is not None:
+            sys.settrace(cov[0])
+        try:
+            reports = runtestprotocol(item, log=False, nextitem=None)
+        finally:
+            if cov is not None:
+                sys.settrace(None)
+        return pytest_verdict(item, reports, self.excinfo)
+
+
+def collect_items(original):
+    """What pytest collects with the original program as the target: the
+    node ids and their lines, and the collection error if any."""
+    sys.stdout = Output()
+    sys.stderr = Output()
+    try:
+        code = compile(original, CAND_FILE, "exec", dont_inherit=True)
+    except BaseException as e:
+        return {"items": [], "error": "the target does not compile: %s" % exc_detail(e, FILES)}
+    ctx = PytestCtx(code)
+    ctx.session(None)
+    items = []
+    for nodeid, it in (ctx.items or {}).items():
+        line = 0
+        try:
+            if it.location[1] is not None:
+                line = it.location[1] + 1
+        except BaseException:
+            pass
+        items.append({"id": nodeid, "line": line})
+    return {"items": items, "error": ctx.error[1] if ctx.error else None}
+
+
+def pytest_collect(ctx):
+    """A configured session's items by node id, and the collection errors
+    (one line) or None."""
+    from _pytest.config import _prepareconfig
+    from _pytest.main import Session
+
+    class Recorder:
+        def pytest_runtest_makereport(self, item, call):
+            if call.excinfo is not None:
+                ctx.excinfo[call.when] = call.excinfo.value
+
+    args = [
+        TEST_FILE, "--rootdir", os.path.dirname(TEST_FILE), "-s",
+        "-q", "-p", "no:cacheprovider", "-p", "no:faulthandler",
+        "-p", "no:stepwise", "-p", "no:pastebin", "-p", "no:junitxml",
+        "--basetemp", os.path.join(os.getcwd(), ".pytest-tmp"),
+        "-W", "ignore",
+    ]
+    config = _prepareconfig(args, [Recorder()])
+    config._do_configure()
+    session = Session.from_config(config)
+    config.hook.pytest_sessionstart(session=session)
+    errors = []
+
+    class Failures:
+        def pytest_collectreport(self, report):
+            if report.failed:
+                errors.append(report)
+
+    config.pluginmanager.register(Failures())
+    try:
+        items = session.perform_collect()
+    except BaseException:
+        items = list(getattr(session, "items", None) or ())
+    msg = None
+    if errors:
+        r = errors[0]
+        text = str(getattr(r, "longrepr", "") or "")
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        last = ""
+        for ln in lines:
+            if ln.startswith("E "):
+                last = ln[1:].strip()
+        msg = "collecting %s: %s" % (r.nodeid or os.path.basename(TEST_FILE), last or (lines[-1] if lines else "error"))
+    return {it.nodeid: it for it in items}, msg
+
+
+def pytest_verdict(item, reports, excinfo):
+    """The record of one item from its setup, call and teardown reports."""
+    for r in reports:
+        if r.passed:
+            continue
+        when = r.when
+        if r.skipped:
+            if hasattr(r, "wasxfail"):
+                continue  # xfail that failed as expected: pytest passes it
+            if when == "setup" and (item.get_closest_marker("skip") or item.get_closest_marker("skipif")):
+                continue  # skipped by its marks, whatever the candidate
+            reason = ""
+            lr = r.longrepr
+            if isinstance(lr, tuple) and len(lr) == 3:
+                reason = str(lr[2])
+                if reason.startswith("Skipped: "):
+                    reason = reason[len("Skipped: "):]
+            return WRONG, b"", "skipped" + (": " + reason if reason else "")
+        e = excinfo.get(when)
+        if e is None:
+            # A strict xpass, or a failure pytest made up.
+            text = str(r.longrepr or "failed").strip().splitlines()
+            return WRONG, b"", (text[-1] if text else "failed")[:300]
+        d = exc_detail(e, FILES)
+        e.__traceback__ = None
+        if when != "call":
+            return RTE, b"", "error in %s: %s" % (when, d)
+        if isinstance(e, MemoryError):
+            Flags.memory = True
+            return MLE, b"", "MemoryError"
+        if isinstance(e, AssertionError) or isinstance(e, PYTEST.fail.Exception):
+            return WRONG, b"", d.split("\n", 1)[0]
+        return RTE, b"", d
+    return PASSED, b"", None
 
 
 class LenientCtx(Ctx):
@@ -2110,6 +2288,30 @@ def setup(cfg):
     path = [p for p in sys.path if p and p != cwd]
     site = os.path.join(sys.prefix, "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
     sys.path[:] = [lib] + path + ([site] if os.path.isdir(site) else [])
+    global PYTEST_MODE, COLLECT
+    pt = cfg.get("pytest")
+    if TEST_MODULE and pt:
+        # The real pytest, from where the interpreter has it (Go found it
+        # with site.py, which -S skipped here), without plugins that
+        # setuptools entry points would load.
+        for d in pt.get("paths") or ():
+            if d not in sys.path:
+                sys.path.append(d)
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        modules.pop("pytest", None)  # the stand-in
+        import pytest
+        import _pytest.config
+        import _pytest.main
+        import _pytest.runner
+
+        for name in _pytest.config.default_plugins:
+            try:
+                __import__("_pytest." + name)
+            except ImportError:
+                pass
+        PYTEST = pytest
+        PYTEST_MODE = True
+        COLLECT = bool(pt.get("collect"))
     PATH0 = tuple(sys.path)
     import warnings
 
@@ -2129,7 +2331,7 @@ def setup(cfg):
     TEST_MASK = 0
     if TEST_CODE is not None:
         purity, TEST_MASK = pure_code(TEST_CODE, ("pytest", MODULE))
-        if not purity:
+        if not purity or PYTEST_MODE:
             REUSE = False
     BASE_MODULES = set(modules)
 
@@ -2166,8 +2368,13 @@ def main():
     kind, payload = read_msg()
     if kind != b"S":
         raise ValueError("expected the suite first")
-    setup(json.loads(payload))
+    cfg = json.loads(payload)
+    setup(cfg)
     del payload
+    if COLLECT:
+        send(b"L", json.dumps(collect_items(cfg.get("original") or "")).encode())
+        os._exit(0)
+    del cfg
     SHM = mmap.mmap(-1, SHM_SIZE)
     to_forker_r, to_forker_w = os.pipe()
     from_forker_r, from_forker_w = os.pipe()

@@ -172,7 +172,7 @@ def ratio():
 	}
 	suite := &fitness.Suite{Path: strings.TrimSuffix(tgt, "middle.py") + "test_middle.py", MemoryMB: 256, Cases: cases,
 		TestSource: []byte(testSrc), TestModule: "test_middle"}
-	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt}, config{})
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt}, config{noPytest: true}) // the built-in runner; pytest_test.go has the real one
 	out, err := e.Run(context.Background(), []byte(cand), sandbox.RunOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -38,6 +38,7 @@ const (
 	msgCompile = 'E' // server → Go: the candidate does not compile
 	msgDone    = 'D' // server → Go: the candidate is finished
 	msgFatal   = 'X' // server → Go: the server failed and exits
+	msgList    = 'L' // server → Go, collect mode only: the tests pytest collects, as JSON
 )
 
 // maxMessage bounds what Go accepts from a server, which runs untrusted
@@ -69,15 +70,30 @@ type server struct {
 
 // start starts a server and waits until it is ready.
 func (e *Engine) start() (*server, error) {
-	inR, inW, err := os.Pipe()
+	s, kind, payload, err := e.startWith(e.suiteMsg)
 	if err != nil {
 		return nil, err
+	}
+	if kind != msgHello {
+		s.kill()
+		return nil, s.failure("starting the harness", fmt.Errorf("unexpected message %q: %.200s", kind, payload))
+	}
+	s.pidNS = strings.Contains(string(payload), `"pid_ns": true`)
+	return s, nil
+}
+
+// startWith starts a server, sends it the suite message msg and returns
+// its first answer.
+func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, 0, nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
-		return nil, err
+		return nil, 0, nil, err
 	}
 	mb := e.memoryMB
 	cmd, err := sandbox.Command(sandbox.Config{
@@ -88,7 +104,7 @@ func (e *Engine) start() (*server, error) {
 		Env:       []string{"PYTHONHASHSEED=0"},
 		Isolation: e.opts.Isolation,
 		Files:     e.files,
-		ReadOnly:  e.python.Trees,
+		ReadOnly:  e.readOnly,
 		Limits: sandbox.Limits{
 			AddressSpace: int64(mb+256) << 20,
 			FileSize:     64 << 20,
@@ -103,7 +119,7 @@ func (e *Engine) start() (*server, error) {
 		inW.Close()
 		outR.Close()
 		outW.Close()
-		return nil, err
+		return nil, 0, nil, err
 	}
 	s := &server{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), stderr: &tailBuffer{max: 4 << 10}, memo: fitness.NewMemo(e.nCases)}
 	cmd.ExtraFiles = []*os.File{inR, outW}
@@ -114,22 +130,21 @@ func (e *Engine) start() (*server, error) {
 	if err != nil {
 		inW.Close()
 		outR.Close()
-		return nil, fmt.Errorf("cpython: starting %s: %w", e.python.Path, err)
+		return nil, 0, nil, fmt.Errorf("cpython: starting %s: %w", e.python.Path, err)
 	}
-	if err := s.send(msgSuite, nil, e.suiteMsg, e.startTimeout); err != nil {
+	if err := s.send(msgSuite, nil, msg, e.startTimeout); err != nil {
 		s.kill()
-		return nil, s.failure("sending the suite", err)
+		return nil, 0, nil, s.failure("sending the suite", err)
 	}
 	kind, payload, err := s.recv(time.Now().Add(e.startTimeout))
-	if err == nil && kind != msgHello {
-		err = fmt.Errorf("unexpected message %q: %.200s", kind, payload)
+	if err == nil && kind == msgFatal {
+		err = fmt.Errorf("%s", payload)
 	}
 	if err != nil {
 		s.kill()
-		return nil, s.failure("starting the harness", err)
+		return nil, 0, nil, s.failure("starting the harness", err)
 	}
-	s.pidNS = strings.Contains(string(payload), `"pid_ns": true`)
-	return s, nil
+	return s, kind, payload, nil
 }
 
 func (s *server) failure(what string, err error) error {

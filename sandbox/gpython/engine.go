@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"repair/fitness"
+	"repair/internal/inputerr"
 	"repair/sandbox"
 )
 
@@ -76,6 +77,9 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		// Started as a worker by a binary whose main lacks the hook: do not
 		// start workers of workers.
 		return nil, errors.New("gpython: this process was started as a worker, but its main does not call gpython.Init")
+	}
+	if opts.Suite != nil && len(opts.Suite.Cases) == 0 && len(opts.Suite.TestSource) > 0 {
+		return nil, inputerr.New("%s: its tests are in classes, which only the real pytest runs: use --engine cpython with pytest installed", opts.Suite.Path)
 	}
 	if opts.Suite == nil || len(opts.Suite.Cases) == 0 {
 		return nil, errors.New("gpython: no test cases")

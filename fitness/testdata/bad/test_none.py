@@ -5,7 +5,7 @@ def test_in_docstring():
     pass
 """
 
-class TestMiddle:
+class Middle:
     def test_method(self):
         assert middle.middle(2, 1, 3) == 2
 

@@ -1,0 +1,161 @@
+package cpython
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"repair/fitness"
+	"repair/internal/inputerr"
+)
+
+// Pytest is a pytest an interpreter can import.
+type Pytest struct {
+	// Version is pytest.__version__.
+	Version string
+	// Paths are the sys.path entries pytest and the plugins it loads by
+	// default come from (site.py adds them; the sandbox runs without it).
+	Paths []string
+}
+
+// pytestProbe imports pytest as the harness will (no plugins from entry
+// points) and prints its version and the sys.path entries of every module
+// that import brought in.
+const pytestProbe = `import os, sys
+os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+before = set(sys.modules)
+import pytest, _pytest.config, _pytest.main, _pytest.runner
+for n in _pytest.config.default_plugins:
+    try:
+        __import__("_pytest." + n)
+    except ImportError:
+        pass
+entries = sorted({os.path.abspath(p) for p in sys.path if p}, key=len, reverse=True)
+paths = set()
+for name, m in list(sys.modules.items()):
+    f = getattr(m, "__file__", None)
+    if name in before or not isinstance(f, str):
+        continue
+    f = os.path.abspath(f)
+    for p in entries:
+        if f.startswith(p + os.sep):
+            paths.add(p)
+            break
+print(pytest.__version__)
+print("\0".join(sorted(paths)))`
+
+// FindPytest reports the pytest py can import, or nil when it has none.
+func FindPytest(ctx context.Context, py *Interpreter) *Pytest {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py.Path, "-s", "-B", "-c", pytestProbe)
+	cmd.Env = []string{"PYTHONHASHSEED=0"}
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	lines := strings.SplitN(strings.TrimRight(string(out), "\n"), "\n", 2)
+	if len(lines) != 2 || lines[0] == "" {
+		return nil
+	}
+	pt := &Pytest{Version: strings.TrimSpace(lines[0])}
+	for _, p := range strings.Split(lines[1], "\x00") {
+		if p != "" && filepath.IsAbs(p) {
+			pt.Paths = append(pt.Paths, p)
+		}
+	}
+	return pt
+}
+
+// systemPythons are interpreters tried for pytest when the chosen one has
+// none and the user did not name one: Debian's python3-pytest installs
+// pytest for the system interpreter only.
+var systemPythons = []string{"/usr/bin/python3"}
+
+// choosePytest picks the interpreter and pytest that run a test-file
+// suite: the engine's interpreter when it has pytest, else (when the user
+// named none) a system one that has; nil when none has pytest.
+func (e *Engine) choosePytest(ctx context.Context) (*Interpreter, *Pytest) {
+	if pt := FindPytest(ctx, e.python); pt != nil {
+		return e.python, pt
+	}
+	if e.opts.Python != "" {
+		return nil, nil
+	}
+	for _, name := range systemPythons {
+		py, err := FindPython(ctx, name)
+		if err != nil || py.Path == e.python.Path {
+			continue
+		}
+		if pt := FindPytest(ctx, py); pt != nil {
+			return py, pt
+		}
+	}
+	return nil, nil
+}
+
+// collected is what the harness lists in collect mode.
+type collected struct {
+	Items []struct {
+		ID   string `json:"id"`
+		Line int    `json:"line"`
+	} `json:"items"`
+	Error *string `json:"error"`
+}
+
+// collect runs pytest's collection once, in the sandbox, with the original
+// target, and returns one Test case per item pytest collects (its node
+// id, e.g. "test_m.py::TestX::test_y[2-3]").
+func (e *Engine) collect(module string) ([]fitness.Case, error) {
+	msg, err := suiteMessage(module, e.memoryMB, e.opts, nil, e.cfg, e.pytest, true)
+	if err != nil {
+		return nil, err
+	}
+	s, kind, payload, err := e.startWith(msg)
+	if err != nil {
+		return nil, err
+	}
+	defer s.kill()
+	if kind != msgList {
+		return nil, fmt.Errorf("cpython: collecting the tests: unexpected message %q: %.200s", kind, payload)
+	}
+	var c collected
+	if err := json.Unmarshal(payload, &c); err != nil {
+		return nil, fmt.Errorf("cpython: collecting the tests: %v", err)
+	}
+	suite := e.opts.Suite
+	name := filepath.Base(suite.Path)
+	if len(c.Items) == 0 {
+		why := "no tests"
+		if c.Error != nil {
+			why = *c.Error
+		}
+		return nil, inputerr.New("%s: pytest collected nothing: %s", suite.Path, why)
+	}
+	if c.Error != nil {
+		fmt.Fprintf(e.opts.Stderr, "repair: %s: pytest: %s (the other tests run)\n", name, *c.Error)
+	}
+	cases := make([]fitness.Case, 0, len(c.Items))
+	for _, it := range c.Items {
+		cases = append(cases, fitness.Case{
+			Name: it.ID, Kind: fitness.Test, Function: it.ID, Line: it.Line,
+			Weight: fitness.DefaultWeight, Timeout: fitness.DefaultTimeout, Tolerance: fitness.DefaultTolerance,
+		})
+	}
+	return cases, nil
+}
+
+// pytestNotice says which pytest runs the tests, once.
+func pytestNotice(py, chosen *Interpreter, pt *Pytest) string {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "repair: pytest %s runs the tests", pt.Version)
+	if chosen.Path != py.Path {
+		fmt.Fprintf(&b, ", with %s (Python %s): %s has no pytest", chosen.Path, chosen.Version, py.Path)
+	}
+	return b.String()
+}
