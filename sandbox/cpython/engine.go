@@ -33,7 +33,7 @@ type Engine struct {
 	readOnly []string // the host paths candidates see (read-only)
 	// pytest, when not nil, runs the cases of a test file (see
 	// harness.py, PytestCtx).
-	pytest *Pytest
+	pytest   *Pytest
 	suiteMsg []byte
 	nCases   int
 	// checks judge what servers report of each case (never sent to them).
