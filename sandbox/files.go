@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,4 +66,155 @@ func importable(name string) bool {
 		}
 	}
 	return true
+}
+
+// TreeFile is a file the shim copies into the private directory's lib/ at
+// the relative path Rel (slash-separated), creating its directories.
+type TreeFile struct {
+	Src string `json:"src"`
+	Rel string `json:"rel"`
+}
+
+// Project is a target that lives inside a Python package: candidates run
+// with the project's tree (its .py files) under lib/, the target imported
+// by its dotted name, so that relative imports and the package's other
+// modules work as under pytest.
+type Project struct {
+	// Root is the directory lib/ mirrors: the common ancestor of the
+	// target's import root and the test file's directory.
+	Root string
+	// Module is the target's dotted module name ("pkg.sub.mod").
+	Module string
+	// ImportRoot is the sys.path entry of the target's top package,
+	// relative to Root ("src", or "" for Root itself).
+	ImportRoot string
+	// TestFile is the suite's test file relative to Root, or "".
+	TestFile string
+	// Files are the project's .py files, except the target and, for a
+	// data suite, the suite.
+	Files []TreeFile
+}
+
+// Bounds of a project's tree copied into the sandbox.
+const (
+	maxProjectFiles = 2000
+	maxProjectBytes = 32 << 20
+)
+
+// skipDir reports directories a project copy leaves out: hidden ones,
+// caches, virtual environments and build output.
+func skipDir(name string) bool {
+	if strings.HasPrefix(name, ".") {
+		return true
+	}
+	switch name {
+	case "__pycache__", "node_modules", "venv", "env", "site-packages", "build", "dist":
+		return true
+	}
+	return false
+}
+
+// FindProject reports the project of a target inside a package (its
+// directory holds an __init__.py), or nil for a plain module.
+func FindProject(target string, suite *fitness.Suite) (*Project, error) {
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(abs)
+	if !isFile(filepath.Join(dir, "__init__.py")) {
+		return nil, nil
+	}
+	parts := []string{strings.TrimSuffix(filepath.Base(abs), ".py")}
+	for isFile(filepath.Join(dir, "__init__.py")) {
+		parts = append([]string{filepath.Base(dir)}, parts...)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	for _, p := range parts {
+		if !importable(p) {
+			return nil, fmt.Errorf("%s: %q in its package path is not a Python name", target, p)
+		}
+	}
+	importRoot := dir
+	root := importRoot
+	var testAbs string
+	if suite != nil && suite.Path != "" {
+		if testAbs, err = filepath.Abs(suite.Path); err != nil {
+			return nil, err
+		}
+		if len(suite.TestSource) > 0 {
+			root = commonDir(root, filepath.Dir(testAbs))
+		}
+	}
+	p := &Project{Root: root, Module: strings.Join(parts, ".")}
+	if p.ImportRoot, err = filepath.Rel(root, importRoot); err != nil {
+		return nil, err
+	}
+	p.ImportRoot = filepath.ToSlash(p.ImportRoot)
+	if p.ImportRoot == "." {
+		p.ImportRoot = ""
+	}
+	if len(suite.TestSource) > 0 && testAbs != "" {
+		rel, err := filepath.Rel(root, testAbs)
+		if err != nil {
+			return nil, err
+		}
+		p.TestFile = filepath.ToSlash(rel)
+	}
+	var total int64
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable parts of the tree are not copied
+		}
+		if d.IsDir() {
+			if path != root && skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(d.Name(), ".py") || path == abs || (path == testAbs && len(suite.TestSource) == 0) || !d.Type().IsRegular() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		total += fi.Size()
+		if len(p.Files) >= maxProjectFiles || total > maxProjectBytes {
+			return fmt.Errorf("%s: the project under %s has more than %d Python files or %d MiB", target, root, maxProjectFiles, maxProjectBytes>>20)
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		p.Files = append(p.Files, TreeFile{Src: path, Rel: filepath.ToSlash(rel)})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// commonDir is the deepest directory holding both a and b (absolute).
+func commonDir(a, b string) string {
+	for {
+		if rel, err := filepath.Rel(a, b); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return a
+		}
+		parent := filepath.Dir(a)
+		if parent == a {
+			return a
+		}
+		a = parent
+	}
 }

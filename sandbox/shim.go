@@ -40,6 +40,9 @@ type Config struct {
 	// Files are copied, by base name, into the read-only lib
 	// subdirectory of the private working directory (see [Cmd.Dir]).
 	Files []string
+	// Tree are copied into lib at their relative paths (a package's
+	// project, see [Project]).
+	Tree []TreeFile
 	// ReadOnly are the host paths (absolute; directories or files) the
 	// program may read besides the system libraries: with namespaces the
 	// program sees a root of its own holding only these, the libraries,

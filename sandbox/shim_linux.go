@@ -543,7 +543,7 @@ func privateDir(m *shimMsg, dir string) (string, error) {
 		return "mount", fmt.Errorf("tmpfs on %s: %w", dir, err)
 	}
 	lib := filepath.Join(dir, "lib")
-	if err := copyFiles(lib, m.Files); err != nil {
+	if err := copyFiles(lib, m.Files, m.Tree); err != nil {
 		return "workdir", err
 	}
 	if err := unix.Mount(lib, lib, "", unix.MS_BIND, ""); err != nil {
@@ -887,15 +887,37 @@ func unescapeMountPath(s string) string {
 // it is the real temporary directory the parent made.
 func setupPlainDir(m *shimMsg) error {
 	lib := filepath.Join(m.Dir, "lib")
-	if err := copyFiles(lib, m.Files); err != nil {
+	if err := copyFiles(lib, m.Files, m.Tree); err != nil {
 		return err
 	}
-	return os.Chmod(lib, 0o555)
+	return filepath.WalkDir(lib, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			err = os.Chmod(p, 0o555)
+		}
+		return err
+	})
 }
 
-func copyFiles(dir string, files []string) error {
+func copyFiles(dir string, files []string, tree []TreeFile) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
+	}
+	for _, f := range tree {
+		rel := filepath.FromSlash(f.Rel)
+		if !filepath.IsLocal(rel) {
+			return fmt.Errorf("sandbox: %q is not a relative path inside lib", f.Rel)
+		}
+		dst := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		data, err := os.ReadFile(f.Src)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o444); err != nil {
+			return err
+		}
 	}
 	for _, f := range files {
 		data, err := os.ReadFile(f)

@@ -80,23 +80,52 @@ func (f *inputFlags) load() (*loaded, error) {
 	return &loaded{prog: prog, suite: suite, path: target}, nil
 }
 
-// displayPath is the target's path relative to the working directory when
-// it lies below it (so that `patch -p1` applies the diff from here), else
-// the path as given.
+// displayPath is the path a patch names the target by, so that it applies
+// from a root with `git apply` or `patch -p1`: relative to the root of the
+// git work tree holding the target, else to the working directory when the
+// target lies below it, else the target's base name (apply it from the
+// target's directory). Never "../x.py" or an absolute path, which neither
+// tool accepts in a/ b/ headers.
 func displayPath(p string) string {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return p
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
+	if root := gitRoot(filepath.Dir(abs)); root != "" {
+		if rel, ok := below(root, abs); ok {
+			return rel
+		}
 	}
-	rel, err := filepath.Rel(wd, abs)
-	if err != nil || rel == ".." || len(rel) > 2 && rel[:3] == "../" {
-		return p
+	if wd, err := os.Getwd(); err == nil {
+		if rel, ok := below(wd, abs); ok {
+			return rel
+		}
 	}
-	return filepath.ToSlash(rel)
+	return filepath.Base(abs)
+}
+
+// below is abs relative to dir, in slashes, when abs lies below dir.
+func below(dir, abs string) (string, bool) {
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// gitRoot is the nearest directory from dir upwards that holds a .git
+// (a directory, or a file in a linked work tree), or "".
+func gitRoot(dir string) string {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 func (f *inputFlags) isolationLevel() (sandbox.Isolation, error) {

@@ -31,6 +31,9 @@ type Engine struct {
 	memoryMB int
 	files    []string
 	readOnly []string // the host paths candidates see (read-only)
+	// project, when not nil, is the package tree the target lives in: its
+	// files replace files, the target is imported by its dotted name.
+	project *sandbox.Project
 	// pytest, when not nil, runs the cases of a test file (see
 	// harness.py, PytestCtx).
 	pytest   *Pytest
@@ -93,7 +96,13 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		return nil, errors.New("cpython: no target")
 	}
 	module := strings.TrimSuffix(filepath.Base(opts.Target), ".py")
-	if !isIdentifier(module) {
+	proj, err := sandbox.FindProject(opts.Target, opts.Suite)
+	if err != nil {
+		return nil, inputerr.New("%v", err)
+	}
+	if proj != nil {
+		module = proj.Module
+	} else if !isIdentifier(module) {
 		return nil, fmt.Errorf("cpython: target %s: %q is not a Python module name", opts.Target, module)
 	}
 	if opts.Workers <= 0 {
@@ -135,7 +144,9 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		e.bound = 5 * time.Second
 	}
 	e.readOnly = py.Trees
-	if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
+	if proj != nil {
+		e.project = proj
+	} else if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
 		return nil, err
 	}
 	if suite := opts.Suite; len(suite.TestSource) > 0 && suite.Path != "" && !cfg.noPytest {
@@ -145,11 +156,13 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 			fmt.Fprintln(opts.Stderr, pytestNotice(py, chosen, pt))
 			e.python, e.pytest = chosen, pt
 			e.readOnly = append(append([]string(nil), chosen.Trees...), pt.Paths...)
-			abs, err := filepath.Abs(suite.Path)
-			if err != nil {
-				return nil, err
+			if proj == nil {
+				abs, err := filepath.Abs(suite.Path)
+				if err != nil {
+					return nil, err
+				}
+				e.files = append(e.files, abs)
 			}
-			e.files = append(e.files, abs)
 			cases, err := e.collect(module)
 			if err != nil {
 				return nil, err
@@ -168,7 +181,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if e.checks, err = fitness.NewChecks(opts.Suite.Cases, opts.OutputCap); err != nil {
 		return nil, fmt.Errorf("cpython: %w", err)
 	}
-	if e.suiteMsg, err = suiteMessage(module, e.memoryMB, opts, e.checks, cfg, e.pytest, false); err != nil {
+	if e.suiteMsg, err = e.suiteMessage(module, e.checks, false); err != nil {
 		return nil, err
 	}
 
@@ -386,7 +399,8 @@ func (e *Engine) Close() error {
 }
 
 // suiteMessage is what every server receives once.
-func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fitness.Check, cfg config, pt *Pytest, collect bool) ([]byte, error) {
+func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect bool) ([]byte, error) {
+	opts, cfg, pt, memoryMB := e.opts, e.cfg, e.pytest, e.memoryMB
 	s := opts.Suite
 	msg := struct {
 		Module     string            `json:"module"`
@@ -406,6 +420,8 @@ func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fi
 		// Pytest runs test cases with the real pytest; Collect only lists
 		// its items (message L) and exits.
 		Pytest *pytestMsg `json:"pytest,omitempty"`
+		// Project places the target in its package (sandbox.Project).
+		Project *projectMsg `json:"project,omitempty"`
 	}{
 		Module:         module,
 		Cases:          []sandbox.RunCase{},
@@ -435,6 +451,12 @@ func suiteMessage(module string, memoryMB int, opts sandbox.Options, checks []fi
 			msg.TestFile = filepath.Base(s.Path)
 		}
 	}
+	if p := e.project; p != nil {
+		msg.Project = &projectMsg{ImportRoot: p.ImportRoot}
+		if p.TestFile != "" {
+			msg.TestFile = p.TestFile
+		}
+	}
 	data, err := json.Marshal(msg)
 	if err != nil {
 		return nil, fmt.Errorf("cpython: encoding the suite: %w", err)
@@ -458,4 +480,10 @@ func isIdentifier(s string) bool {
 type pytestMsg struct {
 	Paths   []string `json:"paths"`
 	Collect bool     `json:"collect,omitempty"`
+}
+
+// projectMsg is the "project" field of the suite message: lib/ mirrors
+// the project's root, the target's top package is under ImportRoot.
+type projectMsg struct {
+	ImportRoot string `json:"import_root"`
 }

@@ -88,6 +88,7 @@ FunctionType = type(lambda: None)
 ModuleType = type(sys)
 modules = sys.modules
 PYTEST_MODE = False  # test cases run under the real pytest (PytestCtx)
+PACKAGE = ""  # the target's package, when it lives in one (CandidateFinder)
 COLLECT = False  # the server only lists what pytest collects, then exits
 
 
@@ -1400,6 +1401,33 @@ def resolve(d, c):
     return obj
 
 
+class CandidateFinder:
+    """Finds the target's module (PACKAGE mode): its code is the running
+    candidate's, so the package's __init__ or a sibling that imports it
+    gets the candidate, and its relative imports resolve."""
+
+    code = None
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if fullname != MODULE or cls.code is None:
+            return None
+        from importlib.machinery import ModuleSpec
+
+        spec = ModuleSpec(fullname, cls, origin=CAND_FILE)
+        spec.has_location = True
+        return spec
+
+    @classmethod
+    def create_module(cls, spec):
+        return None
+
+    @classmethod
+    def exec_module(cls, module):
+        module.__file__ = CAND_FILE
+        exec(cls.code, module.__dict__)
+
+
 class Ctx:
     """Runs one case of each kind on a fresh import of the candidate."""
 
@@ -1407,12 +1435,33 @@ class Ctx:
         self.code = code
 
     def fresh(self, name):
+        if PACKAGE:
+            return self.fresh_in_package(name)
         m = ModuleType(name)
         d = m.__dict__
         d["__file__"] = CAND_FILE
         modules[MODULE] = m
         if name == "__main__":
             modules["__main__"] = m
+        exec(self.code, d)
+        return d
+
+    def fresh_in_package(self, name):
+        """fresh for a target inside a package: imported by its dotted name
+        after its parent packages, or run as __main__ with __package__ set
+        (python -m)."""
+        import importlib
+
+        CandidateFinder.code = self.code
+        modules.pop(MODULE, None)
+        if name != "__main__":
+            return importlib.import_module(MODULE).__dict__
+        importlib.import_module(PACKAGE)
+        m = ModuleType("__main__")
+        d = m.__dict__
+        d["__file__"] = CAND_FILE
+        d["__package__"] = PACKAGE
+        modules["__main__"] = m
         exec(self.code, d)
         return d
 
@@ -1640,7 +1689,7 @@ def pytest_collect(ctx):
                 ctx.excinfo[call.when] = call.excinfo.value
 
     args = [
-        TEST_FILE, "--rootdir", os.path.dirname(TEST_FILE), "-s",
+        TEST_FILE, "--rootdir", LIB_PREFIX[:-1], "-s",
         "-q", "-p", "no:cacheprovider", "-p", "no:faulthandler",
         "-p", "no:stepwise", "-p", "no:pastebin", "-p", "no:junitxml",
         "--basetemp", os.path.join(os.getcwd(), ".pytest-tmp"),
@@ -1820,14 +1869,31 @@ def remove_tree(path):
             pass
 
 
+def lib_walk():
+    """lib/'s directories and files (paths relative to the working
+    directory), parents first."""
+    dirs, files = [], []
+    stack = ["lib"]
+    while stack:
+        d = stack.pop()
+        dirs.append(d)
+        for name in sorted(os.listdir(d), reverse=True):
+            p = os.path.join(d, name)
+            if os.path.isdir(p) and not os.path.islink(p):
+                stack.append(p)
+            else:
+                files.append(p)
+    return dirs, files
+
+
 def lib_state():
     """What lib/ holds: names, sizes, modification times and modes."""
     out = []
     try:
-        for name in sorted(os.listdir("lib")):
-            st = os.lstat(os.path.join("lib", name))
-            out.append((name, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino))
-        out.append(("", os.stat("lib").st_mode, 0, 0, 0))
+        dirs, files = lib_walk()
+        for p in dirs + files:
+            st = os.lstat(p)
+            out.append((p, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino))
     except OSError:
         return None
     return out
@@ -1842,15 +1908,16 @@ def restore_lib():
         pass
     remove_tree("lib")
     try:
-        os.mkdir("lib", 0o755)
-        for name, data in LIB_FILES:
-            p = os.path.join("lib", name)
+        for d in LIB_DIRS:
+            os.mkdir(d, 0o755)
+        for p, data in LIB_FILES:
             fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
             try:
                 os.write(fd, data)
             finally:
                 os.close(fd)
-        os.chmod("lib", 0o555)
+        for d in reversed(LIB_DIRS):
+            os.chmod(d, 0o555)
     except OSError:
         pass
     LIB_STATE = lib_state()
@@ -2253,7 +2320,13 @@ def setup(cfg):
     cwd = os.getcwd()
     lib = os.path.join(cwd, "lib")
     LIB_PREFIX = lib + os.sep
-    CAND_FILE = os.path.join(lib, MODULE + ".py")
+    global PACKAGE, IMPORT_ROOT
+    proj = cfg.get("project")
+    PACKAGE = MODULE.rpartition(".")[0] if proj else ""
+    IMPORT_ROOT = lib
+    if proj and proj.get("import_root"):
+        IMPORT_ROOT = os.path.join(lib, proj["import_root"])
+    CAND_FILE = os.path.join(IMPORT_ROOT, *MODULE.split(".")) + ".py"
     MEMORY_MB = int(cfg.get("memory_mb") or 512)
     OUTPUT_CAP = int(cfg.get("output_cap") or 65536)
     files = {CAND_FILE}
@@ -2269,15 +2342,16 @@ def setup(cfg):
     else:
         TEST_FILE = ""
     FILES = frozenset(files)
-    global LIB_FILES, LIB_STATE
-    LIB_FILES = []
+    global LIB_FILES, LIB_DIRS, LIB_STATE
+    LIB_FILES, LIB_DIRS = [], []
     try:
-        for name in sorted(os.listdir(lib)):
-            with open(os.path.join(lib, name), "rb") as f:
-                LIB_FILES.append((name, f.read()))
+        LIB_DIRS, names = lib_walk()
+        for p in names:
+            with open(p, "rb") as f:
+                LIB_FILES.append((p, f.read()))
     except OSError:
         pass
-    LIB_FILES = tuple(LIB_FILES)
+    LIB_FILES, LIB_DIRS = tuple(LIB_FILES), tuple(LIB_DIRS)
     LIB_STATE = lib_state()
     global ALL_CALLS
     ALL_CALLS = all(c.kind == CALL and c.stdin is None for c in CASES)
@@ -2288,6 +2362,13 @@ def setup(cfg):
     path = [p for p in sys.path if p and p != cwd]
     site = os.path.join(sys.prefix, "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
     sys.path[:] = [lib] + path + ([site] if os.path.isdir(site) else [])
+    if PACKAGE:
+        # The target's package imports from its import root (a src/
+        # layout), as an installed or editable package would; the target
+        # itself is the candidate whoever imports it (CandidateFinder).
+        if IMPORT_ROOT != lib:
+            sys.path.insert(0, IMPORT_ROOT)
+        sys.meta_path.insert(0, CandidateFinder)
     global PYTEST_MODE, COLLECT
     pt = cfg.get("pytest")
     if TEST_MODULE and pt:
@@ -2333,6 +2414,8 @@ def setup(cfg):
         purity, TEST_MASK = pure_code(TEST_CODE, ("pytest", MODULE))
         if not purity or PYTEST_MODE:
             REUSE = False
+    if PACKAGE:
+        REUSE = False
     BASE_MODULES = set(modules)
 
 

@@ -112,7 +112,7 @@ type collected struct {
 // target, and returns one Test case per item pytest collects (its node
 // id, e.g. "test_m.py::TestX::test_y[2-3]").
 func (e *Engine) collect(module string) ([]fitness.Case, error) {
-	msg, err := suiteMessage(module, e.memoryMB, e.opts, nil, e.cfg, e.pytest, true)
+	msg, err := e.suiteMessage(module, nil, true)
 	if err != nil {
 		return nil, err
 	}

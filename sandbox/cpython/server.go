@@ -104,6 +104,7 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 		Env:       []string{"PYTHONHASHSEED=0"},
 		Isolation: e.opts.Isolation,
 		Files:     e.files,
+		Tree:      e.projectFiles(),
 		ReadOnly:  e.readOnly,
 		Limits: sandbox.Limits{
 			AddressSpace: int64(mb+256) << 20,
@@ -412,4 +413,12 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
+}
+
+// projectFiles are the files of the target's package project, if any.
+func (e *Engine) projectFiles() []sandbox.TreeFile {
+	if e.project == nil {
+		return nil
+	}
+	return e.project.Files
 }
