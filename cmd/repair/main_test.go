@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"repair/sandbox"
+	"repair/sandbox/cpython"
 	"repair/sandbox/gpython"
 )
 
@@ -45,8 +47,22 @@ func TestScripts(t *testing.T) {
 				return err == nil, nil
 			case "root":
 				return os.Geteuid() == 0, nil
+			case "pytest":
+				return havePytest(), nil
 			}
 			return false, nil
 		},
 	})
+}
+
+// havePytest reports whether python3, or the system python3, has pytest:
+// the cpython engine then runs test files under it.
+func havePytest() bool {
+	for _, name := range []string{"python3", "/usr/bin/python3"} {
+		py, err := cpython.FindPython(context.Background(), name)
+		if err == nil && cpython.FindPytest(context.Background(), py) != nil {
+			return true
+		}
+	}
+	return false
 }
