@@ -302,3 +302,56 @@ func TestAll(t *testing.T) {
 		t.Errorf("stop reason %q", res.StopReason)
 	}
 }
+
+// TestDiagnosis: failing cases that run no line of the target stop the
+// run with one line naming them; failing cases that only import it get a
+// warning and the search goes on.
+func TestDiagnosis(t *testing.T) {
+	p, err := program.Parse("m.py", []byte(middle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name       string
+		failLines  []int // what each failing case executes
+		wantErr    string
+		wantLogged string
+	}{
+		{"no line", nil, "m.py: no failing case runs any line of it, so no change to it can fix them; look at the files their tracebacks name: c1: RUNTIME_ERROR (ImportError: no module named helper (test_m.py line 3)); c3: RUNTIME_ERROR", ""},
+		{"module lines only", []int{1}, "", "repair: warning: m.py: no failing case calls a function of it (only its module-level lines run), so the fault may be in another file: c1: RUNTIME_ERROR"},
+		{"calls in", []int{1, 2, 3, 5, 6}, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := fakeSuite(2)
+			run := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+				out := &fitness.Outcome{}
+				for i := range s.Cases {
+					r := fitness.Result{Verdict: fitness.Passed, Lines: []int{1, 2, 12}}
+					if i%2 == 1 {
+						r = fitness.Result{Verdict: fitness.RuntimeError, Detail: "ImportError: no module named helper (test_m.py line 3)", Lines: tc.failLines}
+					}
+					out.Results = append(out.Results, r)
+				}
+				return out, nil
+			}
+			var log strings.Builder
+			o := Defaults()
+			o.Generations, o.Population, o.Seed, o.Log, o.Workers = 1, 4, 1, &log, 1
+			_, err := Run(context.Background(), p, s, run, o)
+			if tc.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) || strings.Contains(err.Error(), "\n") {
+					t.Fatalf("err = %v, want one line starting %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := log.String(); tc.wantLogged != "" && !strings.Contains(got, tc.wantLogged) {
+				t.Errorf("log lacks %q:\n%s", tc.wantLogged, got)
+			} else if tc.wantLogged == "" && strings.Contains(got, "warning") {
+				t.Errorf("unexpected warning:\n%s", got)
+			}
+		})
+	}
+}

@@ -384,6 +384,8 @@ def exc_detail(e, files):
         msg = str(e)
     except BaseException:
         msg = "<str() failed>"
+    # One line: pytest's rewritten asserts explain themselves on the next.
+    msg = msg.strip().split("\n", 1)[0].rstrip()
     s = name + (": " + msg if msg else "")
     if len(s) > 300:
         s = s[:297] + "..."
@@ -1755,7 +1757,7 @@ def pytest_verdict(item, reports, excinfo):
             Flags.memory = True
             return MLE, b"", "MemoryError"
         if isinstance(e, AssertionError) or isinstance(e, PYTEST.fail.Exception):
-            return WRONG, b"", d.split("\n", 1)[0]
+            return WRONG, b"", d
         return RTE, b"", d
     return PASSED, b"", None
 
