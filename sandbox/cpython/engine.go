@@ -73,6 +73,9 @@ type config struct {
 	// noPytest runs test files with the built-in runner even where
 	// pytest is installed.
 	noPytest bool
+	// pytestPerChild configures pytest in every child instead of once
+	// per server (the slow path, for benchmarks).
+	pytestPerChild bool
 }
 
 // New starts the pool of fork servers for opts.Suite. An interpreter that
@@ -435,7 +438,7 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		msg.Original = string(data)
 	}
 	if pt != nil {
-		msg.Pytest = &pytestMsg{Paths: pt.Paths, Collect: collect}
+		msg.Pytest = &pytestMsg{Paths: pt.Paths, Collect: collect, PerChild: cfg.pytestPerChild}
 	}
 	if !collect {
 		msg.Cases = sandbox.RunCases(s.Cases, checks)
@@ -478,8 +481,9 @@ func isIdentifier(s string) bool {
 
 // pytestMsg is the "pytest" field of the suite message.
 type pytestMsg struct {
-	Paths   []string `json:"paths"`
-	Collect bool     `json:"collect,omitempty"`
+	Paths    []string `json:"paths"`
+	Collect  bool     `json:"collect,omitempty"`
+	PerChild bool     `json:"per_child,omitempty"`
 }
 
 // projectMsg is the "project" field of the suite message: lib/ mirrors

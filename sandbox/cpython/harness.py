@@ -88,6 +88,7 @@ FunctionType = type(lambda: None)
 ModuleType = type(sys)
 modules = sys.modules
 PYTEST_MODE = False  # test cases run under the real pytest (PytestCtx)
+PREPARED = None  # pytest's configuration, made once in the server
 PACKAGE = ""  # the target's package, when it lives in one (CandidateFinder)
 COLLECT = False  # the server only lists what pytest collects, then exits
 
@@ -1679,6 +1680,38 @@ def collect_items(original):
     return {"items": items, "error": ctx.error[1] if ctx.error else None}
 
 
+def pytest_args():
+    return [
+        TEST_FILE, "--rootdir", LIB_PREFIX[:-1], "-s",
+        "-q", "-p", "no:cacheprovider", "-p", "no:faulthandler",
+        "-p", "no:stepwise", "-p", "no:pastebin", "-p", "no:junitxml",
+        "--basetemp", os.path.join(os.getcwd(), ".pytest-tmp"),
+        "-W", "ignore",
+    ]
+
+
+def prepare_pytest():
+    """pytest's configuration, parsed and configured once in the server
+    (half of what a session costs), or None where that is not safe: a
+    conftest.py that defines hooks (options, configure) must load before
+    the configuration, so each child then configures its own."""
+    from _pytest.config import _prepareconfig
+
+    try:
+        for d, names in ((d, names) for d, _, names in os.walk("lib")):
+            if "conftest.py" in names:
+                with open(os.path.join(d, "conftest.py"), "rb") as f:
+                    if b"def pytest_" in f.read():
+                        return None
+        config = _prepareconfig(pytest_args() + ["--noconftest"], [])
+        if not hasattr(config.pluginmanager, "_try_load_conftest"):
+            return None
+        config._do_configure()
+        return config
+    except BaseException:
+        return None
+
+
 def pytest_collect(ctx):
     """A configured session's items by node id, and the collection errors
     (one line) or None."""
@@ -1690,15 +1723,19 @@ def pytest_collect(ctx):
             if call.excinfo is not None:
                 ctx.excinfo[call.when] = call.excinfo.value
 
-    args = [
-        TEST_FILE, "--rootdir", LIB_PREFIX[:-1], "-s",
-        "-q", "-p", "no:cacheprovider", "-p", "no:faulthandler",
-        "-p", "no:stepwise", "-p", "no:pastebin", "-p", "no:junitxml",
-        "--basetemp", os.path.join(os.getcwd(), ".pytest-tmp"),
-        "-W", "ignore",
-    ]
-    config = _prepareconfig(args, [Recorder()])
-    config._do_configure()
+    config = PREPARED
+    if config is not None:
+        # Configured in the server; the conftest files, which may import
+        # the target, load here, with the candidate in place.
+        from pathlib import Path
+
+        pm = config.pluginmanager
+        pm._noconftest = False
+        pm._try_load_conftest(Path(TEST_FILE), config.getoption("importmode"), config.rootpath)
+        pm.register(Recorder())
+    else:
+        config = _prepareconfig(pytest_args(), [Recorder()])
+        config._do_configure()
     session = Session.from_config(config)
     config.hook.pytest_sessionstart(session=session)
     errors = []
@@ -2394,6 +2431,9 @@ def setup(cfg):
                 pass
         PYTEST = pytest
         PYTEST_MODE = True
+        global PREPARED
+        if not pt.get("per_child"):
+            PREPARED = prepare_pytest()
         COLLECT = bool(pt.get("collect"))
     PATH0 = tuple(sys.path)
     import warnings

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -304,6 +305,50 @@ func TestPytestCandidates(t *testing.T) {
 					t.Errorf("%s: %v (%s), want %v", c.Name, got, out.Results[i].Detail, want)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkPytest evaluates candidates of the pytest project: pytest
+// configured once per server (the default) against once per child.
+func BenchmarkPytest(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		cfg  config
+	}{{"configured-once", config{}}, {"per-child", config{pytestPerChild: true}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var py *Interpreter
+			for _, name := range append([]string{"python3"}, systemPythons...) {
+				if p, err := FindPython(context.Background(), name); err == nil && FindPytest(context.Background(), p) != nil {
+					py = p
+				}
+			}
+			if py == nil {
+				b.Skip("no pytest")
+			}
+			dir := b.TempDir()
+			for name, text := range pytestProject {
+				os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+			}
+			os.WriteFile(filepath.Join(dir, "mid.py"), []byte(pytestCandidate), 0o644)
+			suite, err := fitness.Load(filepath.Join(dir, "test_mid.py"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			e := newTestEngine(b, sandbox.Options{Suite: suite, Target: filepath.Join(dir, "mid.py"), Python: py.Path, Workers: 2}, bc.cfg)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				i := 0
+				for pb.Next() {
+					i++
+					src := pytestCandidate + fmt.Sprintf("\n# %d\n", i)
+					if _, err := e.Run(context.Background(), []byte(src), sandbox.RunOptions{}); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "evals/s")
 		})
 	}
 }
