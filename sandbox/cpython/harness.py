@@ -686,6 +686,24 @@ def test_calls(fn, pytest):
     return combos
 
 
+def missing_fixtures(fn, calls):
+    """The first parameter of a test function that no parametrize gives
+    and that has no default: a fixture only pytest provides."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    n = code.co_argcount + code.co_kwonlyargcount
+    names = code.co_varnames[:n]
+    defaults = len(getattr(fn, "__defaults__", None) or ())
+    required = names[: code.co_argcount - defaults] + tuple(
+        k for k in names[code.co_argcount :] if k not in (getattr(fn, "__kwdefaults__", None) or {})
+    )
+    for name in required:
+        if any(name not in kw for kw in calls):
+            return name
+    return None
+
+
 def drive(coro):
     """Runs a coroutine that awaits nothing but other coroutines."""
     try:
@@ -1551,6 +1569,9 @@ class Ctx:
             calls = test_calls(fn, PYTEST)
             if calls is None:
                 return PASSED, b"", None
+            missing = missing_fixtures(fn, calls)
+            if missing:
+                return RTE, b"", "fixture %s: the built-in runner has no fixtures; install pytest (apt-get install python3-pytest)" % missing
             for kw in calls:
                 r = fn(**kw)
                 if hasattr(r, "send") and hasattr(r, "throw") and hasattr(r, "__await__"):

@@ -2,6 +2,7 @@ package cpython
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -393,6 +394,32 @@ func TestAbandonAfterTimeout(t *testing.T) {
 	// Without it, every case runs.
 	out = runOne(t, src, cases, sandbox.RunOptions{Timeout: 100 * time.Millisecond}, config{})
 	want[2] = brief{fitness.Passed, ""}
+	if diff := cmp.Diff(want, briefs(out)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestBuiltinRunnerFixtures: without pytest, a test that needs a fixture
+// fails with a line that says why, instead of a TypeError.
+func TestBuiltinRunnerFixtures(t *testing.T) {
+	python(t)
+	testSrc := "import pytest\nfrom mid import f\n\ndef test_plain():\n    assert f() == 1\n\ndef test_fixture(tmp_path):\n    assert f() == 1\n\n@pytest.mark.parametrize('x', [1])\ndef test_param(x, capsys):\n    assert f() == x\n"
+	tgt := target(t, "mid.py", map[string]string{"test_mid.py": testSrc})
+	var cases []fitness.Case
+	for _, n := range []string{"test_plain", "test_fixture", "test_param"} {
+		cases = append(cases, fitness.Case{Name: n, Kind: fitness.Test, Function: n, Weight: 1, Timeout: 5})
+	}
+	suite := &fitness.Suite{Path: filepath.Join(filepath.Dir(tgt), "test_mid.py"), MemoryMB: 256, Cases: cases, TestSource: []byte(testSrc), TestModule: "test_mid"}
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt}, config{noPytest: true})
+	out, err := e.Run(context.Background(), []byte("def f():\n    return 1\n"), sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []brief{
+		{fitness.Passed, ""},
+		{fitness.RuntimeError, "fixture tmp_path: the built-in runner has no fixtures; install pytest (apt-get install python3-pytest)"},
+		{fitness.RuntimeError, "fixture capsys: the built-in runner has no fixtures; install pytest (apt-get install python3-pytest)"},
+	}
 	if diff := cmp.Diff(want, briefs(out)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
