@@ -29,10 +29,14 @@ const (
 
 // Load reads and validates the suite at path: a JSON suite object, a bare
 // JSON array of cases, JSON lines (one case object per line), or a Python
-// test file (see the package documentation). Every error about the file or
+// test file (see the package documentation); "doctest:FILE" makes a
+// suite of the doctests of FILE (see loadDoctest). Every error about the file or
 // its contents is an [inputerr.Error] whose message is one line naming the
 // file and the line or JSON path at fault.
 func Load(path string) (*Suite, error) {
+	if file, ok := strings.CutPrefix(path, DoctestPrefix); ok {
+		return loadDoctest(file)
+	}
 	// A FIFO or a device (/dev/zero) is refused, not read without end.
 	data, err := userfile.Read(path, MaxFileSize)
 	if err != nil {

@@ -100,4 +100,7 @@ type Suite struct {
 	// TestModule the module name it is imported as; empty otherwise.
 	TestSource []byte
 	TestModule string
+	// Doctest is true when TestSource was generated from the doctests of
+	// Target ("doctest:FILE"): the built-in runner runs it, never pytest.
+	Doctest bool
 }

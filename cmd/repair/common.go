@@ -68,6 +68,9 @@ func (f *inputFlags) load() (*loaded, error) {
 	if target == "" {
 		return nil, &flagError{fmt.Errorf("--target is required (the suite %s names no \"target\")", f.tests)}
 	}
+	if suite.Doctest && !samePath(target, suite.Target) {
+		return nil, &flagError{fmt.Errorf("--target %s: a doctest suite tests the file it comes from (%s); drop --target or name that file", target, suite.Target)}
+	}
 	shown := displayPath(target)
 	prog, err := program.ParseFile(target)
 	if err != nil {
@@ -216,4 +219,14 @@ func remoteOpener(executors []string, tokenFile string) (func(context.Context, s
 		}
 		return eng, nil
 	}, nil
+}
+
+// samePath reports whether a and b name the same file.
+func samePath(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(fa, fb)
 }

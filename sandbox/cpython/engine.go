@@ -152,7 +152,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	} else if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
 		return nil, err
 	}
-	if suite := opts.Suite; len(suite.TestSource) > 0 && suite.Path != "" && !cfg.noPytest {
+	if suite := opts.Suite; len(suite.TestSource) > 0 && suite.Path != "" && !suite.Doctest && !cfg.noPytest {
 		chosen, pt := e.choosePytest(ctx)
 		switch {
 		case pt != nil:
@@ -423,6 +423,8 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		// Pytest runs test cases with the real pytest; Collect only lists
 		// its items (message L) and exits.
 		Pytest *pytestMsg `json:"pytest,omitempty"`
+		// Doctest: the test source is generated (fitness doctest suites).
+		Doctest bool `json:"doctest,omitempty"`
 		// Project places the target in its package (sandbox.Project).
 		Project *projectMsg `json:"project,omitempty"`
 	}{
@@ -454,6 +456,7 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 			msg.TestFile = filepath.Base(s.Path)
 		}
 	}
+	msg.Doctest = s.Doctest
 	if p := e.project; p != nil {
 		msg.Project = &projectMsg{ImportRoot: p.ImportRoot}
 		if p.TestFile != "" {
