@@ -131,7 +131,10 @@ func Names() []string {
 
 // Entry is one statement's place in the ranking.
 type Entry struct {
-	Stmt  int     `json:"stmt"`
+	Stmt int `json:"stmt"`
+	// File is the statement's file when several are repaired together
+	// (Line is then its line in that file); empty otherwise.
+	File  string  `json:"file,omitempty"`
 	Line  int     `json:"line"`
 	Score float64 `json:"score"`
 	Spectrum

@@ -668,36 +668,39 @@ func (p *Program) Describe(e Edit) string {
 		return "`" + s + "`"
 	}
 	st := func(i int) string { return q(p.FirstLine(i)) }
-	line := func(i int) int { return p.Stmts[i].Line }
+	line := func(i int) string { return p.Where(p.Stmts[i].Line) }
 	if e.Text != "" && (e.Op == InsertBefore || e.Op == InsertAfter || e.Op == Replace) {
 		// An adapted copy: show the copy as it is inserted.
 		copyText := strings.TrimSpace(p.donorOf(e, ""))
-		from := fmt.Sprintf("(from line %d, with %s as %s)", line(e.Donor), q(p.SiteText(e.Site)), q(e.Text))
+		from := fmt.Sprintf("(from %s, with %s as %s)", line(e.Donor), q(p.SiteText(e.Site)), q(e.Text))
 		switch e.Op {
 		case InsertBefore:
-			return fmt.Sprintf("line %d: inserted %s %s before %s", line(e.Stmt), q(copyText), from, st(e.Stmt))
+			return fmt.Sprintf("%s: inserted %s %s before %s", line(e.Stmt), q(copyText), from, st(e.Stmt))
 		case InsertAfter:
-			return fmt.Sprintf("line %d: inserted %s %s after %s", line(e.Stmt), q(copyText), from, st(e.Stmt))
+			return fmt.Sprintf("%s: inserted %s %s after %s", line(e.Stmt), q(copyText), from, st(e.Stmt))
 		default:
-			return fmt.Sprintf("line %d: replaced %s with %s %s", line(e.Stmt), st(e.Stmt), q(copyText), from)
+			return fmt.Sprintf("%s: replaced %s with %s %s", line(e.Stmt), st(e.Stmt), q(copyText), from)
 		}
 	}
 	switch e.Op {
 	case Delete:
-		return fmt.Sprintf("line %d: deleted %s", line(e.Stmt), st(e.Stmt))
+		return fmt.Sprintf("%s: deleted %s", line(e.Stmt), st(e.Stmt))
 	case InsertBefore:
-		return fmt.Sprintf("line %d: inserted %s (from line %d) before %s", line(e.Stmt), st(e.Donor), line(e.Donor), st(e.Stmt))
+		return fmt.Sprintf("%s: inserted %s (from %s) before %s", line(e.Stmt), st(e.Donor), line(e.Donor), st(e.Stmt))
 	case InsertAfter:
-		return fmt.Sprintf("line %d: inserted %s (from line %d) after %s", line(e.Stmt), st(e.Donor), line(e.Donor), st(e.Stmt))
+		return fmt.Sprintf("%s: inserted %s (from %s) after %s", line(e.Stmt), st(e.Donor), line(e.Donor), st(e.Stmt))
 	case Replace:
-		return fmt.Sprintf("line %d: replaced %s with %s (from line %d)", line(e.Stmt), st(e.Stmt), st(e.Donor), line(e.Donor))
+		return fmt.Sprintf("%s: replaced %s with %s (from %s)", line(e.Stmt), st(e.Stmt), st(e.Donor), line(e.Donor))
 	case Swap:
-		return fmt.Sprintf("lines %d and %d: swapped %s and %s", line(e.Stmt), line(e.Donor), st(e.Stmt), st(e.Donor))
+		if len(p.Files) < 2 {
+			return fmt.Sprintf("lines %d and %d: swapped %s and %s", p.Stmts[e.Stmt].Line, p.Stmts[e.Donor].Line, st(e.Stmt), st(e.Donor))
+		}
+		return fmt.Sprintf("%s and %s: swapped %s and %s", line(e.Stmt), line(e.Donor), st(e.Stmt), st(e.Donor))
 	case ReplaceText:
 		s := &p.Sites[e.Site]
-		return fmt.Sprintf("line %d: replaced %s with %s", p.LineOf(s.Start), q(p.SiteText(e.Site)), q(e.Text))
+		return fmt.Sprintf("%s: replaced %s with %s", p.Where(p.LineOf(s.Start)), q(p.SiteText(e.Site)), q(e.Text))
 	case SwapText:
-		return fmt.Sprintf("line %d: swapped %s and %s", p.LineOf(p.Sites[e.Site].Start), q(p.SiteText(e.Site)), q(p.SiteText(e.Site2)))
+		return fmt.Sprintf("%s: swapped %s and %s", p.Where(p.LineOf(p.Sites[e.Site].Start)), q(p.SiteText(e.Site)), q(p.SiteText(e.Site2)))
 	}
 	return e.Op.String()
 }

@@ -37,6 +37,9 @@ type Program struct {
 	// IndentUnit is one level of indentation in the file's own style
 	// ("    " unless the file shows otherwise).
 	IndentUnit string
+	// Files are the files of a joined program (ParseFiles), in order;
+	// empty for a single file.
+	Files []File
 
 	lineStarts []int  // byte offset of each line start; lineStarts[0] == 0
 	inString   []bool // inString[l]: line l (0-based) starts inside a string token

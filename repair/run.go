@@ -531,7 +531,7 @@ func (st *search) report(gen int, pop []individual) {
 		if st.result.Best == nil || pop[bi].fit > st.best {
 			st.best = pop[bi].fit
 			st.result.Best = st.prog.Applied(pop[bi].patch)
-			st.result.BestDiff = program.Diff(st.prog.Path, st.prog.Src, pop[bi].src)
+			st.result.BestDiff = st.prog.DiffTo(pop[bi].src)
 		}
 	}
 	el := time.Since(st.start)
@@ -667,7 +667,7 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 	if o.CompileError != "" && len(flaky) == 0 {
 		flaky = []int{0}
 	}
-	fix := &Fix{Patch: patch, Unreduced: c.patch, Source: src, Diff: program.Diff(p.Path, p.Src, src), Generation: c.gen, Evaluations: c.evals}
+	fix := &Fix{Patch: patch, Unreduced: c.patch, Source: src, Diff: p.DiffTo(src), Generation: c.gen, Evaluations: c.evals}
 	if st.opts.Lenient != nil {
 		fix.Injections = make([][]fitness.Injection, len(o.Results))
 		for i, r := range o.Results {

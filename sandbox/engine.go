@@ -68,6 +68,11 @@ type Options struct {
 	// the module name candidates are imported as, and the files of its
 	// directory are importable by the candidate and the tests.
 	Target string
+	// Targets, when more than one, are the files repaired together
+	// (Target first): a candidate is their joined text (see
+	// program.ParseFiles), which the engine splits and imports as their
+	// modules. Engines that cannot (gpython, remote) refuse.
+	Targets []string
 	// Workers is the number of worker processes (default: number of CPUs).
 	Workers int
 	// Isolation level (default IsolationAuto).

@@ -20,7 +20,7 @@ import (
 
 // inputFlags are the flags every command that runs a program shares.
 type inputFlags struct {
-	target    string
+	targets   []string
 	tests     string
 	engine    string
 	workers   int
@@ -34,7 +34,7 @@ type inputFlags struct {
 
 func (f *inputFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.target, "target", "", "the Python file to repair (default: the suite's \"target\")")
+	fl.StringSliceVar(&f.targets, "target", nil, "the Python file to repair (default: the suite's \"target\"); several files (repeat the flag, or F1,F2) or a directory are repaired together")
 	fl.StringVar(&f.tests, "tests", "", "the test suite: JSON, JSON lines, or a Python test_*.py file (required)")
 	fl.StringVar(&f.engine, "engine", "auto", "engine that runs candidates: auto, cpython or gpython")
 	fl.IntVar(&f.workers, "workers", 0, "candidates evaluated at once (0: one per CPU)")
@@ -50,6 +50,9 @@ type loaded struct {
 	prog  *program.Program
 	suite *fitness.Suite
 	path  string // the target as shown in messages and diffs
+	// paths are the target files, path first: more than one when several
+	// files are repaired together (prog is then their joined program).
+	paths []string
 }
 
 // load reads the suite and the target, and checks they fit together.
@@ -61,7 +64,14 @@ func (f *inputFlags) load() (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	target := f.target
+	targets, err := expandTargets(f.targets, f.tests)
+	if err != nil {
+		return nil, err
+	}
+	target := ""
+	if len(targets) > 0 {
+		target = targets[0]
+	}
 	if target == "" {
 		target = suite.Target
 	}
@@ -72,15 +82,25 @@ func (f *inputFlags) load() (*loaded, error) {
 		return nil, &flagError{fmt.Errorf("--target %s: a doctest suite tests the file it comes from (%s); drop --target or name that file", target, suite.Target)}
 	}
 	shown := displayPath(target)
-	prog, err := program.ParseFile(target)
-	if err != nil {
+	var prog *program.Program
+	if len(targets) > 1 {
+		if suite.Doctest {
+			return nil, &flagError{fmt.Errorf("--target: a doctest suite tests one file")}
+		}
+		if prog, err = parseTargets(targets); err != nil {
+			return nil, err
+		}
+	} else if prog, err = program.ParseFile(target); err != nil {
 		return nil, err
 	}
 	prog.Path = shown
 	if err := suite.CheckTarget(target, prog.Scopes[0].Names); err != nil {
 		return nil, err
 	}
-	return &loaded{prog: prog, suite: suite, path: target}, nil
+	if len(targets) < 2 {
+		targets = []string{target}
+	}
+	return &loaded{prog: prog, suite: suite, path: target, paths: targets}, nil
 }
 
 // displayPath is the path a patch names the target by, so that it applies
@@ -157,7 +177,7 @@ func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.E
 		workers = runtime.NumCPU()
 	}
 	opts := sandbox.Options{
-		Suite: l.suite, Target: l.path, Workers: workers, Isolation: iso,
+		Suite: l.suite, Target: l.path, Targets: l.paths, Workers: workers, Isolation: iso,
 		Python: f.python, Stderr: io.Err,
 	}
 	if len(f.executors) > 0 {
@@ -229,4 +249,78 @@ func samePath(a, b string) bool {
 		return filepath.Clean(a) == filepath.Clean(b)
 	}
 	return os.SameFile(fa, fb)
+}
+
+// maxTargets bounds the files repaired together.
+const maxTargets = 64
+
+// expandTargets resolves the --target values: files as given, a
+// directory as the Python files under it that are not tests (test_*.py,
+// *_test.py, conftest.py) nor the suite, sorted.
+func expandTargets(values []string, suite string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	suiteAbs, _ := filepath.Abs(suite)
+	add := func(p string) {
+		abs, err := filepath.Abs(p)
+		if err != nil || seen[abs] || abs == suiteAbs {
+			return
+		}
+		seen[abs] = true
+		out = append(out, p)
+	}
+	for _, v := range values {
+		if v == "" {
+			continue
+		}
+		fi, err := os.Stat(v)
+		if err != nil || !fi.IsDir() {
+			add(v) // reading it says what is wrong
+			continue
+		}
+		err = filepath.WalkDir(v, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if p != v && (strings.HasPrefix(name, ".") || name == "__pycache__" || name == "venv" || name == "node_modules") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(name, ".py") && !strings.HasPrefix(name, "test_") && !strings.HasSuffix(name, "_test.py") && name != "conftest.py" && d.Type().IsRegular() {
+				add(p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(out) > maxTargets {
+		return nil, &flagError{fmt.Errorf("--target: %d files; at most %d are repaired together", len(out), maxTargets)}
+	}
+	if len(values) > 0 && len(out) == 0 {
+		return nil, &flagError{fmt.Errorf("--target %s: no Python file to repair", strings.Join(values, ","))}
+	}
+	return out, nil
+}
+
+// parseTargets parses several target files as one joined program.
+func parseTargets(targets []string) (*program.Program, error) {
+	paths := make([]string, len(targets))
+	srcs := make([][]byte, len(targets))
+	for i, t := range targets {
+		one, err := program.ParseFile(t)
+		if err != nil {
+			return nil, err
+		}
+		paths[i], srcs[i] = displayPath(t), one.Src
+	}
+	p, err := program.ParseFiles(paths, srcs)
+	if err != nil {
+		return nil, inputerr.Wrap(err)
+	}
+	return p, nil
 }

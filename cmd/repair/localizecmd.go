@@ -11,6 +11,7 @@ import (
 	"repair/fitness"
 	"repair/internal/inputerr"
 	"repair/localize"
+	"repair/program"
 	"repair/sandbox"
 )
 
@@ -71,7 +72,7 @@ With --lenient, the program runs with injected values for what it misses
 				return err
 			}
 			rk := localize.Rank(l.prog, o, fm)
-			entries := rk.Entries
+			entries := fileLines(l.prog, rk.Entries)
 			if top > 0 && top < len(entries) {
 				entries = entries[:top]
 			}
@@ -85,8 +86,16 @@ With --lenient, the program runs with injected values for what it misses
 			if rk.Uniform {
 				fmt.Fprintln(io.Err, "repair: no statement is executed by a failing case: the search would mutate every statement alike")
 			}
-			fmt.Fprintf(io.Out, "%4s  %5s  %-8s  %5s  %5s  %s\n", "rank", "line", fm.Name, "ef", "ep", "statement")
+			if len(l.prog.Files) > 1 {
+				fmt.Fprintf(io.Out, "%4s  %-24s  %-8s  %5s  %5s  %s\n", "rank", "file:line", fm.Name, "ef", "ep", "statement")
+			} else {
+				fmt.Fprintf(io.Out, "%4s  %5s  %-8s  %5s  %5s  %s\n", "rank", "line", fm.Name, "ef", "ep", "statement")
+			}
 			for i, e := range entries {
+				if e.File != "" {
+					fmt.Fprintf(io.Out, "%4d  %-24s  %8.4f  %5d  %5d  %s\n", i+1, fmt.Sprintf("%s:%d", e.File, e.Line), e.Score, e.EF, e.EP, e.Text)
+					continue
+				}
 				fmt.Fprintf(io.Out, "%4d  %5d  %8.4f  %5d  %5d  %s\n", i+1, e.Line, e.Score, e.EF, e.EP, e.Text)
 			}
 			fmt.Fprintf(io.Out, "%d failing and %d passing cases\n", rk.Failing, rk.Passing)
@@ -113,4 +122,19 @@ func printNeeded(w io.Writer, o *fitness.Outcome) {
 	for _, in := range need {
 		fmt.Fprintf(w, "repair:   %s\n", describeInjection(in))
 	}
+}
+
+// fileLines maps the entries of a joined program (several targets) to
+// their files and lines there; for one file it returns entries as they
+// are.
+func fileLines(p *program.Program, entries []localize.Entry) []localize.Entry {
+	if len(p.Files) < 2 {
+		return entries
+	}
+	out := make([]localize.Entry, len(entries))
+	for i, e := range entries {
+		e.File, e.Line = p.FileOfLine(e.Line)
+		out[i] = e
+	}
+	return out
 }

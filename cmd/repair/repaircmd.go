@@ -132,8 +132,10 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		return err
 	}
 	if f.write {
-		if err := checkTargetWritable(l.path); err != nil {
-			return err
+		for _, p := range l.paths {
+			if err := checkTargetWritable(p); err != nil {
+				return err
+			}
 		}
 	}
 	log := io.Err
@@ -195,10 +197,9 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	fix := res.Fixes[0]
 	fmt.Fprint(io.Out, fix.Diff)
 	if f.write {
-		if err := writeTarget(l.path, l.prog.Src, fix.Source); err != nil {
+		if err := writeTargets(log, l, fix.Source); err != nil {
 			return err
 		}
-		fmt.Fprintf(log, "repair: wrote %s (the original is in %s.orig)\n", l.path, l.path)
 	}
 	return reportErr
 }
@@ -319,6 +320,30 @@ func unwrap(err error) error {
 	return err
 }
 
+// writeTargets writes the repaired source over the target, or over each
+// target file it changes when several are repaired together.
+func writeTargets(log io.Writer, l *loaded, fixed []byte) error {
+	paths, olds, news := []string{l.path}, [][]byte{l.prog.Src}, [][]byte{fixed}
+	if len(l.prog.Files) > 1 {
+		var ok bool
+		olds, _ = l.prog.SplitFiles(l.prog.Src)
+		if news, ok = l.prog.SplitFiles(fixed); !ok {
+			return fmt.Errorf("--write: the repaired source lost a file boundary")
+		}
+		paths = l.paths
+	}
+	for i, p := range paths {
+		if string(olds[i]) == string(news[i]) {
+			continue
+		}
+		if err := writeTarget(p, olds[i], news[i]); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "repair: wrote %s (the original is in %s.orig)\n", p, p)
+	}
+	return nil
+}
+
 // writeTarget keeps the original in PATH.orig and replaces the file PATH
 // names with the repaired source atomically (a new file renamed over it),
 // keeping its mode. Through a symbolic link it replaces the file the link
@@ -428,7 +453,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		},
 		Evaluations: res.Evaluations, Generations: res.Generations,
 		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, BestFitness: res.BestFitness,
-		History: res.History, Ranking: res.Ranking.Entries, Uniform: res.Ranking.Uniform,
+		History: res.History, Ranking: fileLines(l.prog, res.Ranking.Entries), Uniform: res.Ranking.Uniform,
 		Fixes: res.Fixes, Best: res.Best, BestDiff: res.BestDiff,
 	}
 	r.Outcome = "none"

@@ -19,6 +19,7 @@ import (
 
 	"repair/fitness"
 	"repair/internal/inputerr"
+	"repair/program"
 	"repair/sandbox"
 )
 
@@ -34,6 +35,9 @@ type Engine struct {
 	// project, when not nil, is the package tree the target lives in: its
 	// files replace files, the target is imported by its dotted name.
 	project *sandbox.Project
+	// modules are the module names of opts.Targets when several files
+	// are repaired together (the first is the target's).
+	modules []string
 	// pytest, when not nil, runs the cases of a test file (see
 	// harness.py, PytestCtx).
 	pytest   *Pytest
@@ -151,6 +155,11 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		e.project = proj
 	} else if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
 		return nil, err
+	}
+	if len(opts.Targets) > 1 {
+		if e.modules, err = e.multiLayout(module); err != nil {
+			return nil, err
+		}
 	}
 	if suite := opts.Suite; len(suite.TestSource) > 0 && suite.Path != "" && !suite.Doctest && !cfg.noPytest {
 		chosen, pt := e.choosePytest(ctx)
@@ -425,6 +434,9 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		Pytest *pytestMsg `json:"pytest,omitempty"`
 		// Doctest: the test source is generated (fitness doctest suites).
 		Doctest bool `json:"doctest,omitempty"`
+		// Modules are the targets repaired together, in the order of the
+		// joined candidate (program.Join).
+		Modules []moduleMsg `json:"modules,omitempty"`
 		// Project places the target in its package (sandbox.Project).
 		Project *projectMsg `json:"project,omitempty"`
 	}{
@@ -438,6 +450,21 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 	}
 	if data, err := os.ReadFile(opts.Target); err == nil {
 		msg.Original = string(data)
+	}
+	if len(e.modules) > 1 {
+		srcs := make([][]byte, len(opts.Targets))
+		for i, t := range opts.Targets {
+			data, err := os.ReadFile(t)
+			if err != nil {
+				return nil, err
+			}
+			srcs[i] = data
+		}
+		joined, _, err := program.Join(opts.Targets, srcs)
+		if err != nil {
+			return nil, inputerr.New("%v", err)
+		}
+		msg.Original = string(joined)
 	}
 	if pt != nil {
 		msg.Pytest = &pytestMsg{Paths: pt.Paths, Collect: collect, PerChild: cfg.pytestPerChild}
@@ -457,6 +484,9 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		}
 	}
 	msg.Doctest = s.Doctest
+	for _, m := range e.modules {
+		msg.Modules = append(msg.Modules, moduleMsg{Name: m})
+	}
 	if p := e.project; p != nil {
 		msg.Project = &projectMsg{ImportRoot: p.ImportRoot}
 		if p.TestFile != "" {
@@ -493,4 +523,79 @@ type pytestMsg struct {
 // the project's root, the target's top package is under ImportRoot.
 type projectMsg struct {
 	ImportRoot string `json:"import_root"`
+}
+
+// moduleMsg is one of the targets repaired together.
+type moduleMsg struct {
+	Name string `json:"name"`
+}
+
+// multiLayout checks the targets repaired together and returns their
+// module names: plain modules (their helpers are the union of each
+// one's), or modules of the target's package project, never a mix. No
+// target is also copied as a helper: candidates bring their own.
+func (e *Engine) multiLayout(module string) ([]string, error) {
+	opts := e.opts
+	names := []string{module}
+	seen := map[string]bool{module: true}
+	abs := map[string]bool{}
+	for _, t := range opts.Targets {
+		a, err := filepath.Abs(t)
+		if err != nil {
+			return nil, err
+		}
+		abs[a] = true
+	}
+	for _, t := range opts.Targets[1:] {
+		p, err := sandbox.FindProject(t, opts.Suite)
+		if err != nil {
+			return nil, inputerr.New("%v", err)
+		}
+		name := strings.TrimSuffix(filepath.Base(t), ".py")
+		switch {
+		case (p == nil) != (e.project == nil):
+			return nil, inputerr.New("--target %s: the files repaired together must all be plain modules or all modules of one package tree", t)
+		case p != nil:
+			ir, _ := filepath.Abs(filepath.Join(p.Root, p.ImportRoot))
+			own, _ := filepath.Abs(filepath.Join(e.project.Root, e.project.ImportRoot))
+			if ir != own {
+				return nil, inputerr.New("--target %s: not under the import root %s of %s", t, own, opts.Target)
+			}
+			name = p.Module
+		case !isIdentifier(name):
+			return nil, inputerr.New("--target %s: %q is not a Python module name", t, name)
+		}
+		if seen[name] {
+			return nil, inputerr.New("--target %s: a second file for module %s", t, name)
+		}
+		seen[name] = true
+		names = append(names, name)
+		if p == nil {
+			more, err := sandbox.HelperFiles(t, opts.Suite)
+			if err != nil {
+				return nil, err
+			}
+			e.files = append(e.files, more...)
+		}
+	}
+	if e.project != nil {
+		kept := e.project.Files[:0:0]
+		for _, f := range e.project.Files {
+			if !abs[f.Src] {
+				kept = append(kept, f)
+			}
+		}
+		e.project.Files = kept
+		return names, nil
+	}
+	kept := e.files[:0:0]
+	base := map[string]bool{}
+	for _, f := range e.files {
+		if !abs[f] && !base[filepath.Base(f)] && !seen[strings.TrimSuffix(filepath.Base(f), ".py")] {
+			base[filepath.Base(f)] = true
+			kept = append(kept, f)
+		}
+	}
+	e.files = kept
+	return names, nil
 }

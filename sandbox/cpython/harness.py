@@ -90,6 +90,8 @@ modules = sys.modules
 PYTEST_MODE = False  # test cases run under the real pytest (PytestCtx)
 PREPARED = None  # pytest's configuration, made once in the server
 PACKAGE = ""  # the target's package, when it lives in one (CandidateFinder)
+MULTI = ()  # (module, file) of each target when several are repaired together
+BOUNDARY = b"# ---- repair: the next file starts below ----"  # program.FileBoundary
 COLLECT = False  # the server only lists what pytest collects, then exits
 
 
@@ -1117,7 +1119,7 @@ def run_cases(shm, start, code, L, covoff, recbase, cap, pure, lx_off):
     if cov:
         covmv = memoryview(shm)[covoff : covoff + L]
         zeros = bytes(L)
-        tracer = make_tracer(covmv, L)
+        tracer = make_tracer(covmv, L, code[1] if MULTI else None)
     lx = None
     if lx_off:
         lx = load_lenient(shm, lx_off)
@@ -1393,7 +1395,9 @@ def prune_modules(base):
     return len(modules)
 
 
-def make_tracer(covmv, L):
+def make_tracer(covmv, L, offsets=None):
+    if offsets is not None:
+        return make_multi_tracer(covmv, L, offsets)
     cand = CAND_FILE
 
     def local(frame, event, arg):
@@ -1422,20 +1426,62 @@ def resolve(d, c):
     return obj
 
 
+def compile_joined(src):
+    """The code of each target of a joined candidate (program.Join), and
+    the line of the joined text each starts after."""
+    lines = src.split(b"\n")
+    parts, offsets, start = [], [], 0
+    for i, line in enumerate(lines):
+        if line.rstrip(b"\r") == BOUNDARY:
+            parts.append(b"\n".join(lines[start:i]) + b"\n")
+            offsets.append(start)
+            start = i + 1
+    parts.append(b"\n".join(lines[start:]))
+    offsets.append(start)
+    if len(parts) != len(MULTI):
+        raise ValueError("the candidate has %d files, not %d" % (len(parts), len(MULTI)))
+    codes = tuple(compile(p, f, "exec", dont_inherit=True) for p, (_, f) in zip(parts, MULTI))
+    return codes, tuple(offsets)
+
+
+def make_multi_tracer(covmv, L, offsets):
+    """make_tracer for several targets: a line of target k counts at its
+    line of the joined program, after offsets[k] lines."""
+    by_file = {f: off for (_, f), off in zip(MULTI, offsets)}
+
+    def tracer_for(off):
+        def local(frame, event, arg):
+            if event == "line":
+                ln = frame.f_lineno + off
+                if 0 < ln < L:
+                    covmv[ln] = 1
+            return local
+
+        return local
+
+    locals_ = {f: tracer_for(off) for f, off in by_file.items()}
+
+    def glob(frame, event, arg):
+        return locals_.get(frame.f_code.co_filename)
+
+    return glob
+
+
 class CandidateFinder:
     """Finds the target's module (PACKAGE mode): its code is the running
     candidate's, so the package's __init__ or a sibling that imports it
     gets the candidate, and its relative imports resolve."""
 
-    code = None
+    codes = {}  # module name -> (code, file) of the running candidate
 
     @classmethod
     def find_spec(cls, fullname, path=None, target=None):
-        if fullname != MODULE or cls.code is None:
+        found = cls.codes.get(fullname)
+        if found is None:
             return None
         from importlib.machinery import ModuleSpec
 
-        spec = ModuleSpec(fullname, cls, origin=CAND_FILE)
+        spec = ModuleSpec(fullname, cls, origin=found[1])
         spec.has_location = True
         return spec
 
@@ -1445,8 +1491,9 @@ class CandidateFinder:
 
     @classmethod
     def exec_module(cls, module):
-        module.__file__ = CAND_FILE
-        exec(cls.code, module.__dict__)
+        code, file = cls.codes[module.__name__]
+        module.__file__ = file
+        exec(code, module.__dict__)
 
 
 class Ctx:
@@ -1456,7 +1503,7 @@ class Ctx:
         self.code = code
 
     def fresh(self, name):
-        if PACKAGE:
+        if PACKAGE or MULTI:
             return self.fresh_in_package(name)
         m = ModuleType(name)
         d = m.__dict__
@@ -1473,17 +1520,24 @@ class Ctx:
         (python -m)."""
         import importlib
 
-        CandidateFinder.code = self.code
-        modules.pop(MODULE, None)
+        if MULTI:
+            codes = dict(zip((m for m, _ in MULTI), zip(self.code[0], (f for _, f in MULTI))))
+        else:
+            codes = {MODULE: (self.code, CAND_FILE)}
+        CandidateFinder.codes = codes
+        for m in codes:
+            modules.pop(m, None)
         if name != "__main__":
             return importlib.import_module(MODULE).__dict__
-        importlib.import_module(PACKAGE)
+        if PACKAGE:
+            importlib.import_module(PACKAGE)
+        del codes[MODULE]  # run as __main__, not imported
         m = ModuleType("__main__")
         d = m.__dict__
         d["__file__"] = CAND_FILE
-        d["__package__"] = PACKAGE
+        d["__package__"] = PACKAGE or None
         modules["__main__"] = m
-        exec(self.code, d)
+        exec(self.code[0][0] if MULTI else self.code, d)
         return d
 
     def reusable_module(self):
@@ -1684,7 +1738,10 @@ def collect_items(original):
     sys.stdout = Output()
     sys.stderr = Output()
     try:
-        code = compile(original, CAND_FILE, "exec", dont_inherit=True)
+        if MULTI:
+            code = compile_joined(original.encode("utf-8", "surrogateescape"))
+        else:
+            code = compile(original, CAND_FILE, "exec", dont_inherit=True)
     except BaseException as e:
         return {"items": [], "error": "the target does not compile: %s" % exc_detail(e, FILES)}
     ctx = PytestCtx(code)
@@ -2238,12 +2295,18 @@ class Manager:
 
     def evaluate(self, src, cov, plan=None):
         try:
-            code = compile(src, CAND_FILE, "exec", dont_inherit=True)
+            if MULTI:
+                code = compile_joined(src)
+                plan = None  # lenient runs take one file
+            else:
+                code = compile(src, CAND_FILE, "exec", dont_inherit=True)
         except BaseException as e:  # SyntaxError, ValueError (NUL bytes), RecursionError, MemoryError...
             if isinstance(e, SyntaxError):
                 msg = "%s: %s" % (type(e).__name__, e.msg)
                 if e.lineno:
                     msg += " (line %d)" % e.lineno
+                    if MULTI and e.filename and e.filename != CAND_FILE:
+                        msg = msg[:-1] + " of %s)" % os.path.basename(e.filename)
             else:
                 msg = "%s: %s" % (type(e).__name__, e)
             e.__traceback__ = None
@@ -2387,9 +2450,15 @@ def setup(cfg):
     if proj and proj.get("import_root"):
         IMPORT_ROOT = os.path.join(lib, proj["import_root"])
     CAND_FILE = os.path.join(IMPORT_ROOT, *MODULE.split(".")) + ".py"
+    global MULTI
+    MULTI = tuple(
+        (m["name"], os.path.join(IMPORT_ROOT, *m["name"].split(".")) + ".py") for m in cfg.get("modules") or ()
+    )
+    if len(MULTI) < 2:
+        MULTI = ()
     MEMORY_MB = int(cfg.get("memory_mb") or 512)
     OUTPUT_CAP = int(cfg.get("output_cap") or 65536)
-    files = {CAND_FILE}
+    files = {CAND_FILE} | {f for _, f in MULTI}
     TEST_MODULE = cfg.get("test_module") or ""
     TEST_CODE = None
     PYTEST = None
@@ -2423,7 +2492,7 @@ def setup(cfg):
     path = [p for p in sys.path if p and p != cwd]
     site = os.path.join(sys.prefix, "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
     sys.path[:] = [lib] + path + ([site] if os.path.isdir(site) else [])
-    if PACKAGE:
+    if PACKAGE or MULTI:
         # The target's package imports from its import root (a src/
         # layout), as an installed or editable package would; the target
         # itself is the candidate whoever imports it (CandidateFinder).
@@ -2478,7 +2547,7 @@ def setup(cfg):
         purity, TEST_MASK = pure_code(TEST_CODE, ("pytest", MODULE))
         if not purity or PYTEST_MODE:
             REUSE = False
-    if PACKAGE:
+    if PACKAGE or MULTI:
         REUSE = False
     BASE_MODULES = set(modules)
 

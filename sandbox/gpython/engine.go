@@ -87,6 +87,9 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if opts.Target == "" {
 		return nil, errors.New("gpython: no target")
 	}
+	if len(opts.Targets) > 1 {
+		return nil, inputerr.New("--target: several files are repaired together with --engine cpython only")
+	}
 	if proj, err := sandbox.FindProject(opts.Target, opts.Suite); err != nil || proj != nil {
 		return nil, inputerr.New("%s: a module inside a package (%s holds an __init__.py) needs --engine cpython", opts.Target, filepath.Dir(opts.Target))
 	}

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"repair/fitness"
+	"repair/internal/inputerr"
 	"repair/sandbox"
 )
 
@@ -92,6 +93,9 @@ type server struct {
 func New(ctx context.Context, opts sandbox.Options, cfg Config) (*Engine, error) {
 	if len(cfg.Executors) == 0 {
 		return nil, errors.New("remote: no executors")
+	}
+	if len(opts.Targets) > 1 {
+		return nil, inputerr.New("--target: several files are repaired together on a local cpython engine only, not with --executor")
 	}
 	spec, err := NewSuite(opts.Target, opts.Suite)
 	if err != nil {

@@ -1,0 +1,168 @@
+package program
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// FileBoundary is the comment line that separates the files of a joined
+// program (see [ParseFiles]). Edits never touch comments, so every
+// candidate of a joined program keeps its boundaries.
+const FileBoundary = "# ---- repair: the next file starts below ----"
+
+// File is one file of a joined program.
+type File struct {
+	// Path names the file in diffs and messages.
+	Path string
+	// FirstLine is the joined program's line of the file's first line.
+	FirstLine int
+	// NoFinalNewline: the file does not end with a newline (Join added
+	// one; Split takes it off again).
+	NoFinalNewline bool
+}
+
+// ParseFiles parses several files as one program: their texts joined,
+// each after the previous one's FileBoundary line, so that localization,
+// mutation and crossover work across them and a patch may edit any of
+// them. Each file must parse on its own (its errors name it).
+// Program.Files says where each file starts; Path is the first file's.
+func ParseFiles(paths []string, srcs [][]byte) (*Program, error) {
+	if len(paths) != len(srcs) || len(paths) == 0 {
+		return nil, fmt.Errorf("program: %d paths for %d files", len(paths), len(srcs))
+	}
+	if len(paths) == 1 {
+		return Parse(paths[0], srcs[0])
+	}
+	for i, src := range srcs {
+		if _, err := Parse(paths[i], src); err != nil {
+			return nil, err
+		}
+	}
+	joined, files, err := Join(paths, srcs)
+	if err != nil {
+		return nil, err
+	}
+	p, err := Parse(paths[0], joined)
+	if err != nil {
+		return nil, err
+	}
+	p.Files = files
+	return p, nil
+}
+
+// Join concatenates the files' texts with a FileBoundary line after each
+// but the last.
+func Join(paths []string, srcs [][]byte) ([]byte, []File, error) {
+	var b bytes.Buffer
+	files := make([]File, len(srcs))
+	line := 1
+	for i, src := range srcs {
+		for _, l := range strings.Split(string(src), "\n") {
+			if strings.TrimRight(l, "\r") == FileBoundary {
+				return nil, nil, fmt.Errorf("%s: holds the line %q, which repair uses to join files", paths[i], FileBoundary)
+			}
+		}
+		files[i] = File{Path: paths[i], FirstLine: line}
+		b.Write(src)
+		if len(src) == 0 || src[len(src)-1] != '\n' {
+			files[i].NoFinalNewline = true
+			b.WriteByte('\n')
+		}
+		line += bytes.Count(src, []byte("\n"))
+		if files[i].NoFinalNewline {
+			line++
+		}
+		if i < len(srcs)-1 {
+			b.WriteString(FileBoundary + "\n")
+			line++
+		}
+	}
+	return b.Bytes(), files, nil
+}
+
+// SplitFiles cuts the text of a candidate of p back into its files' texts;
+// ok is false when p is not joined or the text lost a boundary.
+func (p *Program) SplitFiles(src []byte) (parts [][]byte, ok bool) {
+	if len(p.Files) < 2 {
+		return nil, false
+	}
+	parts = make([][]byte, 0, len(p.Files))
+	rest := src
+	for {
+		i := boundaryIndex(rest)
+		if i < 0 {
+			parts = append(parts, rest)
+			break
+		}
+		parts = append(parts, rest[:i])
+		rest = rest[i+len(FileBoundary):]
+		rest = bytes.TrimPrefix(rest, []byte("\r"))
+		rest = bytes.TrimPrefix(rest, []byte("\n"))
+	}
+	if len(parts) != len(p.Files) {
+		return nil, false
+	}
+	for i, f := range p.Files {
+		if f.NoFinalNewline {
+			parts[i] = bytes.TrimSuffix(parts[i], []byte("\n"))
+		}
+	}
+	return parts, true
+}
+
+// boundaryIndex is the offset of the first FileBoundary line of src, or -1.
+func boundaryIndex(src []byte) int {
+	off := 0
+	for off <= len(src) {
+		j := bytes.Index(src[off:], []byte(FileBoundary))
+		if j < 0 {
+			return -1
+		}
+		at := off + j
+		end := at + len(FileBoundary)
+		if (at == 0 || src[at-1] == '\n') && (end == len(src) || src[end] == '\n' || src[end] == '\r') {
+			return at
+		}
+		off = end
+	}
+	return -1
+}
+
+// FileOfLine maps a line of p to the file it is in and the line there:
+// for a single file, p.Path and the line itself.
+func (p *Program) FileOfLine(line int) (string, int) {
+	for i := len(p.Files) - 1; i >= 0; i-- {
+		if line >= p.Files[i].FirstLine {
+			return p.Files[i].Path, line - p.Files[i].FirstLine + 1
+		}
+	}
+	return p.Path, line
+}
+
+// Where is "line N", or for a joined program "PATH line N".
+func (p *Program) Where(line int) string {
+	if len(p.Files) < 2 {
+		return fmt.Sprintf("line %d", line)
+	}
+	path, l := p.FileOfLine(line)
+	return fmt.Sprintf("%s line %d", path, l)
+}
+
+// DiffTo is the unified diff from p's original to a candidate src: one
+// section per file that changed.
+func (p *Program) DiffTo(src []byte) string {
+	if len(p.Files) < 2 {
+		return Diff(p.Path, p.Src, src)
+	}
+	olds, _ := p.SplitFiles(p.Src)
+	news, ok := p.SplitFiles(src)
+	if !ok {
+		return Diff(p.Path, p.Src, src) // not reached: edits keep the boundaries
+	}
+	var b strings.Builder
+	for i, f := range p.Files {
+		b.WriteString(Diff(f.Path, olds[i], news[i]))
+	}
+	return b.String()
+}
