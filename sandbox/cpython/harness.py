@@ -1124,7 +1124,7 @@ def run_cases(shm, start, code, L, covoff, recbase, cap, pure, lx_off):
     if lx_off:
         lx = load_lenient(shm, lx_off)
         maxrec += INJ_MAX
-        ctx = LenientCtx(code, lx)
+        ctx = LenientPytestCtx(code, lx) if PYTEST_MODE else LenientCtx(code, lx)
     elif PYTEST_MODE:
         ctx = PytestCtx(code)
     else:
@@ -1895,6 +1895,16 @@ class LenientCtx(Ctx):
             modules["__main__"] = m
         exec(self.code, d)
         return d
+
+
+class LenientPytestCtx(PytestCtx):
+    """PytestCtx for lenient mode: the candidate as LenientCtx installs it."""
+
+    def __init__(self, code, lx):
+        PytestCtx.__init__(self, code)
+        self.case_builtins = lx.case_builtins
+
+    fresh = LenientCtx.fresh
 
 
 def reset_empty_stdin():
