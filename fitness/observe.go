@@ -170,6 +170,7 @@ type Check struct {
 	raisesText      string
 	stdout          *string
 	tol             float64
+	execEval        bool // compare output by ExecEval's rules
 	outputCap       int
 	expectedRepr    string
 	argsRepr        string
@@ -182,7 +183,7 @@ func NewChecks(cases []Case, outputCap int) ([]Check, error) {
 	for i := range cases {
 		c := &cases[i]
 		k := &out[i]
-		k.kind, k.tol, k.outputCap, k.stdout = c.Kind, c.Tolerance, outputCap, c.Stdout
+		k.kind, k.tol, k.outputCap, k.stdout, k.execEval = c.Kind, c.Tolerance, outputCap, c.Stdout, c.OutputRule == "execeval"
 		if c.Raises != "" {
 			k.raisesText = c.Raises
 			k.raises = c.Raises[strings.LastIndexByte(c.Raises, '.')+1:]
@@ -285,7 +286,13 @@ func (k *Check) Judge(o *Observation) (Verdict, string) {
 			return WrongAnswer, fmt.Sprintf("output longer than %d bytes", k.outputCap)
 		}
 		if k.stdout != nil {
-			if d := StdoutDifference(*k.stdout, o.Stdout, k.tol); d != "" {
+			d := ""
+			if k.execEval {
+				d = ExecEvalDifference(*k.stdout, o.Stdout)
+			} else {
+				d = StdoutDifference(*k.stdout, o.Stdout, k.tol)
+			}
+			if d != "" {
 				return WrongAnswer, d
 			}
 		}

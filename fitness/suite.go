@@ -68,6 +68,10 @@ type Case struct {
 	// Stdin and Stdout are the input and expected output of an IO case.
 	Stdin  *string `json:"stdin,omitempty"`
 	Stdout *string `json:"stdout,omitempty"`
+	// OutputRule selects how Stdout compares: "" (line by line, trailing
+	// whitespace ignored, numbers within Tolerance) or "execeval"
+	// (ExecEval's rules, see ExecEvalDifference).
+	OutputRule string `json:"output_rule,omitempty"`
 	// Weight multiplies the case inside its fitness sum (default 1, > 0).
 	Weight float64 `json:"weight"`
 	// Timeout in seconds (> 0).

@@ -276,7 +276,7 @@ func (s *Server) execSpec(req *ExecRequest, rt Runtime) (*spec, [][]int, error) 
 		for j := range outs {
 			c := fitness.Case{
 				Name: fmt.Sprintf("unittests[%d]", i), Kind: fitness.IO, Stdin: &in,
-				Weight: 1, Timeout: timeout, Tolerance: fitness.DefaultTolerance,
+				Weight: 1, Timeout: timeout, Tolerance: fitness.DefaultTolerance, OutputRule: "execeval",
 			}
 			if len(ut.Output) > 0 {
 				c.Stdout = &ut.Output[j]
@@ -328,6 +328,7 @@ func (s *Server) executeCode(w http.ResponseWriter, r *http.Request) {
 		s.evalError(w, r, err, execCode)
 		return
 	}
+	w.Header().Set("X-Repair-Runtime", rt.Describe)
 	resp := execAnswer(req, groups, out)
 	for _, ut := range resp.Data {
 		if ut.ExecOutcome != nil {

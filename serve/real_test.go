@@ -67,7 +67,12 @@ func TestExecEvalRealVerdicts(t *testing.T) {
 		{"passed", sum, [][2]string{{"1 2\n", "3"}, {"10 -3", "7\n"}}, []string{"PASSED", "PASSED"}},
 		{"floats within tolerance", "print(0.1 + 0.2)", [][2]string{{"", "0.3"}}, []string{"PASSED"}},
 		{"wrong answer", sum, [][2]string{{"1 2", "3"}, {"2 2", "5"}}, []string{"PASSED", "WRONG_ANSWER"}},
-		{"nan matches nothing", "print(float('nan'))", [][2]string{{"", "nan"}}, []string{"WRONG_ANSWER"}},
+		// ExecEval's rules (fitness.ExecEvalDifference): lines, then tokens.
+		{"nan matches nan as text", "print(float('nan'))", [][2]string{{"", "nan"}}, []string{"PASSED"}},
+		{"YES matches yes", "print('YES')", [][2]string{{"", "yes"}}, []string{"PASSED"}},
+		{"other words keep case", "print('Hello')", [][2]string{{"", "hello"}}, []string{"WRONG_ANSWER"}},
+		{"tokens across lines", "print(1)\nprint(2)", [][2]string{{"", "1 2"}}, []string{"PASSED"}},
+		{"floats: absolute 1e-12", "print(1e12 + 0.01)", [][2]string{{"", "1000000000000"}}, []string{"WRONG_ANSWER"}},
 		{"runtime error", "print(1 // int(input()))", [][2]string{{"1", "1"}, {"0", "0"}}, []string{"PASSED", "RUNTIME_ERROR"}},
 		{"exit code", "import sys\nprint(1)\nsys.exit(3)", [][2]string{{"", "1"}}, []string{"RUNTIME_ERROR"}},
 		{"exit zero", "import sys\nprint(1)\nsys.exit(0)", [][2]string{{"", "1"}}, []string{"PASSED"}},
@@ -148,5 +153,31 @@ func TestNativeRealCoverage(t *testing.T) {
 	}
 	if !strings.Contains(rec.Body.String(), `"engine":"cpython `) {
 		t.Errorf("no engine description: %s", rec.Body)
+	}
+}
+
+// TestExecEvalRuntimeNames: every Python runtime name of ExecEval gets
+// verdicts (not a 400), each answer names what ran it, and a time limit
+// scales by that name's factor.
+func TestExecEvalRuntimeNames(t *testing.T) {
+	s := newRealServer(t, Options{Queue: 16})
+	h := s.Handler()
+	for _, name := range []string{"Python 3", "Python 3 + libs", "PyPy 3", "PyPy 3-64", "Python 2", "PyPy 2"} {
+		t.Run(name, func(t *testing.T) {
+			body := `{"language": "` + name + `", "source_code": "print(int(input()) * 2)", "unittests": [{"input": "21", "output": ["42"]}]}`
+			rec := do(t, h, "POST", "/api/execute_code", body)
+			if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"exec_outcome":"PASSED"`) {
+				t.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+			ran := rec.Header().Get("X-Repair-Runtime")
+			if !strings.HasPrefix(ran, "cpython ") || (name != "Python 3" && !strings.Contains(ran, "standing in for "+name)) {
+				t.Errorf("X-Repair-Runtime: %q", ran)
+			}
+		})
+	}
+	// Python 2 syntax does not run on the CPython 3 that stands in.
+	rec := do(t, h, "POST", "/api/execute_code", `{"language": "Python 2", "source_code": "print 42", "unittests": [{"input": "", "output": ["42"]}]}`)
+	if !strings.Contains(rec.Body.String(), `"exec_outcome":"COMPILATION_ERROR"`) {
+		t.Errorf("Python 2 print statement: %s", rec.Body)
 	}
 }

@@ -82,6 +82,7 @@ type Options struct {
 type Server struct {
 	opts     Options
 	runtimes []Runtime // available, in the order of knownRuntimes
+	aliases  []Runtime // ExecEval's other Python names, on runtimes[0]
 	def      string    // default engine name
 	limits   remote.Limits
 	pool     *pool
@@ -121,6 +122,34 @@ type Runtime struct {
 var knownRuntimes = []Runtime{
 	{RuntimeName: "Python 3", Engine: "cpython", TimelimitFactor: 3, IsCompiled: true},
 	{RuntimeName: "gpython", Engine: "gpython", TimelimitFactor: 3, IsCompiled: true},
+}
+
+// execEvalPythons are ExecEval's other Python runtimes with their time
+// limit factors (its execution_engine/config.yaml). No PyPy or Python 2
+// runs here: each is served by the first engine the server has (CPython
+// when present), which /api/all_runtimes shows in execute_cmd and every
+// answer names in its X-Repair-Runtime header, so that ExecEval's clients
+// get verdicts instead of a 400 for these names. A Python 2 program that
+// is not also Python 3 gets COMPILATION_ERROR.
+var execEvalPythons = []struct {
+	name   string
+	factor float64
+}{
+	{"Python 3 + libs", 3}, {"PyPy 3", 2}, {"PyPy 3-64", 2}, {"Python 2", 3}, {"PyPy 2", 2},
+}
+
+// execEvalAliases are the runtimes of execEvalPythons on the first of
+// the probed runtimes.
+func execEvalAliases(probed []Runtime) []Runtime {
+	base := probed[0]
+	var out []Runtime
+	for _, a := range execEvalPythons {
+		rt := base
+		rt.RuntimeName, rt.TimelimitFactor = a.name, a.factor
+		rt.Describe = fmt.Sprintf("%s, standing in for %s", base.Describe, a.name)
+		out = append(out, rt)
+	}
+	return out
 }
 
 // New probes the runtimes (each engine runs one trivial program) and
@@ -211,6 +240,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("no engine works: %s", strings.Join(errs, "; "))
 	}
 	s.def = s.runtimes[0].Engine
+	s.aliases = execEvalAliases(s.runtimes)
 	removeOrphans()
 	s.janitor.Go(s.evictLoop)
 	return s, nil
@@ -257,11 +287,11 @@ func (s *Server) probe(ctx context.Context, rt Runtime) (Runtime, error) {
 func (s *Server) Workers() int { return s.opts.Workers }
 
 // Runtimes are the runtimes the server offers.
-func (s *Server) Runtimes() []Runtime { return append([]Runtime(nil), s.runtimes...) }
+func (s *Server) Runtimes() []Runtime { return append(append([]Runtime(nil), s.runtimes...), s.aliases...) }
 
 // runtimeByName finds a runtime by its ExecEval name.
 func (s *Server) runtimeByName(name string) (Runtime, bool) {
-	for _, rt := range s.runtimes {
+	for _, rt := range s.Runtimes() {
 		if rt.RuntimeName == name {
 			return rt, true
 		}
@@ -421,7 +451,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) allRuntimes(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.runtimes)
+	writeJSON(w, http.StatusOK, s.Runtimes())
 }
 
 // readBody admits the request and reads its body: bounded in size, and in

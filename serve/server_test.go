@@ -286,8 +286,9 @@ func TestNewEngines(t *testing.T) {
 		want    []string
 		wantErr string
 	}{
-		{"auto", []string{"Python 3"}, ""},
-		{"cpython", []string{"Python 3"}, ""},
+		// ExecEval's other Python runtimes run on the first engine.
+		{"auto", []string{"Python 3", "Python 3 + libs", "PyPy 3", "PyPy 3-64", "Python 2", "PyPy 2"}, ""},
+		{"cpython", []string{"Python 3", "Python 3 + libs", "PyPy 3", "PyPy 3-64", "Python 2", "PyPy 2"}, ""},
 		{"gpython", nil, "no engine works: gpython: gpython: not in this build"},
 	}
 	for _, tt := range tests {
