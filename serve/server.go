@@ -287,7 +287,9 @@ func (s *Server) probe(ctx context.Context, rt Runtime) (Runtime, error) {
 func (s *Server) Workers() int { return s.opts.Workers }
 
 // Runtimes are the runtimes the server offers.
-func (s *Server) Runtimes() []Runtime { return append(append([]Runtime(nil), s.runtimes...), s.aliases...) }
+func (s *Server) Runtimes() []Runtime {
+	return append(append([]Runtime(nil), s.runtimes...), s.aliases...)
+}
 
 // runtimeByName finds a runtime by its ExecEval name.
 func (s *Server) runtimeByName(name string) (Runtime, bool) {
