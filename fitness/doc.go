@@ -56,7 +56,13 @@
 //	name           string   unique; default: its location, see below
 //	function       string   the callee (a dotted name such as "Stack.push" is allowed); alias function_name
 //	args           array    positional arguments
-//	kwargs         object   keyword arguments; alias parameters (EiplGrader's form)
+//	kwargs         object   keyword arguments
+//	parameters     object   EiplGrader's arguments: passed positionally, in key order; excludes args, kwargs;
+//	                        function defaults to "foo" as in EiplGrader
+//	inplace        "0"-"2"  EiplGrader's in-place mode: "1" checks the first argument after the call
+//	                        against expected, "2" the return value or, when it is None, the first argument
+//	parameter_types object  EiplGrader's types of parameters (int, double, string, bool, List[...]), checked
+//	expected_type  string   the type the checked value must have, besides equal to expected
 //	expected       any      the return value
 //	expected_args  array    the arguments after the call (in-place functions); as long as args
 //	raises         string   an exception class name (dotted allowed); excludes expected and expected_args

@@ -17,7 +17,8 @@ import (
 var (
 	suiteKeys = []string{"target", "function", "function_name", "timeout", "memory_mb", "tolerance", "tests"}
 	caseKeys  = []string{"name", "function", "function_name", "args", "kwargs", "parameters",
-		"expected", "expected_args", "raises", "stdin", "stdout", "weight", "timeout", "tolerance"}
+		"expected", "expected_args", "raises", "stdin", "stdout", "weight", "timeout", "tolerance",
+		"inplace", "parameter_types", "expected_type"}
 )
 
 // loc is where a JSON value sits in a suite file, as messages name it:
@@ -494,7 +495,10 @@ func parseCase(l loc, raw json.RawMessage, d suiteDefaults) (Case, error) {
 		return c, l.errorf(`empty case: give "args" and "expected" (a call) or "stdin" and "stdout" (a program run)`)
 	}
 	has := make(map[string]loc, len(fs))
-	var fnKey, kwKey string
+	var fnKey string
+	var params []field // EiplGrader's "parameters", in order
+	var paramTypes []field
+	var expectedType json.RawMessage
 	for _, f := range fs {
 		fl := l.key(f.key)
 		has[f.key] = fl
@@ -522,11 +526,7 @@ func parseCase(l loc, raw json.RawMessage, d suiteDefaults) (Case, error) {
 				return c, err
 			}
 			c.Args = compact(f.val)
-		case "kwargs", "parameters":
-			if kwKey != "" {
-				return c, fl.errorf("cannot be combined with %q (they are aliases)", kwKey)
-			}
-			kwKey = f.key
+		case "kwargs":
 			if err := wantType(fl, f.val, "object"); err != nil {
 				return c, err
 			}
@@ -534,6 +534,41 @@ func parseCase(l loc, raw json.RawMessage, d suiteDefaults) (Case, error) {
 				return c, err
 			}
 			c.Kwargs = compact(f.val)
+		case "parameters":
+			// EiplGrader's form: the values are passed positionally, in
+			// the order of the keys (its python_executor calls f(*values)).
+			if err := wantType(fl, f.val, "object"); err != nil {
+				return c, err
+			}
+			if params, err = objectFields(fl, f.val); err != nil {
+				return c, err
+			}
+			vals := make([]json.RawMessage, len(params))
+			for i, p := range params {
+				vals[i] = p.val
+			}
+			data, _ := json.Marshal(vals)
+			c.Args = compact(data)
+		case "inplace":
+			switch strings.TrimSpace(string(f.val)) {
+			case `"0"`, "0":
+				c.Inplace = 0
+			case `"1"`, "1":
+				c.Inplace = 1
+			case `"2"`, "2":
+				c.Inplace = 2
+			default:
+				return c, fl.errorf(`must be "0", "1" or "2" (EiplGrader's in-place modes), got %s`, shortJSON(f.val))
+			}
+		case "parameter_types":
+			if err := wantType(fl, f.val, "object"); err != nil {
+				return c, err
+			}
+			if paramTypes, err = objectFields(fl, f.val); err != nil {
+				return c, err
+			}
+		case "expected_type":
+			expectedType = f.val
 		case "expected":
 			c.Expected = compact(f.val)
 		case "expected_args":
@@ -577,8 +612,130 @@ func parseCase(l loc, raw json.RawMessage, d suiteDefaults) (Case, error) {
 			return c, unknownKey(fl, f.key, caseKeys, suiteKeys, "is a suite key, not a case key")
 		}
 	}
+	if err := eiplTypes(l, &c, has, params, paramTypes, expectedType); err != nil {
+		return c, err
+	}
+	if _, ok := has["parameters"]; ok {
+		for _, k := range []string{"args", "kwargs"} {
+			if kl, ok := has[k]; ok {
+				return c, kl.errorf(`cannot be combined with "parameters" (EiplGrader's arguments, passed in their order)`)
+			}
+		}
+		if c.Function == "" && d.function == "" {
+			c.Function = "foo" // EiplGrader's default function_name
+		}
+	}
+	var nargs []json.RawMessage
+	_ = json.Unmarshal(c.Args, &nargs)
+	if c.Inplace > 0 && len(nargs) == 0 {
+		return c, has["inplace"].errorf(`in-place mode %d checks the first argument: give "parameters"`, c.Inplace)
+	}
 	return c, finishCase(l, &c, has, d)
 }
+
+// eiplTypes checks EiplGrader's parameter_types and expected_type: each a
+// known type name, each parameter and the expected value of its type.
+func eiplTypes(l loc, c *Case, has map[string]loc, params, paramTypes []field, expectedType json.RawMessage) error {
+	names := make(map[string]json.RawMessage, len(params))
+	for _, p := range params {
+		names[p.key] = p.val
+	}
+	for _, pt := range paramTypes {
+		fl := has["parameter_types"].key(pt.key)
+		typ, err := jsonString(fl, pt.val)
+		if err != nil {
+			return err
+		}
+		v, ok := names[pt.key]
+		if !ok {
+			return fl.errorf(`names no parameter of "parameters"`)
+		}
+		if err := checkEiplType(fl, typ, v); err != nil {
+			return err
+		}
+	}
+	if expectedType != nil {
+		fl := has["expected_type"]
+		typ, err := jsonString(fl, expectedType)
+		if err != nil {
+			return err
+		}
+		if c.Expected == nil {
+			return fl.errorf(`needs "expected"`)
+		}
+		if err := checkEiplType(fl, typ, c.Expected); err != nil {
+			return err
+		}
+		c.ExpectedType = typ
+	}
+	return nil
+}
+
+// checkEiplType checks that the JSON value v has EiplGrader's type typ.
+func checkEiplType(l loc, typ string, v json.RawMessage) error {
+	kind, elem, ok := eiplType(typ)
+	if !ok {
+		return l.errorf("unknown type %q (want int, double, string, bool, or List[...] of them)", typ)
+	}
+	if !jsonHasType(kind, elem, v) {
+		return l.errorf("%s is not of type %s", shortJSON(v), typ)
+	}
+	return nil
+}
+
+// eiplType parses an EiplGrader type name: a scalar kind, or "list" with
+// its element kind ("" for any).
+func eiplType(typ string) (kind, elem string, ok bool) {
+	t := strings.TrimSpace(typ)
+	scalar := map[string]string{
+		"int": "int", "integer": "int", "double": "float", "float": "float",
+		"string": "str", "str": "str", "bool": "bool", "boolean": "bool",
+	}
+	if k, ok := scalar[strings.ToLower(t)]; ok {
+		return k, "", true
+	}
+	lower := strings.ToLower(t)
+	if lower == "list" {
+		return "list", "", true
+	}
+	if strings.HasPrefix(lower, "list[") && strings.HasSuffix(lower, "]") {
+		if e, ok := scalar[strings.TrimSpace(lower[5:len(lower)-1])]; ok {
+			return "list", e, true
+		}
+	}
+	return "", "", false
+}
+
+// jsonHasType reports whether the JSON value raw is of the kind.
+func jsonHasType(kind, elem string, raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	if s == "" {
+		return false
+	}
+	switch kind {
+	case "bool":
+		return s == "true" || s == "false"
+	case "str":
+		return s[0] == '"'
+	case "int":
+		return (s[0] == '-' || s[0] >= '0' && s[0] <= '9') && !strings.ContainsAny(s, ".eE")
+	case "float":
+		return s[0] == '-' || s[0] >= '0' && s[0] <= '9'
+	case "list":
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return false
+		}
+		for _, it := range items {
+			if elem != "" && !jsonHasType(elem, "", it) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 
 // finishCase checks that the keys of a case fit together and sets its kind
 // and callee.
@@ -644,4 +801,9 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// shortJSON is a JSON value for a message, shortened.
+func shortJSON(raw json.RawMessage) string {
+	return shorten(string(compact(raw)), ReprMax)
 }

@@ -183,11 +183,11 @@ func TestParseDefaults(t *testing.T) {
 			}},
 		},
 		{
-			name: "parameters become kwargs, values compacted",
+			name: "parameters become positional args in key order (EiplGrader), values compacted",
 			path: "t.json",
 			in:   "[{\"function_name\": \"f\", \"parameters\": { \"a\" : [ 1 ,\n 2 ] }, \"expected\": { \"x\" : 1.50 }}]",
 			want: &Suite{Path: "t.json", MemoryMB: 512, Cases: []Case{
-				{Name: "[0]", Kind: Call, Function: "f", Kwargs: json.RawMessage(`{"a":[1,2]}`), Expected: json.RawMessage(`{"x":1.50}`), Weight: 1, Timeout: 2, Tolerance: 1e-9, Path: "[0]"},
+				{Name: "[0]", Kind: Call, Function: "f", Args: json.RawMessage(`[[1,2]]`), Expected: json.RawMessage(`{"x":1.50}`), Weight: 1, Timeout: 2, Tolerance: 1e-9, Path: "[0]"},
 			}},
 		},
 		{

@@ -161,19 +161,22 @@ func AppendObservation(b []byte, o *Observation) (byte, []byte) {
 // what a candidate's process observed against it in the tool's own
 // process: the expected values never reach a candidate.
 type Check struct {
-	kind            Kind
-	expected        any
-	hasExpected     bool
-	expectedArgs    any
-	hasExpectedArgs bool
-	raises          string // the class name (the last part of a dotted name)
-	raisesText      string
-	stdout          *string
-	tol             float64
-	execEval        bool // compare output by ExecEval's rules
-	outputCap       int
-	expectedRepr    string
-	argsRepr        string
+	kind               Kind
+	expected           any
+	hasExpected        bool
+	expectedArgs       any
+	hasExpectedArgs    bool
+	raises             string // the class name (the last part of a dotted name)
+	raisesText         string
+	stdout             *string
+	tol                float64
+	execEval           bool   // compare output by ExecEval's rules
+	inplace            int    // EiplGrader's in-place mode (Case.Inplace)
+	typeKind, typeElem string // EiplGrader's expected_type, parsed
+	expectedType       string
+	outputCap          int
+	expectedRepr       string
+	argsRepr           string
 }
 
 // NewChecks decodes the expectations of cases. outputCap is the engine's
@@ -184,6 +187,13 @@ func NewChecks(cases []Case, outputCap int) ([]Check, error) {
 		c := &cases[i]
 		k := &out[i]
 		k.kind, k.tol, k.outputCap, k.stdout, k.execEval = c.Kind, c.Tolerance, outputCap, c.Stdout, c.OutputRule == "execeval"
+		k.inplace, k.expectedType = c.Inplace, c.ExpectedType
+		if c.ExpectedType != "" {
+			var ok bool
+			if k.typeKind, k.typeElem, ok = eiplType(c.ExpectedType); !ok {
+				return nil, fmt.Errorf("case %s: expected_type: unknown type %q", c.Name, c.ExpectedType)
+			}
+		}
 		if c.Raises != "" {
 			k.raisesText = c.Raises
 			k.raises = c.Raises[strings.LastIndexByte(c.Raises, '.')+1:]
@@ -248,7 +258,7 @@ func parseNumbers(v any) any {
 
 // WantsArgs reports whether the case checks its arguments after the call:
 // only then does the candidate's process encode them.
-func (k *Check) WantsArgs() bool { return k.hasExpectedArgs }
+func (k *Check) WantsArgs() bool { return k.hasExpectedArgs || k.inplace > 0 }
 
 // Judge decides the verdict of case k from what the candidate's process
 // observed, with a detail for anything but PASSED.
@@ -258,8 +268,19 @@ func (k *Check) Judge(o *Observation) (Verdict, string) {
 		if k.raisesText != "" {
 			return WrongAnswer, fmt.Sprintf("expected %s to be raised, got %s", k.raisesText, o.Value.Repr())
 		}
-		if k.hasExpected && !EqualValue(k.expected, o.Value, k.tol) {
-			return WrongAnswer, "expected " + k.expectedRepr + ", got " + o.Value.Repr()
+		got, what := o.Value, ""
+		if k.inplace == 1 || k.inplace == 2 && o.Value.Kind == VNone {
+			// EiplGrader's in-place modes check the first argument.
+			if !o.HasArgs || len(o.Args.Items) == 0 {
+				return WrongAnswer, "expected the first argument after the call, got nothing"
+			}
+			got, what = o.Args.Items[0], "the first argument "
+		}
+		if k.hasExpected && !EqualValue(k.expected, got, k.tol) {
+			return WrongAnswer, "expected " + what + k.expectedRepr + ", got " + got.Repr()
+		}
+		if k.typeKind != "" && !valueHasType(got, k.typeKind, k.typeElem) {
+			return WrongAnswer, fmt.Sprintf("expected %sa %s, got %s", what, k.expectedType, got.Repr())
 		}
 		if k.hasExpectedArgs && (!o.HasArgs || !EqualValue(k.expectedArgs, o.Args, k.tol)) {
 			got := "nothing"
@@ -535,4 +556,30 @@ func valueSize(p []byte, depth int) (int, error) {
 		return n, nil
 	}
 	return 0, fmt.Errorf("unknown value tag %q", p[0])
+}
+
+// valueHasType reports whether v has the EiplGrader type (kind, elem) of
+// eiplType.
+func valueHasType(v Value, kind, elem string) bool {
+	switch kind {
+	case "int":
+		return v.Kind == VInt
+	case "float":
+		return v.Kind == VFloat
+	case "str":
+		return v.Kind == VStr
+	case "bool":
+		return v.Kind == VBool
+	case "list":
+		if v.Kind != VList {
+			return false
+		}
+		for _, it := range v.Items {
+			if elem != "" && !valueHasType(it, elem, "") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

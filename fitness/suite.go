@@ -68,6 +68,15 @@ type Case struct {
 	// Stdin and Stdout are the input and expected output of an IO case.
 	Stdin  *string `json:"stdin,omitempty"`
 	Stdout *string `json:"stdout,omitempty"`
+	// Inplace is EiplGrader's in-place mode of a call: 0 checks the
+	// return value; 1 the first argument after the call (the return value
+	// is ignored); 2 the return value, or the first argument after the
+	// call when the function returned None.
+	Inplace int `json:"inplace,omitempty"`
+	// ExpectedType, when set (EiplGrader's expected_type: "int", "double",
+	// "string", "bool", "List[int]"...), is the type the checked value must
+	// have, besides being equal to Expected.
+	ExpectedType string `json:"expected_type,omitempty"`
 	// OutputRule selects how Stdout compares: "" (line by line, trailing
 	// whitespace ignored, numbers within Tolerance) or "execeval"
 	// (ExecEval's rules, see ExecEvalDifference).
