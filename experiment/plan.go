@@ -23,6 +23,7 @@ import (
 	"repair/internal/userfile"
 	"repair/program"
 	"repair/repair"
+	"repair/sandbox"
 )
 
 // Plan is a loaded, validated experiment plan.
@@ -80,6 +81,25 @@ type Trial struct {
 	Seed   uint64
 	// Config is the index of Params in Plan.Configs.
 	Config int
+}
+
+// Command is the repair command that runs the trial by itself, from the
+// plan's directory: its target, tests and seed, the engine and sandbox,
+// and every parameter as a --flag=value (a preset first, when set).
+func (t Trial) Command(engine string, iso sandbox.Isolation) []string {
+	cmd := []string{"repair", "--target", t.Bug.TargetRel, "--tests", t.Bug.TestsRel,
+		"--seed", strconv.FormatUint(t.Seed, 10), "--engine", engine}
+	if name := isolationName(iso); name != "auto" {
+		cmd = append(cmd, "--sandbox", name)
+	}
+	for _, p := range Params {
+		v, ok := t.Params[p.Name]
+		if !ok || (p.Name == "preset" && v == "") {
+			continue
+		}
+		cmd = append(cmd, p.Flag+"="+v)
+	}
+	return cmd
 }
 
 // TrialID returns the ID of the trial of bug with params and seed: the

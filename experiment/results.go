@@ -26,8 +26,14 @@ const (
 	Error     = "error"     // the trial could not run to its end
 )
 
+// SchemaVersion is the version of the Record format: it changes when a
+// field changes meaning or goes away (new fields do not change it).
+const SchemaVersion = 2
+
 // Record is one line of a results file: one finished trial.
 type Record struct {
+	// Schema is SchemaVersion.
+	Schema int `json:"schema"`
 	// ID is the trial's ID (see TrialID).
 	ID string `json:"id"`
 	// Bug is the bug's name, Target and Tests its files relative to the
@@ -72,10 +78,18 @@ type Record struct {
 	Flaky []string `json:"flaky,omitempty"`
 	// Version is the tool's version, Engine the engine's description,
 	// Host the machine and Finished the time the trial ended (RFC 3339).
-	Version  string `json:"version"`
-	Engine   string `json:"engine"`
-	Host     string `json:"host,omitempty"`
-	Finished string `json:"finished"`
+	Version string `json:"version"`
+	// Commit is the VCS revision the tool was built from ("" when the
+	// build did not record it).
+	Commit string `json:"commit,omitempty"`
+	// Command re-runs the trial by itself: the repair command with the
+	// trial's target, tests, seed, engine and every parameter, to run in
+	// the plan's directory (Dir).
+	Command  []string `json:"command"`
+	Dir      string   `json:"dir"`
+	Engine   string   `json:"engine"`
+	Host     string   `json:"host,omitempty"`
+	Finished string   `json:"finished"`
 }
 
 // Param returns the canonical text of the record's parameter name (""

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"repair/internal/buildinfo"
 	"repair/internal/inputerr"
 	"repair/program"
 	"repair/repair"
@@ -91,6 +92,17 @@ func ParseIsolation(s string) (sandbox.Isolation, error) {
 		return sandbox.IsolationNone, nil
 	}
 	return 0, fmt.Errorf("must be auto, strict or none, got %q", s)
+}
+
+// isolationName is the --sandbox value of iso.
+func isolationName(iso sandbox.Isolation) string {
+	switch iso {
+	case sandbox.IsolationStrict:
+		return "strict"
+	case sandbox.IsolationNone:
+		return "none"
+	}
+	return "auto"
 }
 
 // Pending returns the trials of the plan that a run with opts would run
@@ -318,9 +330,11 @@ func (r *runner) trial(ctx context.Context, run repair.Runner, engine string, t 
 		return nil
 	}
 	rec := &Record{
-		ID: t.ID, Bug: t.Bug.Name, Target: t.Bug.TargetRel, Tests: t.Bug.TestsRel, Seed: t.Seed,
+		Schema: SchemaVersion,
+		ID:     t.ID, Bug: t.Bug.Name, Target: t.Bug.TargetRel, Tests: t.Bug.TestsRel, Seed: t.Seed,
 		Parameters: map[string]any{}, FirstFixGeneration: -1,
-		Version: r.opts.Version, Engine: engine, Host: r.host,
+		Version: r.opts.Version, Commit: buildinfo.Commit(), Engine: engine, Host: r.host,
+		Command: t.Command(r.engine, r.iso), Dir: r.plan.Dir,
 	}
 	for _, p := range Params {
 		rec.Parameters[p.Name] = typed(p, t.Params[p.Name])

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 
 	"repair/experiment"
 	"repair/fitness"
+	"repair/internal/buildinfo"
 	"repair/internal/inputerr"
 	"repair/localize"
 	"repair/program"
@@ -381,8 +383,12 @@ func writeTarget(path string, orig, fixed []byte) error {
 
 // report is the JSON record of a run (--report).
 type report struct {
+	Schema      int                 `json:"schema"`
 	Tool        string              `json:"tool"`
 	Version     string              `json:"version"`
+	Commit      string              `json:"commit,omitempty"`
+	Rerun       []string            `json:"rerun"`
+	Dir         string              `json:"dir"`
 	GoVersion   string              `json:"go_version"`
 	Command     []string            `json:"command"`
 	Target      string              `json:"target"`
@@ -434,7 +440,8 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		ops[w.Op.Name] = w.Weight
 	}
 	r := report{
-		Tool: "repair", Version: version, GoVersion: runtime.Version(), Command: os.Args,
+		Schema: reportSchema, Tool: "repair", Version: version, Commit: buildinfo.Commit(), GoVersion: runtime.Version(), Command: os.Args,
+		Rerun: rerunCommand(os.Args, o.Seed), Dir: workingDir(),
 		Target: l.prog.Path, Tests: f.in.tests, Engine: engine, Cases: len(l.suite.Cases),
 		Failing: res.Ranking.Failing,
 		Parameters: map[string]any{
@@ -493,4 +500,39 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		return fmt.Errorf("--report %s: %v", path, unwrap(err))
 	}
 	return nil
+}
+
+// reportSchema is the version of the --report format: it changes when a
+// field changes meaning or goes away (new fields do not change it).
+const reportSchema = 2
+
+// rerunCommand is the command line that repeats this run: args with the
+// seed made explicit (it fixes every random choice) and without the
+// output flags (--report, --write), so that running it changes nothing.
+func rerunCommand(args []string, seed uint64) []string {
+	out := []string{"repair"}
+	hasSeed := false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		name, _, inline := strings.Cut(a, "=")
+		switch name {
+		case "--report", "--write":
+			if name == "--report" && !inline && i+1 < len(args) {
+				i++ // its value
+			}
+			continue
+		case "--seed":
+			hasSeed = true
+		}
+		out = append(out, a)
+	}
+	if !hasSeed {
+		out = append(out, "--seed", strconv.FormatUint(seed, 10))
+	}
+	return out
+}
+
+func workingDir() string {
+	wd, _ := os.Getwd()
+	return wd
 }
