@@ -135,6 +135,7 @@ prints it as a unified diff.`,
 	root.AddCommand(newRunCmd(io), newLocalizeCmd(io), newOperatorsCmd(io))
 	root.AddCommand(newExperimentCmd(io))
 	root.AddCommand(newServeCmd(io))
+	root.AddCommand(newBatchCmd(io))
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
 	root.SetIn(io.In)

@@ -1,0 +1,214 @@
+// Package batch repairs many submissions of one exercise against one
+// suite (a teacher's class): each submission is classified (it does not
+// compile, it misses the function the suite calls, it already passes) or
+// repaired within its own time budget, all of them on one engine pool.
+//
+// Every submission is run as the same module (Options.Module), so that a
+// pytest-style test file that imports "solution" tests a submission saved
+// as alice.py without renaming it, and so that one engine serves them all.
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"repair/fitness"
+	"repair/internal/inputerr"
+	"repair/program"
+	"repair/repair"
+	"repair/sandbox"
+)
+
+// Statuses of a submission.
+const (
+	Repaired    = "repaired"         // a patch that passes every case was found
+	Passes      = "passes"           // it passes every case as it is
+	NotRepaired = "not repaired"     // no patch within its budget
+	NoCompile   = "does not compile" // a syntax error
+	Misnamed    = "misnamed"         // it lacks the function the suite calls
+	Failed      = "error"            // the tool could not run it (Detail says why)
+)
+
+// Result is what happened to one submission.
+type Result struct {
+	Submission string `json:"submission"`
+	Status     string `json:"status"`
+	// Detail says why a submission did not compile, what it misses, or
+	// what went wrong.
+	Detail string `json:"detail,omitempty"`
+	// Passed of Cases the submission passed as handed in.
+	Passed int `json:"passed"`
+	Cases  int `json:"cases"`
+	// Patch is the unified diff of a repair (paths as the submission's),
+	// Describe its edits in words.
+	Patch    string   `json:"patch,omitempty"`
+	Describe []string `json:"describe,omitempty"`
+	// Seconds is the time spent on the submission, Evaluations the
+	// candidates its search ran.
+	Seconds     float64 `json:"seconds"`
+	Evaluations int     `json:"evaluations"`
+}
+
+// Options configure Run.
+type Options struct {
+	// Suite is the exercise's suite; Module the module name submissions
+	// are imported as ("solution").
+	Suite  *fitness.Suite
+	Module string
+	// Repair are the search's options for each submission; its
+	// TimeBudget is the per-submission budget. Workers is ignored: each
+	// search runs one candidate at a time and Workers searches run at
+	// once.
+	Repair repair.Options
+	// Workers is the engine pool's size and the number of submissions
+	// repaired at once (default 1).
+	Workers int
+	// Open starts the engine (sandbox.Options.Target is a file in a
+	// temporary directory named after Module).
+	Open func(ctx context.Context, opts sandbox.Options) (sandbox.Engine, error)
+	// Path names a submission in results and patches (default: as given).
+	Path func(string) string
+	// Progress, when not nil, gets one line per finished submission.
+	Progress io.Writer
+}
+
+// Run repairs every submission, in parallel on one engine pool. Results
+// are in the order of subs. The error is ctx.Err() or a failure of the
+// engine; a submission that cannot be read or run is a Result with
+// Status Failed.
+func Run(ctx context.Context, subs []string, opts Options) ([]Result, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = 1
+	}
+	if opts.Path == nil {
+		opts.Path = func(p string) string { return p }
+	}
+	dir, err := os.MkdirTemp("", "repair-batch-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	target := filepath.Join(dir, opts.Module+".py")
+	// The engine preloads what the first submission imports; any
+	// submission serves.
+	first := []byte("")
+	for _, s := range subs {
+		if data, err := os.ReadFile(s); err == nil {
+			first = data
+			break
+		}
+	}
+	if err := os.WriteFile(target, first, 0o644); err != nil {
+		return nil, err
+	}
+	eng, err := opts.Open(ctx, sandbox.Options{Suite: opts.Suite, Target: target, Workers: opts.Workers})
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+
+	results := make([]Result, len(subs))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(opts.Workers)
+	var mu sync.Mutex
+	for i, s := range subs {
+		g.Go(func() error {
+			r, err := one(gctx, eng, s, opts)
+			if err != nil {
+				return err
+			}
+			results[i] = r
+			if opts.Progress != nil {
+				mu.Lock()
+				fmt.Fprintf(opts.Progress, "batch: %s: %s%s (%.1fs)\n", r.Submission, r.Status, detailSuffix(r), r.Seconds)
+				mu.Unlock()
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return results, err
+	}
+	return results, ctx.Err()
+}
+
+func detailSuffix(r Result) string {
+	switch r.Status {
+	case Repaired:
+		return fmt.Sprintf(": %d edits", len(r.Describe))
+	case NotRepaired:
+		return fmt.Sprintf(": passes %d of %d cases", r.Passed, r.Cases)
+	}
+	if r.Detail != "" {
+		return ": " + r.Detail
+	}
+	return ""
+}
+
+// one classifies and repairs one submission. Its error is a failure of
+// the engine or ctx's.
+func one(ctx context.Context, eng sandbox.Engine, path string, opts Options) (r Result, err error) {
+	start := time.Now()
+	r = Result{Submission: opts.Path(path), Cases: len(opts.Suite.Cases)}
+	defer func() { r.Seconds = time.Since(start).Seconds() }()
+	prog, err := program.ParseFile(path)
+	if err != nil {
+		r.Status, r.Detail = NoCompile, err.Error()
+		if !inputerr.Is(err) {
+			r.Status = Failed
+		}
+		return r, nil
+	}
+	prog.Path = opts.Path(path)
+	if err := opts.Suite.CheckTarget(path, prog.Scopes[0].Names); err != nil {
+		r.Status, r.Detail = Misnamed, err.Error()
+		return r, nil
+	}
+	orig, err := eng.Run(ctx, prog.Src, sandbox.RunOptions{})
+	if err != nil {
+		return r, err
+	}
+	if orig.CompileError != "" {
+		r.Status, r.Detail = NoCompile, orig.CompileError
+		return r, nil
+	}
+	for _, res := range orig.Results {
+		if res.Verdict == fitness.Passed {
+			r.Passed++
+		}
+	}
+	if r.Passed == r.Cases {
+		r.Status = Passes
+		return r, nil
+	}
+	o := opts.Repair
+	o.Workers = 1
+	o.Log, o.Progress = nil, nil
+	res, err := repair.Run(ctx, prog, opts.Suite, eng.Run, o)
+	if err != nil {
+		if ctx.Err() != nil {
+			return r, ctx.Err()
+		}
+		if errors.Is(err, sandbox.ErrClosed) {
+			return r, err
+		}
+		r.Status, r.Detail = Failed, err.Error()
+		return r, nil
+	}
+	r.Evaluations = res.Evaluations
+	if len(res.Fixes) == 0 {
+		r.Status = NotRepaired
+		return r, nil
+	}
+	fix := res.Fixes[0]
+	r.Status, r.Patch, r.Describe = Repaired, fix.Diff, fix.Describe
+	return r, nil
+}

@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"repair/batch"
+	"repair/fitness"
+	"repair/internal/inputerr"
+	"repair/repair"
+	"repair/sandbox"
+)
+
+// batchFlags are the flags of repair batch.
+type batchFlags struct {
+	tests, module       string
+	budget              time.Duration
+	seed                uint64
+	evaluations         int
+	format, jsonl, repo string
+	engine, isolation   string
+	python              string
+	workers             int
+}
+
+func newBatchCmd(io streams) *cobra.Command {
+	var f batchFlags
+	cmd := &cobra.Command{
+		Use:   "batch --tests T [flags] SUBMISSION... (files or directories)",
+		Short: "Repair many submissions of one exercise against one suite (a class)",
+		Long: `batch repairs every submission against the suite, several at once on one
+engine pool, each within its own time budget. A submission that already
+passes, does not compile or lacks the function the suite calls is said so.
+Every submission runs as the module the suite imports (--module), so a test
+file that imports "solution" tests alice.py without renaming it.
+
+stdout gets a table (Markdown, or CSV with --format csv); --jsonl writes one
+JSON record per submission with its patch, --report a Markdown report with
+every patch as a diff.`,
+		Example: `  repair batch --tests tests.json submissions/
+  repair batch --tests test_grade.py --time-budget 20s --report class.md --jsonl class.jsonl submissions/*.py`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBatch(cmd.Context(), &f, args, io)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.tests, "tests", "", "the exercise's suite (JSON, JSON lines, a pytest file, doctest:FILE)")
+	fl.StringVar(&f.module, "module", "", "the module name submissions run as (default: the suite's target, or what its test file imports)")
+	fl.DurationVar(&f.budget, "time-budget", 30*time.Second, "search time per submission")
+	fl.Uint64Var(&f.seed, "seed", 1, "random seed: the same seed gives the same patches")
+	fl.IntVar(&f.evaluations, "evaluations", 0, "candidates per submission (0: no limit); unlike time, gives the same results on any machine")
+	fl.StringVar(&f.format, "format", "markdown", "table format: markdown or csv")
+	fl.StringVar(&f.jsonl, "jsonl", "", "write one JSON record per submission here")
+	fl.StringVar(&f.repo, "report", "", "write a Markdown report with every patch here")
+	fl.StringVar(&f.engine, "engine", "auto", "cpython, gpython or auto")
+	fl.IntVar(&f.workers, "workers", 0, "submissions repaired at once, and the engine's workers (0: one per CPU)")
+	fl.StringVar(&f.isolation, "sandbox", "auto", "isolation: auto, strict or none")
+	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: python3 on PATH)")
+	return cmd
+}
+
+func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) error {
+	if f.tests == "" {
+		return &flagError{fmt.Errorf("--tests is required")}
+	}
+	if f.format != "markdown" && f.format != "csv" {
+		return &flagError{fmt.Errorf("--format must be markdown or csv, got %q", f.format)}
+	}
+	if f.budget <= 0 {
+		return &flagError{fmt.Errorf("--time-budget must be positive, got %v", f.budget)}
+	}
+	in := inputFlags{isolation: f.isolation}
+	iso, err := in.isolationLevel()
+	if err != nil {
+		return err
+	}
+	for _, p := range []struct{ flag, path string }{{"--jsonl", f.jsonl}, {"--report", f.repo}} {
+		if p.path != "" {
+			if err := checkWritable(p.flag, p.path); err != nil {
+				return err
+			}
+		}
+	}
+	suite, err := fitness.Load(f.tests)
+	if err != nil {
+		return err
+	}
+	subs, err := submissions(args, f.tests)
+	if err != nil {
+		return err
+	}
+	module := f.module
+	if module == "" {
+		if module, err = suiteModule(suite, f.python); err != nil {
+			return err
+		}
+	}
+	if !isModuleName(module) {
+		return &flagError{fmt.Errorf("--module: %q is not a Python module name", module)}
+	}
+	workers := f.workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, max(len(subs), 1))
+	o := repair.Defaults()
+	o.Seed, o.TimeBudget, o.Evaluations = f.seed, f.budget, f.evaluations
+	if f.evaluations < 0 {
+		return &flagError{fmt.Errorf("--evaluations must be 0 or more, got %d", f.evaluations)}
+	}
+	start := time.Now()
+	results, err := batch.Run(ctx, subs, batch.Options{
+		Suite: suite, Module: module, Repair: o, Workers: workers,
+		Open: func(ctx context.Context, so sandbox.Options) (sandbox.Engine, error) {
+			so.Isolation, so.Python, so.Stderr = iso, f.python, io.Err
+			return repair.OpenEngine(ctx, f.engine, so)
+		},
+		Path:     displayPath,
+		Progress: io.Err,
+	})
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	if f.format == "csv" {
+		if err := writeBatchCSV(io.Out, results); err != nil {
+			return err
+		}
+	} else {
+		writeBatchTable(io.Out, results)
+	}
+	fmt.Fprintf(io.Err, "batch: %d submissions in %.1fs on %d workers: %s\n", len(results), elapsed.Seconds(), workers, batchCounts(results))
+	if f.jsonl != "" {
+		var b bytes.Buffer
+		for _, r := range results {
+			line, _ := json.Marshal(r)
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+		if err := os.WriteFile(f.jsonl, b.Bytes(), 0o644); err != nil {
+			return inputerr.New("--jsonl: %v", unwrap(err))
+		}
+	}
+	if f.repo != "" {
+		if err := os.WriteFile(f.repo, batchReport(f.tests, results, elapsed, workers), 0o644); err != nil {
+			return inputerr.New("--report: %v", unwrap(err))
+		}
+	}
+	return nil
+}
+
+// submissions expands the arguments: files as given, a directory as its
+// Python files (not tests, not conftest.py, not the suite), sorted.
+func submissions(args []string, suite string) ([]string, error) {
+	var out []string
+	suiteAbs, _ := filepath.Abs(suite)
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if err != nil {
+			return nil, inputerr.New("%s: %v", a, unwrap(err))
+		}
+		if !fi.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		entries, err := os.ReadDir(a)
+		if err != nil {
+			return nil, inputerr.New("%s: %v", a, unwrap(err))
+		}
+		for _, e := range entries {
+			n := e.Name()
+			p := filepath.Join(a, n)
+			abs, _ := filepath.Abs(p)
+			if e.IsDir() || !strings.HasSuffix(n, ".py") || strings.HasPrefix(n, "test_") || n == "conftest.py" || abs == suiteAbs {
+				continue
+			}
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return nil, &flagError{fmt.Errorf("no submission: %s holds no Python file", strings.Join(args, " "))}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+var importRE = regexp.MustCompile(`^\s*(?:from\s+([A-Za-z_][A-Za-z0-9_]*)[\w.]*\s+import\b|import\s+([A-Za-z_][A-Za-z0-9_]*))`)
+
+// suiteModule is the module submissions run as: the suite's target's
+// name, or the one module its test file imports that is neither the
+// standard library, pytest, nor a file next to the test file.
+func suiteModule(s *fitness.Suite, python string) (string, error) {
+	if s.Target != "" {
+		return strings.TrimSuffix(filepath.Base(s.Target), ".py"), nil
+	}
+	if len(s.TestSource) == 0 {
+		return "solution", nil // call and I/O cases do not import it by name
+	}
+	std := stdlibNames(python)
+	dir := filepath.Dir(s.Path)
+	var cands []string
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(s.TestSource))
+	for sc.Scan() {
+		m := importRE.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		name := m[1] + m[2]
+		if seen[name] || std[name] || name == "pytest" || name == "_pytest" {
+			continue
+		}
+		seen[name] = true
+		if _, err := os.Stat(filepath.Join(dir, name+".py")); err == nil {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			continue
+		}
+		cands = append(cands, name)
+	}
+	if len(cands) != 1 {
+		return "", &flagError{fmt.Errorf("--module: cannot tell which module %s tests (it imports %v); name it", s.Path, cands)}
+	}
+	return cands[0], nil
+}
+
+// stdlibNames are the standard library's top-level modules, from the
+// interpreter when there is one.
+func stdlibNames(python string) map[string]bool {
+	names := map[string]bool{}
+	for _, n := range strings.Fields("os sys re math json random itertools functools collections typing unittest string time datetime copy io abc dataclasses enum heapq bisect statistics fractions decimal operator") {
+		names[n] = true
+	}
+	if python == "" {
+		python = "python3"
+	}
+	out, err := exec.Command(python, "-S", "-c", "import sys; print(' '.join(sys.stdlib_module_names))").Output()
+	if err == nil {
+		for _, n := range strings.Fields(string(out)) {
+			names[n] = true
+		}
+	}
+	return names
+}
+
+func isModuleName(s string) bool { return importRE.MatchString("import " + s) && !strings.ContainsAny(s, ". ") }
+
+func batchCounts(rs []batch.Result) string {
+	order := []string{batch.Repaired, batch.Passes, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
+	n := map[string]int{}
+	for _, r := range rs {
+		n[r.Status]++
+	}
+	var parts []string
+	for _, s := range order {
+		if n[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[s], s))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func writeBatchTable(w io.Writer, rs []batch.Result) {
+	fmt.Fprintln(w, "| submission | status | passed before | seconds | evaluations | what |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, r := range rs {
+		what := strings.Join(r.Describe, "; ")
+		if what == "" {
+			what = r.Detail
+		}
+		fmt.Fprintf(w, "| %s | %s | %d/%d | %.1f | %d | %s |\n", r.Submission, r.Status, r.Passed, r.Cases, r.Seconds, r.Evaluations, mdCell(what))
+	}
+}
+
+func writeBatchCSV(w io.Writer, rs []batch.Result) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"submission", "status", "passed", "cases", "seconds", "evaluations", "edits", "detail"})
+	for _, r := range rs {
+		cw.Write([]string{r.Submission, r.Status, fmt.Sprint(r.Passed), fmt.Sprint(r.Cases), fmt.Sprintf("%.2f", r.Seconds),
+			fmt.Sprint(r.Evaluations), strings.Join(r.Describe, "; "), r.Detail})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// mdCell keeps a table cell on one line and its pipes literal.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// batchReport is the Markdown report: the counts, the table, and each
+// submission with its patch.
+func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers int) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Batch repair against %s\n\n", tests)
+	fmt.Fprintf(&b, "%d submissions in %.1f s on %d workers: %s.\n\n", len(rs), elapsed.Seconds(), workers, batchCounts(rs))
+	writeBatchTable(&b, rs)
+	for _, r := range rs {
+		fmt.Fprintf(&b, "\n## %s: %s\n\n", r.Submission, r.Status)
+		switch {
+		case r.Status == batch.Repaired:
+			fmt.Fprintf(&b, "Passed %d of %d cases as handed in. The repair:\n\n", r.Passed, r.Cases)
+			for _, d := range r.Describe {
+				fmt.Fprintf(&b, "- %s\n", d)
+			}
+			fmt.Fprintf(&b, "\n```diff\n%s```\n", r.Patch)
+		case r.Status == batch.NotRepaired:
+			fmt.Fprintf(&b, "Passes %d of %d cases; no repair within the time budget (%d candidates tried).\n", r.Passed, r.Cases, r.Evaluations)
+		case r.Detail != "":
+			fmt.Fprintf(&b, "%s\n", r.Detail)
+		default:
+			fmt.Fprintf(&b, "Passes all %d cases.\n", r.Cases)
+		}
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,10 @@
+def letter_grade(score):
+    if score < 60:
+        return "F"
+    if score < 70:
+        return "D"
+    if score < 80:
+        return "C"
+    if score < 90:
+        return "B"
+    return "A"
