@@ -736,7 +736,6 @@ func jsonHasType(kind, elem string, raw json.RawMessage) bool {
 	return false
 }
 
-
 // finishCase checks that the keys of a case fit together and sets its kind
 // and callee.
 func finishCase(l loc, c *Case, has map[string]loc, d suiteDefaults) error {

@@ -260,7 +260,9 @@ func stdlibNames(python string) map[string]bool {
 	return names
 }
 
-func isModuleName(s string) bool { return importRE.MatchString("import " + s) && !strings.ContainsAny(s, ". ") }
+func isModuleName(s string) bool {
+	return importRE.MatchString("import "+s) && !strings.ContainsAny(s, ". ")
+}
 
 func batchCounts(rs []batch.Result) string {
 	order := []string{batch.Repaired, batch.Passes, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
