@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"repair/fitness"
+	"repair/internal/donors"
 	"repair/internal/inputerr"
 	"repair/program"
 	"repair/repair"
@@ -55,6 +56,9 @@ type Result struct {
 	// candidates its search ran.
 	Seconds     float64 `json:"seconds"`
 	Evaluations int     `json:"evaluations"`
+	// Donors are the passing submissions whose code the repair could
+	// use, most similar first.
+	Donors []string `json:"donors,omitempty"`
 }
 
 // Options configure Run.
@@ -78,6 +82,9 @@ type Options struct {
 	Path func(string) string
 	// Progress, when not nil, gets one line per finished submission.
 	Progress io.Writer
+	// Donors, when > 0, makes the submissions that pass donors of the
+	// others' repairs: the Donors most similar to each one.
+	Donors int
 }
 
 // Run repairs every submission, in parallel on one engine pool. Results
@@ -115,29 +122,52 @@ func Run(ctx context.Context, subs []string, opts Options) ([]Result, error) {
 	}
 	defer eng.Close()
 
+	// First every submission as handed in, then the repairs, which may
+	// take the passing ones as donors.
 	results := make([]Result, len(subs))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(opts.Workers)
+	progs := make([]*program.Program, len(subs))
+	if err := each(ctx, opts.Workers, len(subs), func(ctx context.Context, i int) error {
+		var err error
+		results[i], progs[i], err = classify(ctx, eng, subs[i], opts)
+		return err
+	}); err != nil {
+		return results, err
+	}
+	var passing []string
+	for i, r := range results {
+		if r.Status == Passes {
+			passing = append(passing, subs[i])
+		}
+	}
 	var mu sync.Mutex
-	for i, s := range subs {
-		g.Go(func() error {
-			r, err := one(gctx, eng, s, opts)
-			if err != nil {
+	err = each(ctx, opts.Workers, len(subs), func(ctx context.Context, i int) error {
+		r := &results[i]
+		if r.Status == "" {
+			if err := repairOne(ctx, eng, subs[i], progs[i], passing, r, opts); err != nil {
 				return err
 			}
-			results[i] = r
-			if opts.Progress != nil {
-				mu.Lock()
-				fmt.Fprintf(opts.Progress, "batch: %s: %s%s (%.1fs)\n", r.Submission, r.Status, detailSuffix(r), r.Seconds)
-				mu.Unlock()
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+		}
+		if opts.Progress != nil {
+			mu.Lock()
+			fmt.Fprintf(opts.Progress, "batch: %s: %s%s (%.1fs)\n", r.Submission, r.Status, detailSuffix(*r), r.Seconds)
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
 		return results, err
 	}
 	return results, ctx.Err()
+}
+
+// each runs f for 0..n-1, workers at once.
+func each(ctx context.Context, workers, n int, f func(context.Context, int) error) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for i := 0; i < n; i++ {
+		g.Go(func() error { return f(gctx, i) })
+	}
+	return g.Wait()
 }
 
 func detailSuffix(r Result) string {
@@ -153,32 +183,33 @@ func detailSuffix(r Result) string {
 	return ""
 }
 
-// one classifies and repairs one submission. Its error is a failure of
-// the engine or ctx's.
-func one(ctx context.Context, eng sandbox.Engine, path string, opts Options) (r Result, err error) {
+// classify runs a submission as handed in: its Result has a Status
+// unless it needs a repair (then its program is returned too). The error
+// is a failure of the engine or ctx's.
+func classify(ctx context.Context, eng sandbox.Engine, path string, opts Options) (Result, *program.Program, error) {
 	start := time.Now()
-	r = Result{Submission: opts.Path(path), Cases: len(opts.Suite.Cases)}
-	defer func() { r.Seconds = time.Since(start).Seconds() }()
+	r := Result{Submission: opts.Path(path), Cases: len(opts.Suite.Cases)}
+	defer func() { r.Seconds += time.Since(start).Seconds() }()
 	prog, err := program.ParseFile(path)
 	if err != nil {
 		r.Status, r.Detail = NoCompile, err.Error()
 		if !inputerr.Is(err) {
 			r.Status = Failed
 		}
-		return r, nil
+		return r, nil, nil
 	}
 	prog.Path = opts.Path(path)
 	if err := opts.Suite.CheckTarget(path, prog.Scopes[0].Names); err != nil {
 		r.Status, r.Detail = Misnamed, err.Error()
-		return r, nil
+		return r, nil, nil
 	}
 	orig, err := eng.Run(ctx, prog.Src, sandbox.RunOptions{})
 	if err != nil {
-		return r, err
+		return r, nil, err
 	}
 	if orig.CompileError != "" {
 		r.Status, r.Detail = NoCompile, orig.CompileError
-		return r, nil
+		return r, nil, nil
 	}
 	for _, res := range orig.Results {
 		if res.Verdict == fitness.Passed {
@@ -187,7 +218,29 @@ func one(ctx context.Context, eng sandbox.Engine, path string, opts Options) (r 
 	}
 	if r.Passed == r.Cases {
 		r.Status = Passes
-		return r, nil
+		return r, nil, nil
+	}
+	return r, prog, nil
+}
+
+// repairOne searches a patch for a submission that fails, with the
+// passing submissions most similar to it as donors.
+func repairOne(ctx context.Context, eng sandbox.Engine, path string, prog *program.Program, passing []string, r *Result, opts Options) error {
+	start := time.Now()
+	defer func() { r.Seconds += time.Since(start).Seconds() }()
+	if opts.Donors > 0 && len(passing) > 0 {
+		picked, _ := donors.Pick(prog.Src, passing, opts.Donors)
+		if len(picked) > 0 {
+			dp := make([]string, len(picked))
+			ds := make([][]byte, len(picked))
+			for i, d := range picked {
+				dp[i], ds[i] = opts.Path(d.Path), d.Src
+				r.Donors = append(r.Donors, dp[i])
+			}
+			if p, err := program.ParseWithDonors(prog.Path, prog.Src, dp, ds); err == nil {
+				prog = p
+			}
+		}
 	}
 	o := opts.Repair
 	o.Workers = 1
@@ -195,20 +248,20 @@ func one(ctx context.Context, eng sandbox.Engine, path string, opts Options) (r 
 	res, err := repair.Run(ctx, prog, opts.Suite, eng.Run, o)
 	if err != nil {
 		if ctx.Err() != nil {
-			return r, ctx.Err()
+			return ctx.Err()
 		}
 		if errors.Is(err, sandbox.ErrClosed) {
-			return r, err
+			return err
 		}
 		r.Status, r.Detail = Failed, err.Error()
-		return r, nil
+		return nil
 	}
 	r.Evaluations = res.Evaluations
 	if len(res.Fixes) == 0 {
 		r.Status = NotRepaired
-		return r, nil
+		return nil
 	}
 	fix := res.Fixes[0]
 	r.Status, r.Patch, r.Describe = Repaired, fix.Diff, fix.Describe
-	return r, nil
+	return nil
 }

@@ -20,6 +20,9 @@ type File struct {
 	// NoFinalNewline: the file does not end with a newline (Join added
 	// one; Split takes it off again).
 	NoFinalNewline bool
+	// Donor files are ingredients only (see ParseWithDonors): candidates
+	// are run, diffed and written without them.
+	Donor bool
 }
 
 // ParseFiles parses several files as one program: their texts joined,
@@ -49,6 +52,74 @@ func ParseFiles(paths []string, srcs [][]byte) (*Program, error) {
 	}
 	p.Files = files
 	return p, nil
+}
+
+// ParseWithDonors parses a target with donor files after it: programs
+// whose statements and expressions join the ingredients of insert,
+// replace and expression edits (a class's correct submissions, a
+// reference solution). Candidates keep the donors' text after the target
+// (Strip takes it off before a run), diffs and writes leave them out, and
+// descriptions name the donor file and line an ingredient came from. A
+// donor that does not parse is an error naming it.
+func ParseWithDonors(path string, src []byte, donorPaths []string, donors [][]byte) (*Program, error) {
+	if len(donors) == 0 {
+		return Parse(path, src)
+	}
+	p, err := ParseFiles(append([]string{path}, donorPaths...), append([][]byte{src}, donors...))
+	if err != nil {
+		return nil, err
+	}
+	for i := 1; i < len(p.Files); i++ {
+		p.Files[i].Donor = true
+	}
+	return p, nil
+}
+
+// HasDonors reports whether p carries donor files.
+func (p *Program) HasDonors() bool {
+	for _, f := range p.Files {
+		if f.Donor {
+			return true
+		}
+	}
+	return false
+}
+
+// DonorLine is the first line of p's donor files, or 0 without donors:
+// statements from there on are ingredients, never targets of an edit.
+func (p *Program) DonorLine() int {
+	for _, f := range p.Files {
+		if f.Donor {
+			return f.FirstLine
+		}
+	}
+	return 0
+}
+
+// Strip is the text of a candidate of p to run: without its donor files
+// (their boundary line included); src itself when p has none.
+func (p *Program) Strip(src []byte) []byte {
+	if !p.HasDonors() {
+		return src
+	}
+	parts, ok := p.SplitFiles(src)
+	if !ok {
+		return src
+	}
+	var b bytes.Buffer
+	for i, f := range p.Files {
+		if f.Donor {
+			continue
+		}
+		if i > 0 {
+			b.WriteString(FileBoundary + "\n")
+		}
+		b.Write(parts[i])
+		if f.NoFinalNewline && i < len(p.Files)-1 && !p.Files[i+1].Donor {
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
 }
 
 // Join concatenates the files' texts with a FileBoundary line after each
@@ -150,7 +221,7 @@ func (p *Program) Where(line int) string {
 }
 
 // DiffTo is the unified diff from p's original to a candidate src: one
-// section per file that changed.
+// section per file that changed (donor files are left out).
 func (p *Program) DiffTo(src []byte) string {
 	if len(p.Files) < 2 {
 		return Diff(p.Path, p.Src, src)
@@ -162,7 +233,9 @@ func (p *Program) DiffTo(src []byte) string {
 	}
 	var b strings.Builder
 	for i, f := range p.Files {
-		b.WriteString(Diff(f.Path, olds[i], news[i]))
+		if !f.Donor {
+			b.WriteString(Diff(f.Path, olds[i], news[i]))
+		}
 	}
 	return b.String()
 }

@@ -85,3 +85,25 @@ func FuzzSplitFiles(f *testing.F) {
 		}
 	})
 }
+
+// TestParseWithDonors: donors parse with the target, candidates run and
+// diff without them, and their lines are named by their files.
+func TestParseWithDonors(t *testing.T) {
+	p, err := ParseWithDonors("t.py", []byte("def f():\n    return 1"), []string{"d.py"}, [][]byte{[]byte("def f():\n    return 2\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.HasDonors() || p.DonorLine() != 4 {
+		t.Fatalf("HasDonors %v, DonorLine %d", p.HasDonors(), p.DonorLine())
+	}
+	if got := string(p.Strip(p.Src)); got != "def f():\n    return 1" {
+		t.Errorf("Strip = %q", got)
+	}
+	edited := strings.Replace(string(p.Src), "return 2", "return 3", 1)
+	if d := p.DiffTo([]byte(edited)); d != "" {
+		t.Errorf("a donor's change shows in the diff: %q", d)
+	}
+	if w := p.Where(5); w != "d.py line 2" {
+		t.Errorf("Where(5) = %q", w)
+	}
+}

@@ -193,6 +193,13 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 	res := &Result{}
 	t0 := time.Now()
+	if p.HasDonors() {
+		// Donor files are ingredients: candidates run without them.
+		inner := run
+		run = func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+			return inner(ctx, p.Strip(src), o)
+		}
+	}
 	orig, err := run(ctx, p.Src, sandbox.RunOptions{Coverage: true, Lenient: opts.Lenient})
 	if err != nil {
 		return nil, fmt.Errorf("run the original program: %w", err)
@@ -212,6 +219,14 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		res.SearchTimeout = calibrate(orig)
 	}
 	res.Ranking = localize.Rank(p, orig, opts.Formula)
+	if dl := p.DonorLine(); dl > 0 {
+		// No edit targets a donor's statements.
+		for i, st := range p.Stmts {
+			if st.Line >= dl {
+				res.Ranking.Weights[i] = 0
+			}
+		}
+	}
 	if res.Ranking.Uniform {
 		if coverageWorks(orig) {
 			// No edit of the target can change what no failing case runs:
@@ -667,7 +682,7 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 	if o.CompileError != "" && len(flaky) == 0 {
 		flaky = []int{0}
 	}
-	fix := &Fix{Patch: patch, Unreduced: c.patch, Source: src, Diff: p.DiffTo(src), Generation: c.gen, Evaluations: c.evals}
+	fix := &Fix{Patch: patch, Unreduced: c.patch, Source: p.Strip(src), Diff: p.DiffTo(src), Generation: c.gen, Evaluations: c.evals}
 	if st.opts.Lenient != nil {
 		fix.Injections = make([][]fitness.Injection, len(o.Results))
 		for i, r := range o.Results {

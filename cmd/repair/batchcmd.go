@@ -32,6 +32,7 @@ type batchFlags struct {
 	budget              time.Duration
 	seed                uint64
 	evaluations         int
+	donors              int
 	format, jsonl, repo string
 	engine, isolation   string
 	python              string
@@ -65,6 +66,7 @@ every patch as a diff.`,
 	fl.DurationVar(&f.budget, "time-budget", 30*time.Second, "search time per submission")
 	fl.Uint64Var(&f.seed, "seed", 1, "random seed: the same seed gives the same patches")
 	fl.IntVar(&f.evaluations, "evaluations", 0, "candidates per submission (0: no limit); unlike time, gives the same results on any machine")
+	fl.IntVar(&f.donors, "donors", 5, "the passing submissions most similar to a failing one lend it their code (0: none)")
 	fl.StringVar(&f.format, "format", "markdown", "table format: markdown or csv")
 	fl.StringVar(&f.jsonl, "jsonl", "", "write one JSON record per submission here")
 	fl.StringVar(&f.repo, "report", "", "write a Markdown report with every patch here")
@@ -133,6 +135,7 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 		},
 		Path:     displayPath,
 		Progress: io.Err,
+		Donors:   f.donors,
 	})
 	if err != nil {
 		return err
@@ -144,6 +147,15 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 		}
 	} else {
 		writeBatchTable(io.Out, results)
+	}
+	if f.donors > 0 {
+		n := 0
+		for _, r := range results {
+			if r.Status == batch.Passes {
+				n++
+			}
+		}
+		fmt.Fprintf(io.Err, "batch: the %d passing submissions were donors of the others' repairs (the %d most similar to each; --donors 0 for none)\n", n, f.donors)
 	}
 	fmt.Fprintf(io.Err, "batch: %d submissions in %.1fs on %d workers: %s\n", len(results), elapsed.Seconds(), workers, batchCounts(results))
 	if f.jsonl != "" {
@@ -322,6 +334,9 @@ func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers
 			fmt.Fprintf(&b, "Passed %d of %d cases as handed in. The repair:\n\n", r.Passed, r.Cases)
 			for _, d := range r.Describe {
 				fmt.Fprintf(&b, "- %s\n", d)
+			}
+			if len(r.Donors) > 0 {
+				fmt.Fprintf(&b, "\nDonors (most similar first): %s.\n", strings.Join(r.Donors, ", "))
 			}
 			fmt.Fprintf(&b, "\n```diff\n%s```\n", r.Patch)
 		case r.Status == batch.NotRepaired:

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"repair/fitness"
+	"repair/internal/donors"
 	"repair/internal/inputerr"
 	"repair/program"
 	"repair/repair"
@@ -20,8 +21,12 @@ import (
 
 // inputFlags are the flags every command that runs a program shares.
 type inputFlags struct {
-	targets   []string
-	tests     string
+	targets []string
+	tests   string
+	// donors are programs whose code joins the ingredients (--donors),
+	// the donorsMax closest to the target.
+	donors    []string
+	donorsMax int
 	engine    string
 	workers   int
 	isolation string
@@ -41,6 +46,8 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.isolation, "sandbox", "auto", "isolation: auto (full where the kernel allows, else rlimits), strict (refuse without full isolation), none")
 	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: python3 on PATH)")
 	registerExecutorFlags(cmd, &f.executors, &f.executorToken)
+	fl.StringSliceVar(&f.donors, "donors", nil, "Python files or directories whose code joins the ingredients of the search (e.g. a class's correct submissions)")
+	fl.IntVar(&f.donorsMax, "donors-max", 5, "use the N donors most similar to the target")
 	_ = cmd.MarkFlagFilename("target", "py")
 	_ = cmd.MarkFlagFilename("tests", "json", "jsonl", "py")
 }
@@ -53,6 +60,8 @@ type loaded struct {
 	// paths are the target files, path first: more than one when several
 	// files are repaired together (prog is then their joined program).
 	paths []string
+	// notes are said once on stderr (donors that were skipped or used).
+	notes []string
 }
 
 // load reads the suite and the target, and checks they fit together.
@@ -93,6 +102,15 @@ func (f *inputFlags) load() (*loaded, error) {
 	} else if prog, err = program.ParseFile(target); err != nil {
 		return nil, err
 	}
+	var notes []string
+	if len(f.donors) > 0 {
+		if len(targets) > 1 {
+			return nil, &flagError{fmt.Errorf("--donors: with one --target only")}
+		}
+		if prog, notes, err = withDonors(prog, target, f.donors, f.donorsMax, f.tests); err != nil {
+			return nil, err
+		}
+	}
 	prog.Path = shown
 	if err := suite.CheckTarget(target, prog.Scopes[0].Names); err != nil {
 		return nil, err
@@ -100,7 +118,7 @@ func (f *inputFlags) load() (*loaded, error) {
 	if len(targets) < 2 {
 		targets = []string{target}
 	}
-	return &loaded{prog: prog, suite: suite, path: target, paths: targets}, nil
+	return &loaded{prog: prog, suite: suite, path: target, paths: targets, notes: notes}, nil
 }
 
 // displayPath is the path a patch names the target by, so that it applies
@@ -323,4 +341,44 @@ func parseTargets(targets []string) (*program.Program, error) {
 		return nil, inputerr.Wrap(err)
 	}
 	return p, nil
+}
+
+// withDonors re-parses the target with the donorsMax donors most similar
+// to it; notes say which were used and which were skipped.
+func withDonors(prog *program.Program, target string, paths []string, max int, suite string) (*program.Program, []string, error) {
+	if max <= 0 {
+		return nil, nil, &flagError{fmt.Errorf("--donors-max must be positive, got %d", max)}
+	}
+	skip := map[string]bool{}
+	for _, p := range []string{target, suite} {
+		if abs, err := filepath.Abs(p); err == nil {
+			skip[abs] = true
+		}
+	}
+	files, err := donors.Collect(paths, skip)
+	if err != nil {
+		return nil, nil, inputerr.New("--donors: %v", unwrap(err))
+	}
+	picked, skipped := donors.Pick(prog.Src, files, max)
+	var notes []string
+	for _, s := range skipped {
+		notes = append(notes, "--donors: skipped "+s)
+	}
+	if len(picked) == 0 {
+		notes = append(notes, "--donors: no donor parses; searching without")
+		return prog, notes, nil
+	}
+	dp := make([]string, len(picked))
+	ds := make([][]byte, len(picked))
+	var names []string
+	for i, d := range picked {
+		dp[i], ds[i] = displayPath(d.Path), d.Src
+		names = append(names, fmt.Sprintf("%s (%.2f)", dp[i], d.Similarity))
+	}
+	notes = append(notes, fmt.Sprintf("donors, most similar first: %s", strings.Join(names, ", ")))
+	p, err := program.ParseWithDonors(displayPath(target), prog.Src, dp, ds)
+	if err != nil {
+		return nil, nil, inputerr.Wrap(err)
+	}
+	return p, notes, nil
 }

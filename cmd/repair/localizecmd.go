@@ -58,7 +58,7 @@ With --lenient, the program runs with injected values for what it misses
 					return err
 				}
 			}
-			o, err := eng.Run(cmd.Context(), l.prog.Src, ro)
+			o, err := eng.Run(cmd.Context(), l.prog.Strip(l.prog.Src), ro)
 			if err != nil {
 				return fmt.Errorf("run %s: %w", l.prog.Path, err)
 			}
@@ -124,6 +124,16 @@ func printNeeded(w io.Writer, o *fitness.Outcome) {
 	}
 }
 
+func countDonors(p *program.Program) int {
+	n := 0
+	for _, f := range p.Files {
+		if f.Donor {
+			n++
+		}
+	}
+	return n
+}
+
 // fileLines maps the entries of a joined program (several targets) to
 // their files and lines there; for one file it returns entries as they
 // are.
@@ -131,10 +141,20 @@ func fileLines(p *program.Program, entries []localize.Entry) []localize.Entry {
 	if len(p.Files) < 2 {
 		return entries
 	}
-	out := make([]localize.Entry, len(entries))
-	for i, e := range entries {
+	out := make([]localize.Entry, 0, len(entries))
+	donor := map[string]bool{}
+	for _, f := range p.Files {
+		donor[f.Path] = f.Donor
+	}
+	for _, e := range entries {
 		e.File, e.Line = p.FileOfLine(e.Line)
-		out[i] = e
+		if donor[e.File] {
+			continue // ingredients, never edited
+		}
+		if len(p.Files)-countDonors(p) < 2 {
+			e.File = ""
+		}
+		out = append(out, e)
 	}
 	return out
 }

@@ -144,6 +144,9 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	if f.quiet {
 		log = discard{}
 	}
+	for _, n := range l.notes {
+		fmt.Fprintf(log, "repair: %s\n", n)
+	}
 	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: log})
 	if err != nil {
 		return err
@@ -326,7 +329,7 @@ func unwrap(err error) error {
 // target file it changes when several are repaired together.
 func writeTargets(log io.Writer, l *loaded, fixed []byte) error {
 	paths, olds, news := []string{l.path}, [][]byte{l.prog.Src}, [][]byte{fixed}
-	if len(l.prog.Files) > 1 {
+	if len(l.paths) > 1 {
 		var ok bool
 		olds, _ = l.prog.SplitFiles(l.prog.Src)
 		if news, ok = l.prog.SplitFiles(fixed); !ok {

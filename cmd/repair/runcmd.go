@@ -50,7 +50,7 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 					return err
 				}
 			}
-			o, err := eng.Run(cmd.Context(), l.prog.Src, ro)
+			o, err := eng.Run(cmd.Context(), l.prog.Strip(l.prog.Src), ro)
 			if err != nil {
 				return fmt.Errorf("run %s: %w", l.prog.Path, err)
 			}
