@@ -26,6 +26,9 @@ type Operator struct {
 	// Edits emits every edit the operator proposes at target t (a
 	// statement or a site id, per Targets). Every emitted edit is valid.
 	Edits func(c *Context, t int, emit func(program.Edit))
+	// NeedsDonors: the operator proposes edits only for a program with
+	// donor files (program.ParseWithDonors).
+	NeedsDonors bool
 }
 
 // Apply draws a target by weight and one of the operator's edits there
@@ -60,16 +63,19 @@ type Context struct {
 	// Weights are the suspiciousness of each statement (localize.Ranking).
 	Weights []float64
 
-	stmts  Sampler     // movable statements, by weight
-	donors []int       // statements usable as insert/replace donors
-	sites  [10]Sampler // sites by kind, weighted by their statement
-	shift  Sampler     // expressions an off-by-one shift applies to
-	drop   Sampler     // binary/boolean/unary expressions with parts
-	conds  []donorExpr
-	exprs  []donorExpr // distinct expression texts of the file
-	lits   map[string][]string
-	bySpan map[program.Span]int
-	idents [][]int // per statement: one-line name sites inside it
+	stmts Sampler // movable statements, by weight
+	funcs Sampler // functions of the target a donor file also defines, by their statements' weight
+	// donorFuncs are the donor files' function definitions by name.
+	donorFuncs map[string][]int
+	donors     []int       // statements usable as insert/replace donors
+	sites      [10]Sampler // sites by kind, weighted by their statement
+	shift      Sampler     // expressions an off-by-one shift applies to
+	drop       Sampler     // binary/boolean/unary expressions with parts
+	conds      []donorExpr
+	exprs      []donorExpr // distinct expression texts of the file
+	lits       map[string][]string
+	bySpan     map[program.Span]int
+	idents     [][]int // per statement: one-line name sites inside it
 }
 
 type donorExpr struct {
@@ -161,6 +167,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 		c.stmts.add(i, w(i))
 		c.donors = append(c.donors, i)
 	}
+	c.findFuncs(w)
 	c.idents = make([][]int, len(p.Stmts))
 	seenCond, seenExpr, seenLit := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i := range p.Sites {
@@ -373,6 +380,72 @@ var opReplace = Operator{
 			}
 		}
 	},
+}
+
+// opReplaceFunction transplants a whole function from a donor file
+// (program.ParseWithDonors): the last resort when the fix needs more than
+// an edit can make. Only functions of the same name are replaced, and
+// only with donors present.
+var opReplaceFunction = Operator{
+	Name:        "replace-function",
+	Doc:         "replace a function by a donor file's function of the same name (only with --donors)",
+	NeedsDonors: true,
+	Targets:     func(c *Context) *Sampler { return &c.funcs },
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		p := c.Prog
+		if !p.CanRemove(s) {
+			return
+		}
+		for _, d := range c.donorFuncs[funcName(p.StmtText(s))] {
+			if p.CanPlace(d, s) && p.StmtText(d) != p.StmtText(s) {
+				emit(program.Edit{Op: program.Replace, Stmt: s, Donor: d})
+			}
+		}
+	},
+}
+
+// findFuncs fills funcs and donorFuncs: the target's function
+// definitions that a donor file also defines, weighted by the most
+// suspicious statement they hold.
+func (c *Context) findFuncs(w func(int) float64) {
+	p := c.Prog
+	dl := p.DonorLine()
+	if dl == 0 {
+		return
+	}
+	c.donorFuncs = map[string][]int{}
+	for i := range p.Stmts {
+		st := &p.Stmts[i]
+		if st.Kind == "function_definition" && st.Line >= dl {
+			name := funcName(p.StmtText(i))
+			c.donorFuncs[name] = append(c.donorFuncs[name], i)
+		}
+	}
+	for i := range p.Stmts {
+		st := &p.Stmts[i]
+		if st.Kind != "function_definition" || st.Line >= dl || len(c.donorFuncs[funcName(p.StmtText(i))]) == 0 {
+			continue
+		}
+		best := 0.0
+		for j := range p.Stmts {
+			if p.Contains(i, j) || j == i {
+				best = max(best, w(j))
+			}
+		}
+		c.funcs.add(i, best)
+	}
+}
+
+// funcName is the name a "def NAME(" statement defines.
+func funcName(text string) string {
+	text = strings.TrimSpace(text)
+	text = strings.TrimPrefix(text, "async ")
+	text, ok := strings.CutPrefix(text, "def ")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(text, "(")
+	return strings.TrimSpace(name)
 }
 
 var opSwap = Operator{
@@ -711,6 +784,7 @@ var All = []Operator{
 	opCmp, opArith, opBool, opAug,
 	opLiteral, opIdent,
 	opExprReplace, opSwapArgs, opDropOperand, opShift, opAddTerm,
+	opReplaceFunction,
 }
 
 // ByName returns the operator with the given name.
@@ -739,6 +813,7 @@ func Default() []Weighted {
 		"cmp-op": 2, "arith-op": 2, "bool-op": 1, "aug-op": 1,
 		"literal": 2, "ident": 2,
 		"expr-replace": 2, "swap-args": 1, "drop-operand": 1, "shift": 2, "add-term": 1,
+		"replace-function": 0.2,
 	}
 	var out []Weighted
 	for _, o := range All {

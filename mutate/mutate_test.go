@@ -118,7 +118,7 @@ func TestOperatorsGolden(t *testing.T) {
 			srcs = append(srcs, string(p.Render(program.Patch{e})))
 			names = append(names, o.Name+": "+d)
 		}
-		if len(lines) == 0 {
+		if len(lines) == 0 && !o.NeedsDonors {
 			t.Errorf("operator %s proposed nothing on sample.py", o.Name)
 		}
 		ar.Files = append(ar.Files, txtar.File{Name: o.Name, Data: []byte(strings.Join(lines, "\n") + "\n")})
@@ -256,5 +256,33 @@ func TestTransposed(t *testing.T) {
 		if diff := cmp.Diff(tt.want, transposed(tt.in)); diff != "" {
 			t.Errorf("transposed(%q) mismatch (-want +got):\n%s", tt.in, diff)
 		}
+	}
+}
+
+// TestReplaceFunction: with a donor file defining a function of the same
+// name, the whole function is replaced by the donor's; without, nothing.
+func TestReplaceFunction(t *testing.T) {
+	target := "def dedupe(lst):\n    return list(set(lst))\n\n\ndef other():\n    return 1\n"
+	donor := "def dedupe(xs):\n    out = []\n    for x in xs:\n        if x not in out:\n            out.append(x)\n    return out\n"
+	p, err := program.ParseWithDonors("t.py", []byte(target), []string{"d.py"}, [][]byte{[]byte(donor)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewContext(p, nil)
+	e, ok := opReplaceFunction.Apply(c, rand.New(rand.NewPCG(1, 2)))
+	if !ok {
+		t.Fatal("replace-function proposed nothing")
+	}
+	got := string(p.Strip(p.Render(program.Patch{e})))
+	want := donor + "\n\ndef other():\n    return 1\n"
+	if got != want {
+		t.Errorf("rendered:\n%s\nwant:\n%s", got, want)
+	}
+	if d := p.Describe(e); !strings.Contains(d, "from d.py line 1") {
+		t.Errorf("Describe = %q", d)
+	}
+	plain, _ := program.Parse("t.py", []byte(target))
+	if _, ok := opReplaceFunction.Apply(NewContext(plain, nil), rand.New(rand.NewPCG(1, 2))); ok {
+		t.Error("replace-function proposed an edit without donors")
 	}
 }
