@@ -1,0 +1,6 @@
+def count_words(text):
+    counts = {}
+    for w in text.lower().split():
+        if w in counts:
+            counts[w] += 1
+    return counts

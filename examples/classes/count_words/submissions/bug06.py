@@ -1,0 +1,5 @@
+def count_words(text):
+    counts = {}
+    for word in text.upper().split():
+        counts[word] = counts.get(word, 0) + 1
+    return counts

@@ -1,0 +1,2 @@
+def dedupe(lst):
+    return list(dict.fromkeys(lst))

@@ -1,0 +1,6 @@
+def second_largest(xs):
+    values = list(set(xs))
+    if len(values) < 2:
+        return None
+    values.sort()
+    return values[-2]

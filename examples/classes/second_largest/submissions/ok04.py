@@ -1,0 +1,6 @@
+def second_largest(xs):
+    u = set(xs)
+    if len(u) < 2:
+        return None
+    u.remove(max(u))
+    return max(u)

@@ -1,0 +1,5 @@
+def second_largest(xs):
+    distinct = sorted(set(xs))
+    if len(distinct) >= 2:
+        return distinct[-2]
+    return None
