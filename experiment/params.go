@@ -310,6 +310,12 @@ func Options(v Values) (repair.Options, error) {
 			p.set(&o, val)
 		}
 	}
+	if _, ok := v["generations"]; !ok && v["preset"] != "book" && o.TimeBudget > 0 {
+		// A time budget is the budget: the default cap of 1000
+		// generations stopped most searches that missed after a fraction
+		// of their time.
+		o.Generations = repair.MaxGenerations
+	}
 	if err := o.Validate(); err != nil {
 		return o, err
 	}

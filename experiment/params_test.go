@@ -211,3 +211,26 @@ func TestParamsFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeBudgetIsTheBudget: with a time budget and no generations given,
+// the search is not stopped by the default 1000 generations; a given
+// number, or the book preset's, is kept.
+func TestTimeBudgetIsTheBudget(t *testing.T) {
+	for _, tc := range []struct {
+		v    Values
+		want int
+	}{
+		{Values{}, repair.Defaults().Generations},
+		{Values{"time_budget": "30s"}, repair.MaxGenerations},
+		{Values{"time_budget": "30s", "generations": "50"}, 50},
+		{Values{"time_budget": "30s", "preset": "book"}, repair.Book().Generations},
+	} {
+		o, err := Options(tc.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Generations != tc.want {
+			t.Errorf("Options(%v).Generations = %d, want %d", tc.v, o.Generations, tc.want)
+		}
+	}
+}

@@ -93,6 +93,10 @@ type Options struct {
 	Log io.Writer
 }
 
+// MaxGenerations bounds Options.Generations; it is also the cap when a
+// time budget is the budget (experiment.Options).
+const MaxGenerations = 10_000_000
+
 // Defaults are the tool's default settings, tuned on the examples and the
 // public benchmark.
 func Defaults() Options {
@@ -145,8 +149,8 @@ func (o *Options) Validate() error {
 	switch {
 	case o.Population < 1 || o.Population > 1_000_000:
 		return inputerr.New("--population must be from 1 to 1000000, got %d", o.Population)
-	case o.Generations < 1 || o.Generations > 10_000_000:
-		return inputerr.New("--generations must be from 1 to 10000000, got %d", o.Generations)
+	case o.Generations < 1 || o.Generations > MaxGenerations:
+		return inputerr.New("--generations must be from 1 to %d, got %d", MaxGenerations, o.Generations)
 	case o.Evaluations < 0:
 		return inputerr.New("--evaluations must be >= 0, got %d", o.Evaluations)
 	case o.TimeBudget < 0:
