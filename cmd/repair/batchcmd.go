@@ -123,6 +123,7 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 	workers = min(workers, max(len(subs), 1))
 	o := repair.Defaults()
 	o.Seed, o.TimeBudget, o.Evaluations = f.seed, f.budget, f.evaluations
+	o.Generations = repair.MaxGenerations // the budget is time, or evaluations
 	if f.evaluations < 0 {
 		return &flagError{fmt.Errorf("--evaluations must be 0 or more, got %d", f.evaluations)}
 	}
