@@ -2,12 +2,11 @@ package fitness
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"repair/internal/inputerr"
+	"repair/internal/pymod"
 	"repair/internal/userfile"
 	"repair/program"
 )
@@ -37,7 +36,7 @@ func loadDoctest(path string) (*Suite, error) {
 	if err != nil {
 		return nil, inputerr.Wrap(err)
 	}
-	module, err := moduleName(path)
+	module, _, err := pymod.Module(path)
 	if err != nil {
 		return nil, inputerr.Wrap(err)
 	}
@@ -73,33 +72,6 @@ func loadDoctest(path string) (*Suite, error) {
 	s.TestModule = "doctest_" + module[strings.LastIndex(module, ".")+1:]
 	s.TestSource = doctestSource(module, string(data), quals)
 	return s, nil
-}
-
-// moduleName is the dotted name a file is imported by: its base name,
-// after the packages (directories with an __init__.py) that hold it.
-func moduleName(path string) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	parts := []string{strings.TrimSuffix(filepath.Base(abs), ".py")}
-	for dir := filepath.Dir(abs); ; {
-		if fi, err := os.Stat(filepath.Join(dir, "__init__.py")); err != nil || !fi.Mode().IsRegular() {
-			break
-		}
-		parts = append([]string{filepath.Base(dir)}, parts...)
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	for _, part := range parts {
-		if !isIdentifier(part) {
-			return "", fmt.Errorf("%s: %q is not a Python module name", path, part)
-		}
-	}
-	return strings.Join(parts, "."), nil
 }
 
 // doctestSource is the generated test file of a doctest suite: test

@@ -5,9 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
 
 	"repair/fitness"
+	"repair/internal/pymod"
 )
 
 // HelperFiles lists the importable .py files next to the target (and next
@@ -56,17 +56,7 @@ func HelperFiles(target string, suite *fitness.Suite) ([]string, error) {
 
 // importable reports whether name is a Python identifier (a module name
 // an import statement can use).
-func importable(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i, r := range name {
-		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return true
-}
+func importable(name string) bool { return pymod.Identifier(name) }
 
 // TreeFile is a file the shim copies into the private directory's lib/ at
 // the relative path Rel (slash-separated), creating its directories.
@@ -121,25 +111,13 @@ func FindProject(target string, suite *fitness.Suite) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Dir(abs)
-	if !isFile(filepath.Join(dir, "__init__.py")) {
+	if !pymod.InPackage(abs) {
 		return nil, nil
 	}
-	parts := []string{strings.TrimSuffix(filepath.Base(abs), ".py")}
-	for isFile(filepath.Join(dir, "__init__.py")) {
-		parts = append([]string{filepath.Base(dir)}, parts...)
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
+	module, importRoot, err := pymod.Module(abs)
+	if err != nil {
+		return nil, err
 	}
-	for _, p := range parts {
-		if !importable(p) {
-			return nil, fmt.Errorf("%s: %q in its package path is not a Python name", target, p)
-		}
-	}
-	importRoot := dir
 	root := importRoot
 	var testAbs string
 	if suite != nil && suite.Path != "" {
@@ -150,7 +128,7 @@ func FindProject(target string, suite *fitness.Suite) (*Project, error) {
 			root = commonDir(root, filepath.Dir(testAbs))
 		}
 	}
-	p := &Project{Root: root, Module: strings.Join(parts, ".")}
+	p := &Project{Root: root, Module: module}
 	if p.ImportRoot, err = filepath.Rel(root, importRoot); err != nil {
 		return nil, err
 	}
