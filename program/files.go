@@ -102,6 +102,19 @@ func (p *Program) Strip(src []byte) []byte {
 	if !p.HasDonors() {
 		return src
 	}
+	if len(p.Files) > 1 && p.Files[1].Donor {
+		// One target then donors: the text before the first boundary,
+		// without copying (this runs for every candidate).
+		i := boundaryIndex(src)
+		if i < 0 {
+			return src
+		}
+		out := src[:i]
+		if p.Files[0].NoFinalNewline {
+			out = bytes.TrimSuffix(out, []byte("\n"))
+		}
+		return out
+	}
 	parts, ok := p.SplitFiles(src)
 	if !ok {
 		return src

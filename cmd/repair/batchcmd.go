@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"sort"
 	"strings"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 
 	"repair/batch"
 	"repair/fitness"
+	"repair/internal/donors"
 	"repair/internal/inputerr"
 	"repair/repair"
 	"repair/sandbox"
@@ -181,35 +181,17 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 // submissions expands the arguments: files as given, a directory as its
 // Python files (not tests, not conftest.py, not the suite), sorted.
 func submissions(args []string, suite string) ([]string, error) {
-	var out []string
-	suiteAbs, _ := filepath.Abs(suite)
-	for _, a := range args {
-		fi, err := os.Stat(a)
-		if err != nil {
-			return nil, inputerr.New("%s: %v", a, unwrap(err))
-		}
-		if !fi.IsDir() {
-			out = append(out, a)
-			continue
-		}
-		entries, err := os.ReadDir(a)
-		if err != nil {
-			return nil, inputerr.New("%s: %v", a, unwrap(err))
-		}
-		for _, e := range entries {
-			n := e.Name()
-			p := filepath.Join(a, n)
-			abs, _ := filepath.Abs(p)
-			if e.IsDir() || !strings.HasSuffix(n, ".py") || strings.HasPrefix(n, "test_") || n == "conftest.py" || abs == suiteAbs {
-				continue
-			}
-			out = append(out, p)
-		}
+	skip := map[string]bool{}
+	if abs, err := filepath.Abs(suite); err == nil {
+		skip[abs] = true
+	}
+	out, err := donors.Collect(args, skip)
+	if err != nil {
+		return nil, inputerr.New("%v", err)
 	}
 	if len(out) == 0 {
 		return nil, &flagError{fmt.Errorf("no submission: %s holds no Python file", strings.Join(args, " "))}
 	}
-	sort.Strings(out)
 	return out, nil
 }
 

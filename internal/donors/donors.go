@@ -4,6 +4,7 @@
 package donors
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -38,7 +39,10 @@ func Collect(paths []string, skip map[string]bool) ([]string, error) {
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
-			return nil, err
+			if pe, ok := err.(*os.PathError); ok {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("%s: %v", p, err)
 		}
 		if !fi.IsDir() {
 			add(p)
