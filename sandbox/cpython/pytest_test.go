@@ -149,7 +149,7 @@ func pytestProjectDir(t *testing.T, src string) string {
 }
 
 // realPytest is an interpreter with pytest, or the test is skipped.
-func realPytest(t *testing.T) *Interpreter {
+func realPytest(t testing.TB) *Interpreter {
 	t.Helper()
 	python(t)
 	for _, name := range append([]string{"python3"}, systemPythons...) {
@@ -317,15 +317,7 @@ func BenchmarkPytest(b *testing.B) {
 		cfg  config
 	}{{"configured-once", config{}}, {"per-child", config{pytestPerChild: true}}} {
 		b.Run(bc.name, func(b *testing.B) {
-			var py *Interpreter
-			for _, name := range append([]string{"python3"}, systemPythons...) {
-				if p, err := FindPython(context.Background(), name); err == nil && FindPytest(context.Background(), p) != nil {
-					py = p
-				}
-			}
-			if py == nil {
-				b.Skip("no pytest")
-			}
+			py := realPytest(b)
 			dir := b.TempDir()
 			for name, text := range pytestProject {
 				os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
