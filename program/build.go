@@ -173,8 +173,14 @@ func (b *builder) addStmt(n *sitter.Node, bid, parent, scope int, ctx place) {
 		if body == nil {
 			return
 		}
+		var first *sitter.Node
 		for i := 0; i < int(body.NamedChildCount()); i++ {
 			if c := body.NamedChild(i); c.Type() == "case_clause" {
+				if first == nil {
+					first = c
+				} else {
+					b.alignCase(c, first)
+				}
 				b.visitSites(c, id, scope, false, false)
 				b.clauseBlocks(c, id, scope, ctx)
 			}
@@ -251,6 +257,32 @@ func (b *builder) checkClause(clause *sitter.Node, owner int) {
 	}
 	if c8 != h8 || c1 != h1 {
 		b.fail(off, "invalid syntax (clause not aligned with its statement)")
+	}
+}
+
+// alignCase reports a case clause not at the indentation of its match's
+// first case: the cases are the statements of one block to Python.
+func (b *builder) alignCase(c, first *sitter.Node) {
+	p := b.p
+	at := func(n *sitter.Node) (int, []byte) {
+		off := b.start(n)
+		return off, p.Src[p.lineStarts[p.LineOf(off)-1]:off]
+	}
+	off, ind := at(c)
+	_, find := at(first)
+	if !isBlank(ind) || !isBlank(find) {
+		return // checkClause reports a case that does not start its line
+	}
+	c8, c1 := indentCols(ind)
+	f8, f1 := indentCols(find)
+	switch {
+	case c8 == f8 && c1 == f1:
+	case c8 > f8 && c1 > f1:
+		b.fail(off, "unexpected indent")
+	case c8 < f8 && c1 < f1:
+		b.fail(off, "unindent does not match any outer indentation level")
+	default:
+		b.fail(off, "inconsistent use of tabs and spaces in indentation")
 	}
 }
 

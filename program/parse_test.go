@@ -23,6 +23,8 @@ func TestParseErrors(t *testing.T) {
 		{"missing body", "def f():\nreturn 1\n", "x.py:1:9: syntax error: expected an indented block"},
 		{"bad dedent", "if x:\n    a = 1\n  b = 2\n", "x.py:3:3: syntax error: unexpected indent"},
 		{"uneven block", "if x:\n    a = 1\n      b = 2\n", "x.py:3:7: syntax error: unexpected indent"},
+		{"case deeper than the first case", "match m:\n  case 1: a\n   case 2: b\n", "x.py:3:4: syntax error: unexpected indent"},
+		{"case shallower than the first case", "match m:\n   case 1: a\n  case 2: b\n", "x.py:3:3: syntax error:"},
 		{"indented module", "  a = 1\n", "x.py:1:3: syntax error: unexpected indent"},
 		{"tabs and spaces", "if x:\n        a = 1\n\tb = 2\n", "x.py:3:2: syntax error: inconsistent use of tabs and spaces"},
 		{"python 2 print", "print \"hi\"\n", "x.py:1:1: syntax error: Python 2 print statement (use print(...))"},
