@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"repair/fitness"
+	"repair/guard"
 	"repair/internal/donors"
 	"repair/internal/inputerr"
 	"repair/program"
@@ -59,6 +60,10 @@ type Result struct {
 	// Donors are the passing submissions whose code the repair could
 	// use, most similar first.
 	Donors []string `json:"donors,omitempty"`
+	// Guard is what the overfitting guard saw of the patch (package
+	// guard): how often it changes the submission's behaviour next to the
+	// cases it passed.
+	Guard *guard.Report `json:"guard,omitempty"`
 }
 
 // Options configure Run.
@@ -85,6 +90,10 @@ type Options struct {
 	// Donors, when > 0, makes the submissions that pass donors of the
 	// others' repairs: the Donors most similar to each one.
 	Donors int
+	// GuardInputs, when > 0, checks each patch with the overfitting
+	// guard on that many inputs generated from the suite (one engine pool
+	// for them, shared by every submission).
+	GuardInputs int
 }
 
 // Run repairs every submission, in parallel on one engine pool. Results
@@ -121,6 +130,19 @@ func Run(ctx context.Context, subs []string, opts Options) ([]Result, error) {
 		return nil, err
 	}
 	defer eng.Close()
+	if opts.GuardInputs > 0 {
+		if ps, _ := guard.Probes(opts.Suite, opts.GuardInputs); ps != nil {
+			geng, err := opts.Open(ctx, sandbox.Options{Suite: ps, Target: target, Workers: opts.Workers})
+			if err != nil {
+				return nil, fmt.Errorf("overfitting guard: %w", err)
+			}
+			defer geng.Close()
+			opts.Repair.Guard = func(context.Context, *fitness.Suite) (guard.Runner, func(), error) {
+				return geng.Run, func() {}, nil
+			}
+			opts.Repair.GuardInputs = opts.GuardInputs
+		}
+	}
 
 	// First every submission as handed in, then the repairs, which may
 	// take the passing ones as donors.
@@ -262,6 +284,6 @@ func repairOne(ctx context.Context, eng sandbox.Engine, path string, prog *progr
 		return nil
 	}
 	fix := res.Fixes[0]
-	r.Status, r.Patch, r.Describe = Repaired, fix.Diff, fix.Describe
+	r.Status, r.Patch, r.Describe, r.Guard = Repaired, fix.Diff, fix.Describe, fix.Guard
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"strings"
 )
@@ -177,6 +178,7 @@ type Check struct {
 	outputCap          int
 	expectedRepr       string
 	argsRepr           string
+	probe              bool // Case.Probe
 }
 
 // NewChecks decodes the expectations of cases. outputCap is the engine's
@@ -187,7 +189,7 @@ func NewChecks(cases []Case, outputCap int) ([]Check, error) {
 		c := &cases[i]
 		k := &out[i]
 		k.kind, k.tol, k.outputCap, k.stdout, k.execEval = c.Kind, c.Tolerance, outputCap, c.Stdout, c.OutputRule == "execeval"
-		k.inplace, k.expectedType = c.Inplace, c.ExpectedType
+		k.inplace, k.expectedType, k.probe = c.Inplace, c.ExpectedType, c.Probe
 		if c.ExpectedType != "" {
 			var ok bool
 			if k.typeKind, k.typeElem, ok = eiplType(c.ExpectedType); !ok {
@@ -258,12 +260,18 @@ func parseNumbers(v any) any {
 
 // WantsArgs reports whether the case checks its arguments after the call:
 // only then does the candidate's process encode them.
-func (k *Check) WantsArgs() bool { return k.hasExpectedArgs || k.inplace > 0 }
+func (k *Check) WantsArgs() bool {
+	return k.hasExpectedArgs || k.inplace > 0 || k.probe && k.kind == Call
+}
 
 // Judge decides the verdict of case k from what the candidate's process
-// observed, with a detail for anything but PASSED.
+// observed, with a detail for anything but PASSED. A probe case
+// (Case.Probe) always passes, with the observation's [Behaviour] as its
+// detail.
 func (k *Check) Judge(o *Observation) (Verdict, string) {
 	switch {
+	case k.probe:
+		return Passed, Behaviour(o)
 	case k.kind == Call && o.Ending == Returned:
 		if k.raisesText != "" {
 			return WrongAnswer, fmt.Sprintf("expected %s to be raised, got %s", k.raisesText, o.Value.Repr())
@@ -582,4 +590,42 @@ func valueHasType(v Value, kind, elem string) bool {
 		return true
 	}
 	return false
+}
+
+// Behaviour describes an observation in one line that is equal for two
+// observations exactly when they are: "returned 3", "returned None,
+// arguments [[1, 2]]", "raised ValueError", "printed '7\\n'", then a tab and
+// a digest of the whole observation (a repr is shortened; the digest is
+// not). [ShowBehaviour] drops the digest.
+func Behaviour(o *Observation) string {
+	var b strings.Builder
+	switch o.Ending {
+	case Returned:
+		b.WriteString("returned " + o.Value.Repr())
+		if o.HasArgs {
+			b.WriteString(", arguments " + o.Args.Repr())
+		}
+	case Raised:
+		name := "an exception"
+		if len(o.Exception) > 0 {
+			name = o.Exception[0]
+		}
+		b.WriteString("raised " + name)
+	case Finished:
+		b.WriteString("printed " + shortStr(o.Stdout))
+	}
+	_, enc := AppendObservation(nil, o)
+	h := fnv.New64a()
+	h.Write([]byte{byte(o.Ending)})
+	h.Write(enc)
+	fmt.Fprintf(&b, "\t%016x", h.Sum64())
+	return b.String()
+}
+
+// ShowBehaviour is a [Behaviour] (or any detail) without its digest.
+func ShowBehaviour(s string) string {
+	if i := strings.LastIndexByte(s, '\t'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

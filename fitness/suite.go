@@ -90,6 +90,12 @@ type Case struct {
 	// Line is the 1-based line of the case in its suite file, when known
 	// (JSON lines, Python test files); 0 otherwise.
 	Line int `json:"-"`
+	// Probe marks a case with no expectation whose run is observed, not
+	// judged: its verdict is PASSED whenever the code returned, raised or
+	// finished, and its Result.Detail is the [Behaviour] seen (the
+	// overfitting guard compares two programs' behaviour this way). Never
+	// read from a suite file.
+	Probe bool `json:"-"`
 	// Path is the JSON path of the case in a suite object ("tests[3]") or
 	// a bare array ("[3]"); empty for JSON lines and Python test files,
 	// which Line locates. [Suite.Where] formats a case's location.

@@ -1,11 +1,13 @@
 package repair
 
 import (
+	"context"
 	"io"
 	"time"
 
 	"repair/crossover"
 	"repair/fitness"
+	"repair/guard"
 	"repair/internal/inputerr"
 	"repair/lenient"
 	"repair/localize"
@@ -86,6 +88,18 @@ type Options struct {
 	// program never needed (a kind and name no case of the original had
 	// injected) fails that case, so it is never reported as a fix.
 	Lenient *lenient.Plan
+	// Guard, when not nil, opens an engine for the overfitting guard's
+	// generated inputs (package guard; probes is a suite of probe cases
+	// made from the suite's): each fix is run on them and compared with
+	// the original (Fix.Guard), fixes are ranked by it, and a fix that
+	// breaks an input the original handled does not end the search at
+	// once: it goes on for a better one, for as many evaluations and as
+	// long again as the first fix took. The returned function closes the
+	// engine. Nil turns the guard off.
+	Guard func(ctx context.Context, probes *fitness.Suite) (guard.Runner, func(), error)
+	// GuardInputs is the number of generated inputs (0: the default,
+	// guard.DefaultInputs).
+	GuardInputs int
 	// Progress, if not nil, is called after each generation.
 	Progress func(Progress)
 	// Log receives notices (uniform localization, flaky cases). Nil
@@ -179,6 +193,8 @@ func (o *Options) Validate() error {
 		return inputerr.New("--operators: no operator selected")
 	case o.Crossover == nil:
 		return inputerr.New("--crossover: none selected")
+	case o.GuardInputs < 0 || o.GuardInputs > 100_000:
+		return inputerr.New("--guard-inputs must be from 0 to 100000, got %d", o.GuardInputs)
 	case o.Formula.Score == nil:
 		return inputerr.New("--localization: no formula selected")
 	}

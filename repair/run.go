@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"repair/fitness"
+	"repair/guard"
 	"repair/internal/inputerr"
 	"repair/localize"
 	"repair/mutate"
@@ -44,6 +45,10 @@ type Fix struct {
 	// Injections are, with Options.Lenient, the values injected in the
 	// validation run, per case (nil for a case without any).
 	Injections [][]fitness.Injection `json:"injections,omitempty"`
+	// Guard is what the overfitting guard saw of the fix: how often it
+	// behaves differently from the original on generated inputs (nil
+	// without Options.Guard).
+	Guard *guard.Report `json:"guard,omitempty"`
 }
 
 // Generation is a summary of one generation, for reports.
@@ -57,8 +62,11 @@ type Generation struct {
 
 // Result is what a repair run did.
 type Result struct {
-	// Fixes are the plausible patches found, the first one first (one
-	// unless Options.All).
+	// Fixes are the plausible patches found, the best first: with the
+	// overfitting guard, ranked by how little they change behaviour on
+	// generated inputs (guard.Less), then by size; else in the order they
+	// were found. One unless Options.All or the guard found the first one
+	// suspect.
 	Fixes []Fix
 	// Best is the fittest candidate when no fix was found.
 	Best     program.Patch
@@ -82,7 +90,7 @@ type Result struct {
 	// "interrupted".
 	StopReason string
 	// Durations of the stages.
-	LocalizeTime, SearchTime, ReduceTime time.Duration
+	LocalizeTime, SearchTime, ReduceTime, GuardTime time.Duration
 	// SearchTimeout is the cap of case timeouts during the search.
 	SearchTimeout time.Duration
 }
@@ -173,6 +181,25 @@ type search struct {
 	stream []program.Edit       // first-order edits not yet tried, in order
 	next   int                  // position in stream
 	best   float64              // fitness of result.Best
+
+	outer     context.Context      // the run's context, which outlives the time budget
+	delivered map[fitness.Key]bool // fixes after reduction, by program
+	stop      bool                 // a fix ended the search
+	// After a suspect fix (guard.Report.Suspect) the search goes on until
+	// graceEvals evaluations or graceTime from start.
+	graceEvals  int
+	graceTime   time.Duration
+	guardReady  chan guardSetup // the guard's setup, started with the search
+	guardWaited bool
+	guard       *guard.Guard
+}
+
+// guardSetup is the overfitting guard once its engine is open and the
+// original observed; g is nil when it cannot run (err says why).
+type guardSetup struct {
+	g     *guard.Guard
+	close func()
+	err   error
 }
 
 // Run repairs program p against suite s, evaluating candidates with run.
@@ -254,6 +281,20 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		bred:   map[fitness.Key]bool{},
 		fixes:  map[fitness.Key]bool{},
 		result: res,
+		outer:  ctx, delivered: map[fitness.Key]bool{},
+	}
+	if opts.Guard != nil && opts.Lenient == nil {
+		// The guard's engine starts while the search runs: the first fix
+		// does not wait for it.
+		gctx, cancel := context.WithCancel(ctx)
+		st.guardReady = make(chan guardSetup, 1)
+		go func() { st.guardReady <- st.setupGuard(gctx) }()
+		defer func() {
+			cancel()
+			if g := <-st.guardReady; g.close != nil {
+				g.close()
+			}
+		}()
 	}
 	// The original is in the cache: candidates equal to it cost nothing.
 	origKey := fitness.KeyOf(p.Src)
@@ -272,8 +313,8 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	if opts.Immigrants > 0 {
 		st.stream = mutate.Neighbourhood(st.mctx, opts.Operators, st.rngFor(-1, -1), neighbourhoodLimit)
 	}
-	found, err := st.evolve(sctx)
-	res.SearchTime = time.Since(st.start)
+	err = st.evolve(sctx)
+	res.SearchTime = time.Since(st.start) - res.ReduceTime - res.GuardTime
 	res.Evaluations = st.evals
 	res.Cache = st.cache.Stats()
 	switch {
@@ -285,34 +326,15 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	default:
 		return nil, err
 	}
-	if len(found) == 0 {
-		if ctx.Err() != nil {
-			return res, ctx.Err()
-		}
-		return res, nil
+	if st.guard != nil {
+		sort.SliceStable(res.Fixes, func(i, j int) bool {
+			a, b := res.Fixes[i].Guard, res.Fixes[j].Guard
+			if guard.Less(a, b) || guard.Less(b, a) {
+				return guard.Less(a, b)
+			}
+			return len(res.Fixes[i].Patch) < len(res.Fixes[j].Patch)
+		})
 	}
-
-	// Reduce and re-validate each fix (with a context that survives the
-	// time budget: reduction is part of delivering the fix).
-	t1 := time.Now()
-	delivered := map[fitness.Key]bool{} // reduced fixes, by rendered program
-	for _, f := range found {
-		fix, flaky, err := st.finish(ctx, f)
-		if err != nil {
-			return res, err
-		}
-		if len(flaky) > 0 {
-			res.Flaky = flaky
-			fmt.Fprintf(log, "repair: cases %v changed verdict when the fix ran again: not claimed as plausible\n", caseNames(s, flaky))
-			continue
-		}
-		// With --all, two fixes may reduce to the same program.
-		if k := fitness.KeyOf(fix.Source); !delivered[k] {
-			delivered[k] = true
-			res.Fixes = append(res.Fixes, *fix)
-		}
-	}
-	res.ReduceTime = time.Since(t1)
 	if len(res.Fixes) > 0 {
 		res.BestFitness = 1
 		if res.StopReason == "" {
@@ -403,11 +425,10 @@ func (st *search) immigrant() (program.Patch, bool) {
 	return nil, false
 }
 
-// evolve runs the generations and returns the plausible candidates found
-// (the first one, or all with Options.All).
-func (st *search) evolve(ctx context.Context) ([]individual, error) {
+// evolve runs the generations and delivers the plausible candidates it
+// finds (see deliver).
+func (st *search) evolve(ctx context.Context) error {
 	o := &st.opts
-	var found []individual
 	// Generation 0: mutants of the original (GenProg).
 	cands := make([]individual, o.Population)
 	for i := range cands {
@@ -435,8 +456,12 @@ func (st *search) evolve(ctx context.Context) ([]individual, error) {
 				c := cands[i]
 				c.patch = st.prog.Applied(c.patch)
 				c.gen, c.evals = gen, st.evals
-				found = append(found, c)
-				if !o.All {
+				stop, derr := st.deliver(c)
+				if derr != nil {
+					return derr
+				}
+				if stop {
+					st.stop = true
 					break
 				}
 			}
@@ -444,19 +469,22 @@ func (st *search) evolve(ctx context.Context) ([]individual, error) {
 		st.report(gen, cands[:n])
 		switch {
 		case err != nil:
-			return found, err
-		case len(found) > 0 && !o.All:
+			return err
+		case st.stop:
 			st.result.StopReason = "found"
-			return found, nil
+			return nil
+		case st.graceEvals > 0 && (st.evals >= st.graceEvals || time.Since(st.start) >= st.graceTime):
+			st.result.StopReason = "found"
+			return nil
 		case budgetHit:
 			st.result.StopReason = "evaluations"
-			return found, nil
+			return nil
 		case gen == o.Generations-1:
 			st.result.StopReason = "generations"
-			return found, nil
+			return nil
 		case stale >= staleLimit:
 			st.result.StopReason = "exhausted"
-			return found, nil
+			return nil
 		}
 		// Survivors: the candidates themselves (generational), or the
 		// fittest of parents and offspring together (truncation).
@@ -646,6 +674,119 @@ func (st *search) children(next []individual, gen, i int, a, b program.Patch, se
 		next = append(next, individual{patch: c})
 	}
 	return next
+}
+
+// deliver finishes a plausible candidate (reduce, validate again; with
+// the run's context, not the search's: delivering a fix outlasts the time
+// budget), checks it with the overfitting guard and adds it to the
+// result's fixes. It reports whether the search may stop: at the first
+// fix unless Options.All, or, when the guard finds that fix suspect, at
+// the first one it does not.
+func (st *search) deliver(c individual) (bool, error) {
+	ctx, log, res := st.outer, st.log, st.result
+	t0 := time.Now()
+	fix, flaky, err := st.finish(ctx, c)
+	res.ReduceTime += time.Since(t0)
+	if err != nil {
+		return true, err
+	}
+	if len(flaky) > 0 {
+		res.Flaky = flaky
+		fmt.Fprintf(log, "repair: cases %v changed verdict when the fix ran again: not claimed as plausible\n", caseNames(st.suite, flaky))
+		return !st.opts.All && len(res.Fixes) == 0, nil
+	}
+	// Two fixes may reduce to the same program.
+	k := fitness.KeyOf(fix.Source)
+	if st.delivered[k] {
+		return false, nil
+	}
+	st.delivered[k] = true
+	t1 := time.Now()
+	if err := st.check(ctx, fix); err != nil {
+		return true, err
+	}
+	res.GuardTime += time.Since(t1)
+	res.Fixes = append(res.Fixes, *fix)
+	switch {
+	case st.opts.All:
+		return false, nil
+	case !fix.Guard.Suspect():
+		return true, nil
+	case st.graceEvals == 0:
+		st.graceEvals = 2*st.evals + st.opts.Population
+		st.graceTime = 2*time.Since(st.start) + time.Second
+		fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
+	}
+	return false, nil
+}
+
+// setupGuard opens the overfitting guard's engine for inputs generated
+// from the suite and observes the original program on them.
+func (st *search) setupGuard(ctx context.Context) guardSetup {
+	o, p := &st.opts, st.prog
+	n := o.GuardInputs
+	if n == 0 {
+		n = guard.DefaultInputs
+	}
+	ps, origin := guard.Probes(st.suite, n)
+	var out guardSetup
+	var run guard.Runner
+	if ps != nil {
+		r, closeFn, err := o.Guard(ctx, ps)
+		if err != nil {
+			out.err = err
+			return out
+		}
+		out.close, run = closeFn, r
+	}
+	out.g, out.err = guard.New(ctx, st.suite, st.result.Original, p.Strip(p.Src), ps, origin, run, st.guardRun())
+	return out
+}
+
+// check runs the overfitting guard on a fix (waiting for its setup the
+// first time). A guard that cannot run is said once and skipped: the fix
+// stands.
+func (st *search) check(ctx context.Context, fix *Fix) error {
+	if st.guardReady == nil {
+		return nil
+	}
+	if !st.guardWaited {
+		st.guardWaited = true
+		select {
+		case g := <-st.guardReady:
+			st.guardReady <- g // for the deferred close
+			st.guard = g.g
+			if g.err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				fmt.Fprintf(st.log, "repair: warning: the overfitting guard cannot run: %v\n", g.err)
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if st.guard == nil {
+		return nil
+	}
+	rep, err := st.guard.Check(ctx, fix.Source)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		fmt.Fprintf(st.log, "repair: warning: %v\n", err)
+		return nil
+	}
+	fix.Guard = rep
+	return nil
+}
+
+// guardRun are the engine options of the guard's runs: a case cap of
+// twice the search's, at least 20ms (generated inputs may make the
+// original loop too; a few milliseconds more or less must not read as a
+// change of behaviour).
+func (st *search) guardRun() sandbox.RunOptions {
+	return sandbox.RunOptions{Timeout: max(2*st.result.SearchTimeout, 20*time.Millisecond)}
 }
 
 // finish reduces a plausible candidate, re-validates it in a fresh run,

@@ -13,7 +13,7 @@ on a private copy, then classifies the outcome:
   correct    it also behaves like reference.py: the same return values,
              exceptions and argument states on the suite's inputs and on
              perturbations of them (neighbouring numbers, shorter and
-             reordered lists, edited strings).
+             reordered lists, edited strings), one and two steps away.
 
 Usage:
   python3 scripts/bench.py                       # ../shared/bench, 5 seeds
@@ -181,6 +181,17 @@ def inputs(suite):
                 w = list(args)
                 w[i] = p
                 variants.append(w)
+        # Two steps away, which the tool's own overfitting guard never
+        # generates (it moves one argument one step): two arguments moved
+        # at once, or one moved twice.
+        for i, a in enumerate(args):
+            for p in perturb(a)[:4]:
+                for j in range(len(args)):
+                    for q in perturb(p if j == i else args[j])[:4]:
+                        w = list(args)
+                        w[i] = p
+                        w[j] = q
+                        variants.append(w)
         for v in variants:
             key = json.dumps([func, v, kwargs], sort_keys=True, default=repr)
             if key not in seen:
@@ -221,6 +232,17 @@ def io_behaves_like(patched, reference, suite):
     return True, None
 
 
+def fix_correct(folder, target, diff, ref, suite, work):
+    """Apply one reported diff to a fresh copy of the target and judge it."""
+    d = tempfile.mkdtemp(dir=work)
+    shutil.copy(os.path.join(folder, target), os.path.join(d, target))
+    os.chmod(os.path.join(d, target), 0o644)
+    p = subprocess.run(["patch", "-s", "-p1", "-d", d], input=diff, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None
+    return behaves_like(os.path.join(d, target), ref, suite)[0]
+
+
 def run_trial(repair, bug, seed, budget, extra):
     name, folder, target, tests = bug
     work = tempfile.mkdtemp(prefix="bench-")
@@ -244,6 +266,8 @@ def run_trial(repair, bug, seed, budget, extra):
             if r["fixes"]:
                 trial["edits"] = r["fixes"][0]["describe"]
                 trial["found_evaluations"] = r["fixes"][0]["evaluations"]
+                trial["guard"] = [fx.get("guard") for fx in r["fixes"]]
+                trial["diffs"] = [fx["diff"] for fx in r["fixes"]]
         else:
             trial.update(outcome="error", stderr=p.stderr.strip()[-500:])
         trial["plausible"] = p.returncode == 0
@@ -259,6 +283,9 @@ def run_trial(repair, bug, seed, budget, extra):
             trial["correct"] = ok
             if not ok:
                 trial["differs_on"] = repr(diff)[:300]
+            # Every fix the run reported (the guard ranks them; the first
+            # is the one written), judged the same way on a fresh copy.
+            trial["fixes_correct"] = [fix_correct(folder, target, d, ref, suite, work) for d in trial.get("diffs", [])]
         return trial
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -323,6 +350,18 @@ def main():
     n = sum(r[3] for r in rows)
     print("\n%d programs: %d repaired plausibly, %d correctly (by at least one seed); trials: %d/%d plausible, %d/%d correct; %.0fs"
           % (len(rows), bugs_pl, bugs_co, n_pl, n, n_co, n, time.monotonic() - t0))
+    # The overfitting guard: of the plausible patches the runs reported
+    # (the first is the one delivered; the guard ranks the others below
+    # it), how many it flagged as suspect, and whether a correct one was
+    # ranked below an overfitting one.
+    fixes = [(g, c) for t in trials for g, c in zip(t.get("guard") or [], t.get("fixes_correct") or [])]
+    if any(g for g, _ in fixes):
+        flagged = [(g, c) for g, c in fixes if g and g.get("broken", 0) > 0]
+        below = sum(1 for t in trials if t.get("fixes_correct") and t["fixes_correct"][0] is False and any(t["fixes_correct"][1:]))
+        print("guard: %d plausible patches reported, %d overfitting; %d flagged suspect (%d overfitting, %d correct); "
+              "%d trials ranked an overfitting patch above a correct one"
+              % (len(fixes), sum(1 for _, c in fixes if c is False), len(flagged),
+                 sum(1 for _, c in flagged if c is False), sum(1 for _, c in flagged if c), below))
     if ns.json:
         with open(ns.json, "w") as f:
             json.dump(trials, f, indent=1)

@@ -20,6 +20,7 @@ import (
 
 	"repair/batch"
 	"repair/fitness"
+	"repair/guard"
 	"repair/internal/donors"
 	"repair/internal/inputerr"
 	"repair/repair"
@@ -33,6 +34,7 @@ type batchFlags struct {
 	seed                uint64
 	evaluations         int
 	donors              int
+	guardInputs         int
 	format, jsonl, repo string
 	engine, isolation   string
 	python              string
@@ -66,6 +68,7 @@ every patch as a diff.`,
 	fl.DurationVar(&f.budget, "time-budget", 30*time.Second, "search time per submission")
 	fl.Uint64Var(&f.seed, "seed", 1, "random seed: the same seed gives the same patches")
 	fl.IntVar(&f.evaluations, "evaluations", 0, "candidates per submission (0: no limit); unlike time, gives the same results on any machine")
+	fl.IntVar(&f.guardInputs, "guard-inputs", guard.DefaultInputs, "inputs generated next to the suite's to check each patch for overfitting (0: no guard)")
 	fl.IntVar(&f.donors, "donors", 5, "the passing submissions most similar to a failing one lend it their code (0: none)")
 	fl.StringVar(&f.format, "format", "markdown", "table format: markdown or csv")
 	fl.StringVar(&f.jsonl, "jsonl", "", "write one JSON record per submission here")
@@ -127,6 +130,9 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 	if f.evaluations < 0 {
 		return &flagError{fmt.Errorf("--evaluations must be 0 or more, got %d", f.evaluations)}
 	}
+	if f.guardInputs < 0 || f.guardInputs > 100_000 {
+		return &flagError{fmt.Errorf("--guard-inputs must be from 0 to 100000, got %d", f.guardInputs)}
+	}
 	start := time.Now()
 	results, err := batch.Run(ctx, subs, batch.Options{
 		Suite: suite, Module: module, Repair: o, Workers: workers,
@@ -134,9 +140,10 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 			so.Isolation, so.Python, so.Stderr = iso, f.python, io.Err
 			return repair.OpenEngine(ctx, f.engine, so)
 		},
-		Path:     displayPath,
-		Progress: io.Err,
-		Donors:   f.donors,
+		Path:        displayPath,
+		Progress:    io.Err,
+		Donors:      f.donors,
+		GuardInputs: f.guardInputs,
 	})
 	if err != nil {
 		return err
@@ -320,6 +327,9 @@ func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers
 			}
 			if len(r.Donors) > 0 {
 				fmt.Fprintf(&b, "\nDonors (most similar first): %s.\n", strings.Join(r.Donors, ", "))
+			}
+			if r.Guard != nil {
+				fmt.Fprintf(&b, "\nOverfitting guard: %s.\n", r.Guard)
 			}
 			fmt.Fprintf(&b, "\n```diff\n%s```\n", r.Patch)
 		case r.Status == batch.NotRepaired:

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"repair/fitness"
+	"repair/guard"
 	"repair/internal/donors"
 	"repair/internal/inputerr"
 	"repair/program"
@@ -183,6 +184,27 @@ func (f *inputFlags) isolationLevel() (sandbox.Isolation, error) {
 
 // open starts the engine for a loaded target.
 func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.Engine, error) {
+	return f.openSuite(ctx, l, l.suite, 0, io)
+}
+
+// guardOpener opens engines for the overfitting guard's generated inputs
+// like the main one (same engine, isolation, executors); its notices are
+// not repeated.
+func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite) (guard.Runner, func(), error) {
+	return func(ctx context.Context, ps *fitness.Suite) (guard.Runner, func(), error) {
+		// One worker: the guard runs a program at a time, and its engine
+		// starts while the search runs.
+		eng, err := f.openSuite(ctx, l, ps, 1, streams{Out: discard{}, Err: discard{}})
+		if err != nil {
+			return nil, nil, err
+		}
+		return eng.Run, func() { eng.Close() }, nil
+	}
+}
+
+// openSuite starts an engine for a loaded target and the given suite,
+// with workers workers (0: --workers).
+func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams) (sandbox.Engine, error) {
 	iso, err := f.isolationLevel()
 	if err != nil {
 		return nil, err
@@ -190,12 +212,14 @@ func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.E
 	if f.workers < 0 || f.workers > 1024 {
 		return nil, &flagError{fmt.Errorf("--workers must be from 0 (one per CPU) to 1024, got %d", f.workers)}
 	}
-	workers := f.workers
+	if workers == 0 {
+		workers = f.workers
+	}
 	if workers == 0 {
 		workers = runtime.NumCPU()
 	}
 	opts := sandbox.Options{
-		Suite: l.suite, Target: l.path, Targets: l.paths, Workers: workers, Isolation: iso,
+		Suite: suite, Target: l.path, Targets: l.paths, Workers: workers, Isolation: iso,
 		Python: f.python, Stderr: io.Err,
 	}
 	if len(f.executors) > 0 {

@@ -19,6 +19,7 @@ import (
 
 	"repair/experiment"
 	"repair/fitness"
+	"repair/guard"
 	"repair/internal/buildinfo"
 	"repair/internal/inputerr"
 	"repair/localize"
@@ -55,6 +56,7 @@ type repairFlags struct {
 	write         bool
 	quiet         bool
 	lenient       bool
+	guardInputs   int
 }
 
 func (f *repairFlags) register(cmd *cobra.Command) {
@@ -86,6 +88,7 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.report, "report", "", "write a JSON report of the run to this file")
 	fl.BoolVar(&f.write, "write", false, "apply the patch to the target (keeping a .orig copy)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on stderr but errors")
+	fl.IntVar(&f.guardInputs, "guard-inputs", guard.DefaultInputs, "inputs generated next to the suite's to check each fix for overfitting, ranking fixes by how little they change the original's behaviour there (0: no guard)")
 	registerLenient(cmd, &f.lenient)
 }
 
@@ -162,6 +165,12 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	fmt.Fprintf(log, "repair: %s, engine %s, %d cases\n", l.prog.Path, engineDesc, len(l.suite.Cases))
 
 	opts.Log = log
+	if f.guardInputs < 0 || f.guardInputs > 100_000 {
+		return &flagError{fmt.Errorf("--guard-inputs must be from 0 to 100000, got %d", f.guardInputs)}
+	}
+	if f.guardInputs > 0 {
+		opts.Guard, opts.GuardInputs = f.in.guardOpener(l), f.guardInputs
+	}
 	if c, ok := eng.(interface{ Capacity() int }); ok && opts.Workers == 0 {
 		// Remote executors: keep as many candidates in flight as their
 		// workers, not as this machine has CPUs.
@@ -249,10 +258,16 @@ func summarize(w io.Writer, l *loaded, res *repair.Result, elapsed time.Duration
 	for _, d := range fix.Describe {
 		fmt.Fprintf(w, "repair:   %s\n", d)
 	}
+	if fix.Guard != nil {
+		fmt.Fprintf(w, "repair:   guard: %s\n", fix.Guard)
+	}
 	for i, other := range res.Fixes[1:] {
 		fmt.Fprintf(w, "repair: fix %d of %d:\n", i+2, len(res.Fixes))
 		for _, d := range other.Describe {
 			fmt.Fprintf(w, "repair:   %s\n", d)
+		}
+		if other.Guard != nil {
+			fmt.Fprintf(w, "repair:   guard: %s\n", other.Guard)
 		}
 	}
 }
@@ -455,11 +470,12 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 			"max_edits": o.MaxEdits, "immigrants": o.Immigrants, "search_timeout_seconds": res.SearchTimeout.Seconds(), "seed": o.Seed, "workers": o.Workers, "all": o.All,
 			"operators": ops, "weighting": o.Weights.Weighting.String(),
 			"weight_passing": o.Weights.Passing, "weight_failing": o.Weights.Failing,
-			"localization": o.Formula.Name, "reduce": o.Reduce, "lenient": f.lenient,
+			"localization": o.Formula.Name, "reduce": o.Reduce, "lenient": f.lenient, "guard_inputs": f.guardInputs,
 		},
 		StopReason: res.StopReason, Seconds: elapsed.Seconds(),
 		Stages: map[string]float64{
 			"localize": res.LocalizeTime.Seconds(), "search": res.SearchTime.Seconds(), "reduce": res.ReduceTime.Seconds(),
+			"guard": res.GuardTime.Seconds(),
 		},
 		Evaluations: res.Evaluations, Generations: res.Generations,
 		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, BestFitness: res.BestFitness,

@@ -1,0 +1,232 @@
+// Package guard checks a plausible patch for overfitting before it is
+// reported. A patch passes the suite; that does not make it a fix (Smith
+// et al., "Is the cure worse than the disease? Overfitting in automated
+// program repair", FSE 2015; Qi et al., ISSTA 2015: most GenProg patches
+// delete functionality the suite does not check). The guard runs the
+// original and the patched program on inputs next to the suite's (one
+// argument, or one number of the input, moved to a neighbouring value:
+// [Inputs]) and compares what they do: the value returned, the arguments
+// after the call, the exception raised, the output printed.
+//
+// Next to a case the original program passes, the original is presumed
+// right, and a patch should do what it does. A Report counts the inputs
+// there where the patch behaves differently (Changed) and, of those, where
+// the original returned or finished and the patch raised, crashed or timed
+// out (Broken). Inputs next to failing cases are not counted: there the
+// fix is expected to change behaviour.
+//
+// Plausible patches are ranked by Broken, then Changed, then size (fewer
+// first); the search treats a patch that breaks an input as suspect and
+// goes on looking for a better one for a while (see repair.Options.Guard).
+package guard
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"repair/fitness"
+	"repair/sandbox"
+)
+
+// DefaultInputs is the default number of generated inputs.
+const DefaultInputs = 100
+
+// Runner evaluates one program against the probe suite (an engine's Run).
+type Runner func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error)
+
+// Report is what the guard saw of one patch.
+type Report struct {
+	// Inputs is the number of generated inputs next to cases the original
+	// program passes: the inputs judged.
+	Inputs int `json:"inputs"`
+	// Changed counts those on which the patched program behaves
+	// differently from the original.
+	Changed int `json:"changed"`
+	// Broken counts the changed ones on which the original returned (or
+	// finished) and the patched program raised, crashed or timed out.
+	Broken int `json:"broken"`
+	// Example describes the first changed input: the call or input, then
+	// what each program did.
+	Example string `json:"example,omitempty"`
+}
+
+// Suspect reports whether the patch breaks an input the original handled.
+func (r *Report) Suspect() bool { return r != nil && r.Broken > 0 }
+
+// String is the report in words, as the summary and --report show it.
+func (r *Report) String() string {
+	if r == nil {
+		return "not checked"
+	}
+	if r.Inputs == 0 {
+		return "no generated inputs (the suite has no call or stdin cases the original passes)"
+	}
+	s := fmt.Sprintf("behaviour changed on %d of %d generated inputs", r.Changed, r.Inputs)
+	if r.Broken > 0 {
+		s += fmt.Sprintf(" (%d now fail where the original did not)", r.Broken)
+	}
+	if r.Example != "" {
+		s += "; e.g. " + r.Example
+	}
+	return s
+}
+
+// Less orders reports for ranking: fewer broken inputs, then fewer
+// changed ones.
+func Less(a, b *Report) bool {
+	if a == nil || b == nil {
+		return a != nil && b == nil
+	}
+	if a.Broken != b.Broken {
+		return a.Broken < b.Broken
+	}
+	return a.Changed < b.Changed
+}
+
+// Guard compares patched programs with the original on generated inputs.
+type Guard struct {
+	suite  *fitness.Suite
+	probes []fitness.Case
+	origin []int
+	near   []bool // probe i is next to a case the original passes
+	run    Runner
+	opts   sandbox.RunOptions
+	base   []fitness.Result // the original's behaviour on each probe
+}
+
+// Probes is the suite of generated inputs for s (at most max), to open an
+// engine with; nil when s has none.
+func Probes(s *fitness.Suite, max int) (*fitness.Suite, []int) {
+	probes, origin := Inputs(s, max)
+	if len(probes) == 0 {
+		return nil, nil
+	}
+	ps := *s
+	ps.Cases = probes
+	ps.TestSource, ps.TestModule, ps.Doctest = nil, "", false
+	return &ps, origin
+}
+
+// New observes the original program (src, whose outcome on the suite is
+// orig) on the probe suite ps made by [Probes], with run an engine opened
+// for ps. opts are the engine options of every run (a timeout cap).
+func New(ctx context.Context, s *fitness.Suite, orig *fitness.Outcome, src []byte, ps *fitness.Suite, origin []int, run Runner, opts sandbox.RunOptions) (*Guard, error) {
+	g := &Guard{suite: s, run: run, opts: opts}
+	if ps != nil {
+		g.probes, g.origin = ps.Cases, origin
+	}
+	g.near = make([]bool, len(g.probes))
+	for i, o := range g.origin {
+		g.near[i] = o < len(orig.Results) && orig.Results[o].Verdict == fitness.Passed
+	}
+	if len(g.probes) == 0 {
+		return g, nil
+	}
+	o, err := run(ctx, src, opts)
+	if err != nil {
+		return nil, fmt.Errorf("guard: run the original program on generated inputs: %w", err)
+	}
+	if len(o.Results) != len(g.probes) {
+		return nil, fmt.Errorf("guard: %d results for %d generated inputs", len(o.Results), len(g.probes))
+	}
+	g.base = o.Results
+	return g, nil
+}
+
+// Check runs a patched program on the generated inputs and compares it
+// with the original.
+func (g *Guard) Check(ctx context.Context, src []byte) (*Report, error) {
+	r := &Report{}
+	for _, n := range g.near {
+		if n {
+			r.Inputs++
+		}
+	}
+	if r.Inputs == 0 {
+		return r, nil
+	}
+	o, err := g.run(ctx, src, g.opts)
+	if err != nil {
+		return nil, fmt.Errorf("guard: %w", err)
+	}
+	if o.CompileError != "" || len(o.Results) != len(g.probes) {
+		r.Changed, r.Broken = r.Inputs, r.Inputs
+		r.Example = "the patched program does not run: " + o.CompileError
+		return r, nil
+	}
+	for i, after := range o.Results {
+		if !g.near[i] {
+			continue
+		}
+		before := g.base[i]
+		if before.Verdict == after.Verdict && before.Detail == after.Detail {
+			continue
+		}
+		if before.Verdict == fitness.TimeLimitExceeded && after.Verdict == fitness.TimeLimitExceeded {
+			continue // the details name the timeout, not behaviour
+		}
+		r.Changed++
+		if handled(before) && !handled(after) {
+			r.Broken++
+		}
+		if r.Example == "" || handled(before) && !handled(after) && r.Broken == 1 {
+			b, a := show(before), show(after)
+			// Arguments the call left alike on both sides say nothing.
+			if i, j := strings.LastIndex(b, ", arguments "), strings.LastIndex(a, ", arguments "); i >= 0 && j >= 0 && b[i:] == a[j:] {
+				b, a = b[:i], a[:j]
+			}
+			r.Example = fmt.Sprintf("%s: %s before, %s after", g.describe(i), b, a)
+		}
+	}
+	return r, nil
+}
+
+// handled: the program returned or finished on the input (not raised,
+// crashed, ran out of time or memory).
+func handled(r fitness.Result) bool {
+	return r.Verdict == fitness.Passed && !strings.HasPrefix(r.Detail, "raised ")
+}
+
+func show(r fitness.Result) string {
+	if r.Verdict == fitness.Passed {
+		return fitness.ShowBehaviour(r.Detail)
+	}
+	d := r.Verdict.String()
+	if r.Detail != "" {
+		d += " (" + firstLine(r.Detail) + ")"
+	}
+	return d
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+// describe names probe i as a call or an input.
+func (g *Guard) describe(i int) string {
+	c := &g.probes[i]
+	if c.Kind == fitness.IO && c.Stdin != nil {
+		return "input " + firstLine(fitness.PyStrRepr(*c.Stdin))
+	}
+	var parts []string
+	if v, err := fitness.ParseJSONValue(c.Args); err == nil {
+		for _, a := range v.Items {
+			parts = append(parts, a.Repr())
+		}
+	}
+	if c.Kwargs != nil {
+		if v, err := fitness.ParseJSONValue(c.Kwargs); err == nil {
+			for j := range v.Items {
+				parts = append(parts, v.Items[j].Str+"="+v.Vals[j].Repr())
+			}
+		}
+	}
+	return firstLine(c.Function + "(" + strings.Join(parts, ", ") + ")")
+}

@@ -1,0 +1,293 @@
+package guard
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"repair/fitness"
+)
+
+// Inputs returns at most max probe cases (fitness.Case.Probe) made from the
+// call and I/O cases of s by changing one argument, or one number of the
+// standard input, to a neighbouring value; origin[i] is the index in
+// s.Cases of the case probe i was made from. Inputs equal to a case of the
+// suite are left out (the suite already judges them), and so are
+// duplicates. When there are more than max, they are taken evenly from
+// every case. Deterministic: the same suite gives the same probes.
+func Inputs(s *fitness.Suite, max int) (probes []fitness.Case, origin []int) {
+	seen := map[string]bool{}
+	for _, c := range s.Cases {
+		seen[caseKey(&c)] = true
+	}
+	var per [][]fitness.Case
+	var from []int
+	for i := range s.Cases {
+		c := &s.Cases[i]
+		var vs []fitness.Case
+		for _, v := range neighbours(c) {
+			if k := caseKey(&v); !seen[k] {
+				seen[k] = true
+				vs = append(vs, v)
+			}
+		}
+		if len(vs) > 0 {
+			per = append(per, vs)
+			from = append(from, i)
+		}
+	}
+	// Round robin over the cases: each gets its first neighbours before
+	// any gets its later ones.
+	for k := 0; len(probes) < max; k++ {
+		added := false
+		for j, vs := range per {
+			if k < len(vs) && len(probes) < max {
+				probes = append(probes, vs[k])
+				origin = append(origin, from[j])
+				added = true
+			}
+		}
+		if !added {
+			break
+		}
+	}
+	for i := range probes {
+		probes[i].Name = fmt.Sprintf("%s~%d", s.Cases[origin[i]].Name, i)
+	}
+	return probes, origin
+}
+
+func caseKey(c *fitness.Case) string {
+	var b strings.Builder
+	b.WriteString(c.Kind.String() + "\x00" + c.Function + "\x00")
+	b.Write(canonJSON(c.Args))
+	b.WriteString("\x00")
+	b.Write(canonJSON(c.Kwargs))
+	if c.Stdin != nil {
+		b.WriteString("\x00" + *c.Stdin)
+	}
+	return b.String()
+}
+
+// canonJSON re-encodes raw so that equal values have equal text.
+func canonJSON(raw json.RawMessage) []byte {
+	if raw == nil {
+		return nil
+	}
+	var v any
+	if err := decode(raw, &v); err != nil {
+		return raw
+	}
+	return encode(v)
+}
+
+func decode(raw []byte, v *any) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	return d.Decode(v)
+}
+
+func encode(v any) []byte {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return nil
+	}
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+// neighbours are the probes of one case: no expectation, the case's
+// function, timeout and memory.
+func neighbours(c *fitness.Case) []fitness.Case {
+	probe := func() fitness.Case {
+		return fitness.Case{Kind: c.Kind, Function: c.Function, Kwargs: c.Kwargs, Weight: 1,
+			Timeout: c.Timeout, Probe: true}
+	}
+	var out []fitness.Case
+	switch c.Kind {
+	case fitness.Call:
+		var args []any
+		if c.Args != nil {
+			var v any
+			if err := decode(c.Args, &v); err != nil {
+				return nil
+			}
+			var ok bool
+			if args, ok = v.([]any); !ok {
+				return nil
+			}
+		}
+		for i, a := range args {
+			for _, n := range perturb(a, 0) {
+				w := append([]any(nil), args...)
+				w[i] = n
+				p := probe()
+				if p.Args = encode(w); p.Args != nil {
+					out = append(out, p)
+				}
+			}
+		}
+	case fitness.IO:
+		if c.Stdin == nil {
+			return nil
+		}
+		for _, in := range stdinNeighbours(*c.Stdin) {
+			p := probe()
+			p.Stdin = &in
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// perturb returns neighbouring values of a JSON value (decoded with
+// UseNumber): numbers ±1, 0, negated and doubled; strings and lists
+// reversed, shortened at either end, extended by their first element,
+// sorted, and (lists) with one of their first elements perturbed. Objects
+// and null are left alone: their meaning is the program's.
+func perturb(v any, depth int) []any {
+	var out []any
+	switch x := v.(type) {
+	case bool:
+		out = append(out, !x)
+	case json.Number:
+		if i, ok := new(big.Int).SetString(string(x), 10); ok {
+			one := big.NewInt(1)
+			for _, n := range []*big.Int{new(big.Int).Add(i, one), new(big.Int).Sub(i, one), big.NewInt(0),
+				new(big.Int).Neg(i), new(big.Int).Lsh(i, 1)} {
+				out = append(out, json.Number(n.String()))
+			}
+		} else if f, err := strconv.ParseFloat(string(x), 64); err == nil && !math.IsInf(f, 0) {
+			for _, g := range []float64{f + 0.5, f - 0.5, 0, -f, f * 2} {
+				if !math.IsInf(g, 0) {
+					out = append(out, json.Number(strconv.FormatFloat(g, 'g', -1, 64)+floatMark(g)))
+				}
+			}
+		}
+	case string:
+		r := []rune(x)
+		if len(r) > 0 {
+			out = append(out, "", string(r[1:]), string(r[:len(r)-1]), x+string(r[:1]), reverse(r))
+			s := append([]rune(nil), r...)
+			sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
+			out = append(out, string(s))
+		} else {
+			out = append(out, "a")
+		}
+	case []any:
+		if len(x) > 0 {
+			rev := make([]any, len(x))
+			for i := range x {
+				rev[len(x)-1-i] = x[i]
+			}
+			out = append(out, rev, x[1:], x[:len(x)-1], append(append([]any(nil), x...), x[0]))
+			if s, ok := sortedList(x); ok {
+				out = append(out, s)
+			}
+			out = append(out, []any{})
+			if depth < 1 {
+				for i := 0; i < len(x) && i < 3; i++ {
+					ps := perturb(x[i], depth+1)
+					for _, p := range ps[:min(2, len(ps))] {
+						w := append([]any(nil), x...)
+						w[i] = p
+						out = append(out, w)
+					}
+				}
+			}
+		}
+	}
+	// Leave out values equal to v.
+	own := string(encode(v))
+	kept := out[:0]
+	for _, o := range out {
+		if string(encode(o)) != own {
+			kept = append(kept, o)
+		}
+	}
+	return kept
+}
+
+// floatMark keeps a float a float in JSON: 2 would read back as an int.
+func floatMark(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if strings.ContainsAny(s, ".eEn") {
+		return ""
+	}
+	return ".0"
+}
+
+func reverse(r []rune) string {
+	s := make([]rune, len(r))
+	for i := range r {
+		s[len(r)-1-i] = r[i]
+	}
+	return string(s)
+}
+
+// sortedList sorts a list of numbers or of strings.
+func sortedList(x []any) ([]any, bool) {
+	s := append([]any(nil), x...)
+	nums := make([]float64, len(s))
+	allNum, allStr := true, true
+	for i, v := range s {
+		switch y := v.(type) {
+		case json.Number:
+			f, err := y.Float64()
+			if err != nil {
+				return nil, false
+			}
+			nums[i] = f
+			allStr = false
+		case string:
+			allNum = false
+		default:
+			return nil, false
+		}
+	}
+	switch {
+	case allNum:
+		idx := make([]int, len(s))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return nums[idx[a]] < nums[idx[b]] })
+		out := make([]any, len(s))
+		for i, j := range idx {
+			out[i] = s[j]
+		}
+		return out, true
+	case allStr:
+		sort.SliceStable(s, func(a, b int) bool { return s[a].(string) < s[b].(string) })
+		return s, true
+	}
+	return nil, false
+}
+
+var integerToken = regexp.MustCompile(`-?\b\d+\b`)
+
+// stdinNeighbours changes one integer of an input to a neighbour (±1,
+// doubled), for the first 8 integers of the input.
+func stdinNeighbours(in string) []string {
+	var out []string
+	locs := integerToken.FindAllStringIndex(in, 8)
+	for _, l := range locs {
+		n, ok := new(big.Int).SetString(in[l[0]:l[1]], 10)
+		if !ok {
+			continue
+		}
+		for _, m := range []*big.Int{new(big.Int).Add(n, big.NewInt(1)), new(big.Int).Sub(n, big.NewInt(1)), new(big.Int).Lsh(n, 1)} {
+			if m.Cmp(n) != 0 {
+				out = append(out, in[:l[0]]+m.String()+in[l[1]:])
+			}
+		}
+	}
+	return out
+}

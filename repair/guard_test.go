@@ -1,0 +1,144 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"repair/fitness"
+	"repair/guard"
+	"repair/sandbox"
+)
+
+// line6 is line 6 of a candidate of middle.
+func line6(src []byte) string {
+	lines := strings.Split(string(src), "\n")
+	if len(lines) < 6 {
+		return ""
+	}
+	return strings.TrimSpace(lines[5])
+}
+
+// twoFixes is fakeRunner where line 6 returning x (the fix) or z (an
+// overfitting patch) both pass the suite.
+func twoFixes() Runner {
+	inner := fakeRunner(nil)
+	return func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		if line6(src) == "return z" {
+			src = []byte(strings.Replace(string(src), "return z", "return x", 1))
+		}
+		return inner(ctx, src, opts)
+	}
+}
+
+// probeRunner plays the programs on the guard's generated inputs: the
+// original returns 1 on each; the fix returns 2 on the first; the
+// overfitting patch raises on the first three.
+func probeRunner(opened *int) func(context.Context, *fitness.Suite) (guard.Runner, func(), error) {
+	return func(_ context.Context, ps *fitness.Suite) (guard.Runner, func(), error) {
+		*opened++
+		run := func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+			o := &fitness.Outcome{}
+			for i := range ps.Cases {
+				r := fitness.Result{Verdict: fitness.Passed, Detail: "returned 1"}
+				switch l := line6(src); {
+				case l == "return x" && i == 0:
+					r.Detail = "returned 2"
+				case l == "return z" && i < 3:
+					r.Detail = "raised ValueError"
+				}
+				o.Results = append(o.Results, r)
+			}
+			return o, nil
+		}
+		return run, func() {}, nil
+	}
+}
+
+func argSuite() *fitness.Suite {
+	s := fakeSuite(10)
+	for i := range s.Cases {
+		s.Cases[i].Args = []byte(fmt.Sprintf("[%d, 2, 3]", i))
+	}
+	return s
+}
+
+// TestGuardRanksAll: with --all, the fix that changes least comes first,
+// whatever order the search found them in.
+func TestGuardRanksAll(t *testing.T) {
+	p := parseMiddle(t)
+	opts := Defaults()
+	opts.All, opts.Generations, opts.Workers = true, 30, 2
+	opened := 0
+	opts.Guard = probeRunner(&opened)
+	res, err := Run(context.Background(), p, argSuite(), twoFixes(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Fixes {
+		got = append(got, fmt.Sprintf("%s [%v]", strings.Join(f.Describe, "; "), f.Guard))
+	}
+	if len(res.Fixes) < 2 || !strings.Contains(res.Fixes[0].Diff, "+            return x") {
+		t.Fatalf("fixes not ranked with the fix first:\n%s", strings.Join(got, "\n"))
+	}
+	r := res.Fixes[0].Guard
+	if r == nil || r.Changed != 1 || r.Broken != 0 || r.Inputs == 0 {
+		t.Errorf("guard of the fix = %+v, want 1 changed, 0 broken", r)
+	}
+	last := res.Fixes[len(res.Fixes)-1].Guard
+	if !last.Suspect() || !strings.Contains(last.Example, "returned 1 before, raised ValueError after") {
+		t.Errorf("the overfitting patch is not suspect: %+v", last)
+	}
+	if opened != 1 {
+		t.Errorf("guard engine opened %d times, want once", opened)
+	}
+}
+
+// TestGuardSearchesOn: without --all, a first fix the guard finds suspect
+// does not end the search; the fix it then finds is delivered first.
+func TestGuardSearchesOn(t *testing.T) {
+	p := parseMiddle(t)
+	searchedOn := 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		opts := Defaults()
+		opts.Seed, opts.Workers = seed, 2
+		opened := 0
+		opts.Guard = probeRunner(&opened)
+		res, err := Run(context.Background(), p, argSuite(), twoFixes(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Fixes) == 0 {
+			t.Fatalf("seed %d: no fix (stop %s)", seed, res.StopReason)
+		}
+		if !strings.Contains(res.Fixes[0].Diff, "+            return x") {
+			t.Errorf("seed %d: delivered %v (guard %v)", seed, res.Fixes[0].Describe, res.Fixes[0].Guard)
+		}
+		if len(res.Fixes) > 1 {
+			searchedOn++
+			if !res.Fixes[1].Guard.Suspect() {
+				t.Errorf("seed %d: a second fix that is not suspect: %v", seed, res.Fixes[1].Guard)
+			}
+		}
+	}
+	if searchedOn == 0 {
+		t.Errorf("no seed found the overfitting patch first: the test shows nothing")
+	}
+}
+
+// TestGuardOff: without Options.Guard fixes carry no report.
+func TestGuardOff(t *testing.T) {
+	p := parseMiddle(t)
+	opts := Defaults()
+	res, err := Run(context.Background(), p, argSuite(), twoFixes(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Fixes) != 1 || res.Fixes[0].Guard != nil {
+		t.Errorf("fixes %d, guard %v", len(res.Fixes), res.Fixes[0].Guard)
+	}
+}
+
+
