@@ -140,5 +140,3 @@ func TestGuardOff(t *testing.T) {
 		t.Errorf("fixes %d, guard %v", len(res.Fixes), res.Fixes[0].Guard)
 	}
 }
-
-
