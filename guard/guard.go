@@ -11,8 +11,8 @@
 // Next to a case the original program passes, the original is presumed
 // right, and a patch should do what it does. A Report counts the inputs
 // there where the patch behaves differently (Changed) and, of those, where
-// the original returned or finished and the patch raised, crashed or timed
-// out (Broken). Inputs next to failing cases are not counted: there the
+// the original returned or finished and the patch raised (an exception no
+// case of the suite expects), crashed or timed out (Broken). Inputs next to failing cases are not counted: there the
 // fix is expected to change behaviour.
 //
 // Plausible patches are ranked by Broken, then Changed, then size (fewer
@@ -93,6 +93,7 @@ type Guard struct {
 	run    Runner
 	opts   sandbox.RunOptions
 	base   []fitness.Result // the original's behaviour on each probe
+	raises map[string]bool  // exceptions some case of the suite expects
 }
 
 // Probes is the suite of generated inputs for s (at most max), to open an
@@ -112,7 +113,12 @@ func Probes(s *fitness.Suite, max int) (*fitness.Suite, []int) {
 // orig) on the probe suite ps made by [Probes], with run an engine opened
 // for ps. opts are the engine options of every run (a timeout cap).
 func New(ctx context.Context, s *fitness.Suite, orig *fitness.Outcome, src []byte, ps *fitness.Suite, origin []int, run Runner, opts sandbox.RunOptions) (*Guard, error) {
-	g := &Guard{suite: s, run: run, opts: opts}
+	g := &Guard{suite: s, run: run, opts: opts, raises: map[string]bool{}}
+	for _, c := range s.Cases {
+		if c.Raises != "" {
+			g.raises[c.Raises[strings.LastIndexByte(c.Raises, '.')+1:]] = true
+		}
+	}
 	if ps != nil {
 		g.probes, g.origin = ps.Cases, origin
 	}
@@ -167,10 +173,11 @@ func (g *Guard) Check(ctx context.Context, src []byte) (*Report, error) {
 			continue // the details name the timeout, not behaviour
 		}
 		r.Changed++
-		if handled(before) && !handled(after) {
+		broken := handled(before) && !handled(after) && !g.expected(after)
+		if broken {
 			r.Broken++
 		}
-		if r.Example == "" || handled(before) && !handled(after) && r.Broken == 1 {
+		if r.Example == "" || broken && r.Broken == 1 {
 			b, a := show(before), show(after)
 			// Arguments the call left alike on both sides say nothing.
 			if i, j := strings.LastIndex(b, ", arguments "), strings.LastIndex(a, ", arguments "); i >= 0 && j >= 0 && b[i:] == a[j:] {
@@ -180,6 +187,14 @@ func (g *Guard) Check(ctx context.Context, src []byte) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// expected reports whether r raised an exception the suite expects of
+// some case: the suite makes raising it part of the function's behaviour
+// (a fix that adds a missing check raises it next to passing cases too).
+func (g *Guard) expected(r fitness.Result) bool {
+	name, ok := strings.CutPrefix(fitness.ShowBehaviour(r.Detail), "raised ")
+	return ok && r.Verdict == fitness.Passed && g.raises[name]
 }
 
 // handled: the program returned or finished on the input (not raised,

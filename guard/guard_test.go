@@ -1,0 +1,109 @@
+package guard
+
+import (
+	"context"
+	"testing"
+
+	"repair/fitness"
+	"repair/sandbox"
+)
+
+// TestCheck: what counts as a change and as a break, next to passing
+// cases only.
+func TestCheck(t *testing.T) {
+	s := &fitness.Suite{Cases: []fitness.Case{
+		{Name: "ok", Kind: fitness.Call, Function: "f", Args: []byte(`[5]`), Timeout: 1},
+		{Name: "bad", Kind: fitness.Call, Function: "f", Args: []byte(`[-5]`), Raises: "ValueError", Timeout: 1},
+	}}
+	orig := &fitness.Outcome{Results: []fitness.Result{{Verdict: fitness.Passed}, {Verdict: fitness.WrongAnswer}}}
+	ps, origin := Probes(s, 100)
+	ret := func(d string) fitness.Result { return fitness.Result{Verdict: fitness.Passed, Detail: d + "\tx"} }
+	// Each program's behaviour on the probes, by its text.
+	behave := map[string]func(i int, c fitness.Case) fitness.Result{
+		"original": func(i int, c fitness.Case) fitness.Result {
+			if i == 3 {
+				return fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: "timed out after 20ms"}
+			}
+			return ret("returned 1")
+		},
+		"same": func(i int, c fitness.Case) fitness.Result {
+			if i == 3 {
+				return fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: "timed out after 40ms"}
+			}
+			return ret("returned 1")
+		},
+		"raises what the suite expects": func(i int, c fitness.Case) fitness.Result {
+			if i == 0 {
+				return ret("raised ValueError")
+			}
+			return behaveOrig(i)
+		},
+		"raises something else": func(i int, c fitness.Case) fitness.Result {
+			if i == 0 {
+				return ret("raised TypeError")
+			}
+			return behaveOrig(i)
+		},
+		"loops": func(i int, c fitness.Case) fitness.Result {
+			if i <= 1 {
+				return fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: "timed out"}
+			}
+			return behaveOrig(i)
+		},
+		"returns otherwise": func(i int, c fitness.Case) fitness.Result {
+			if origin[i] == 1 {
+				return ret("raised ValueError") // next to the failing case: not judged
+			}
+			if i == 2 {
+				return ret("returned 2")
+			}
+			return behaveOrig(i)
+		},
+	}
+	run := func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		o := &fitness.Outcome{}
+		for i, c := range ps.Cases {
+			o.Results = append(o.Results, behave[string(src)](i, c))
+		}
+		return o, nil
+	}
+	g, err := New(context.Background(), s, orig, []byte("original"), ps, origin, run, sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := 0
+	for _, o := range origin {
+		if o == 0 {
+			near++
+		}
+	}
+	tests := []struct {
+		prog             string
+		changed, broken  int
+		exampleHasPrefix string
+	}{
+		{"same", 0, 0, ""},
+		{"raises what the suite expects", 1, 0, "f(6): returned 1 before, raised ValueError after"},
+		{"raises something else", 1, 1, "f(6): returned 1 before, raised TypeError after"},
+		{"loops", 1, 1, "f(6): returned 1 before, TIME_LIMIT_EXCEEDED (timed out) after"},
+		{"returns otherwise", 1, 0, "f(4): returned 1 before, returned 2 after"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.prog, func(t *testing.T) {
+			r, err := g.Check(context.Background(), []byte(tt.prog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Inputs != near || r.Changed != tt.changed || r.Broken != tt.broken || r.Example != tt.exampleHasPrefix {
+				t.Errorf("got %+v, want %d inputs, %d changed, %d broken, example %q", r, near, tt.changed, tt.broken, tt.exampleHasPrefix)
+			}
+		})
+	}
+}
+
+func behaveOrig(i int) fitness.Result {
+	if i == 3 {
+		return fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: "timed out after 20ms"}
+	}
+	return fitness.Result{Verdict: fitness.Passed, Detail: "returned 1\tx"}
+}
