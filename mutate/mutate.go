@@ -68,14 +68,18 @@ type Context struct {
 	// donorFuncs are the donor files' function definitions by name.
 	donorFuncs map[string][]int
 	donors     []int       // statements usable as insert/replace donors
-	sites      [10]Sampler // sites by kind, weighted by their statement
+	sites      [11]Sampler // sites by kind, weighted by their statement
+	attrs      []string    // distinct attribute names of the file
 	shift      Sampler     // expressions an off-by-one shift applies to
-	drop       Sampler     // binary/boolean/unary expressions with parts
-	conds      []donorExpr
-	exprs      []donorExpr // distinct expression texts of the file
-	lits       map[string][]string
-	bySpan     map[program.Span]int
-	idents     [][]int // per statement: one-line name sites inside it
+	// siblingSites are builtin names read (not bound in the program) and
+	// method names that have a sibling.
+	siblingSites Sampler
+	drop         Sampler // binary/boolean/unary expressions with parts
+	conds        []donorExpr
+	exprs        []donorExpr // distinct expression texts of the file
+	lits         map[string][]string
+	bySpan       map[program.Span]int
+	idents       [][]int // per statement: one-line name sites inside it
 }
 
 type donorExpr struct {
@@ -169,7 +173,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 	}
 	c.findFuncs(w)
 	c.idents = make([][]int, len(p.Stmts))
-	seenCond, seenExpr, seenLit := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	seenCond, seenExpr, seenLit, seenAttr := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		text := p.SiteText(i)
@@ -193,7 +197,18 @@ func NewContext(p *program.Program, weights []float64) *Context {
 				seenExpr[text] = true
 				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: boolish(s)})
 			}
+		case program.SiteAttr:
+			if inFamily(methodSiblings, text) {
+				c.siblingSites.add(i, w(s.Stmt))
+			}
+			if !seenAttr[text] {
+				seenAttr[text] = true
+				c.attrs = append(c.attrs, text)
+			}
 		case program.SiteIdent:
+			if !s.Store && inFamily(siblings, text) && !c.bound(text) {
+				c.siblingSites.add(i, w(s.Stmt))
+			}
 			if !strings.ContainsAny(text, "\r\n") {
 				// The name sites inside each statement (its own and nested).
 				for st := s.Stmt; st >= 0; st = p.Stmts[st].Parent {
@@ -281,6 +296,28 @@ func (c *Context) local(stmt int, name string) bool {
 	for sc := p.Stmts[stmt].Scope; sc > 0; sc = p.Scopes[sc].Parent {
 		if p.Scopes[sc].Kind == "function" && contains(p.Scopes[sc].Names, name) {
 			return true
+		}
+	}
+	return false
+}
+
+func inFamily(fams [][]string, x string) bool {
+	for _, f := range fams {
+		if inList(f, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// bound reports whether the program binds name anywhere (then it is not
+// the builtin).
+func (c *Context) bound(name string) bool {
+	for i := range c.Prog.Scopes {
+		for _, n := range c.Prog.Scopes[i].Names {
+			if n == name {
+				return true
+			}
 		}
 	}
 	return false
@@ -777,6 +814,67 @@ var opAddTerm = Operator{
 	},
 }
 
+// siblings are builtins and methods a fix often exchanges for one
+// another (a family each: any name of it into the others).
+var siblings = [][]string{
+	{"min", "max"}, {"any", "all"}, {"sorted", "reversed"}, {"int", "round", "float"},
+	{"list", "set", "tuple"}, {"sum", "len"},
+}
+
+var methodSiblings = [][]string{
+	{"append", "extend"}, {"lower", "upper"}, {"startswith", "endswith"},
+	{"find", "rfind"}, {"index", "rindex"}, {"keys", "values", "items"},
+	{"strip", "lstrip", "rstrip"}, {"split", "rsplit"}, {"remove", "discard"},
+	{"isdigit", "isalpha", "isalnum", "isspace"}, {"add", "update"}, {"pop", "popleft"},
+	{"appendleft", "append"}, {"get", "setdefault"},
+}
+
+var opSibling = Operator{
+	Name: "sibling",
+	Doc:  "swap a builtin or a method for its sibling\n\nmin into max, any into all, sorted into reversed, int into round, list into set;\nappend into extend, lower into upper, startswith into endswith, keys into values.",
+	Targets: func(c *Context) *Sampler {
+		return &c.siblingSites
+	},
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
+		p := c.Prog
+		cur := p.SiteText(id)
+		fams := siblings
+		if p.Sites[id].Kind == program.SiteAttr {
+			fams = methodSiblings
+		}
+		for _, f := range fams {
+			for _, x := range f {
+				if x != cur && inList(f, cur) {
+					emit(replaceText(id, x))
+				}
+			}
+		}
+	},
+}
+
+func inList(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+var opAttr = Operator{
+	Name:    "attr",
+	Doc:     "change an attribute or method name into another one of the file\n\nnode.left into node.right, s.count(x) into s.index(x).",
+	Targets: siteTargets(program.SiteAttr),
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
+		cur := c.Prog.SiteText(id)
+		for _, a := range c.attrs {
+			if a != cur {
+				emit(replaceText(id, a))
+			}
+		}
+	},
+}
+
 // All lists every operator, statement operators first.
 var All = []Operator{
 	opDelete, opInsert, opInsertRenamed, opReplace, opSwap,
@@ -784,6 +882,7 @@ var All = []Operator{
 	opCmp, opArith, opBool, opAug,
 	opLiteral, opIdent,
 	opExprReplace, opSwapArgs, opDropOperand, opShift, opAddTerm,
+	opSibling, opAttr,
 	opReplaceFunction,
 }
 
@@ -813,6 +912,7 @@ func Default() []Weighted {
 		"cmp-op": 2, "arith-op": 2, "bool-op": 1, "aug-op": 1,
 		"literal": 2, "ident": 2,
 		"expr-replace": 2, "swap-args": 1, "drop-operand": 1, "shift": 2, "add-term": 1,
+		"sibling": 1, "attr": 1,
 		"replace-function": 0.2,
 	}
 	var out []Weighted

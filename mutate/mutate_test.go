@@ -286,3 +286,50 @@ func TestReplaceFunction(t *testing.T) {
 		t.Error("replace-function proposed an edit without donors")
 	}
 }
+
+// TestSiblingAndAttr: the edits of the two name operators at every
+// target, rendered.
+func TestSiblingAndAttr(t *testing.T) {
+	src := "def f(xs, node):\n    out = []\n    out.append(max(xs))\n    if any(x < 0 for x in xs):\n        return node.left\n    return out\n\n\ndef g(min):\n    return min(1, 2) + node.right.count(3)\n"
+	p, err := program.Parse("t.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewContext(p, nil)
+	tests := []struct {
+		op   Operator
+		want []string
+	}{
+		{opSibling, []string{
+			"line 3: replaced `append` with `extend`",
+			"line 3: replaced `append` with `appendleft`",
+			"line 3: replaced `max` with `min`",
+			"line 4: replaced `any` with `all`",
+			// min is a parameter of g: not the builtin.
+		}},
+		{opAttr, []string{
+			"line 3: replaced `append` with `left`", "line 3: replaced `append` with `right`", "line 3: replaced `append` with `count`",
+			"line 5: replaced `left` with `append`", "line 5: replaced `left` with `right`", "line 5: replaced `left` with `count`",
+			"line 10: replaced `right` with `append`", "line 10: replaced `right` with `left`", "line 10: replaced `right` with `count`",
+			"line 10: replaced `count` with `append`", "line 10: replaced `count` with `left`", "line 10: replaced `count` with `right`",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.op.Name, func(t *testing.T) {
+			var got []string
+			s := tt.op.Targets(c)
+			for _, id := range s.ids {
+				tt.op.Edits(c, id, func(e program.Edit) {
+					out := p.Render(program.Patch{e})
+					if _, err := program.Parse("out.py", out); err != nil {
+						t.Errorf("%s: %v", p.Describe(e), err)
+					}
+					got = append(got, p.Describe(e))
+				})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("edits (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -631,6 +631,9 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 			if o := n.ChildByFieldName("object"); o != nil {
 				visit(o, false, inString)
 			}
+			if a := n.ChildByFieldName("attribute"); a != nil && a.Type() == "identifier" {
+				b.addSite(SiteAttr, a, stmt, func(s *Site) { s.InString = inString; s.Prec = PrecAtom })
+			}
 			return
 		case "keyword_argument":
 			if v := n.ChildByFieldName("value"); v != nil {

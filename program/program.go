@@ -128,12 +128,15 @@ const (
 	// SiteArgs is the argument list of a call with two or more positional
 	// arguments (Parts).
 	SiteArgs
+	// SiteAttr is the name after the dot of an attribute (x.name,
+	// x.method(...)).
+	SiteAttr
 )
 
 var siteKindNames = [...]string{
 	SiteCond: "cond", SiteBinOp: "binop", SiteCmpOp: "cmpop", SiteBoolOp: "boolop",
 	SiteUnaryOp: "unaryop", SiteAugOp: "augop", SiteLiteral: "literal",
-	SiteIdent: "ident", SiteExpr: "expr", SiteArgs: "args",
+	SiteIdent: "ident", SiteExpr: "expr", SiteArgs: "args", SiteAttr: "attr",
 }
 
 func (k SiteKind) String() string {

@@ -13,3 +13,9 @@ def stats(values, low=0, high=10):
     spread = max(kept) - min(kept)
     label = f"{mean:.2f}"
     return round(mean, 2), math.sqrt(spread), label is not None and spread > 0
+
+
+def depth(node):
+    if node is None:
+        return 0
+    return 1 + max(depth(node.left), depth(node.right))
