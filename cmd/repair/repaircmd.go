@@ -199,10 +199,17 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		reportErr = writeReport(f.report, f, opts, l, engineDesc, res, elapsed)
 	}
 	summarize(log, l, res, elapsed)
-	if len(res.Fixes) == 0 {
-		if runErr != nil && errors.Is(runErr, context.Canceled) {
-			fmt.Fprintln(log, "repair: interrupted")
+	if runErr != nil && errors.Is(runErr, context.Canceled) {
+		// Ctrl-C exits 1 with nothing on stdout, even when --all (or the
+		// guard) had fixes already: they are in the summary and the
+		// report.
+		fmt.Fprintln(log, "repair: interrupted")
+		if reportErr != nil {
+			return reportErr
 		}
+		return &exitError{code: exitNotFound}
+	}
+	if len(res.Fixes) == 0 {
 		if reportErr != nil {
 			return reportErr
 		}
