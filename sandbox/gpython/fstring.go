@@ -323,7 +323,7 @@ func (f *fstr) body(i int, spec bool) ([]string, int, error) {
 				return nil, 0, err
 			}
 			if debug != "" {
-				parts = append(parts, pyQuote(debug))
+				parts = append(parts, debug)
 			}
 			parts = append(parts, field)
 			i = end
@@ -334,8 +334,9 @@ func (f *fstr) body(i int, spec bool) ([]string, int, error) {
 	}
 }
 
-// field rewrites the replacement field after the '{' at i: the call, the
-// text a debug '=' shows ("" without one), and the offset after its '}'.
+// field rewrites the replacement field after the '{' at i: the call, a
+// literal of the text a debug '=' shows ("" without one), and the offset
+// after its '}'.
 func (f *fstr) field(i int) (call, debug string, end int, err error) {
 	src := f.r.src
 	expr, j, err := f.r.code(i, true)
@@ -351,7 +352,12 @@ func (f *fstr) field(i int) (call, debug string, end int, err error) {
 		for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
 			j++
 		}
-		debug = string(src[i:j])
+		// The text shown, as a literal: the expression keeps its own
+		// line breaks, the literal the others (after the '='), so that
+		// every line stays on its line.
+		shown := string(src[i:j])
+		need := strings.Count(shown, "\n") - strings.Count(string(expr), "\n")
+		debug = pyQuoteFlat(shown) + strings.Repeat("\n", max(need, 0))
 		conv = "r"
 	}
 	if j < len(src) && src[j] == '!' {
@@ -419,6 +425,14 @@ done:
 		s += pyQuote(tail)
 	}
 	return s
+}
+
+// pyQuoteFlat is a plain string literal of s on one line.
+func pyQuoteFlat(s string) string {
+	q := pyQuote(s)
+	q = strings.ReplaceAll(q, "\\\r\n", "")
+	q = strings.ReplaceAll(q, "\\\n", "")
+	return strings.ReplaceAll(q, "\\\r", "")
 }
 
 // pyQuote is a plain string literal of s that keeps its line breaks on
