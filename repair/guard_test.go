@@ -140,3 +140,11 @@ func TestGuardOff(t *testing.T) {
 		t.Errorf("fixes %d, guard %v", len(res.Fixes), res.Fixes[0].Guard)
 	}
 }
+
+// TestChangedLines: the size fixes are ranked by.
+func TestChangedLines(t *testing.T) {
+	d := "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n def f(x):\n-    return 1\n+    return 2\n x = 1\n"
+	if n := changedLines(d); n != 2 {
+		t.Errorf("changedLines = %d, want 2", n)
+	}
+}

@@ -326,13 +326,19 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	default:
 		return nil, err
 	}
-	if st.guard != nil {
+	if st.guard != nil || p.HasDonors() {
+		// The best first: fewest generated inputs broken, then changed,
+		// then no transplant, then fewest lines changed.
 		sort.SliceStable(res.Fixes, func(i, j int) bool {
-			a, b := res.Fixes[i].Guard, res.Fixes[j].Guard
+			fi, fj := &res.Fixes[i], &res.Fixes[j]
+			a, b := fi.Guard, fj.Guard
 			if guard.Less(a, b) || guard.Less(b, a) {
 				return guard.Less(a, b)
 			}
-			return len(res.Fixes[i].Patch) < len(res.Fixes[j].Patch)
+			if ti, tj := transplant(p, fi.Patch), transplant(p, fj.Patch); ti != tj {
+				return tj
+			}
+			return changedLines(fi.Diff) < changedLines(fj.Diff)
 		})
 	}
 	if len(res.Fixes) > 0 {
@@ -710,14 +716,49 @@ func (st *search) deliver(c individual) (bool, error) {
 	switch {
 	case st.opts.All:
 		return false, nil
-	case !fix.Guard.Suspect():
+	case !fix.Guard.Suspect() && !transplant(st.prog, fix.Patch):
 		return true, nil
 	case st.graceEvals == 0:
-		st.graceEvals = 2*st.evals + st.opts.Population
+		st.graceEvals = 2*st.evals + 10*st.opts.Population
 		st.graceTime = 2*time.Since(st.start) + time.Second
-		fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
+		if fix.Guard.Suspect() {
+			fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
+		} else {
+			fmt.Fprintf(log, "repair: the fix found first replaces a whole function by a donor's; searching on for a smaller one\n")
+		}
 	}
 	return false, nil
+}
+
+// transplant reports whether a patch replaces a whole function by a
+// donor's (mutate's replace-function): the last resort, which a smaller
+// fix beats when one passes too.
+func transplant(p *program.Program, pt program.Patch) bool {
+	dl := p.DonorLine()
+	if dl == 0 {
+		return false
+	}
+	for _, e := range pt {
+		if e.Op != program.Replace || e.Donor < 0 || e.Donor >= len(p.Stmts) || p.Stmts[e.Donor].Line < dl {
+			continue
+		}
+		t := strings.TrimSpace(p.StmtText(e.Stmt))
+		if strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "async def ") || strings.HasPrefix(t, "@") {
+			return true
+		}
+	}
+	return false
+}
+
+// changedLines is the size of a fix: the lines its diff removes and adds.
+func changedLines(diff string) int {
+	n := 0
+	for _, l := range strings.Split(diff, "\n") {
+		if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++ ") && !strings.HasPrefix(l, "--- ") {
+			n++
+		}
+	}
+	return n
 }
 
 // setupGuard opens the overfitting guard's engine for inputs generated
