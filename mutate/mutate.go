@@ -3,6 +3,7 @@ package mutate
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -303,7 +304,7 @@ func (c *Context) local(stmt int, name string) bool {
 
 func inFamily(fams [][]string, x string) bool {
 	for _, f := range fams {
-		if inList(f, x) {
+		if slices.Contains(f, x) {
 			return true
 		}
 	}
@@ -844,21 +845,12 @@ var opSibling = Operator{
 		}
 		for _, f := range fams {
 			for _, x := range f {
-				if x != cur && inList(f, cur) {
+				if x != cur && slices.Contains(f, cur) {
 					emit(replaceText(id, x))
 				}
 			}
 		}
 	},
-}
-
-func inList(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 var opAttr = Operator{
