@@ -550,7 +550,7 @@ var notReplaceable = map[string]bool{
 	"keyword_argument": true, "slice": true,
 	"pattern_list": true, "assignment": true, "augmented_assignment": true,
 	"parenthesized_list_splat": true, "comment": true, "lambda": true,
-	"named_expression": true, "conditional_expression": true,
+	"named_expression": true, "conditional_expression": true, "as_pattern": true,
 }
 
 // visitSites records the sites and bound names of the text of statement
@@ -727,6 +727,11 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 			if n.NamedChildCount() == 3 {
 				b.cond(n.NamedChild(1), stmt, PrecOr, inString)
 				b.operands(n, stmt, inString, []int{PrecOr, PrecTernary}, n.NamedChild(0), n.NamedChild(2))
+			}
+		case "list_comprehension", "set_comprehension", "generator_expression":
+			// The element computed: [m[i][j] for ...] into [m[j][i] for ...].
+			if body := n.ChildByFieldName("body"); body != nil {
+				b.expr(body, stmt, RoleValue, PrecTernary, inString)
 			}
 		case "subscript":
 			for i := 0; i < int(n.ChildCount()); i++ {
