@@ -30,6 +30,10 @@ type Operator struct {
 	// NeedsDonors: the operator proposes edits only for a program with
 	// donor files (program.ParseWithDonors).
 	NeedsDonors bool
+	// Applies, for an operator that changes sites, reports whether it
+	// changes site id (whatever its weight): Refine uses it on the sites of
+	// an inserted copy. Nil for statement operators.
+	Applies func(c *Context, id int) bool
 }
 
 // Apply draws a target by weight and one of the operator's edits there
@@ -76,11 +80,20 @@ type Context struct {
 	// method names that have a sibling.
 	siblingSites Sampler
 	drop         Sampler // binary/boolean/unary expressions with parts
-	conds        []donorExpr
-	exprs        []donorExpr // distinct expression texts of the file
-	lits         map[string][]string
-	bySpan       map[program.Span]int
-	idents       [][]int // per statement: one-line name sites inside it
+	binary       Sampler // binary and boolean operations with two operands
+	seqs         Sampler // expressions that may be sequences (sequenceLike)
+	assigns      []assignDonor
+	numNames     map[string]bool // names the file uses as numbers
+	seqNames     map[string]bool // names and attributes the file uses as sequences
+	// inside are, per statement, the one-line sites in its text (its own
+	// and its nested statements').
+	inside [][]int
+	conds  []donorExpr
+	exprs  []donorExpr // distinct expression texts of the file
+	lits   map[string][]string
+	bySpan map[program.Span]int
+	idents [][]int // per statement: one-line name sites inside it
+	last   []bool  // per statement: the last of its block
 }
 
 type donorExpr struct {
@@ -170,15 +183,35 @@ func NewContext(p *program.Program, weights []float64) *Context {
 			continue
 		}
 		c.stmts.add(i, w(i))
-		c.donors = append(c.donors, i)
+		if !stringStmt(p.StmtText(i)) {
+			c.donors = append(c.donors, i)
+		}
 	}
 	c.findFuncs(w)
+	c.last = make([]bool, len(p.Stmts))
+	lastOf := map[int]int{}
+	for i := range p.Stmts {
+		if j, ok := lastOf[p.Stmts[i].Block]; !ok || p.Stmts[i].Start > p.Stmts[j].Start {
+			lastOf[p.Stmts[i].Block] = i
+		}
+	}
+	for _, i := range lastOf {
+		c.last[i] = true
+	}
+	c.findAssigns()
+	c.findShapes()
 	c.idents = make([][]int, len(p.Stmts))
+	c.inside = make([][]int, len(p.Stmts))
 	seenCond, seenExpr, seenLit, seenAttr := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		text := p.SiteText(i)
 		c.sites[s.Kind].add(i, w(s.Stmt))
+		if !strings.ContainsAny(text, "\r\n") {
+			for st := s.Stmt; st >= 0; st = p.Stmts[st].Parent {
+				c.inside[st] = append(c.inside[st], i)
+			}
+		}
 		switch s.Kind {
 		case program.SiteCond:
 			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
@@ -186,13 +219,22 @@ func NewContext(p *program.Program, weights []float64) *Context {
 				seenCond[text] = true
 				c.conds = append(c.conds, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: true})
 			}
+			if swappable(s) {
+				c.binary.add(i, w(s.Stmt))
+			}
 		case program.SiteExpr:
 			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
 			if shiftable(s) {
 				c.shift.add(i, w(s.Stmt))
 			}
-			if len(s.Parts) > 0 && (s.Node == "binary_operator" || s.Node == "boolean_operator" || s.Node == "unary_operator" || s.Node == "not_operator") {
+			if droppable(s) {
 				c.drop.add(i, w(s.Stmt))
+			}
+			if swappable(s) {
+				c.binary.add(i, w(s.Stmt))
+			}
+			if c.sequence(i) {
+				c.seqs.add(i, w(s.Stmt))
 			}
 			if !seenExpr[text] && !contextual(text) {
 				seenExpr[text] = true
@@ -231,6 +273,15 @@ func NewContext(p *program.Program, weights []float64) *Context {
 	return c
 }
 
+// stringStmt reports whether a statement is a string alone (a docstring
+// or a block of text out of place): never a donor, since pasting a spec
+// into a body changes nothing but the patch's size.
+func stringStmt(text string) bool {
+	t := strings.TrimLeft(strings.TrimSpace(text), "rRbBuUfF")
+	return (strings.HasPrefix(t, "'") || strings.HasPrefix(t, "\"")) &&
+		(strings.HasSuffix(t, "'") || strings.HasSuffix(t, "\""))
+}
+
 func quoted(text string) bool { return strings.ContainsAny(text, "'\"\\\r\n") }
 
 // contextual reports whether an expression compiles only in some places,
@@ -262,8 +313,15 @@ func contextual(text string) bool {
 	return false
 }
 
-// shiftable: an index, a call argument, or an operand of a comparison —
-// the places where off-by-one bugs live — that may be a number.
+// droppable: a binary, boolean, unary or not operation with its operands.
+func droppable(s *program.Site) bool {
+	return s.Kind == program.SiteExpr && len(s.Parts) > 0 && (s.Node == "binary_operator" ||
+		s.Node == "boolean_operator" || s.Node == "unary_operator" || s.Node == "not_operator")
+}
+
+// shiftable: an index, a call argument, an operand of a comparison, or a
+// name or number assigned — the places where off-by-one bugs live — that
+// may be a number.
 func shiftable(s *program.Site) bool {
 	switch s.Node {
 	case "identifier", "integer", "binary_operator", "call", "subscript", "attribute",
@@ -274,6 +332,9 @@ func shiftable(s *program.Site) bool {
 	switch s.Role {
 	case program.RoleIndex, program.RoleArg:
 		return true
+	case program.RoleValue:
+		// hi = mid into hi = mid - 1.
+		return s.Node == "identifier" || s.Node == "integer"
 	case program.RoleOperand:
 		return s.MinPrec == program.PrecBitOr // comparison operands
 	}
@@ -371,8 +432,7 @@ var opInsert = Operator{
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		for _, d := range c.donors {
 			if c.Prog.CanPlace(d, s) {
-				emit(program.Edit{Op: program.InsertBefore, Stmt: s, Donor: d})
-				emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d})
+				c.inserts(s, d, 0, "", emit)
 			}
 		}
 	},
@@ -390,13 +450,15 @@ var opInsertRenamed = Operator{
 				continue
 			}
 			for _, site := range c.idents[d] {
+				if p.Sites[site].Pinned {
+					continue // renaming the binding a nested nonlocal needs cannot compile
+				}
 				cur := p.SiteText(site)
 				for _, n := range names {
 					if n == cur {
 						continue
 					}
-					emit(program.Edit{Op: program.InsertBefore, Stmt: s, Donor: d, Site: site, Text: n})
-					emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d, Site: site, Text: n})
+					c.inserts(s, d, site, n, emit)
 				}
 			}
 		}
@@ -440,6 +502,23 @@ var opReplaceFunction = Operator{
 			}
 		}
 	},
+}
+
+// inserts emits the copies of donor d (adapted at site to text when text
+// is not empty) before and after statement s. A copy of a return, raise,
+// break or continue goes only after the last statement of a block: anywhere
+// else it leaves the statements after it dead (return new; return old),
+// which a replace says better.
+func (c *Context) inserts(s, d, site int, text string, emit func(program.Edit)) {
+	switch c.Prog.Stmts[d].Kind {
+	case "return_statement", "raise_statement", "break_statement", "continue_statement":
+		if c.last[s] {
+			emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d, Site: site, Text: text})
+		}
+		return
+	}
+	emit(program.Edit{Op: program.InsertBefore, Stmt: s, Donor: d, Site: site, Text: text})
+	emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d, Site: site, Text: text})
 }
 
 // findFuncs fills funcs and donorFuncs: the target's function
@@ -511,6 +590,7 @@ var opCondReplace = Operator{
 	Name:    "cond-replace",
 	Doc:     "replace a condition by another condition of the file, True or False",
 	Targets: siteTargets(program.SiteCond),
+	Applies: onKind(program.SiteCond),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -532,6 +612,7 @@ var opCondNegate = Operator{
 	Name:    "cond-negate",
 	Doc:     "negate a condition, or drop its negation",
 	Targets: siteTargets(program.SiteCond),
+	Applies: onKind(program.SiteCond),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -551,6 +632,7 @@ var opCondExtend = Operator{
 	Name:    "cond-extend",
 	Doc:     "extend a condition with `and` or `or` another condition of the file",
 	Targets: siteTargets(program.SiteCond),
+	Applies: onKind(program.SiteCond),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -598,6 +680,7 @@ func tokenOperator(name, doc string, k program.SiteKind, fams ...[]string) Opera
 		Name:    name,
 		Doc:     doc,
 		Targets: siteTargets(k),
+		Applies: onKind(k),
 		Edits: func(c *Context, id int, emit func(program.Edit)) {
 			cur := strings.Join(strings.Fields(c.Prog.SiteText(id)), " ")
 			for _, t := range family(cur, fams...) {
@@ -628,6 +711,7 @@ var opLiteral = Operator{
 	Name:    "literal",
 	Doc:     "change a literal\n\nInto another constant of the file of the same kind, a number plus or minus one\nor with two adjacent digits swapped, True/False/None into one another, a string\ninto the empty string.",
 	Targets: siteTargets(program.SiteLiteral),
+	Applies: onKind(program.SiteLiteral),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -681,6 +765,7 @@ var opIdent = Operator{
 	Name:    "ident",
 	Doc:     "replace a name by another name visible in the same scope",
 	Targets: siteTargets(program.SiteIdent),
+	Applies: onKind(program.SiteIdent),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -706,6 +791,7 @@ var opExprReplace = Operator{
 	Name:    "expr-replace",
 	Doc:     "replace an expression by another expression of the file\n\nA call argument, an index, a return value, an operand or an assigned value.",
 	Targets: siteTargets(program.SiteExpr),
+	Applies: onKind(program.SiteExpr),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -723,6 +809,7 @@ var opSwapArgs = Operator{
 	Name:    "swap-args",
 	Doc:     "swap two positional arguments of a call",
 	Targets: siteTargets(program.SiteArgs),
+	Applies: onKind(program.SiteArgs),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		parts := p.Sites[id].Parts
@@ -742,6 +829,7 @@ var opDropOperand = Operator{
 	Name:    "drop-operand",
 	Doc:     "drop one operand of a binary or boolean operation, or a unary operator\n\n1 + f(x) into f(x); a and b into b; -x into x.",
 	Targets: func(c *Context) *Sampler { return &c.drop },
+	Applies: func(c *Context, id int) bool { return droppable(&c.Prog.Sites[id]) },
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -757,8 +845,12 @@ var opDropOperand = Operator{
 
 var opShift = Operator{
 	Name:    "shift",
-	Doc:     "shift an index, a call argument or a compared bound by one\n\nj into j - 1 or j + 1; a number literal into its neighbour.",
+	Doc:     "shift an index, a call argument, a compared bound or an assigned name by one\n\nj into j - 1 or j + 1; hi = mid into hi = mid - 1; a number literal into its\nneighbour.",
 	Targets: func(c *Context) *Sampler { return &c.shift },
+	Applies: func(c *Context, id int) bool {
+		s := &c.Prog.Sites[id]
+		return s.Kind == program.SiteExpr && shiftable(s)
+	},
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -784,8 +876,9 @@ var opShift = Operator{
 
 var opAddTerm = Operator{
 	Name:    "add-term",
-	Doc:     "extend an expression with a term of the file\n\nx into x - low, x + d, x * k, with a name of the enclosing functions or a number.",
+	Doc:     "extend an expression with a term of the file\n\nx into x - low, x + d, x * k, n - x, 1 + x, with a name of the enclosing\nfunctions or a number.",
 	Targets: siteTargets(program.SiteExpr),
+	Applies: onKind(program.SiteExpr),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -793,23 +886,25 @@ var opAddTerm = Operator{
 		if boolish(s) || strings.ContainsAny(cur, "\r\n") || s.Role == program.RoleNone {
 			return
 		}
+		// Terms are names of the enclosing functions (a parameter read
+		// nowhere too) and numbers of the file.
+		terms := c.locals(s.Stmt)
 		for _, d := range c.exprs {
-			if d.text == cur {
-				continue
+			if d.node == "integer" || d.node == "float" {
+				terms = append(terms, d.text)
 			}
-			// Terms are names of the enclosing functions and numbers.
-			switch d.node {
-			case "integer", "float":
-			case "identifier":
-				if !c.local(s.Stmt, d.text) {
-					continue
-				}
-			default:
+		}
+		for _, term := range terms {
+			if term == cur {
 				continue
 			}
 			for _, op := range []string{"+", "-", "*"} {
 				prec := program.BinaryPrec(op)
-				emit(replaceText(id, s.Fit(fit(cur, s.Prec, prec)+" "+op+" "+d.text, prec)))
+				emit(replaceText(id, s.Fit(fit(cur, s.Prec, prec)+" "+op+" "+term, prec)))
+				if op != "*" {
+					// On the left too: n - i, 1 + i.
+					emit(replaceText(id, s.Fit(term+" "+op+" "+fit(cur, s.Prec, prec+1), prec)))
+				}
 			}
 		}
 	},
@@ -836,6 +931,17 @@ var opSibling = Operator{
 	Targets: func(c *Context) *Sampler {
 		return &c.siblingSites
 	},
+	Applies: func(c *Context, id int) bool {
+		s := &c.Prog.Sites[id]
+		text := c.Prog.SiteText(id)
+		switch s.Kind {
+		case program.SiteAttr:
+			return inFamily(methodSiblings, text)
+		case program.SiteIdent:
+			return !s.Store && inFamily(siblings, text) && !c.bound(text)
+		}
+		return false
+	},
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		cur := p.SiteText(id)
@@ -857,6 +963,7 @@ var opAttr = Operator{
 	Name:    "attr",
 	Doc:     "change an attribute or method name into another one of the file\n\nnode.left into node.right, s.count(x) into s.index(x).",
 	Targets: siteTargets(program.SiteAttr),
+	Applies: onKind(program.SiteAttr),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		cur := c.Prog.SiteText(id)
 		for _, a := range c.attrs {
@@ -875,6 +982,7 @@ var All = []Operator{
 	opLiteral, opIdent,
 	opExprReplace, opSwapArgs, opDropOperand, opShift, opAddTerm,
 	opSibling, opAttr,
+	opCondName, opWrap, opSwapOperands, opSlice, opAssign, opInsertChanged,
 	opReplaceFunction,
 }
 
@@ -905,6 +1013,7 @@ func Default() []Weighted {
 		"literal": 2, "ident": 2,
 		"expr-replace": 2, "swap-args": 1, "drop-operand": 1, "shift": 2, "add-term": 1,
 		"sibling": 1, "attr": 1,
+		"cond-name": 0.5, "wrap": 0.5, "swap-operands": 0.5, "slice": 0.5, "assign": 0.5, "insert-changed": 0.5,
 		"replace-function": 0.2,
 	}
 	var out []Weighted

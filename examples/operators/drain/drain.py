@@ -1,0 +1,6 @@
+def drain(queue):
+    """Pop every item off the end of queue; return them in the order popped."""
+    out = []
+    while True:
+        out.append(queue.pop())
+    return out

@@ -1,0 +1,3 @@
+def remaining(budget, spent):
+    """What is left of the budget, never below zero."""
+    return max(0, budget - spent)

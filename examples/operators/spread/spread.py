@@ -1,0 +1,3 @@
+def spread(xs):
+    """The difference between the largest and the smallest value of xs."""
+    return max(xs) - max(xs)

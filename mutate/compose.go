@@ -1,0 +1,594 @@
+package mutate
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"repair/program"
+)
+
+// Operators that compose new text from the names in scope, rather than
+// copy text of the file: the shapes of many one-line fixes that plastic
+// surgery cannot reach (a condition on a variable no condition tests yet,
+// max(0, x), arr[1:], an assignment the program never made).
+
+// locals returns the names bound in the functions enclosing statement
+// stmt (parameters, assigned names), innermost first, without repeats.
+func (c *Context) locals(stmt int) []string {
+	p := c.Prog
+	var out []string
+	seen := map[string]bool{}
+	for sc := p.Stmts[stmt].Scope; sc > 0; sc = p.Scopes[sc].Parent {
+		if p.Scopes[sc].Kind != "function" {
+			continue
+		}
+		for _, n := range p.Scopes[sc].Names {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// subjects are the names and attribute reads (node.left) of the function
+// enclosing stmt that a condition may test.
+func (c *Context) subjects(stmt int) []string {
+	out := c.locals(stmt)
+	for _, d := range c.exprs {
+		if d.node != "attribute" || d.q || strings.ContainsAny(d.text, "()[] \t\r\n") {
+			continue
+		}
+		base, _, _ := strings.Cut(d.text, ".")
+		if c.local(stmt, base) {
+			out = append(out, d.text)
+		}
+	}
+	return out
+}
+
+// builtin reports whether name means the builtin where the program runs
+// (the program binds it nowhere).
+func (c *Context) builtin(name string) bool { return !c.bound(name) }
+
+var opCondName = Operator{
+	Name:    "cond-name",
+	Doc:     "make a condition from a name or attribute of the function\n\nwhile True into while queue; if x into if node is not None; extend a\ncondition with `or not coins`, `and node is not None`.",
+	Targets: siteTargets(program.SiteCond),
+	Applies: onKind(program.SiteCond),
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
+		p := c.Prog
+		s := &p.Sites[id]
+		cur := p.SiteText(id)
+		if strings.ContainsAny(cur, "\r\n") {
+			return
+		}
+		for _, n := range c.subjects(s.Stmt) {
+			forms := []struct {
+				text string
+				prec int
+			}{
+				{n, program.PrecAtom}, {"not " + n, program.PrecNot},
+				{n + " is None", program.PrecCompare}, {n + " is not None", program.PrecCompare},
+			}
+			for _, f := range forms {
+				if f.text == cur {
+					continue
+				}
+				emit(replaceText(id, s.Fit(f.text, f.prec)))
+				for _, op := range []string{"and", "or"} {
+					prec := program.BinaryPrec(op)
+					emit(replaceText(id, s.Fit(fit(cur, s.Prec, prec)+" "+op+" "+f.text, prec)))
+				}
+			}
+		}
+	},
+}
+
+// wrapNumbers are the bounds max(·) and min(·) take besides names: 0
+// (never below zero); other constants fit a suite more often than a bug.
+var wrapNumbers = []string{"0"}
+
+var opWrap = Operator{
+	Name:    "wrap",
+	Doc:     "wrap an expression in a call fixes often add\n\nx into max(a, x), min(a, x), abs(x), len(x), list(x), [x], not x; a is a name\nof the function or 0.",
+	Targets: siteTargets(program.SiteExpr),
+	Applies: onKind(program.SiteExpr),
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
+		p := c.Prog
+		s := &p.Sites[id]
+		cur := p.SiteText(id)
+		if s.Role == program.RoleNone || strings.ContainsAny(cur, "\r\n") || literalClass(s.Node) != "string" || s.Node == "string" || s.Node == "concatenated_string" {
+			return
+		}
+		if boolish(s) {
+			if s.Node != "not_operator" {
+				emit(replaceText(id, s.Fit("not "+fit(cur, s.Prec, program.PrecNot), program.PrecNot)))
+			}
+			return
+		}
+		arg := fit(cur, s.Prec, program.PrecTernary)
+		for _, f := range []string{"abs", "len", "list"} {
+			if c.builtin(f) && !strings.HasPrefix(cur, f+"(") {
+				emit(replaceText(id, f+"("+arg+")"))
+			}
+		}
+		if !s.InString || !strings.HasPrefix(cur, "{") {
+			emit(replaceText(id, "["+arg+"]"))
+		}
+		for _, f := range []string{"max", "min"} {
+			if !c.builtin(f) {
+				continue
+			}
+			for _, a := range append(c.numeric(s.Stmt), wrapNumbers...) {
+				if a != cur {
+					emit(replaceText(id, f+"("+a+", "+arg+")"))
+				}
+			}
+		}
+	},
+}
+
+var opSwapOperands = Operator{
+	Name:    "swap-operands",
+	Doc:     "swap the operands of a binary or boolean operation\n\nn - i into i - n; i < len(a) and a[i] into a[i] and i < len(a).",
+	Targets: func(c *Context) *Sampler { return &c.binary },
+	Applies: func(c *Context, id int) bool { return swappable(&c.Prog.Sites[id]) },
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
+		p := c.Prog
+		s := &p.Sites[id]
+		if len(s.Parts) != 2 {
+			return
+		}
+		l, r := s.Parts[0], s.Parts[1]
+		op := p.Text(l.End, r.Start)
+		tok := strings.TrimSpace(op)
+		if strings.ContainsAny(op, "\r\n#\\") || tok == "" {
+			return
+		}
+		li, okL := c.bySpan[l]
+		ri, okR := c.bySpan[r]
+		if !okL || !okR {
+			return
+		}
+		lt, rt := p.SiteText(li), p.SiteText(ri)
+		if lt == rt {
+			return
+		}
+		prec := program.BinaryPrec(tok)
+		lmin, rmin := prec, prec+1
+		if tok == "**" {
+			lmin, rmin = program.PrecAwait, program.PrecUnary
+		}
+		text := fit(rt, p.Sites[ri].Prec, lmin) + op + fit(lt, p.Sites[li].Prec, rmin)
+		emit(replaceText(id, s.Fit(text, prec)))
+	},
+}
+
+// swappable: a binary or boolean operation with both operands (an
+// expression or a condition).
+func swappable(s *program.Site) bool {
+	return (s.Kind == program.SiteExpr || s.Kind == program.SiteCond) && len(s.Parts) == 2 &&
+		(s.Node == "binary_operator" || s.Node == "boolean_operator")
+}
+
+var opSlice = Operator{
+	Name:    "slice",
+	Doc:     "slice a sequence, or change a subscript\n\narr into arr[1:], arr[:-1], arr[k:], arr[:k], arr[::-1]; a[i] into a[i:] or\na[:i + 1]; a[i:j] into a[:j] or a[i:]; dp[i][j] into dp[j][i].",
+	Targets: func(c *Context) *Sampler { return &c.seqs },
+	Applies: func(c *Context, id int) bool { return c.sequence(id) },
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
+		p := c.Prog
+		s := &p.Sites[id]
+		cur := p.SiteText(id)
+		if quoted(cur) {
+			return
+		}
+		if s.Node == "subscript" {
+			base, idx := subscripts(cur)
+			if len(idx) == 0 {
+				return
+			}
+			last := idx[len(idx)-1]
+			head := base + strings.Join(wrapIdx(idx[:len(idx)-1]), "")
+			if len(idx) == 2 && idx[0] != idx[1] {
+				emit(replaceText(id, base+"["+idx[1]+"]["+idx[0]+"]"))
+			}
+			if lo, hi, ok := strings.Cut(last, ":"); ok {
+				if strings.Contains(hi, ":") {
+					return
+				}
+				if strings.TrimSpace(lo) != "" {
+					emit(replaceText(id, head+"[:"+hi+"]"))
+				}
+				if strings.TrimSpace(hi) != "" {
+					emit(replaceText(id, head+"["+lo+":]"))
+				}
+				return
+			}
+			if strings.Contains(last, ",") {
+				return
+			}
+			for _, t := range []string{last + ":", ":" + last, last + " + 1:", ":" + last + " + 1"} {
+				emit(replaceText(id, head+"["+t+"]"))
+			}
+			return
+		}
+		for _, t := range []string{"1:", ":-1", "::-1"} {
+			emit(replaceText(id, cur+"["+t+"]"))
+		}
+		for _, k := range c.numeric(s.Stmt) {
+			if k != cur {
+				emit(replaceText(id, cur+"["+k+":]"))
+				emit(replaceText(id, cur+"[:"+k+"]"))
+			}
+		}
+	},
+}
+
+// sequence reports whether site id is an expression read as a value (a
+// call argument, an assigned or returned value, an operand, an index) that
+// the file uses as a sequence: a subscript, a name or attribute the file
+// subscripts, iterates or takes the len of, or a call of sorted, list or
+// a method returning a list.
+func (c *Context) sequence(id int) bool {
+	s := &c.Prog.Sites[id]
+	if s.Kind != program.SiteExpr || s.Store || s.Role == program.RoleNone || s.Role == program.RoleCond {
+		return false
+	}
+	switch s.Node {
+	case "subscript":
+		return true
+	case "identifier", "attribute":
+		return c.seqNames[c.Prog.SiteText(id)]
+	case "call":
+		callee, _, _ := strings.Cut(c.Prog.SiteText(id), "(")
+		return callee == "sorted" || callee == "list" || strings.HasSuffix(callee, ".split")
+	}
+	return false
+}
+
+// seqCalls are builtins whose argument is a sequence.
+var seqCalls = []string{"len", "sorted", "reversed", "enumerate", "sum", "list", "zip", "set", "tuple"}
+
+// numeric returns the names of the function enclosing stmt that the file
+// uses as numbers (in an index, arithmetic, or range()).
+func (c *Context) numeric(stmt int) []string {
+	var out []string
+	for _, n := range c.locals(stmt) {
+		if c.numNames[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// closing returns the index of the bracket closing the one at src[open]
+// (or len(src)). Brackets inside strings may mislead it: it only
+// suggests names.
+func closing(src []byte, open int) int {
+	depth := 0
+	for i := open; i < len(src); i++ {
+		switch src[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return len(src)
+}
+
+// topLevel splits a text at its commas outside brackets.
+func topLevel(text string) []string {
+	var out []string
+	depth, from := 0, 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, text[from:i])
+				from = i + 1
+			}
+		}
+	}
+	return append(out, text[from:])
+}
+
+// findShapes fills numNames and seqNames from how the file uses its
+// names: subscripted, iterated or measured ones are sequences; indices,
+// operands of arithmetic and range() arguments are numbers (the name
+// itself, not a name inside them: len(xs) - 1 makes no number of xs).
+func (c *Context) findShapes() {
+	p := c.Prog
+	c.numNames, c.seqNames = map[string]bool{}, map[string]bool{}
+	nums := map[int][]program.Span{} // by statement
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if s.Kind != program.SiteExpr {
+			continue
+		}
+		if s.Role == program.RoleIndex {
+			nums[s.Stmt] = append(nums[s.Stmt], program.Span{Start: s.Start, End: s.End})
+		}
+		if s.Node == "binary_operator" {
+			nums[s.Stmt] = append(nums[s.Stmt], s.Parts...)
+		}
+	}
+	// Names followed by [ are subscripted; the arguments of range() are
+	// numbers and those of len(), sorted(), zip()... sequences.
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if s.Kind != program.SiteIdent || s.Store || s.End >= len(p.Src) {
+			continue
+		}
+		name := p.SiteText(i)
+		switch p.Src[s.End] {
+		case '[':
+			c.seqNames[name] = true
+		case '(':
+			if name != "range" && !slices.Contains(seqCalls, name) {
+				continue
+			}
+			for _, a := range topLevel(p.Text(s.End+1, closing(p.Src, s.End))) {
+				if name == "range" {
+					c.numNames[strings.TrimSpace(a)] = true
+				} else {
+					c.seqNames[strings.TrimSpace(a)] = true
+				}
+			}
+		}
+	}
+	for i := range p.Stmts {
+		if p.Stmts[i].Kind != "for_statement" {
+			continue
+		}
+		line := p.FirstLine(i)
+		if _, it, ok := strings.Cut(line, " in "); ok {
+			c.seqNames[strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(it), ":"))] = true
+		}
+	}
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if s.Kind != program.SiteIdent || s.Store {
+			continue
+		}
+		for _, sp := range nums[s.Stmt] {
+			if sp.Start == s.Start && s.End == sp.End {
+				c.numNames[p.SiteText(i)] = true
+				break
+			}
+		}
+	}
+}
+
+// subscripts splits "a[i][j]" into "a" and ["i", "j"]: the trailing
+// bracket groups at the top level. A text that does not end in a bracket
+// group gives no indices.
+func subscripts(text string) (string, []string) {
+	var idx []string
+	end := len(text)
+	for end > 0 && text[end-1] == ']' {
+		depth := 0
+		i := end - 1
+		for ; i >= 0; i-- {
+			switch text[i] {
+			case ']', ')', '}':
+				depth++
+			case '[', '(', '{':
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		if i <= 0 || text[i] != '[' {
+			break
+		}
+		idx = append([]string{text[i+1 : end-1]}, idx...)
+		end = i
+	}
+	return text[:end], idx
+}
+
+func wrapIdx(idx []string) []string {
+	out := make([]string, len(idx))
+	for i, x := range idx {
+		out[i] = "[" + x + "]"
+	}
+	return out
+}
+
+// assignDonor is a statement NAME = VALUE of the file whose value site a
+// copy may replace: inserting it builds an assignment from names in
+// scope.
+type assignDonor struct {
+	name  string
+	stmt  int
+	value int // the value's expression site
+}
+
+// findAssigns fills c.assigns with one one-line assignment per target
+// name.
+func (c *Context) findAssigns() {
+	p := c.Prog
+	seen := map[string]bool{}
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if s.Kind != program.SiteExpr || s.Role != program.RoleValue || s.InString {
+			continue
+		}
+		st := &p.Stmts[s.Stmt]
+		if st.Kind != "expression_statement" || !movable(st) {
+			continue
+		}
+		text := p.StmtText(s.Stmt)
+		if strings.ContainsAny(text, "\r\n") {
+			continue
+		}
+		eq := strings.Index(text, "=")
+		if eq < 0 || strings.HasPrefix(text[eq:], "==") {
+			continue
+		}
+		name := strings.TrimSpace(text[:eq])
+		after := text[eq+1:]
+		at := eq + 1 + len(after) - len(strings.TrimLeft(after, " \t"))
+		if !identifier(name) || seen[name] || s.Start-st.Start != at || s.End != st.End {
+			continue
+		}
+		seen[name] = true
+		c.assigns = append(c.assigns, assignDonor{name: name, stmt: s.Stmt, value: i})
+	}
+}
+
+func identifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80 || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+var opAssign = Operator{
+	Name:    "assign",
+	Doc:     "insert an assignment built from names of the function\n\nBefore or after a statement: a = b, a = b + 1, a = b - 1, a = 0, a = None,\nwhere a is a name the file assigns and b a name of the function.",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		p := c.Prog
+		names := c.locals(s)
+		nums := c.numeric(s)
+		for _, a := range c.assigns {
+			if !c.local(s, a.name) || !p.CanPlace(a.stmt, s) {
+				continue
+			}
+			cur := p.SiteText(a.value)
+			vals := []string{"0", "1", "None"}
+			for _, n := range names {
+				if n != a.name {
+					vals = append(vals, n)
+				}
+			}
+			for _, n := range nums {
+				vals = append(vals, n+" + 1", n+" - 1")
+			}
+			for _, v := range vals {
+				if v == cur {
+					continue
+				}
+				emit(program.Edit{Op: program.InsertBefore, Stmt: s, Donor: a.stmt, Site: a.value, Text: v})
+				emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: a.stmt, Site: a.value, Text: v})
+			}
+		}
+	},
+}
+
+// Refinable reports whether e puts in a copy of a statement as it is (an
+// insert or replace without adaptation), which Refine can then edit.
+func Refinable(e program.Edit) bool {
+	return (e.Op == program.InsertBefore || e.Op == program.InsertAfter || e.Op == program.Replace) && e.Text == ""
+}
+
+// Refine edits the text a Refinable edit puts in: one site of the copy
+// changed by a site operator of ops (drawn by weight among those that
+// apply there), so that a later mutation can refine what an earlier one
+// inserted (a copied `lo = mid` becoming `lo = mid + 1`). Every edit of a
+// patch refers to the original program, so the change is carried by the
+// insert itself (Edit.Site and Edit.Text adapt the copy).
+func Refine(c *Context, ops []Weighted, e program.Edit, rng *rand.Rand) (program.Edit, bool) {
+	if !Refinable(e) || e.Donor < 0 || e.Donor >= len(c.inside) {
+		return e, false
+	}
+	sites := c.inside[e.Donor]
+	var buf []program.Edit
+	var cands []Weighted
+	for try := 0; try < tries && len(sites) > 0; try++ {
+		site := sites[rng.IntN(len(sites))]
+		cands = cands[:0]
+		total := 0.0
+		for _, o := range ops {
+			if o.Weight > 0 && o.Op.Applies != nil && o.Op.Applies(c, site) {
+				cands = append(cands, o)
+				total += o.Weight
+			}
+		}
+		if total == 0 {
+			continue
+		}
+		x := rng.Float64() * total
+		o := cands[len(cands)-1].Op
+		for _, w := range cands {
+			if x < w.Weight {
+				o = w.Op
+				break
+			}
+			x -= w.Weight
+		}
+		buf = buf[:0]
+		o.Edits(c, site, func(r program.Edit) {
+			if r.Op == program.ReplaceText && r.Site == site && !strings.ContainsAny(r.Text, "\r\n") {
+				buf = append(buf, r)
+			}
+		})
+		if len(buf) == 0 {
+			continue
+		}
+		r := buf[rng.IntN(len(buf))]
+		e.Site, e.Text = site, r.Text
+		return e, true
+	}
+	return e, false
+}
+
+// onKind is the Applies of an operator on every site of kind k.
+func onKind(k program.SiteKind) func(c *Context, id int) bool {
+	return func(c *Context, id int) bool { return c.Prog.Sites[id].Kind == k }
+}
+
+var opInsertChanged = Operator{
+	Name:    "insert-changed",
+	Doc:     "insert a copy of another one-line statement with one operator changed\n\ndepth += 1 copied as depth -= 1, lo < hi as lo <= hi: a copy and an edit of it\nin one step (mutate.Refine makes the same change to a copy already inserted).",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		p := c.Prog
+		for _, d := range c.donors {
+			// Simple statements only: a copied block with a changed
+			// condition (if score == 90: return "A") fits a suite's
+			// points rather than fixing.
+			if strings.ContainsAny(p.StmtText(d), "\r\n") || !p.CanPlace(d, s) {
+				continue
+			}
+			for _, site := range c.inside[d] {
+				var fams [][]string
+				switch p.Sites[site].Kind {
+				case program.SiteAugOp:
+					fams = [][]string{augArith, augBits}
+				case program.SiteCmpOp:
+					fams = [][]string{cmpOrder, cmpIn, cmpIs}
+				case program.SiteBinOp:
+					fams = [][]string{arith, bitwise}
+				default:
+					continue
+				}
+				cur := strings.Join(strings.Fields(p.SiteText(site)), " ")
+				for _, t := range family(cur, fams...) {
+					if t != cur {
+						c.inserts(s, d, site, t, emit)
+					}
+				}
+			}
+		}
+	},
+}
