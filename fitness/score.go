@@ -85,7 +85,10 @@ func (w Weights) Validate() error {
 type Scorer struct {
 	// gain[i] is what case i adds to the fitness when it passes; the gains
 	// of all cases add up to 1 (up to rounding).
-	gain     []float64
+	gain []float64
+	// partial[i] is what case i adds when it gives a wrong answer where
+	// the original crashed or timed out (see PartialCredit).
+	partial  []float64
 	positive []bool
 	pos, neg int
 	weights  Weights
@@ -102,7 +105,7 @@ func NewScorer(s *Suite, original *Outcome, w Weights) (*Scorer, error) {
 	if len(original.Results) != n {
 		return nil, fmt.Errorf("fitness: the original's outcome has %d results, the suite %d cases", len(original.Results), n)
 	}
-	sc := &Scorer{gain: make([]float64, n), positive: make([]bool, n), weights: w}
+	sc := &Scorer{gain: make([]float64, n), partial: make([]float64, n), positive: make([]bool, n), weights: w}
 	var wpos, wneg float64 // summed case weights of each class
 	for i, r := range original.Results {
 		cw := s.Cases[i].Weight
@@ -141,6 +144,9 @@ func NewScorer(s *Suite, original *Outcome, w Weights) (*Scorer, error) {
 			sc.gain[i] = unitPos * s.Cases[i].Weight
 		} else {
 			sc.gain[i] = unitNeg * s.Cases[i].Weight
+			if v := original.Results[i].Verdict; v == RuntimeError || v == TimeLimitExceeded {
+				sc.partial[i] = PartialCredit * sc.gain[i]
+			}
 		}
 	}
 	return sc, nil
@@ -158,9 +164,13 @@ func (sc *Scorer) Score(o *Outcome) float64 {
 	}
 	f, all := 0.0, true
 	for i := range o.Results {
-		if o.Results[i].Verdict == Passed {
+		switch o.Results[i].Verdict {
+		case Passed:
 			f += sc.gain[i]
-		} else {
+		case WrongAnswer:
+			f += sc.partial[i]
+			all = false
+		default:
 			all = false
 		}
 	}
@@ -178,6 +188,9 @@ func (sc *Scorer) ScoreVerdicts(vs []Verdict) float64 {
 		switch v {
 		case Passed:
 			f += sc.gain[i]
+		case WrongAnswer:
+			f += sc.partial[i]
+			all = false
 		case CompilationError:
 			return 0
 		default:
@@ -194,6 +207,15 @@ func (sc *Scorer) finish(f float64, all bool) float64 {
 	// Rounding must never make a failing candidate look perfect.
 	return math.Min(f, math.Nextafter(1, 0))
 }
+
+// PartialCredit is the share of a failing case's gain that a candidate
+// earns by returning a wrong answer (or, in a test function, reaching a
+// failing assert) where the original crashed or timed out: it got further.
+// Without it a suite whose failing cases all crash gives every candidate
+// that still crashes and every one that no longer does the same fitness,
+// and the search has no gradient towards the fix (a plateau at 0 when the
+// original passes no case).
+const PartialCredit = 0.5
 
 // Positive reports whether case i passed on the original program.
 func (sc *Scorer) Positive(i int) bool { return sc.positive[i] }

@@ -234,3 +234,52 @@ func BenchmarkScore200(b *testing.B) {
 		})
 	}
 }
+
+// TestPartialCredit: a wrong answer where the original crashed or timed
+// out earns half of the case's gain; where the original gave a wrong
+// answer too, or on a case the original passed, it earns nothing.
+func TestPartialCredit(t *testing.T) {
+	suite := weightedSuite(1, 1, 1, 1)
+	// Case 0 passes; 1 crashes; 2 times out; 3 gives a wrong answer.
+	original := outcome(4, 0)
+	original.Results[1].Verdict = RuntimeError
+	original.Results[2].Verdict = TimeLimitExceeded
+	with := func(vs ...Verdict) *Outcome {
+		o := &Outcome{Results: make([]Result, len(vs))}
+		for i, v := range vs {
+			o.Results[i].Verdict = v
+		}
+		return o
+	}
+	const p, pass = 0.99, 0.01 / 3 // the gain of the positive case, of each negative one
+	tests := []struct {
+		name      string
+		candidate *Outcome
+		want      float64
+	}{
+		{"like the original", with(Passed, RuntimeError, TimeLimitExceeded, WrongAnswer), p},
+		{"the crash now a wrong answer", with(Passed, WrongAnswer, TimeLimitExceeded, WrongAnswer), p + PartialCredit*pass},
+		{"the timeout now a wrong answer", with(Passed, RuntimeError, WrongAnswer, WrongAnswer), p + PartialCredit*pass},
+		{"both further, one passes", with(Passed, WrongAnswer, Passed, WrongAnswer), p + pass + PartialCredit*pass},
+		{"a wrong answer where the original passed", with(WrongAnswer, WrongAnswer, WrongAnswer, WrongAnswer), 2 * PartialCredit * pass},
+		{"all pass", with(Passed, Passed, Passed, Passed), 1},
+	}
+	sc, err := NewScorer(suite, original, DefaultWeights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sc.Score(tt.candidate); math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("Score = %.15f, want %.15f", got, tt.want)
+			}
+			vs := make([]Verdict, len(tt.candidate.Results))
+			for i, r := range tt.candidate.Results {
+				vs[i] = r.Verdict
+			}
+			if got := sc.ScoreVerdicts(vs); math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("ScoreVerdicts = %.15f, want %.15f", got, tt.want)
+			}
+		})
+	}
+}
