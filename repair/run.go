@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -83,8 +84,11 @@ type Result struct {
 	// Counters.
 	Evaluations int
 	Generations int
-	Cache       fitness.CacheStats
-	History     []Generation
+	// Restarts counts the times half the population started over after
+	// restartAfter generations without a better best candidate.
+	Restarts int
+	Cache    fitness.CacheStats
+	History  []Generation
 	// StopReason says why the search stopped: "found", "generations",
 	// "evaluations", "time budget", "exhausted" (nothing new to try),
 	// "interrupted".
@@ -388,6 +392,18 @@ func (st *search) mutant(parent program.Patch, rng *rand.Rand) program.Patch {
 	}
 	var child program.Patch
 	for try := 0; try < freshTries; try++ {
+		if i := refinable(parent, rng); i >= 0 && rng.Float64() < refineRate {
+			// Edit the text an earlier insert put in.
+			if e, ok := mutate.Refine(st.mctx, st.opts.Operators, parent[i], rng); ok {
+				child = slices.Clone(parent)
+				child[i] = e
+				if k := fitness.KeyOf(st.prog.Render(child)); !st.seen[k] && !st.bred[k] {
+					st.bred[k] = true
+					break
+				}
+				continue
+			}
+		}
 		e, _, ok := st.mut.Mutate(st.mctx, rng)
 		if !ok {
 			return parent
@@ -405,6 +421,36 @@ func (st *search) mutant(parent program.Patch, rng *rand.Rand) program.Patch {
 
 // freshTries bounds the draws for a mutant not seen before.
 const freshTries = 8
+
+// refineRate is the share of mutations of a patch holding an unadapted
+// copy (mutate.Refinable) that edit the copy instead of adding an edit:
+// the second step of two-edit fixes such as "insert lo = mid, then make
+// it lo = mid + 1".
+const refineRate = 0.25
+
+// refinable returns the index of one edit of p that mutate.Refine can
+// edit, drawn uniformly, or -1.
+func refinable(p program.Patch, rng *rand.Rand) int {
+	n := 0
+	for _, e := range p {
+		if mutate.Refinable(e) {
+			n++
+		}
+	}
+	if n == 0 {
+		return -1
+	}
+	k := rng.IntN(n)
+	for i, e := range p {
+		if mutate.Refinable(e) {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+	return -1
+}
 
 // staleLimit is the number of generations in a row without a program not
 // seen before after which the search gives up: the operators cannot reach
@@ -445,7 +491,8 @@ func (st *search) evolve(ctx context.Context) error {
 		}
 	}
 	var pop []individual
-	stale := 0 // generations in a row without a new program
+	stale := 0            // generations in a row without a new program
+	flat, best := 0, -1.0 // generations in a row without a better best
 	for gen := 0; ; gen++ {
 		before := st.evals
 		n, budgetHit, err := st.evaluate(ctx, cands)
@@ -503,8 +550,31 @@ func (st *search) evolve(ctx context.Context) error {
 		}
 		clear(st.bred)
 		cands = st.breed(gen+1, pop)
+		if st.best > best {
+			best, flat = st.best, 0
+		} else if flat++; flat >= restartAfter {
+			// The population has converged on a plateau: half of the next
+			// generation starts over from the original (fresh first-order
+			// edits, then random mutants), the other half keeps the best.
+			flat = 0
+			st.result.Restarts++
+			for i := len(cands) / 2; i < len(cands); i++ {
+				if pt, ok := st.immigrant(); ok {
+					cands[i] = individual{patch: pt}
+				} else {
+					cands[i] = individual{patch: st.mutant(nil, st.rngFor(gen+1, len(cands)+i))}
+				}
+			}
+		}
 	}
 }
+
+// restartAfter is the number of generations without a better best
+// candidate after which half the population restarts from the original
+// (a random restart; Luke, "Essentials of Metaheuristics", 2nd ed., 2013,
+// section 2.2). A search bounded by time rather than generations would
+// otherwise spend its budget breeding one plateau.
+const restartAfter = 50
 
 // evaluate renders and scores the population. Candidates are taken in
 // index order; when the evaluation budget runs out only a prefix is

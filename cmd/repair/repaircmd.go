@@ -428,6 +428,7 @@ type report struct {
 	Stages      map[string]float64  `json:"stage_seconds"`
 	Evaluations int                 `json:"evaluations"`
 	Generations int                 `json:"generations"`
+	Restarts    int                 `json:"restarts"`
 	CacheHits   int64               `json:"cache_hits"`
 	CacheMisses int64               `json:"cache_misses"`
 	BestFitness float64             `json:"best_fitness"`
@@ -484,7 +485,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 			"localize": res.LocalizeTime.Seconds(), "search": res.SearchTime.Seconds(), "reduce": res.ReduceTime.Seconds(),
 			"guard": res.GuardTime.Seconds(),
 		},
-		Evaluations: res.Evaluations, Generations: res.Generations,
+		Evaluations: res.Evaluations, Generations: res.Generations, Restarts: res.Restarts,
 		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, BestFitness: res.BestFitness,
 		History: res.History, Ranking: fileLines(l.prog, res.Ranking.Entries), Uniform: res.Ranking.Uniform,
 		Fixes: res.Fixes, Best: res.Best, BestDiff: res.BestDiff,
