@@ -73,11 +73,16 @@ var opCondName = Operator{
 				{n, program.PrecAtom}, {"not " + n, program.PrecNot},
 				{n + " is None", program.PrecCompare}, {n + " is not None", program.PrecCompare},
 			}
-			for _, f := range forms {
+			for k, f := range forms {
 				if f.text == cur {
 					continue
 				}
 				emit(replaceText(id, s.Fit(f.text, f.prec)))
+				if k == 0 {
+					// A bare name extends nothing a fix needs: "and j"
+					// tests an index for 0 and fits suites.
+					continue
+				}
 				for _, op := range []string{"and", "or"} {
 					prec := program.BinaryPrec(op)
 					emit(replaceText(id, s.Fit(fit(cur, s.Prec, prec)+" "+op+" "+f.text, prec)))
