@@ -876,7 +876,7 @@ var opShift = Operator{
 
 var opAddTerm = Operator{
 	Name:    "add-term",
-	Doc:     "extend an expression with a term of the file\n\nx into x - low, x + d, x * k, n - x, 1 + x, with a name of the enclosing\nfunctions or a number.",
+	Doc:     "extend an expression with a term of the file\n\nx into x - low, x + d, x * k, n - x, with a name of the enclosing\nfunctions or a number.",
 	Targets: siteTargets(program.SiteExpr),
 	Applies: onKind(program.SiteExpr),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
@@ -901,8 +901,8 @@ var opAddTerm = Operator{
 			for _, op := range []string{"+", "-", "*"} {
 				prec := program.BinaryPrec(op)
 				emit(replaceText(id, s.Fit(fit(cur, s.Prec, prec)+" "+op+" "+term, prec)))
-				if op != "*" {
-					// On the left too: n - i, 1 + i.
+				if op == "-" {
+					// On the left too: n - i (n + i is i + n).
 					emit(replaceText(id, s.Fit(term+" "+op+" "+fit(cur, s.Prec, prec+1), prec)))
 				}
 			}
@@ -1013,7 +1013,7 @@ func Default() []Weighted {
 		"literal": 2, "ident": 2,
 		"expr-replace": 2, "swap-args": 1, "drop-operand": 1, "shift": 2, "add-term": 1,
 		"sibling": 1, "attr": 1,
-		"cond-name": 0.5, "wrap": 0.5, "swap-operands": 0.5, "slice": 0.5, "assign": 0.5, "insert-changed": 0.5,
+		"cond-name": 0.25, "wrap": 0.25, "swap-operands": 0.25, "slice": 0.25, "assign": 0.25, "insert-changed": 0.25,
 		"replace-function": 0.2,
 	}
 	var out []Weighted
