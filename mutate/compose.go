@@ -65,6 +65,11 @@ var opCondName = Operator{
 		if strings.ContainsAny(cur, "\r\n") {
 			return
 		}
+		// A condition is replaced whole only when it tests no
+		// comparison yet (while True, if x): a comparison the file wrote
+		// is extended, not thrown away for a name that fits the suite.
+		whole := s.Node == "true" || s.Node == "false" || s.Node == "integer" ||
+			s.Node == "identifier" || s.Node == "attribute" || s.Node == "not_operator"
 		for _, n := range c.subjects(s.Stmt) {
 			forms := []struct {
 				text string
@@ -77,7 +82,9 @@ var opCondName = Operator{
 				if f.text == cur {
 					continue
 				}
-				emit(replaceText(id, s.Fit(f.text, f.prec)))
+				if whole {
+					emit(replaceText(id, s.Fit(f.text, f.prec)))
+				}
 				if k == 0 {
 					// A bare name extends nothing a fix needs: "and j"
 					// tests an index for 0 and fits suites.
