@@ -15,28 +15,35 @@ import (
 
 // locals returns the names bound in the functions enclosing statement
 // stmt (parameters, assigned names), innermost first, without repeats.
-func (c *Context) locals(stmt int) []string {
+// Computed once per scope (NewContext); the slice is shared.
+func (c *Context) locals(stmt int) []string { return c.scopeLocals[c.Prog.Stmts[stmt].Scope] }
+
+// findLocals fills scopeLocals.
+func (c *Context) findLocals() {
 	p := c.Prog
-	var out []string
-	seen := map[string]bool{}
-	for sc := p.Stmts[stmt].Scope; sc > 0; sc = p.Scopes[sc].Parent {
-		if p.Scopes[sc].Kind != "function" {
-			continue
-		}
-		for _, n := range p.Scopes[sc].Names {
-			if !seen[n] {
-				seen[n] = true
-				out = append(out, n)
+	c.scopeLocals = make([][]string, len(p.Scopes))
+	for id := range p.Scopes {
+		var out []string
+		seen := map[string]bool{}
+		for sc := id; sc > 0; sc = p.Scopes[sc].Parent {
+			if p.Scopes[sc].Kind != "function" {
+				continue
+			}
+			for _, n := range p.Scopes[sc].Names {
+				if !seen[n] {
+					seen[n] = true
+					out = append(out, n)
+				}
 			}
 		}
+		c.scopeLocals[id] = out
 	}
-	return out
 }
 
 // subjects are the names and attribute reads (node.left) of the function
 // enclosing stmt that a condition may test.
 func (c *Context) subjects(stmt int) []string {
-	out := c.locals(stmt)
+	out := slices.Clone(c.locals(stmt))
 	for _, d := range c.exprs {
 		if d.node != "attribute" || d.q || strings.ContainsAny(d.text, "()[] \t\r\n") {
 			continue

@@ -83,6 +83,7 @@ type Context struct {
 	binary       Sampler // binary and boolean operations with two operands
 	seqs         Sampler // expressions that may be sequences (sequenceLike)
 	assigns      []assignDonor
+	scopeLocals  [][]string      // per scope: the names of its enclosing functions
 	numNames     map[string]bool // names the file uses as numbers
 	seqNames     map[string]bool // names and attributes the file uses as sequences
 	// inside are, per statement, the one-line sites in its text (its own
@@ -198,6 +199,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 	for _, i := range lastOf {
 		c.last[i] = true
 	}
+	c.findLocals()
 	c.findAssigns()
 	c.findShapes()
 	c.idents = make([][]int, len(p.Stmts))
@@ -888,7 +890,7 @@ var opAddTerm = Operator{
 		}
 		// Terms are names of the enclosing functions (a parameter read
 		// nowhere too) and numbers of the file.
-		terms := c.locals(s.Stmt)
+		terms := slices.Clone(c.locals(s.Stmt))
 		for _, d := range c.exprs {
 			if d.node == "integer" || d.node == "float" {
 				terms = append(terms, d.text)
