@@ -12,7 +12,18 @@
 // IdentifierMutator): literals and identifiers in scope. Expression
 // operators (plastic surgery, Barr et al. 2014): replace an expression by
 // another of the file, swap call arguments, drop an operand, shift a bound
-// by one, add a term.
+// by one, add a term. Siblings and attributes: min into max, append into
+// extend, an attribute name into another of the file. Composed text
+// (compose.go): a condition on a name of the function, a wrap in max, min,
+// abs, len, list or [..], swapped operands, slices and subscripts, an
+// assignment of a new value, a copy with one operator changed — shapes of
+// one-line fixes whose text the file does not hold.
+//
+// # Edits on inserted code
+//
+// Every edit refers to the original program, so a copy is refined by the
+// insert that puts it in: [Refine] gives an unadapted insert one site
+// changed by a site operator ([Operator.Applies] says which apply).
 //
 // # Targets
 //

@@ -165,7 +165,7 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 		}
 		fmt.Fprintf(io.Err, "batch: the %d passing submissions were donors of the others' repairs (the %d most similar to each; --donors 0 for none)\n", n, f.donors)
 	}
-	fmt.Fprintf(io.Err, "batch: %d submissions in %.1fs on %d workers: %s\n", len(results), elapsed.Seconds(), workers, batchCounts(results))
+	fmt.Fprintf(io.Err, "batch: %d submissions in %.1fs on %s: %s\n", len(results), elapsed.Seconds(), plural(workers, "worker"), batchCounts(results))
 	if f.jsonl != "" {
 		var b bytes.Buffer
 		for _, r := range results {
@@ -315,7 +315,7 @@ func mdCell(s string) string {
 func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Batch repair against %s\n\n", tests)
-	fmt.Fprintf(&b, "%d submissions in %.1f s on %d workers: %s.\n\n", len(rs), elapsed.Seconds(), workers, batchCounts(rs))
+	fmt.Fprintf(&b, "%d submissions in %.1f s on %s: %s.\n\n", len(rs), elapsed.Seconds(), plural(workers, "worker"), batchCounts(rs))
 	writeBatchTable(&b, rs)
 	for _, r := range rs {
 		fmt.Fprintf(&b, "\n## %s: %s\n\n", r.Submission, r.Status)
@@ -341,4 +341,12 @@ func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers
 		}
 	}
 	return b.Bytes()
+}
+
+// plural is "1 worker" or "n workers".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
