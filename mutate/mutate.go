@@ -896,8 +896,11 @@ var opAddTerm = Operator{
 				terms = append(terms, d.text)
 			}
 		}
+		number := func(t string) bool { return t != "" && (t[0] >= '0' && t[0] <= '9' || t[0] == '.') }
 		for _, term := range terms {
-			if term == cur {
+			if term == cur || number(cur) && number(term) {
+				// A number and a number make a constant: the literal
+				// operator's business (1 - 100 fitted a suite).
 				continue
 			}
 			for _, op := range []string{"+", "-", "*"} {
