@@ -56,6 +56,16 @@ func (c *Context) subjects(stmt int) []string {
 	return out
 }
 
+// literal reports whether a node type is a literal (a constant is never
+// wrapped: max(0, 1) is a constant too).
+func literal(node string) bool {
+	switch node {
+	case "integer", "float", "string", "concatenated_string", "true", "false", "none":
+		return true
+	}
+	return false
+}
+
 // builtin reports whether name means the builtin where the program runs
 // (the program binds it nowhere).
 func (c *Context) builtin(name string) bool { return !c.bound(name) }
@@ -119,7 +129,7 @@ var opWrap = Operator{
 		p := c.Prog
 		s := &p.Sites[id]
 		cur := p.SiteText(id)
-		if s.Role == program.RoleNone || strings.ContainsAny(cur, "\r\n") || literalClass(s.Node) != "string" || s.Node == "string" || s.Node == "concatenated_string" {
+		if s.Role == program.RoleNone || strings.ContainsAny(cur, "\r\n") || literal(s.Node) {
 			return
 		}
 		if boolish(s) {
