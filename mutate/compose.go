@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"repair/internal/pymod"
 	"repair/program"
 )
 
@@ -471,24 +472,12 @@ func (c *Context) findAssigns() {
 		name := strings.TrimSpace(text[:eq])
 		after := text[eq+1:]
 		at := eq + 1 + len(after) - len(strings.TrimLeft(after, " \t"))
-		if !identifier(name) || seen[name] || s.Start-st.Start != at || s.End != st.End {
+		if !pymod.Identifier(name) || seen[name] || s.Start-st.Start != at || s.End != st.End {
 			continue
 		}
 		seen[name] = true
 		c.assigns = append(c.assigns, assignDonor{name: name, stmt: s.Stmt, value: i})
 	}
-}
-
-func identifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80 || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 var opAssign = Operator{

@@ -97,17 +97,7 @@ def unused(s):
 	}
 	for _, tt := range tests {
 		t.Run(tt.op.Name, func(t *testing.T) {
-			var got []string
-			s := tt.op.Targets(c)
-			for _, id := range s.ids {
-				tt.op.Edits(c, id, func(e program.Edit) {
-					out := p.Render(program.Patch{e})
-					if _, err := program.Parse("out.py", out); err != nil {
-						t.Errorf("%s: %v", p.Describe(e), err)
-					}
-					got = append(got, p.Describe(e))
-				})
-			}
+			got := describeEdits(t, c, tt.op)
 			for _, w := range tt.want {
 				if !slices.Contains(got, w) {
 					t.Errorf("missing %s\ngot:\n%s", w, strings.Join(got, "\n"))

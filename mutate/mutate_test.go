@@ -316,20 +316,27 @@ func TestSiblingAndAttr(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.op.Name, func(t *testing.T) {
-			var got []string
-			s := tt.op.Targets(c)
-			for _, id := range s.ids {
-				tt.op.Edits(c, id, func(e program.Edit) {
-					out := p.Render(program.Patch{e})
-					if _, err := program.Parse("out.py", out); err != nil {
-						t.Errorf("%s: %v", p.Describe(e), err)
-					}
-					got = append(got, p.Describe(e))
-				})
-			}
+			got := describeEdits(t, c, tt.op)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("edits (-want +got):\n%s", diff)
 			}
 		})
 	}
+}
+
+// describeEdits describes every edit op proposes at each of its targets,
+// checking that each renders to a program that parses.
+func describeEdits(t *testing.T, c *Context, op Operator) []string {
+	t.Helper()
+	p := c.Prog
+	var got []string
+	for _, id := range op.Targets(c).ids {
+		op.Edits(c, id, func(e program.Edit) {
+			if _, err := program.Parse("out.py", p.Render(program.Patch{e})); err != nil {
+				t.Errorf("%s: %v", p.Describe(e), err)
+			}
+			got = append(got, p.Describe(e))
+		})
+	}
+	return got
 }
