@@ -231,7 +231,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 			return inner(ctx, p.Strip(src), o)
 		}
 	}
-	orig, err := run(ctx, p.Src, sandbox.RunOptions{Coverage: true, Lenient: opts.Lenient})
+	orig, err := runOriginal(ctx, run, p.Src, len(s.Cases), opts.Workers, sandbox.RunOptions{Coverage: true, Lenient: opts.Lenient})
 	if err != nil {
 		return nil, fmt.Errorf("run the original program: %w", err)
 	}
@@ -355,6 +355,57 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// runOriginal runs the original program's n cases for localization, with
+// opts. They run in order until one times out, as a candidate's do; the
+// cases after it then run in ranges on the workers at once
+// (sandbox.RunOptions.Cases), so that an original that loops on many cases
+// costs about its share of their timeouts per worker, not all of them one
+// after the other. The outcome is the one a run in order gives, but for
+// what a case after a timed-out one may have read of an earlier case's
+// process or files: each range starts afresh, as the engine's process
+// after a timeout does.
+func runOriginal(ctx context.Context, run Runner, src []byte, n, workers int, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+	o := opts
+	o.AbandonAfterTimeout = workers > 1
+	out, err := run(ctx, src, o)
+	if err != nil || !o.AbandonAfterTimeout || out.CompileError != "" {
+		return out, err
+	}
+	if len(out.Results) != n {
+		return nil, fmt.Errorf("%d results for %d cases", len(out.Results), n)
+	}
+	k := slices.IndexFunc(out.Results, func(r fitness.Result) bool { return r.Verdict == fitness.TimeLimitExceeded })
+	if k < 0 || k == n-1 {
+		return out, nil
+	}
+	// Four ranges per worker: a range whose cases loop does not hold up
+	// the others.
+	first, rest := k+1, n-k-1
+	chunks := min(rest, 4*workers)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for c := range chunks {
+		r := sandbox.CaseRange{First: first + c*rest/chunks, End: first + (c+1)*rest/chunks}
+		g.Go(func() error {
+			o := opts
+			o.Cases = r
+			got, err := run(gctx, src, o)
+			if err != nil {
+				return err
+			}
+			if len(got.Results) != n {
+				return fmt.Errorf("%d results for %d cases", len(got.Results), n)
+			}
+			copy(out.Results[r.First:r.End], got.Results[r.First:r.End])
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func caseNames(s *fitness.Suite, ids []int) []string {

@@ -39,11 +39,28 @@ type RunOptions struct {
 	// case: the cases after it get TIME_LIMIT_EXCEEDED without running (a
 	// shortcut for the search, where a looping candidate is worth little).
 	AbandonAfterTimeout bool
+	// Cases, when its End is above 0, runs only the cases of that range;
+	// the Results of the others are left zero. Run the original program's
+	// cases on several workers at once this way (localization does). An
+	// engine that cannot run a range runs every case: callers read only
+	// the range's Results.
+	Cases CaseRange
 	// Lenient, when not nil, runs the candidate leniently (package
 	// lenient): what it misses gets a value of the plan's class, and each
 	// Result lists its Injections. Engines that cannot inject (gpython)
 	// ignore it; callers check Engine.Name first.
 	Lenient *lenient.Plan
+}
+
+// CaseRange is the cases First..End-1 of a suite, in its order.
+type CaseRange struct{ First, End int }
+
+// Bounds is the range clamped to n cases: all of them when End is 0.
+func (r CaseRange) Bounds(n int) (first, end int) {
+	if r.End <= 0 || r.End > n {
+		r.End = n
+	}
+	return min(max(r.First, 0), r.End), r.End
 }
 
 // Isolation selects how strictly candidates are confined.

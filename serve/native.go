@@ -107,6 +107,7 @@ func (s *Server) evaluateNative(w http.ResponseWriter, r *http.Request) {
 	ro := sandbox.RunOptions{
 		Coverage: req.Coverage, AbandonAfterTimeout: req.AbandonAfterTimeout,
 		Timeout: time.Duration(req.Timeout * float64(time.Second)),
+		Cases:   sandbox.CaseRange{First: req.First, End: req.End},
 	}
 	out, desc, err := s.evaluate(r.Context(), epEvaluate, sp, src, ro)
 	if err != nil {

@@ -290,12 +290,19 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 	}
 	out := &fitness.Outcome{Results: make([]fitness.Result, e.nCases)}
 	got := make([]bool, e.nCases)
+	first, end := opts.Cases.Bounds(e.nCases)
+	outside := func() {
+		for i := range got {
+			got[i] = i < first || i >= end
+		}
+	}
+	outside()
 	var broke error
 	overBound := false
 	for attempt := 0; attempt < 2; attempt++ {
 		if attempt > 0 {
 			clear(out.Results)
-			clear(got)
+			outside()
 			out.CompileError = ""
 		}
 		s, err := e.acquire(ctx)

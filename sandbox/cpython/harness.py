@@ -54,6 +54,7 @@ REPR_MAX = 100  # characters of a value in a detail
 MATERIALISE_MAX = 10000  # items of a returned iterator
 SETUP_LIMIT = 10.0  # seconds a child may take before its first case
 HEARTBEAT = 1.0  # seconds between pings while a candidate runs
+LOOK = HEARTBEAT  # seconds between the manager's looks at a running child (setup)
 FORKER_WAIT = 5.0  # seconds the forker may take to reap a killed child
 
 # Shared memory: a header written by the child, the job written by the
@@ -64,9 +65,10 @@ CUR = struct.Struct("<qd")
 # at 32: code length, lines (coverage: > 0), coverage offset, records
 # offset, records end, whether the child may serve the next candidate too,
 # job number, offset of the lenient runtime and plan (0: not lenient), the
-# pure modules the candidate can reach (a mask, see take_snapshots)
-JOB = struct.Struct("<QQQQQQQQQ")
-CODE_OFF = 128  # after HDR (0-32) and JOB (32-104)
+# pure modules the candidate can reach (a mask, see take_snapshots), the
+# end of the cases to run (a case range: the first is in HDR)
+JOB = struct.Struct("<QQQQQQQQQQ")
+CODE_OFF = 128  # after HDR (0-32) and JOB (32-112)
 MAX_SERVED = 500  # candidates one reused child runs at most
 SHM_SIZE = 32 << 20
 MSG = struct.Struct("<cq")  # forker to manager: b"p" pid, b"s" wait status
@@ -74,6 +76,7 @@ REC = struct.Struct("<IBBd")  # case, verdict, flags (1 detail, 2 lines, 4 injec
 U16 = struct.Struct("<H")
 CAP = struct.Struct("<d")
 U32 = struct.Struct("<I")
+RANGE = struct.Struct("<II")  # a run request's case range: first, end
 HDR_SIZE = 64
 # Room for one case's injection records (lenient mode): a u16 count, then
 # per record a u32 line and three u8-length strings (kind, name, class).
@@ -1071,7 +1074,7 @@ def child_main():
         while True:
             shm = SHM
             _, _, _, start = HDR.unpack_from(shm, 0)
-            code_len, L, covoff, recbase, cap, reuse, job, lx_off, mask = JOB.unpack_from(shm, 32)
+            code_len, L, covoff, recbase, cap, reuse, job, lx_off, mask, end = JOB.unpack_from(shm, 32)
             if not reuse:
                 os.close(GO_R)
                 os.close(DONE_W)
@@ -1082,7 +1085,7 @@ def child_main():
                 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             except (ValueError, OSError):
                 pass
-            run_cases(shm, start, code, L, covoff, recbase, cap, reuse, lx_off)
+            run_cases(shm, start, end, code, L, covoff, recbase, cap, reuse, lx_off)
             del code
             served += 1
             if not reuse or served >= MAX_SERVED or not clean(mods0, base0, mask):
@@ -1101,15 +1104,16 @@ def child_main():
     os._exit(0)
 
 
-def run_cases(shm, start, code, L, covoff, recbase, cap, pure, lx_off):
+def run_cases(shm, start, end, code, L, covoff, recbase, cap, pure, lx_off):
+    """Runs cases start..end-1 of the candidate code."""
     if pure and ALL_CALLS and L == 0:
-        return run_pure_calls(shm, start, code, recbase, cap, pure == 2)
+        return run_pure_calls(shm, start, end, code, recbase, cap, pure == 2)
     hdr_pack = HDR.pack_into
     rec_pack = REC.pack_into
     clock = monotonic
     flags = Flags
     cases = CASES
-    n = len(cases)
+    n = end
     thread_count = _thread_count
     getrl, setrl = sys.getrecursionlimit, sys.setrecursionlimit
     nmods = len(modules)
@@ -1208,7 +1212,7 @@ def run_cases(shm, start, code, L, covoff, recbase, cap, pure, lx_off):
     hdr_pack(shm, 0, -1, clock(), used, i)
 
 
-def run_pure_calls(shm, start, code, recbase, cap, keep_module):
+def run_pure_calls(shm, start, end, code, recbase, cap, keep_module):
     """run_cases for call cases of a pure candidate: such code cannot reach
     sys, fork or start threads, so only what it can change is restored
     between cases.
@@ -1225,7 +1229,7 @@ def run_pure_calls(shm, start, code, recbase, cap, keep_module):
     rec_pack = REC.pack_into
     clock = monotonic
     cases = CASES
-    n = len(cases)
+    n = end
     mods = modules
     modname = MODULE
     maxrec = REC.size + 2 + DETAIL_MAX + 4
@@ -2284,7 +2288,7 @@ class Manager:
                 # stopped (without a PID namespace a candidate can stop
                 # it): give up on this server.
                 raise EOFError("the forker did not reap a killed child in %gs" % FORKER_WAIT)
-            wait = HEARTBEAT if how == "timeout" else min(deadline - now, HEARTBEAT)
+            wait = HEARTBEAT if how == "timeout" else min(deadline - now, LOOK)
             if self.cap > 0 and how == "exit":
                 # Look at the running case often enough to hold the cap.
                 wait = min(wait, self.cap / 2)
@@ -2303,7 +2307,9 @@ class Manager:
                 send(b"P")
                 last_ping = now
 
-    def evaluate(self, src, cov, plan=None):
+    def evaluate(self, src, cov, plan=None, first=0, end=None):
+        """Runs cases first..end-1 (end None: to the last) of candidate
+        src, sending their records."""
         try:
             if MULTI:
                 code = compile_joined(src)
@@ -2326,7 +2332,7 @@ class Manager:
         if plan is not None:
             code, lx = self.lenient(src, code, plan)
         blob = marshal.dumps(code)
-        n = len(CASES)
+        n = len(CASES) if end is None else min(end, len(CASES))
         L = src.count(b"\n") + 2 if cov else 0
         end = CODE_OFF + len(blob)
         lx_off = 0
@@ -2348,8 +2354,8 @@ class Manager:
         if lx is not None:
             SHM[lx_off:end] = lx
         self.job += 1
-        JOB.pack_into(SHM, 32, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask)
-        start = 0
+        JOB.pack_into(SHM, 32, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask, n)
+        start = first
         while start < n:
             START[0] = start
             HDR.pack_into(SHM, 0, -1, 0.0, recbase, start)
@@ -2413,18 +2419,23 @@ class Manager:
                 # double; 0: the suite's timeouts), then the source.
                 # Flags: 1 coverage, 2 abandon after a timeout, 4 lenient
                 # (the source is preceded by the plan, after its u32
-                # length).
+                # length), 8 a case range (the first case and the end
+                # after the cap, two u32s).
                 self.reused = self.forks = 0
                 flags = payload[0]
                 (self.cap,) = CAP.unpack_from(payload, 1)
                 self.abandon = bool(flags & 2)
+                off = 1 + CAP.size
+                first, end = 0, None
+                if flags & 8:
+                    first, end = RANGE.unpack_from(payload, off)
+                    off += RANGE.size
+                plan = None
                 if flags & 4:
-                    off = 1 + CAP.size
                     (k,) = U32.unpack_from(payload, off)
                     plan = payload[off + 4 : off + 4 + k]
-                    self.evaluate(payload[off + 4 + k :], bool(flags & 1), plan)
-                else:
-                    self.evaluate(payload[1 + CAP.size :], bool(flags & 1))
+                    off += 4 + k
+                self.evaluate(payload[off:], bool(flags & 1), plan, first, end)
                 send(b"D", struct.pack("<III", self.reused, self.forks, 1 if self.idle else 0))
             elif kind == b"Q":
                 return
@@ -2438,8 +2449,11 @@ class Manager:
 def setup(cfg):
     global CASES, MODULE, CAND_FILE, LIB_PREFIX, MEMORY_MB, OUTPUT_CAP, FILES, CPU_LIMITS
     global TEST_MODULE, TEST_FILE, TEST_CODE, PYTEST, EMPTY_STDIN, RECURSION_LIMIT
-    global BASE_MODULES, PATH0, LENIENT_SOURCE
+    global BASE_MODULES, PATH0, LENIENT_SOURCE, LOOK
     CASES = tuple(load_case(c) for c in cfg["cases"])
+    # The manager looks at a running child at least twice per shortest
+    # timeout: it learns that a case started only by looking.
+    LOOK = min([HEARTBEAT] + [c.timeout / 2 for c in CASES if c.timeout > 0])
     LENIENT_SOURCE = cfg.get("lenient_runtime") or ""
     # RLIMIT_CPU of a child that starts at case i: a backstop only, the
     # manager enforces each case's deadline.

@@ -199,6 +199,12 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		flags[0] |= 2
 	}
 	binary.LittleEndian.PutUint64(flags[1:], math.Float64bits(opts.Timeout.Seconds()))
+	if first, end := opts.Cases.Bounds(e.nCases); first > 0 || end < e.nCases {
+		// Then the case range.
+		flags[0] |= 8
+		flags = binary.LittleEndian.AppendUint32(flags, uint32(first))
+		flags = binary.LittleEndian.AppendUint32(flags, uint32(end))
+	}
 	if opts.Lenient != nil {
 		// Then the plan, after its length.
 		plan := opts.Lenient.JSON()

@@ -123,7 +123,7 @@ func conform(t *testing.T, row confRow) string {
 		return "refused: " + ue.Construct
 	}
 	ge := newTestEngine(t, opts, config{noCheck: true})
-	res, err := ge.evaluate(ctx, row.src, runCheck, 0)
+	res, err := ge.evaluate(ctx, row.src, runCheck, 0, sandbox.CaseRange{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -256,7 +256,7 @@ func defLine(src []byte, name string) int {
 // checkRun runs the original program once and refuses it when a case ran
 // into a limitation of gpython.
 func (e *Engine) checkRun(ctx context.Context, original []byte) error {
-	res, err := e.evaluate(ctx, original, runCheck, 0)
+	res, err := e.evaluate(ctx, original, runCheck, 0, sandbox.CaseRange{})
 	if err != nil {
 		return err
 	}
@@ -345,7 +345,7 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 	if opts.AbandonAfterTimeout {
 		flags |= runAbandon
 	}
-	res, err := e.evaluate(ctx, src, flags, opts.Timeout.Seconds())
+	res, err := e.evaluate(ctx, src, flags, opts.Timeout.Seconds(), opts.Cases)
 	if err != nil {
 		return nil, err
 	}
@@ -426,15 +426,19 @@ func (e *Engine) timeout(i int) int64 {
 	return int64(t * 1e9)
 }
 
-// evaluate runs a candidate to the end, on as many workers as it kills.
-// cap (seconds, 0 for none) caps every case's timeout.
-func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float64) (*results, error) {
+// evaluate runs a candidate's cases in rng to the end, on as many workers
+// as it kills. cap (seconds, 0 for none) caps every case's timeout.
+func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float64, rng sandbox.CaseRange) (*results, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	res := newResults(e.checks, flags&runCoverage != 0)
+	first, end := rng.Bounds(len(e.cases))
+	for i := range res.got {
+		res.got[i] = i < first || i >= end // out of the range: left zero
+	}
 	bound := time.Now().Add(e.bound)
-	start := 0
+	start := res.next(first)
 	retried := false
 	rerun := -1 // the case run again after its worker was killed from outside
 	var lastErr string
@@ -443,7 +447,7 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 		if err != nil {
 			return nil, err
 		}
-		rr := p.run(ctx, e, src, flags, start, cap, res, bound)
+		rr := p.run(ctx, e, src, flags, start, first, end, cap, res, bound)
 		if rr.end == endDone || rr.end == endCompile {
 			e.release(p)
 			if rr.noProbe {
@@ -478,7 +482,7 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 				res.out.Results[i] = fitness.Result{Verdict: fitness.TimeLimitExceeded, Seconds: t,
 					Detail: "timed out after " + formatSeconds(t) + "s"}
 				if flags&runAbandon != 0 {
-					for j := i + 1; j < len(res.got); j++ {
+					for j := i + 1; j < end; j++ {
 						res.out.Results[j] = fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: notRun}
 						res.got[j] = true
 					}

@@ -209,9 +209,10 @@ type runResult struct {
 	noProbe bool
 }
 
-// run sends a candidate (cases start...) and collects the records into
-// res until the worker is done, dies or passes a deadline.
-func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start int, cap float64, res *results, bound time.Time) runResult {
+// run sends a candidate (cases start..end-1 of its range first..end-1) and
+// collects the records into res until the worker is done, dies or passes a
+// deadline.
+func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start, first, end int, cap float64, res *results, bound time.Time) runResult {
 	stop := context.AfterFunc(ctx, func() {
 		p.in.SetWriteDeadline(time.Unix(1, 0))
 		p.out.SetReadDeadline(time.Unix(1, 0))
@@ -226,6 +227,8 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 	head[0] = flags
 	binary.LittleEndian.PutUint32(head[1:], uint32(start))
 	binary.LittleEndian.PutUint64(head[5:], math.Float64bits(cap))
+	binary.LittleEndian.PutUint32(head[13:], uint32(first))
+	binary.LittleEndian.PutUint32(head[17:], uint32(end))
 	if err := p.send(src, e.watchdog, msgRun, head[:]); err != nil {
 		return runResult{end: endBroken, running: -1, err: fmt.Errorf("sending a candidate: %v", err)}
 	}

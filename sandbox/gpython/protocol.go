@@ -19,7 +19,7 @@ import (
 // the payload (see doc.go):
 const (
 	msgSuite   = 'S' // engine → worker, once: the suite as JSON
-	msgRun     = 'R' // engine → worker: u8 flags, u32 first case, f64 timeout cap (s, 0: none), the source
+	msgRun     = 'R' // engine → worker: u8 flags, u32 case to start at, f64 timeout cap (s, 0: none), u32 first and end of the case range, the source
 	msgHello   = 'H' // worker → engine: ready, JSON {pid_ns, stack}
 	msgChunk   = 'C' // worker → engine: result records (the shared area was full)
 	msgCompile = 'E' // worker → engine: the candidate does not compile
@@ -96,7 +96,7 @@ const (
 )
 
 // runHeader is the size of a run request before the source.
-const runHeader = 13
+const runHeader = 21
 
 // notRun is the detail of the cases after a timeout with runAbandon.
 const notRun = "not run: an earlier case timed out"

@@ -189,7 +189,9 @@ func serve() int {
 		if !(w.cap > 0 && w.cap < 1e7) {
 			w.cap = 0
 		}
-		if err := w.evaluate(payload[0], start, payload[runHeader:]); err != nil {
+		first := int(binary.LittleEndian.Uint32(payload[13:]))
+		end := min(int(binary.LittleEndian.Uint32(payload[17:])), len(w.cases))
+		if err := w.evaluate(payload[0], start, first, end, payload[runHeader:]); err != nil {
 			return 3
 		}
 	}
@@ -442,10 +444,10 @@ func compileMessage(err error) string {
 	return msg
 }
 
-// evaluate runs cases start... of one candidate and reports them. An error
-// means the engine is gone.
-func (w *worker) evaluate(flags byte, start int, src []byte) error {
-	if start == 0 {
+// evaluate runs cases start..end-1 of one candidate, whose range starts
+// at first, and reports them. An error means the engine is gone.
+func (w *worker) evaluate(flags byte, start, first, end int, src []byte) error {
+	if start <= first {
 		w.wipe()
 	}
 	w.recEnd = shmRecords
@@ -476,18 +478,18 @@ func (w *worker) evaluate(flags byte, start int, src []byte) error {
 	// A case starts when the previous one ended, unless something that
 	// takes time came in between: one clock reading per case.
 	now := nanotime()
-	for i := start; i < len(w.cases); i++ {
-		rec, end := w.runCase(it, code, probe, i, lines, check, now)
+	for i := start; i < end; i++ {
+		rec, done := w.runCase(it, code, probe, i, lines, check, now)
 		recEnd := w.recEnd
 		if err := w.publish(rec, cov); err != nil {
 			return err
 		}
-		now = end
+		now = done
 		if check || w.recEnd <= recEnd { // checked for limitations, or sent a full area
 			now = nanotime()
 		}
 		if rec.Result.Verdict == fitness.TimeLimitExceeded && flags&runAbandon != 0 {
-			for j := i + 1; j < len(w.cases); j++ {
+			for j := i + 1; j < end; j++ {
 				r := record{Case: j, Result: fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: notRun}}
 				if cov {
 					r.Result.Lines = []int{}

@@ -25,7 +25,7 @@ func BenchmarkWorkerRun(b *testing.B) {
 	cpu0 := processCPUTime()
 	n := 0
 	for b.Loop() {
-		if err := w.evaluate(0, 0, src); err != nil {
+		if err := w.evaluate(0, 0, 0, len(suite.Cases), src); err != nil {
 			b.Fatal(err)
 		}
 		n++

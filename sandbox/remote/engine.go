@@ -308,6 +308,7 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 	req := EvaluateRequest{
 		SuiteID: e.id, Engine: e.engine, Coverage: opts.Coverage,
 		Timeout: opts.Timeout.Seconds(), AbandonAfterTimeout: opts.AbandonAfterTimeout,
+		First: opts.Cases.First, End: opts.Cases.End,
 	}
 	if utf8.Valid(src) {
 		s := string(src)

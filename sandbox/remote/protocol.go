@@ -100,6 +100,11 @@ type EvaluateRequest struct {
 	// out case (sandbox.RunOptions).
 	Timeout             float64 `json:"timeout,omitempty"`
 	AbandonAfterTimeout bool    `json:"abandon_after_timeout,omitempty"`
+	// First and End, when End > 0, run only the cases First..End-1
+	// (sandbox.RunOptions.Cases); the others' results are left zero. A
+	// server that does not know them runs every case.
+	First int `json:"first,omitempty"`
+	End   int `json:"end,omitempty"`
 }
 
 // EvaluateResponse is the answer to an [EvaluateRequest].
