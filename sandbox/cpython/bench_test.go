@@ -165,3 +165,37 @@ func BenchmarkPoolStartup(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkEvaluatePytest measures candidate evaluations per second of a
+// pytest test file (examples/stack: 8 tests, 2 of them failing) under the
+// real pytest, one worker.
+func BenchmarkEvaluatePytest(b *testing.B) {
+	py := realPytest(b)
+	const dir = "../../examples/stack"
+	suite, err := fitness.Load(dir + "/test_stack.py")
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := os.ReadFile(dir + "/stack.py")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := newTestEngine(b, sandbox.Options{Suite: suite, Target: dir + "/stack.py", Python: py.Path, Workers: 1}, config{})
+	ctx := context.Background()
+	if _, err := e.Run(ctx, src, sandbox.RunOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	evals := 0
+	start := time.Now()
+	for b.Loop() {
+		out, err := e.Run(ctx, src, sandbox.RunOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if out.Results[5].Verdict != fitness.WrongAnswer {
+			b.Fatalf("test_pop_is_lifo: %v %s", out.Results[5].Verdict, out.Results[5].Detail)
+		}
+		evals++
+	}
+	b.ReportMetric(float64(evals)/time.Since(start).Seconds(), "evals/s")
+}

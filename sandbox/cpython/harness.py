@@ -92,6 +92,7 @@ ModuleType = type(sys)
 modules = sys.modules
 PYTEST_MODE = False  # test cases run under the real pytest (PytestCtx)
 PREPARED = None  # pytest's configuration, made once in the server
+PREPARED_SESSION = None  # a session of it, started in the server
 PACKAGE = ""  # the target's package, when it lives in one (CandidateFinder)
 MULTI = ()  # (module, file) of each target when several are repaired together
 BOUNDARY = b"# ---- repair: the next file starts below ----"  # program.FileBoundary
@@ -1794,6 +1795,63 @@ def prepare_pytest():
         return None
 
 
+def prepare_session(config):
+    """A session of config, started once in the server (the fixture
+    manager reads every plugin's fixtures: a third of what a candidate
+    cost), and the test file's assertions rewritten; None when that fails
+    (each child then starts its own)."""
+    from pathlib import Path
+
+    from _pytest.main import Session
+
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Output(), Output()
+    try:
+        import _pytest.assertion.rewrite as rw
+
+        rw._rewrite_test(Path(TEST_FILE), config)
+        session = Session.from_config(config)
+        config.hook.pytest_sessionstart(session=session)
+        return session
+    except BaseException:
+        return None
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def speed_up_pytest():
+    """Work every child of a pytest run would do alike, done once or not
+    at all: the test file's assertion rewriting is remembered (pytest keeps
+    it in __pycache__, which the sandbox cannot write, so every child did
+    it again), and a failing test gets no long failure report (the verdict
+    reads the exception itself; pytest's report with its source lines was
+    half of a failing candidate's time)."""
+    import _pytest.assertion.rewrite as rw
+    import _pytest.python
+
+    rewrite, memo = rw._rewrite_test, {}
+
+    def rewrite_once(fn, config):
+        try:
+            st = os.stat(fn)
+        except OSError:
+            return rewrite(fn, config)
+        key = (str(fn), st.st_mtime_ns, st.st_size, st.st_ino)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = rewrite(fn, config)
+        return got
+
+    def short_report(self, excinfo, style=None):
+        try:
+            return excinfo.exconly()[:DETAIL_MAX]
+        except BaseException:
+            return "failed"
+
+    rw._rewrite_test = rewrite_once
+    _pytest.python.Function._repr_failure_py = short_report
+
+
 def pytest_collect(ctx):
     """A configured session's items by node id, and the collection errors
     (one line) or None."""
@@ -1806,6 +1864,7 @@ def pytest_collect(ctx):
                 ctx.excinfo[call.when] = call.excinfo.value
 
     config = PREPARED
+    session = None
     if config is not None:
         # Configured in the server; the conftest files, which may import
         # the target, load here, with the candidate in place.
@@ -1815,11 +1874,13 @@ def pytest_collect(ctx):
         pm._noconftest = False
         pm._try_load_conftest(Path(TEST_FILE), config.getoption("importmode"), config.rootpath)
         pm.register(Recorder())
+        session = PREPARED_SESSION
     else:
         config = _prepareconfig(pytest_args(), [Recorder()])
         config._do_configure()
-    session = Session.from_config(config)
-    config.hook.pytest_sessionstart(session=session)
+    if session is None:
+        session = Session.from_config(config)
+        config.hook.pytest_sessionstart(session=session)
     errors = []
 
     class Failures:
@@ -2546,9 +2607,12 @@ def setup(cfg):
                 pass
         PYTEST = pytest
         PYTEST_MODE = True
-        global PREPARED
+        global PREPARED, PREPARED_SESSION
+        speed_up_pytest()
         if not pt.get("per_child"):
             PREPARED = prepare_pytest()
+            if PREPARED is not None:
+                PREPARED_SESSION = prepare_session(PREPARED)
         COLLECT = bool(pt.get("collect"))
     PATH0 = tuple(sys.path)
     import warnings
