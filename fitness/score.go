@@ -164,21 +164,24 @@ func (sc *Scorer) Score(o *Outcome) float64 {
 	}
 	f, all := 0.0, true
 	for i := range o.Results {
-		switch o.Results[i].Verdict {
+		r := &o.Results[i]
+		switch r.Verdict {
 		case Passed:
 			f += sc.gain[i]
+			continue
 		case WrongAnswer:
 			f += sc.partial[i]
-			all = false
-		default:
-			all = false
+		}
+		all = false
+		if p := r.Progress; p > 0 && p < 1 && (r.Verdict == WrongAnswer || r.Verdict == RuntimeError) {
+			f += PartialCredit * p * sc.gain[i]
 		}
 	}
 	return sc.finish(f, all)
 }
 
 // ScoreVerdicts is [Scorer.Score] for a list of verdicts, one per case
-// (what a [Cache] keeps).
+// (what a [Cache] keeps), without the credit of Result.Progress.
 func (sc *Scorer) ScoreVerdicts(vs []Verdict) float64 {
 	if len(vs) != len(sc.gain) {
 		panic(fmt.Sprintf("fitness: %d verdicts, the suite %d cases", len(vs), len(sc.gain)))
@@ -215,6 +218,12 @@ func (sc *Scorer) finish(f float64, all bool) float64 {
 // that still crashes and every one that no longer does the same fitness,
 // and the search has no gradient towards the fix (a plateau at 0 when the
 // original passes no case).
+//
+// A test function that fails after k of its n asserts (Result.Progress =
+// k/n) earns PartialCredit × k/n of its gain on top, whether it failed an
+// assert or raised: one with several asserts is a staircase, not a single
+// step, and an exception later in the test scores above an earlier one.
+// The credit stays below the gain: only a pass earns all of it.
 const PartialCredit = 0.5
 
 // Positive reports whether case i passed on the original program.

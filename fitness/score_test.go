@@ -283,3 +283,43 @@ func TestPartialCredit(t *testing.T) {
 		})
 	}
 }
+
+// TestProgressCredit: a failing test function earns PartialCredit × its
+// progress (the share of its asserts passed) of its gain, whether it failed
+// an assert or raised; never as much as a pass.
+func TestProgressCredit(t *testing.T) {
+	suite := weightedSuite(1, 1)
+	original := outcome(2, 0) // case 0 passes, case 1 fails
+	original.Results[1].Verdict = WrongAnswer
+	at := func(v Verdict, p float64) *Outcome {
+		return &Outcome{Results: []Result{{Verdict: Passed}, {Verdict: v, Progress: p}}}
+	}
+	const p, n = 0.99, 0.01
+	tests := []struct {
+		name      string
+		candidate *Outcome
+		want      float64
+	}{
+		{"no progress", at(WrongAnswer, 0), p},
+		{"fails at the third of four asserts", at(WrongAnswer, 0.5), p + PartialCredit*0.5*n},
+		{"raises after the third assert", at(RuntimeError, 0.75), p + PartialCredit*0.75*n},
+		{"a timeout earns nothing", at(TimeLimitExceeded, 0.75), p},
+		{"out of range is ignored", at(WrongAnswer, 1), p},
+		{"NaN is ignored", at(WrongAnswer, math.NaN()), p},
+		{"passes", at(Passed, 0.5), 1},
+	}
+	sc, err := NewScorer(suite, original, DefaultWeights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sc.Score(tt.candidate); math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("Score = %.15f, want %.15f", got, tt.want)
+			}
+		})
+	}
+	if got := sc.Score(at(WrongAnswer, 0.99)); !(got < 1) {
+		t.Errorf("a failing test with progress 0.99 scores %v", got)
+	}
+}

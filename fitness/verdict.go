@@ -79,6 +79,12 @@ type Result struct {
 	// they first happened, one per line, kind and name. Nil unless the run
 	// was lenient.
 	Injections []Injection `json:"injections,omitempty"`
+	// Progress is, for a test function that failed (WRONG_ANSWER or
+	// RUNTIME_ERROR in its body), the share of its asserts before the line
+	// where it stopped, in [0, 1): how far it got. The fitness gives it
+	// partial credit (see PartialCredit). 0 when unknown, and for other
+	// kinds of case.
+	Progress float64 `json:"progress,omitempty"`
 }
 
 // Injection is one value lenient execution injected: the case's verdict

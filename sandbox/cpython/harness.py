@@ -34,6 +34,7 @@ import resource
 import select
 import signal
 import struct
+from bisect import bisect_left
 from stat import S_ISDIR as stat_isdir
 from time import clock_gettime, monotonic
 
@@ -77,6 +78,7 @@ U16 = struct.Struct("<H")
 CAP = struct.Struct("<d")
 U32 = struct.Struct("<I")
 RANGE = struct.Struct("<II")  # a run request's case range: first, end
+PROGRESS = struct.Struct("<HH")  # a record's asserts passed, asserts
 HDR_SIZE = 64
 # Room for one case's injection records (lenient mode): a u16 count, then
 # per record a u32 line and three u8-length strings (kind, name, class).
@@ -84,6 +86,7 @@ INJ_MAX = 2 + 32 * (4 + 3 + 12 + 100 + 16)
 
 EXIT_MEMORY = 0x7D  # the child ran out of memory in harness code
 START = [0]  # the manager's first case of the running chunk
+ASSERTS = {}  # the test file's assert lines per function (assert_lines)
 
 NoneType = type(None)
 CodeType = type(compile("", "", "exec"))
@@ -1120,7 +1123,7 @@ def run_cases(shm, start, end, code, L, covoff, recbase, cap, pure, lx_off):
     nmods = len(modules)
     harness_main = modules["__main__"]
     cov = L > 0
-    maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L
+    maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size
     if cov:
         covmv = memoryview(shm)[covoff : covoff + L]
         zeros = bytes(L)
@@ -1170,12 +1173,15 @@ def run_cases(shm, start, end, code, L, covoff, recbase, cap, pure, lx_off):
             # with an empty record area.
             hdr_pack(shm, 0, -1, t1, used, i)
             os._exit(0)
+        progress = ctx.progress
+        if progress is not None:
+            ctx.progress = None
         if lx is not None:
-            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, lx.take())
+            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, lx.take(), progress)
             if cov:
                 covmv[:] = zeros
-        elif detail or cov:
-            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None)
+        elif detail or cov or progress:
+            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, None, progress)
             if cov:
                 covmv[:] = zeros
         else:
@@ -1322,11 +1328,12 @@ def reusable_value(k, v, d):
     return False
 
 
-def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None):
+def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None):
     """Appends one record (see decodeRecords in server.go) at used and
     returns the new end: status is a verdict (of a death, or of a test
-    case) or an ending (ST_*) whose observation is payload."""
-    fl = (1 if detail else 0) | (2 if covmv is not None else 0) | (4 if injections is not None else 0)
+    case) or an ending (ST_*) whose observation is payload; progress, of a
+    failing test function, is (asserts passed, asserts)."""
+    fl = (1 if detail else 0) | (2 if covmv is not None else 0) | (4 if injections is not None else 0) | (8 if progress else 0)
     REC.pack_into(shm, used, i, status, fl, secs)
     used += REC.size
     if payload:
@@ -1352,7 +1359,54 @@ def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=No
         used += 4 + len(b)
     if injections is not None:
         used = put_injections(shm, used, injections)
+    if progress:
+        PROGRESS.pack_into(shm, used, min(progress[0], 0xFFFF), min(progress[1], 0xFFFF))
+        used += PROGRESS.size
     return used
+
+
+def assert_lines(source):
+    """The lines of the asserts of each function of a test file with more
+    than one, by the function's first line (its first decorator's, as its
+    code object has it): assert statements and calls of methods named
+    assert* (unittest's self.assertEqual)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except BaseException:
+        return {}
+    out = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            lines = sorted({
+                n.lineno for n in ast.walk(node)
+                if isinstance(n, ast.Assert)
+                or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr.startswith("assert")
+            })
+            if len(lines) > 1:
+                out[min([node.lineno] + [d.lineno for d in node.decorator_list])] = tuple(lines)
+    return out
+
+
+def test_progress(e):
+    """How far the test function that raised e got, for partial credit:
+    (its asserts before the line where it stopped, its asserts), or None.
+    The test function is the outermost frame of the test file in e's
+    traceback."""
+    try:
+        tb = e.__traceback__
+        while tb is not None:
+            co = tb.tb_frame.f_code
+            if co.co_filename == TEST_FILE:
+                lines = ASSERTS.get(co.co_firstlineno)
+                if lines is None:
+                    return None
+                return bisect_left(lines, tb.tb_lineno), len(lines)
+            tb = tb.tb_next
+    except BaseException:
+        pass
+    return None
 
 
 def put_injections(shm, used, injections):
@@ -1504,6 +1558,8 @@ class CandidateFinder:
 class Ctx:
     """Runs one case of each kind on a fresh import of the candidate."""
 
+    progress = None  # of the last failing test function (test_progress)
+
     def __init__(self, code):
         self.code = code
 
@@ -1638,6 +1694,7 @@ class Ctx:
             return PASSED, b"", None
         except BaseException as e:
             try:
+                self.progress = test_progress(e)
                 if PYTEST is not None and isinstance(e, PYTEST.Skipped):
                     # A case that does not run fails: a skip must not let a
                     # candidate pass what it cannot do.
@@ -1734,6 +1791,9 @@ class PytestCtx(Ctx):
         finally:
             if cov is not None:
                 sys.settrace(None)
+        e = self.excinfo.get("call")
+        if e is not None:
+            self.progress = test_progress(e)
         return pytest_verdict(item, reports, self.excinfo)
 
 
@@ -2402,7 +2462,7 @@ class Manager:
             end = lx_off + len(lx)
         covoff = (end + 7) & ~7
         recbase = (covoff + L + 7) & ~7
-        maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L
+        maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size
         cap = SHM_SIZE
         # Room for one record with the largest observation (a value and
         # the arguments, or an output), and a few small ones.
@@ -2509,7 +2569,7 @@ class Manager:
 
 def setup(cfg):
     global CASES, MODULE, CAND_FILE, LIB_PREFIX, MEMORY_MB, OUTPUT_CAP, FILES, CPU_LIMITS
-    global TEST_MODULE, TEST_FILE, TEST_CODE, PYTEST, EMPTY_STDIN, RECURSION_LIMIT
+    global TEST_MODULE, TEST_FILE, TEST_CODE, PYTEST, EMPTY_STDIN, RECURSION_LIMIT, ASSERTS
     global BASE_MODULES, PATH0, LENIENT_SOURCE, LOOK
     CASES = tuple(load_case(c) for c in cfg["cases"])
     # The manager looks at a running child at least twice per shortest
@@ -2552,6 +2612,8 @@ def setup(cfg):
         if not cfg.get("doctest"):
             files.add(TEST_FILE)  # a generated file's lines mean nothing
         TEST_CODE = compile(cfg.get("test_source") or "", TEST_FILE, "exec", dont_inherit=True)
+        if not cfg.get("doctest"):
+            ASSERTS = assert_lines(cfg.get("test_source") or "")
         PYTEST = make_pytest()
         modules["pytest"] = PYTEST
     else:

@@ -275,7 +275,8 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 //	u32 case, u8 status, u8 flags, f64 seconds,
 //	[status >= 16: the observation, see fitness.ReadObservation],
 //	[flags&1: u16 n, n bytes of detail], [flags&2: u32 n, n × u32 lines],
-//	[flags&4: u16 n, n × (u32 line, kind, name, class)]
+//	[flags&4: u16 n, n × (u32 line, kind, name, class)],
+//	[flags&8: u16 asserts passed, u16 asserts: a failing test's progress]
 //
 // all little-endian; kind, name and class are a u8 length and UTF-8. A
 // status below 16 is a verdict: of a case's death or deadline (the
@@ -341,6 +342,16 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 				return err
 			}
 		}
+		var progress float64
+		if flags&8 != 0 {
+			if len(p) < 4 {
+				return errors.New("truncated progress")
+			}
+			if k, n := le.Uint16(p), le.Uint16(p[2:]); k < n {
+				progress = float64(k) / float64(n)
+			}
+			p = p[4:]
+		}
 		if status >= fitness.StatusReturned {
 			var err error
 			if r.Verdict, r.Detail, err = memo.Judge(checks, int(idx), status, payload, detail); err != nil {
@@ -348,6 +359,9 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 			}
 		} else {
 			r.Verdict, r.Detail = checks[idx].JudgeVerdict(fitness.Verdict(status), detail)
+			if r.Verdict == fitness.WrongAnswer || r.Verdict == fitness.RuntimeError {
+				r.Progress = progress
+			}
 		}
 		results[idx] = r
 		got[idx] = true
