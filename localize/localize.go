@@ -148,8 +148,8 @@ type Ranking struct {
 	// line, then by statement id.
 	Entries []Entry `json:"entries"`
 	// Weights are the suspiciousness of each statement by id, 0 for those
-	// no failing case executes: the weights of mutation targets. When
-	// Uniform, every statement has weight 1.
+	// no failing case executes (but see StoppedWeight): the weights of
+	// mutation targets. When Uniform, every statement has weight 1.
 	Weights []float64 `json:"-"`
 	// Uniform is true when no statement had a weight (no failing case
 	// executed any statement), so targets are chosen uniformly.
@@ -157,6 +157,36 @@ type Ranking struct {
 	// Failing and Passing are the numbers of failing and passing cases.
 	Failing int `json:"failing"`
 	Passing int `json:"passing"`
+}
+
+// StoppedWeight is the share of the least weight of its scope that a
+// statement only passing cases executed gets when a failing case stopped
+// early (an exception, a timeout, a test function's failed assert after
+// others passed): such a case never reached what follows where it stopped,
+// so a second fault there shows only once the first is fixed (a test of
+// eight asserts failing at the third hides a fault the seventh would
+// find). GenProg weighs statements that passing cases execute too at 0.1
+// of those only failing ones do (Weimer et al., ICSE 2009).
+const StoppedWeight = 0.1
+
+// stoppedFloor gives the statements that only passing cases executed, in
+// a function where a failing case executed some statement, StoppedWeight
+// of the least positive weight of that function.
+func stoppedFloor(p *program.Program, spec []Spectrum, w []float64) {
+	least := map[int]float64{} // function scope -> least positive weight
+	for i, st := range p.Stmts {
+		if p.Scopes[st.Scope].Kind != "function" {
+			continue
+		}
+		if w[i] > 0 && (least[st.Scope] == 0 || w[i] < least[st.Scope]) {
+			least[st.Scope] = w[i]
+		}
+	}
+	for i, st := range p.Stmts {
+		if w[i] == 0 && spec[i].EF == 0 && spec[i].EP > 0 && least[st.Scope] > 0 && !st.Docstring {
+			w[i] = StoppedWeight * least[st.Scope]
+		}
+	}
 }
 
 // Executed returns, per statement id, whether the case whose covered lines
@@ -203,12 +233,19 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 	n := len(p.Stmts)
 	spec := make([]Spectrum, n)
 	var failing, passing int
+	stopped := false
 	for _, r := range o.Results {
 		fail := r.Verdict != fitness.Passed
 		if fail {
 			failing++
 		} else {
 			passing++
+		}
+		switch r.Verdict {
+		case fitness.RuntimeError, fitness.TimeLimitExceeded, fitness.MemoryLimitExceeded:
+			stopped = true
+		case fitness.WrongAnswer:
+			stopped = stopped || r.Progress > 0
 		}
 		ex := Executed(p, r.Lines)
 		for i, e := range ex {
@@ -245,6 +282,8 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 		for i := range rk.Weights {
 			rk.Weights[i] = 1
 		}
+	} else if stopped {
+		stoppedFloor(p, spec, rk.Weights)
 	}
 	sort.SliceStable(rk.Entries, func(i, j int) bool {
 		a, b := &rk.Entries[i], &rk.Entries[j]

@@ -141,3 +141,58 @@ func TestExecutedCompound(t *testing.T) {
 		t.Errorf("executed mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestStoppedWeight: when a failing case stopped early, the statements of
+// its function that only passing cases executed get StoppedWeight of the
+// function's least weight; other statements keep theirs.
+func TestStoppedWeight(t *testing.T) {
+	const grade = `def letter(score):
+    if score >= 90:
+        return "A"
+    if score > 80:
+        return "B"
+    if score > 60:
+        return "D"
+    return "F"
+
+
+def unused():
+    return 1
+`
+	p, err := program.Parse("grade.py", []byte(grade))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A passing case runs lines 1, 2, 4, 6, 8; the failing one stops at
+	// line 5 (its test's later asserts never ran).
+	passing := fitness.Result{Verdict: fitness.Passed, Lines: []int{1, 2, 4, 6, 8, 11}}
+	tests := []struct {
+		name    string
+		failing fitness.Result
+		floored bool
+	}{
+		{"a failed assert after others passed", fitness.Result{Verdict: fitness.WrongAnswer, Progress: 0.25, Lines: []int{1, 2, 4, 5}}, true},
+		{"an exception", fitness.Result{Verdict: fitness.RuntimeError, Lines: []int{1, 2, 4, 5}}, true},
+		{"a wrong return value", fitness.Result{Verdict: fitness.WrongAnswer, Lines: []int{1, 2, 4, 5}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rk := Rank(p, &fitness.Outcome{Results: []fitness.Result{passing, tt.failing}}, Ochiai)
+			byLine := map[int]float64{}
+			for i, st := range p.Stmts {
+				byLine[st.Line] = rk.Weights[i]
+			}
+			least := math.Min(byLine[2], byLine[4]) // executed by both
+			want := map[int]float64{1: byLine[1], 2: byLine[2], 3: 0, 4: byLine[4], 5: 1, 6: 0, 7: 0, 8: 0, 11: 0, 12: 0}
+			if tt.floored {
+				// Lines 6 and 8 ran in passing cases only; 3 and 7 in none;
+				// the module's statements (def unused) and unused() are no
+				// function a failing case ran.
+				want[6], want[8] = StoppedWeight*least, StoppedWeight*least
+			}
+			if diff := cmp.Diff(want, byLine); diff != "" {
+				t.Errorf("weights by line (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
