@@ -13,12 +13,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode"
 
 	"golang.org/x/sync/errgroup"
 
 	"repair/fitness"
 	"repair/internal/inputerr"
+	"repair/internal/pymod"
 	"repair/program"
 	"repair/sandbox"
 )
@@ -109,7 +109,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	}
 	if proj != nil {
 		module = proj.Module
-	} else if !isIdentifier(module) {
+	} else if !pymod.Identifier(module) {
 		return nil, fmt.Errorf("cpython: target %s: %q is not a Python module name", opts.Target, module)
 	}
 	if opts.Workers <= 0 {
@@ -507,18 +507,6 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 	return data, nil
 }
 
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return true
-}
-
 // pytestMsg is the "pytest" field of the suite message.
 type pytestMsg struct {
 	Paths    []string `json:"paths"`
@@ -569,7 +557,7 @@ func (e *Engine) multiLayout(module string) ([]string, error) {
 				return nil, inputerr.New("--target %s: not under the import root %s of %s", t, own, opts.Target)
 			}
 			name = p.Module
-		case !isIdentifier(name):
+		case !pymod.Identifier(name):
 			return nil, inputerr.New("--target %s: %q is not a Python module name", t, name)
 		}
 		if seen[name] {

@@ -13,13 +13,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode"
 
 	"github.com/go-python/gpython/py"
 	"golang.org/x/sync/errgroup"
 
 	"repair/fitness"
 	"repair/internal/inputerr"
+	"repair/internal/pymod"
 	"repair/sandbox"
 )
 
@@ -94,7 +94,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		return nil, inputerr.New("%s: a module inside a package (%s holds an __init__.py) needs --engine cpython", opts.Target, filepath.Dir(opts.Target))
 	}
 	module := strings.TrimSuffix(filepath.Base(opts.Target), ".py")
-	if !isIdentifier(module) {
+	if !pymod.Identifier(module) {
 		return nil, fmt.Errorf("gpython: target %s: %q is not a Python module name", opts.Target, module)
 	}
 	if opts.Workers <= 0 {
@@ -626,16 +626,4 @@ func suiteMessage(module string, opts sandbox.Options, checks []fitness.Check) (
 		return nil, fmt.Errorf("gpython: encoding the suite: %w", err)
 	}
 	return data, nil
-}
-
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return true
 }

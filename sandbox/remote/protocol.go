@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"repair/fitness"
+	"repair/internal/pymod"
 	"repair/sandbox"
 )
 
@@ -367,14 +367,6 @@ func checkFileName(name string) error {
 	return nil
 }
 
-func isIdentifier(s string) bool {
-	if s == "" || len(s) > 255 {
-		return false
-	}
-	for i, r := range s {
-		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return true
-}
+// isIdentifier reports whether s is a module name a server accepts: an
+// identifier of at most 255 bytes.
+func isIdentifier(s string) bool { return len(s) <= 255 && pymod.Identifier(s) }
