@@ -20,9 +20,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"repair/donors"
 	"repair/fitness"
 	"repair/guard"
-	"repair/internal/donors"
 	"repair/internal/inputerr"
 	"repair/program"
 	"repair/repair"

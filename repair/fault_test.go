@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"repair/fitness"
-	"repair/internal/proctest"
+	"repair/internal/testutil/proctest"
 	"repair/program"
 	"repair/sandbox"
 )

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"repair/internal/proctest"
+	"repair/internal/testutil/proctest"
 )
 
 // Process and resource scans for the soak and fault tests (Linux /proc;
-// the process listing is internal/proctest).
+// the process listing is internal/testutil/proctest).
 
 // openFDs counts this process's open file descriptors.
 func openFDs(t testing.TB) int {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"repair/fitness"
-	"repair/internal/proctest"
+	"repair/internal/testutil/proctest"
 	"repair/program"
 	"repair/sandbox"
 )

@@ -19,9 +19,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"repair/batch"
+	"repair/donors"
 	"repair/fitness"
 	"repair/guard"
-	"repair/internal/donors"
 	"repair/internal/inputerr"
 	"repair/repair"
 	"repair/sandbox"

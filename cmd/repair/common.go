@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"repair/donors"
 	"repair/fitness"
 	"repair/guard"
-	"repair/internal/donors"
 	"repair/internal/inputerr"
 	"repair/program"
 	"repair/repair"

@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"repair/internal/proctest"
+	"repair/internal/testutil/proctest"
 )
 
 // TestSoakInterrupt (REPAIR_SOAK=DURATION, see repair/soak_test.go) runs

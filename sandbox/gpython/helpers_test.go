@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"repair/fitness"
-	"repair/internal/proctest"
+	"repair/internal/testutil/proctest"
 	"repair/sandbox"
 )
 

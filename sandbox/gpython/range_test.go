@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"repair/fitness"
-	"repair/internal/enginetest"
 	"repair/sandbox"
+	"repair/sandbox/enginetest"
 )
 
 func TestCaseRange(t *testing.T) {
