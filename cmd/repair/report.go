@@ -1,0 +1,178 @@
+// The JSON report of a run (--report).
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"repair/fitness"
+	"repair/internal/buildinfo"
+	"repair/localize"
+	"repair/program"
+	"repair/repair"
+)
+
+// report is the JSON record of a run (--report).
+type report struct {
+	Schema      int                 `json:"schema"`
+	Tool        string              `json:"tool"`
+	Version     string              `json:"version"`
+	Commit      string              `json:"commit,omitempty"`
+	Rerun       []string            `json:"rerun"`
+	Dir         string              `json:"dir"`
+	GoVersion   string              `json:"go_version"`
+	Command     []string            `json:"command"`
+	Target      string              `json:"target"`
+	Tests       string              `json:"tests"`
+	Engine      string              `json:"engine"`
+	Cases       int                 `json:"cases"`
+	Failing     int                 `json:"failing"`
+	Parameters  map[string]any      `json:"parameters"`
+	Outcome     string              `json:"outcome"` // plausible, none, interrupted
+	StopReason  string              `json:"stop_reason"`
+	Seconds     float64             `json:"seconds"`
+	Stages      map[string]float64  `json:"stage_seconds"`
+	Evaluations int                 `json:"evaluations"`
+	Generations int                 `json:"generations"`
+	Restarts    int                 `json:"restarts"`
+	CacheHits   int64               `json:"cache_hits"`
+	CacheMisses int64               `json:"cache_misses"`
+	BestFitness float64             `json:"best_fitness"`
+	History     []repair.Generation `json:"fitness_per_generation"`
+	Ranking     []localize.Entry    `json:"localization"`
+	Uniform     bool                `json:"localization_uniform"`
+	Fixes       []repair.Fix        `json:"fixes"`
+	Flaky       []string            `json:"flaky_cases,omitempty"`
+	Best        program.Patch       `json:"best_candidate,omitempty"`
+	BestDiff    string              `json:"best_candidate_diff,omitempty"`
+	// Lenient is, with --lenient, what the original program ran with.
+	Lenient *lenientReport `json:"lenient,omitempty"`
+}
+
+// lenientReport lists the values injected in the original program's run
+// (--lenient): the verdicts of the cases rest on them. Each fix lists
+// those of its validation run.
+type lenientReport struct {
+	// Needed are the distinct injections (kind and name, at their first
+	// line) of every case.
+	Needed []fitness.Injection `json:"needed"`
+	// Cases are the injections of each case of the original.
+	Cases []caseInjections `json:"cases"`
+}
+
+type caseInjections struct {
+	Case       string              `json:"case"`
+	Verdict    fitness.Verdict     `json:"verdict"`
+	Injections []fitness.Injection `json:"injections"`
+}
+
+func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engine string, res *repair.Result, elapsed time.Duration) error {
+	ops := map[string]float64{}
+	for _, w := range o.Operators {
+		ops[w.Op.Name] = w.Weight
+	}
+	r := report{
+		Schema: reportSchema, Tool: "repair", Version: version, Commit: buildinfo.Commit(), GoVersion: runtime.Version(), Command: os.Args,
+		Rerun: rerunCommand(os.Args, o.Seed), Dir: workingDir(),
+		Target: l.prog.Path, Tests: f.in.tests, Engine: engine, Cases: len(l.suite.Cases),
+		Failing: res.Ranking.Failing,
+		Parameters: map[string]any{
+			"preset": f.preset, "population": o.Population, "generations": o.Generations,
+			"evaluations": o.Evaluations, "time_budget_seconds": o.TimeBudget.Seconds(),
+			"mutation_rate": o.MutationRate, "crossover_rate": o.CrossoverRate, "crossover": o.CrossoverName,
+			"selection": o.Selection, "tournament_size": o.TournamentSize, "elitism": o.Elitism,
+			"max_edits": o.MaxEdits, "immigrants": o.Immigrants, "search_timeout_seconds": res.SearchTimeout.Seconds(), "seed": o.Seed, "workers": o.Workers, "all": o.All,
+			"operators": ops, "weighting": o.Weights.Weighting.String(),
+			"weight_passing": o.Weights.Passing, "weight_failing": o.Weights.Failing,
+			"localization": o.Formula.Name, "reduce": o.Reduce, "lenient": f.lenient, "guard_inputs": f.guardInputs,
+		},
+		StopReason: res.StopReason, Seconds: elapsed.Seconds(),
+		Stages: map[string]float64{
+			"localize": res.LocalizeTime.Seconds(), "search": res.SearchTime.Seconds(), "reduce": res.ReduceTime.Seconds(),
+			"guard": res.GuardTime.Seconds(),
+		},
+		Evaluations: res.Evaluations, Generations: res.Generations, Restarts: res.Restarts,
+		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, BestFitness: res.BestFitness,
+		History: res.History, Ranking: fileLines(l.prog, res.Ranking.Entries), Uniform: res.Ranking.Uniform,
+		Fixes: res.Fixes, Best: res.Best, BestDiff: res.BestDiff,
+	}
+	r.Outcome = "none"
+	if len(res.Fixes) > 0 {
+		r.Outcome = "plausible"
+	} else if res.StopReason == "interrupted" {
+		r.Outcome = "interrupted"
+	}
+	for _, i := range res.Flaky {
+		r.Flaky = append(r.Flaky, l.suite.Cases[i].Name)
+	}
+	if f.lenient && res.Original != nil {
+		r.Lenient = &lenientReport{Needed: neededInjections(res.Original), Cases: []caseInjections{}}
+		if r.Lenient.Needed == nil {
+			r.Lenient.Needed = []fitness.Injection{}
+		}
+		for i, c := range res.Original.Results {
+			in := c.Injections
+			if in == nil {
+				in = []fitness.Injection{}
+			}
+			r.Lenient.Cases = append(r.Lenient.Cases, caseInjections{Case: l.suite.Cases[i].Name, Verdict: c.Verdict, Injections: in})
+		}
+	}
+	if r.Fixes == nil {
+		r.Fixes = []repair.Fix{}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // diffs hold < and >; keep them readable
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		// The path was checked before the search: this is the machine.
+		return fmt.Errorf("--report %s: %v", path, unwrap(err))
+	}
+	return nil
+}
+
+// reportSchema is the version of the --report format: it changes when a
+// field changes meaning or goes away (new fields do not change it).
+const reportSchema = 2
+
+// rerunCommand is the command line that repeats this run: args with the
+// seed made explicit (it fixes every random choice) and without the
+// output flags (--report, --write), so that running it changes nothing.
+func rerunCommand(args []string, seed uint64) []string {
+	out := []string{"repair"}
+	hasSeed := false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		name, _, inline := strings.Cut(a, "=")
+		switch name {
+		case "--report", "--write":
+			if name == "--report" && !inline && i+1 < len(args) {
+				i++ // its value
+			}
+			continue
+		case "--seed":
+			hasSeed = true
+		}
+		out = append(out, a)
+	}
+	if !hasSeed {
+		out = append(out, "--seed", strconv.FormatUint(seed, 10))
+	}
+	return out
+}
+
+func workingDir() string {
+	wd, _ := os.Getwd()
+	return wd
+}

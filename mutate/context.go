@@ -1,0 +1,370 @@
+// The operators' view of one program: its targets by kind with their
+// weights, the donor pools of the file, and the predicates and helpers the
+// operators share.
+
+package mutate
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+
+	"repair/program"
+)
+
+// Context is what operators need about one program: its targets grouped by
+// kind with their sampling weights, and the donor pools of the file
+// (plastic surgery: ingredients come from the same file). Built once per
+// run; read-only afterwards, so it may be shared by goroutines (each with
+// its own *rand.Rand).
+type Context struct {
+	Prog *program.Program
+	// Weights are the suspiciousness of each statement (localize.Ranking).
+	Weights []float64
+
+	stmts Sampler // movable statements, by weight
+	funcs Sampler // functions of the target a donor file also defines, by their statements' weight
+	// donorFuncs are the donor files' function definitions by name.
+	donorFuncs map[string][]int
+	donors     []int       // statements usable as insert/replace donors
+	sites      [11]Sampler // sites by kind, weighted by their statement
+	attrs      []string    // distinct attribute names of the file
+	shift      Sampler     // expressions an off-by-one shift applies to
+	// siblingSites are builtin names read (not bound in the program) and
+	// method names that have a sibling.
+	siblingSites Sampler
+	drop         Sampler // binary/boolean/unary expressions with parts
+	binary       Sampler // binary and boolean operations with two operands
+	seqs         Sampler // expressions that may be sequences (sequenceLike)
+	assigns      []assignDonor
+	scopeLocals  [][]string      // per scope: the names of its enclosing functions
+	numNames     map[string]bool // names the file uses as numbers
+	seqNames     map[string]bool // names and attributes the file uses as sequences
+	// inside are, per statement, the one-line sites in its text (its own
+	// and its nested statements').
+	inside [][]int
+	conds  []donorExpr
+	exprs  []donorExpr // distinct expression texts of the file
+	lits   map[string][]string
+	bySpan map[program.Span]int
+	idents [][]int // per statement: one-line name sites inside it
+	last   []bool  // per statement: the last of its block
+}
+
+type donorExpr struct {
+	text    string
+	prec    int
+	node    string
+	q       bool // holds quotes, backslashes or line breaks
+	boolish bool // a comparison, negation or boolean operation
+}
+
+// Sampler draws ids with probability proportional to their weights.
+type Sampler struct {
+	ids []int
+	w   []float64
+	cum []float64
+}
+
+func (s *Sampler) add(id int, w float64) {
+	if w <= 0 {
+		return
+	}
+	total := w
+	if n := len(s.cum); n > 0 {
+		total += s.cum[n-1]
+	}
+	s.ids = append(s.ids, id)
+	s.w = append(s.w, w)
+	s.cum = append(s.cum, total)
+}
+
+func (s *Sampler) empty() bool { return len(s.ids) == 0 }
+
+func (s *Sampler) total() float64 {
+	if len(s.cum) == 0 {
+		return 0
+	}
+	return s.cum[len(s.cum)-1]
+}
+
+func (s *Sampler) draw(rng *rand.Rand) int {
+	x := rng.Float64() * s.total()
+	i := sort.Search(len(s.cum), func(i int) bool { return s.cum[i] > x })
+	if i >= len(s.ids) {
+		i = len(s.ids) - 1
+	}
+	return s.ids[i]
+}
+
+// boolish reports whether a site's expression is a truth value by its
+// form; expression surgery keeps such expressions among themselves.
+func boolish(s *program.Site) bool {
+	switch s.Node {
+	case "comparison_operator", "not_operator", "boolean_operator", "true", "false":
+		return true
+	}
+	return s.Role == program.RoleCond
+}
+
+// movable reports whether statement operators may target or copy a
+// statement: not a docstring, a definition or an import, which no
+// statement edit of a bug fix touches.
+func movable(s *program.Stmt) bool {
+	if s.Docstring {
+		return false
+	}
+	switch s.Kind {
+	case "function_definition", "class_definition", "decorated_definition",
+		"import_statement", "import_from_statement", "future_import_statement":
+		return false
+	}
+	return true
+}
+
+// NewContext prepares the operators' view of p; weights are per statement
+// (nil means uniform).
+func NewContext(p *program.Program, weights []float64) *Context {
+	c := &Context{Prog: p, Weights: weights, lits: map[string][]string{}, bySpan: map[program.Span]int{}}
+	w := func(stmt int) float64 {
+		if weights == nil {
+			return 1
+		}
+		return weights[stmt]
+	}
+	for i := range p.Stmts {
+		s := &p.Stmts[i]
+		if !movable(s) {
+			continue
+		}
+		c.stmts.add(i, w(i))
+		if !stringStmt(p.StmtText(i)) {
+			c.donors = append(c.donors, i)
+		}
+	}
+	c.findFuncs(w)
+	c.last = make([]bool, len(p.Stmts))
+	lastOf := map[int]int{}
+	for i := range p.Stmts {
+		if j, ok := lastOf[p.Stmts[i].Block]; !ok || p.Stmts[i].Start > p.Stmts[j].Start {
+			lastOf[p.Stmts[i].Block] = i
+		}
+	}
+	for _, i := range lastOf {
+		c.last[i] = true
+	}
+	c.findLocals()
+	c.findAssigns()
+	c.findShapes()
+	c.idents = make([][]int, len(p.Stmts))
+	c.inside = make([][]int, len(p.Stmts))
+	seenCond, seenExpr, seenLit, seenAttr := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		text := p.SiteText(i)
+		c.sites[s.Kind].add(i, w(s.Stmt))
+		if !strings.ContainsAny(text, "\r\n") {
+			for st := s.Stmt; st >= 0; st = p.Stmts[st].Parent {
+				c.inside[st] = append(c.inside[st], i)
+			}
+		}
+		switch s.Kind {
+		case program.SiteCond:
+			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
+			if !seenCond[text] && !contextual(text) {
+				seenCond[text] = true
+				c.conds = append(c.conds, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: true})
+			}
+			if swappable(s) {
+				c.binary.add(i, w(s.Stmt))
+			}
+		case program.SiteExpr:
+			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
+			if shiftable(s) {
+				c.shift.add(i, w(s.Stmt))
+			}
+			if droppable(s) {
+				c.drop.add(i, w(s.Stmt))
+			}
+			if swappable(s) {
+				c.binary.add(i, w(s.Stmt))
+			}
+			if c.sequence(i) {
+				c.seqs.add(i, w(s.Stmt))
+			}
+			if !seenExpr[text] && !contextual(text) {
+				seenExpr[text] = true
+				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: boolish(s)})
+			}
+		case program.SiteAttr:
+			if inFamily(methodSiblings, text) {
+				c.siblingSites.add(i, w(s.Stmt))
+			}
+			if !seenAttr[text] {
+				seenAttr[text] = true
+				c.attrs = append(c.attrs, text)
+			}
+		case program.SiteIdent:
+			if !s.Store && inFamily(siblings, text) && !c.bound(text) {
+				c.siblingSites.add(i, w(s.Stmt))
+			}
+			if !strings.ContainsAny(text, "\r\n") {
+				// The name sites inside each statement (its own and nested).
+				for st := s.Stmt; st >= 0; st = p.Stmts[st].Parent {
+					c.idents[st] = append(c.idents[st], i)
+				}
+			}
+			if !seenExpr[text] && !s.Store {
+				seenExpr[text] = true
+				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text)})
+			}
+		case program.SiteLiteral:
+			class := literalClass(s.Node)
+			if !seenLit[text] {
+				seenLit[text] = true
+				c.lits[class] = append(c.lits[class], text)
+			}
+		}
+	}
+	return c
+}
+
+// stringStmt reports whether a statement is a string alone (a docstring
+// or a block of text out of place): never a donor, since pasting a spec
+// into a body changes nothing but the patch's size.
+func stringStmt(text string) bool {
+	t := strings.TrimLeft(strings.TrimSpace(text), "rRbBuUfF")
+	return (strings.HasPrefix(t, "'") || strings.HasPrefix(t, "\"")) &&
+		(strings.HasSuffix(t, "'") || strings.HasSuffix(t, "\""))
+}
+
+func quoted(text string) bool { return strings.ContainsAny(text, "'\"\\\r\n") }
+
+// contextual reports whether an expression compiles only in some places,
+// so that it is no donor: an assignment expression (not in a
+// comprehension's iterable, nor in a comprehension of a class body), await
+// (only in an async function) or yield (only in a function, not in a
+// comprehension). The test is on the text: a string holding one of them
+// only costs a donor.
+func contextual(text string) bool {
+	if strings.Contains(text, ":=") {
+		return true
+	}
+	word := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+	}
+	for _, kw := range []string{"await", "yield"} {
+		for i := 0; ; {
+			j := strings.Index(text[i:], kw)
+			if j < 0 {
+				break
+			}
+			j += i
+			if (j == 0 || !word(text[j-1])) && (j+len(kw) == len(text) || !word(text[j+len(kw)])) {
+				return true
+			}
+			i = j + len(kw)
+		}
+	}
+	return false
+}
+
+// droppable: a binary, boolean, unary or not operation with its operands.
+func droppable(s *program.Site) bool {
+	return s.Kind == program.SiteExpr && len(s.Parts) > 0 && (s.Node == "binary_operator" ||
+		s.Node == "boolean_operator" || s.Node == "unary_operator" || s.Node == "not_operator")
+}
+
+// shiftable: an index, a call argument, an operand of a comparison, or a
+// name or number assigned — the places where off-by-one bugs live — that
+// may be a number.
+func shiftable(s *program.Site) bool {
+	switch s.Node {
+	case "identifier", "integer", "binary_operator", "call", "subscript", "attribute",
+		"parenthesized_expression", "unary_operator":
+	default:
+		return false
+	}
+	switch s.Role {
+	case program.RoleIndex, program.RoleArg:
+		return true
+	case program.RoleValue:
+		// hi = mid into hi = mid - 1.
+		return s.Node == "identifier" || s.Node == "integer"
+	case program.RoleOperand:
+		return s.MinPrec == program.PrecBitOr // comparison operands
+	}
+	return false
+}
+
+func literalClass(node string) string {
+	switch node {
+	case "integer", "float":
+		return "number"
+	case "true", "false", "none":
+		return "const"
+	}
+	return "string"
+}
+
+// local reports whether name is bound in the function (or the enclosing
+// functions) holding statement stmt.
+func (c *Context) local(stmt int, name string) bool {
+	p := c.Prog
+	for sc := p.Stmts[stmt].Scope; sc > 0; sc = p.Scopes[sc].Parent {
+		if p.Scopes[sc].Kind == "function" && contains(p.Scopes[sc].Names, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func inFamily(fams [][]string, x string) bool {
+	for _, f := range fams {
+		if slices.Contains(f, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// bound reports whether the program binds name anywhere (then it is not
+// the builtin).
+func (c *Context) bound(name string) bool {
+	for i := range c.Prog.Scopes {
+		for _, n := range c.Prog.Scopes[i].Names {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func contains(xs []string, x string) bool {
+	i := sort.SearchStrings(xs, x)
+	return i < len(xs) && xs[i] == x
+}
+
+// fitsString reports whether text may stand at site s (no quotes, escapes
+// or line breaks inside an f-string replacement field).
+func fitsString(s *program.Site, q bool) bool { return !s.InString || !q }
+
+func replaceText(site int, text string) program.Edit {
+	return program.Edit{Op: program.ReplaceText, Site: site, Text: text}
+}
+
+// fit parenthesizes text of precedence prec for a place that needs min.
+func fit(text string, prec, min int) string {
+	if prec < min {
+		return "(" + text + ")"
+	}
+	return text
+}
+
+// Target samplers.
+func stmtTargets(c *Context) *Sampler { return &c.stmts }
+func siteTargets(k program.SiteKind) func(c *Context) *Sampler {
+	return func(c *Context) *Sampler { return &c.sites[k] }
+}

@@ -1,0 +1,180 @@
+// The statement operators (GenProg's): delete, insert, replace, swap,
+// and replace-function from a donor file.
+
+package mutate
+
+import (
+	"strings"
+
+	"repair/program"
+)
+
+var opDelete = Operator{
+	Name:    "delete",
+	Doc:     "delete a statement\n\nA block left empty gets pass.",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		if c.Prog.CanRemove(s) {
+			emit(program.Edit{Op: program.Delete, Stmt: s})
+		}
+	},
+}
+
+var opInsert = Operator{
+	Name:    "insert",
+	Doc:     "insert a copy of another statement of the file before or after a statement",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		for _, d := range c.donors {
+			if c.Prog.CanPlace(d, s) {
+				c.inserts(s, d, 0, "", emit)
+			}
+		}
+	},
+}
+
+var opInsertRenamed = Operator{
+	Name:    "insert-renamed",
+	Doc:     "insert a copy of another statement with one name changed\n\nThe new name is one visible where the copy goes: result.extend(first[k:])\nbecomes result.extend(second[k:]).",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		p := c.Prog
+		names := p.Visible(s)
+		for _, d := range c.donors {
+			if !p.CanPlace(d, s) {
+				continue
+			}
+			for _, site := range c.idents[d] {
+				if p.Sites[site].Pinned {
+					continue // renaming the binding a nested nonlocal needs cannot compile
+				}
+				cur := p.SiteText(site)
+				for _, n := range names {
+					if n == cur {
+						continue
+					}
+					c.inserts(s, d, site, n, emit)
+				}
+			}
+		}
+	},
+}
+
+var opReplace = Operator{
+	Name:    "replace",
+	Doc:     "replace a statement by a copy of another statement of the file",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		p := c.Prog
+		if !p.CanRemove(s) {
+			return
+		}
+		for _, d := range c.donors {
+			if d != s && p.CanPlace(d, s) && !p.Contains(s, d) && p.StmtText(d) != p.StmtText(s) {
+				emit(program.Edit{Op: program.Replace, Stmt: s, Donor: d})
+			}
+		}
+	},
+}
+
+// opReplaceFunction transplants a whole function from a donor file
+// (program.ParseWithDonors): the last resort when the fix needs more than
+// an edit can make. Only functions of the same name are replaced, and
+// only with donors present.
+var opReplaceFunction = Operator{
+	Name:        "replace-function",
+	Doc:         "replace a function by a donor file's function of the same name (only with --donors)",
+	NeedsDonors: true,
+	Targets:     func(c *Context) *Sampler { return &c.funcs },
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		p := c.Prog
+		if !p.CanRemove(s) {
+			return
+		}
+		for _, d := range c.donorFuncs[funcName(p.StmtText(s))] {
+			if p.CanPlace(d, s) && p.StmtText(d) != p.StmtText(s) {
+				emit(program.Edit{Op: program.Replace, Stmt: s, Donor: d})
+			}
+		}
+	},
+}
+
+// inserts emits the copies of donor d (adapted at site to text when text
+// is not empty) before and after statement s. A copy of a return, raise,
+// break or continue goes only after the last statement of a block: anywhere
+// else it leaves the statements after it dead (return new; return old),
+// which a replace says better.
+func (c *Context) inserts(s, d, site int, text string, emit func(program.Edit)) {
+	switch c.Prog.Stmts[d].Kind {
+	case "return_statement", "raise_statement", "break_statement", "continue_statement":
+		if c.last[s] {
+			emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d, Site: site, Text: text})
+		}
+		return
+	}
+	emit(program.Edit{Op: program.InsertBefore, Stmt: s, Donor: d, Site: site, Text: text})
+	emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d, Site: site, Text: text})
+}
+
+// findFuncs fills funcs and donorFuncs: the target's function
+// definitions that a donor file also defines, weighted by the most
+// suspicious statement they hold.
+func (c *Context) findFuncs(w func(int) float64) {
+	p := c.Prog
+	dl := p.DonorLine()
+	if dl == 0 {
+		return
+	}
+	c.donorFuncs = map[string][]int{}
+	for i := range p.Stmts {
+		st := &p.Stmts[i]
+		if st.Kind == "function_definition" && st.Line >= dl {
+			name := funcName(p.StmtText(i))
+			c.donorFuncs[name] = append(c.donorFuncs[name], i)
+		}
+	}
+	for i := range p.Stmts {
+		st := &p.Stmts[i]
+		if st.Kind != "function_definition" || st.Line >= dl || len(c.donorFuncs[funcName(p.StmtText(i))]) == 0 {
+			continue
+		}
+		best := 0.0
+		for j := range p.Stmts {
+			if p.Contains(i, j) || j == i {
+				best = max(best, w(j))
+			}
+		}
+		c.funcs.add(i, best)
+	}
+}
+
+// funcName is the name a "def NAME(" statement defines.
+func funcName(text string) string {
+	text = strings.TrimSpace(text)
+	text = strings.TrimPrefix(text, "async ")
+	text, ok := strings.CutPrefix(text, "def ")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(text, "(")
+	return strings.TrimSpace(name)
+}
+
+var opSwap = Operator{
+	Name:    "swap",
+	Doc:     "swap a statement with another statement of the file",
+	Targets: stmtTargets,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		p := c.Prog
+		if !p.CanRemove(s) {
+			return
+		}
+		for _, d := range c.donors {
+			if d == s || p.Contains(s, d) || p.Contains(d, s) || !p.CanRemove(d) ||
+				!p.CanPlace(d, s) || !p.CanPlace(s, d) || p.StmtText(d) == p.StmtText(s) {
+				continue
+			}
+			emit(program.Edit{Op: program.Swap, Stmt: s, Donor: d})
+		}
+	},
+}

@@ -1,0 +1,257 @@
+// Delivery of a plausible candidate: reduction, validation without the
+// cache, the overfitting guard (started with the search), and the order
+// of the fixes.
+
+package repair
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"repair/fitness"
+	"repair/guard"
+	"repair/program"
+	"repair/reduce"
+	"repair/sandbox"
+)
+
+// deliver finishes a plausible candidate (reduce, validate again; with
+// the run's context, not the search's: delivering a fix outlasts the time
+// budget), checks it with the overfitting guard and adds it to the
+// result's fixes. It reports whether the search may stop: at the first
+// fix unless Options.All, or, when the guard finds that fix suspect, at
+// the first one it does not.
+func (st *search) deliver(c individual) (bool, error) {
+	ctx, log, res := st.outer, st.log, st.result
+	t0 := time.Now()
+	fix, flaky, err := st.finish(ctx, c)
+	res.ReduceTime += time.Since(t0)
+	if err != nil {
+		return true, err
+	}
+	if len(flaky) > 0 {
+		res.Flaky = flaky
+		fmt.Fprintf(log, "repair: cases %v changed verdict when the fix ran again: not claimed as plausible\n", caseNames(st.suite, flaky))
+		return !st.opts.All && len(res.Fixes) == 0, nil
+	}
+	// Two fixes may reduce to the same program.
+	k := fitness.KeyOf(fix.Source)
+	if st.delivered[k] {
+		return false, nil
+	}
+	st.delivered[k] = true
+	t1 := time.Now()
+	if err := st.check(ctx, fix); err != nil {
+		return true, err
+	}
+	res.GuardTime += time.Since(t1)
+	res.Fixes = append(res.Fixes, *fix)
+	switch {
+	case st.opts.All:
+		return false, nil
+	case !fix.Guard.Suspect() && !transplant(st.prog, fix.Patch):
+		return true, nil
+	case st.graceEvals == 0:
+		st.graceEvals = 2*st.evals + 10*st.opts.Population
+		st.graceTime = 2*time.Since(st.start) + time.Second
+		if fix.Guard.Suspect() {
+			fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
+		} else {
+			fmt.Fprintf(log, "repair: the fix found first replaces a whole function by a donor's; searching on for a smaller one\n")
+		}
+	}
+	return false, nil
+}
+
+// finish reduces a plausible candidate, re-validates it in a fresh run,
+// and describes it. flaky lists the cases whose verdict changed.
+func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error) {
+	p := st.prog
+	patch := c.patch
+	if st.opts.Reduce && len(patch) > 1 {
+		var err error
+		patch, err = reduce.Minimize(ctx, patch, func(ctx context.Context, sub program.Patch) (bool, error) {
+			src := p.Render(sub)
+			e, err := st.cache.Eval(ctx, src, func(c context.Context) (*fitness.Outcome, error) {
+				return st.run(c, src, st.searchRun())
+			})
+			return e.Passed(), err
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	src := p.Render(patch)
+	// A fresh run with the suite's own timeouts, not from the cache: a fix
+	// must pass twice.
+	o, err := st.run(ctx, src, sandbox.RunOptions{Lenient: st.opts.Lenient})
+	if err != nil {
+		return nil, nil, err
+	}
+	var flaky []int
+	for i, r := range o.Results {
+		if r.Verdict != fitness.Passed {
+			flaky = append(flaky, i)
+		}
+	}
+	if o.CompileError != "" && len(flaky) == 0 {
+		flaky = []int{0}
+	}
+	fix := &Fix{Patch: patch, Unreduced: c.patch, Source: p.Strip(src), Diff: p.DiffTo(src), Generation: c.gen, Evaluations: c.evals}
+	if st.opts.Lenient != nil {
+		fix.Injections = make([][]fitness.Injection, len(o.Results))
+		for i, r := range o.Results {
+			fix.Injections[i] = r.Injections
+		}
+	}
+	for _, e := range patch {
+		fix.Describe = append(fix.Describe, p.Describe(e))
+	}
+	return fix, flaky, nil
+}
+
+// sortFixes orders fixes the best first: fewest generated inputs broken,
+// then changed, then no transplant, then fewest lines changed.
+func sortFixes(p *program.Program, fixes []Fix) {
+	sort.SliceStable(fixes, func(i, j int) bool {
+		fi, fj := &fixes[i], &fixes[j]
+		a, b := fi.Guard, fj.Guard
+		if guard.Less(a, b) || guard.Less(b, a) {
+			return guard.Less(a, b)
+		}
+		if ti, tj := transplant(p, fi.Patch), transplant(p, fj.Patch); ti != tj {
+			return tj
+		}
+		return changedLines(fi.Diff) < changedLines(fj.Diff)
+	})
+}
+
+// transplant reports whether a patch replaces a whole function by a
+// donor's (mutate's replace-function): the last resort, which a smaller
+// fix beats when one passes too.
+func transplant(p *program.Program, pt program.Patch) bool {
+	dl := p.DonorLine()
+	if dl == 0 {
+		return false
+	}
+	for _, e := range pt {
+		if e.Op != program.Replace || e.Donor < 0 || e.Donor >= len(p.Stmts) || p.Stmts[e.Donor].Line < dl {
+			continue
+		}
+		t := strings.TrimSpace(p.StmtText(e.Stmt))
+		if strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "async def ") || strings.HasPrefix(t, "@") {
+			return true
+		}
+	}
+	return false
+}
+
+// changedLines is the size of a fix: the lines its diff removes and adds.
+func changedLines(diff string) int {
+	n := 0
+	for _, l := range strings.Split(diff, "\n") {
+		if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++ ") && !strings.HasPrefix(l, "--- ") {
+			n++
+		}
+	}
+	return n
+}
+
+// guardSetup is the overfitting guard once its engine is open and the
+// original observed; g is nil when it cannot run (err says why).
+type guardSetup struct {
+	g     *guard.Guard
+	close func()
+	err   error
+}
+
+// startGuard starts opening the overfitting guard's engine, when the
+// options ask for the guard, while the search runs: the first fix does
+// not wait for it. The caller must call the function it returns, which
+// stops the setup and closes the engine, when the run ends.
+func (st *search) startGuard(ctx context.Context) func() {
+	if st.opts.Guard == nil || st.opts.Lenient != nil {
+		return func() {}
+	}
+	gctx, cancel := context.WithCancel(ctx)
+	st.guardReady = make(chan guardSetup, 1)
+	go func() { st.guardReady <- st.setupGuard(gctx) }()
+	return func() {
+		cancel()
+		if g := <-st.guardReady; g.close != nil {
+			g.close()
+		}
+	}
+}
+
+// setupGuard opens the overfitting guard's engine for inputs generated
+// from the suite and observes the original program on them.
+func (st *search) setupGuard(ctx context.Context) guardSetup {
+	o, p := &st.opts, st.prog
+	n := o.GuardInputs
+	if n == 0 {
+		n = guard.DefaultInputs
+	}
+	ps, origin := guard.Probes(st.suite, n)
+	var out guardSetup
+	var run guard.Runner
+	if ps != nil {
+		r, closeFn, err := o.Guard(ctx, ps)
+		if err != nil {
+			out.err = err
+			return out
+		}
+		out.close, run = closeFn, r
+	}
+	out.g, out.err = guard.New(ctx, st.suite, st.result.Original, p.Strip(p.Src), ps, origin, run, st.guardRun())
+	return out
+}
+
+// check runs the overfitting guard on a fix (waiting for its setup the
+// first time). A guard that cannot run is said once and skipped: the fix
+// stands.
+func (st *search) check(ctx context.Context, fix *Fix) error {
+	if st.guardReady == nil {
+		return nil
+	}
+	if !st.guardWaited {
+		st.guardWaited = true
+		select {
+		case g := <-st.guardReady:
+			st.guardReady <- g // for the deferred close
+			st.guard = g.g
+			if g.err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				fmt.Fprintf(st.log, "repair: warning: the overfitting guard cannot run: %v\n", g.err)
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if st.guard == nil {
+		return nil
+	}
+	rep, err := st.guard.Check(ctx, fix.Source)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		fmt.Fprintf(st.log, "repair: warning: %v\n", err)
+		return nil
+	}
+	fix.Guard = rep
+	return nil
+}
+
+// guardRun are the engine options of the guard's runs: a case cap of
+// twice the search's, at least 20ms (generated inputs may make the
+// original loop too; a few milliseconds more or less must not read as a
+// change of behaviour).
+func (st *search) guardRun() sandbox.RunOptions {
+	return sandbox.RunOptions{Timeout: max(2*st.result.SearchTimeout, 20*time.Millisecond)}
+}

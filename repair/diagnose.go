@@ -1,0 +1,102 @@
+// Diagnoses of a suite whose failing cases do not reach the target.
+
+package repair
+
+import (
+	"fmt"
+	"strings"
+
+	"repair/fitness"
+	"repair/localize"
+	"repair/program"
+)
+
+// callsInto reports whether a failing case runs a statement in a function
+// of p, or p has no function (its module-level code is then all there is).
+func callsInto(p *program.Program, o *fitness.Outcome) bool {
+	funcs := false
+	for _, sc := range p.Scopes {
+		if sc.Kind == "function" {
+			funcs = true
+		}
+	}
+	if !funcs {
+		return true
+	}
+	for _, r := range o.Results {
+		if r.Verdict == fitness.Passed {
+			continue
+		}
+		ran := localize.Executed(p, r.Lines)
+		for i, st := range p.Stmts {
+			if ran[i] && p.Scopes[st.Scope].Kind == "function" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// notCalled is the warning of a suite whose failing cases import the
+// target but call none of its functions.
+func notCalled(path string, s *fitness.Suite, o *fitness.Outcome) string {
+	msg := notReached(path, s, o)
+	_, cases, _ := strings.Cut(msg, "; look at the files their tracebacks name: ")
+	return fmt.Sprintf("%s: no failing case calls a function of it (only its module-level lines run), so the fault may be in another file: %s", path, cases)
+}
+
+// coverageWorks reports whether the engine reported executed lines for
+// any case (engines without coverage report none).
+func coverageWorks(o *fitness.Outcome) bool {
+	for _, r := range o.Results {
+		if len(r.Lines) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// notReached is the one-line diagnosis of a suite whose failing cases run
+// no line of the target: which cases, and why each failed (the detail
+// names the file and line its traceback went through).
+func notReached(path string, s *fitness.Suite, o *fitness.Outcome) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: no failing case runs any line of it, so no change to it can fix them; look at the files their tracebacks name: ", path)
+	n := 0
+	for i, r := range o.Results {
+		if r.Verdict == fitness.Passed {
+			continue
+		}
+		if n == 3 {
+			fmt.Fprintf(&b, "; and %d more", countFailing(o)-n)
+			break
+		}
+		if n > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s: %s", s.Cases[i].Name, r.Verdict)
+		if d := strings.TrimSpace(strings.SplitN(r.Detail, "\n", 2)[0]); d != "" {
+			fmt.Fprintf(&b, " (%s)", d)
+		}
+		n++
+	}
+	return b.String()
+}
+
+func countFailing(o *fitness.Outcome) int {
+	n := 0
+	for _, r := range o.Results {
+		if r.Verdict != fitness.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+func caseNames(s *fitness.Suite, ids []int) []string {
+	var out []string
+	for _, i := range ids {
+		out = append(out, s.Cases[i].Name)
+	}
+	return out
+}

@@ -1,0 +1,464 @@
+// The generational loop: evaluation, selection, breeding, immigrants,
+// refinement, restarts, and each candidate's random source.
+
+package repair
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"repair/fitness"
+	"repair/mutate"
+	"repair/program"
+	"repair/sandbox"
+)
+
+// individual is one candidate of the population.
+type individual struct {
+	patch program.Patch
+	src   []byte
+	key   fitness.Key
+	fit   float64
+	done  bool // evaluated
+	// When a plausible candidate was found.
+	gen, evals int
+}
+
+// explore runs the search from the original (which it puts in the cache)
+// within the time budget, and says in the result why it stopped. It
+// returns an error only when the tool broke, not when the time budget
+// ran out or ctx ended.
+func (st *search) explore(ctx context.Context) error {
+	o, res := &st.opts, st.result
+	// The original is in the cache: candidates equal to it cost nothing.
+	origKey := fitness.KeyOf(st.prog.Src)
+	if _, err := st.cache.EvalKey(ctx, origKey, func(context.Context) (*fitness.Outcome, error) { return res.Original, nil }); err != nil {
+		return err
+	}
+	st.seen[origKey] = true
+
+	sctx := ctx
+	if o.TimeBudget > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, o.TimeBudget)
+		defer cancel()
+	}
+	st.start = time.Now()
+	if o.Immigrants > 0 {
+		st.stream = mutate.Neighbourhood(st.mctx, o.Operators, st.rngFor(-1, -1), neighbourhoodLimit)
+	}
+	err := st.evolve(sctx)
+	res.SearchTime = time.Since(st.start) - res.ReduceTime - res.GuardTime
+	res.Evaluations = st.evals
+	res.Cache = st.cache.Stats()
+	switch {
+	case err == nil:
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		res.StopReason = "time budget"
+	case ctx.Err() != nil:
+		res.StopReason = "interrupted"
+	default:
+		return err
+	}
+	return nil
+}
+
+// evolve runs the generations and delivers the plausible candidates it
+// finds (see deliver).
+func (st *search) evolve(ctx context.Context) error {
+	o := &st.opts
+	// Generation 0: mutants of the original (GenProg).
+	cands := make([]individual, o.Population)
+	for i := range cands {
+		if pt, ok := st.immigrant(); ok {
+			cands[i].patch = pt
+		} else {
+			cands[i].patch = st.mutant(nil, st.rngFor(0, i))
+		}
+	}
+	var pop []individual
+	stale := 0            // generations in a row without a new program
+	flat, best := 0, -1.0 // generations in a row without a better best
+	for gen := 0; ; gen++ {
+		before := st.evals
+		n, budgetHit, err := st.evaluate(ctx, cands)
+		if st.evals == before {
+			stale++
+		} else {
+			stale = 0
+		}
+		st.result.Generations = gen + 1
+		// Plausible candidates, in index order, among the evaluated prefix.
+		for i := 0; i < n; i++ {
+			if cands[i].fit == 1 && !st.fixes[cands[i].key] {
+				st.fixes[cands[i].key] = true
+				c := cands[i]
+				c.patch = st.prog.Applied(c.patch)
+				c.gen, c.evals = gen, st.evals
+				stop, derr := st.deliver(c)
+				if derr != nil {
+					return derr
+				}
+				if stop {
+					st.stop = true
+					break
+				}
+			}
+		}
+		st.report(gen, cands[:n])
+		switch {
+		case err != nil:
+			return err
+		case st.stop:
+			st.result.StopReason = "found"
+			return nil
+		case st.graceEvals > 0 && (st.evals >= st.graceEvals || time.Since(st.start) >= st.graceTime):
+			st.result.StopReason = "found"
+			return nil
+		case budgetHit:
+			st.result.StopReason = "evaluations"
+			return nil
+		case gen == o.Generations-1:
+			st.result.StopReason = "generations"
+			return nil
+		case stale >= staleLimit:
+			st.result.StopReason = "exhausted"
+			return nil
+		}
+		// Survivors: the candidates themselves (generational), or the
+		// fittest of parents and offspring together (truncation).
+		if o.Selection == Truncation && pop != nil {
+			all := append(append([]individual(nil), pop...), cands...)
+			sort.SliceStable(all, func(a, b int) bool { return better(&all[a], &all[b]) })
+			pop = all[:o.Population]
+		} else {
+			pop = cands
+		}
+		clear(st.bred)
+		cands = st.breed(gen+1, pop)
+		if st.best > best {
+			best, flat = st.best, 0
+		} else if flat++; flat >= restartAfter {
+			// The population has converged on a plateau: half of the next
+			// generation starts over from the original (fresh first-order
+			// edits, then random mutants), the other half keeps the best.
+			flat = 0
+			st.result.Restarts++
+			for i := len(cands) / 2; i < len(cands); i++ {
+				if pt, ok := st.immigrant(); ok {
+					cands[i] = individual{patch: pt}
+				} else {
+					cands[i] = individual{patch: st.mutant(nil, st.rngFor(gen+1, len(cands)+i))}
+				}
+			}
+		}
+	}
+}
+
+// restartAfter is the number of generations without a better best
+// candidate after which half the population restarts from the original
+// (a random restart; Luke, "Essentials of Metaheuristics", 2nd ed., 2013,
+// section 2.2). A search bounded by time rather than generations would
+// otherwise spend its budget breeding one plateau.
+const restartAfter = 50
+
+// staleLimit is the number of generations in a row without a program not
+// seen before after which the search gives up: the operators cannot reach
+// anything new.
+const staleLimit = 10
+
+// evaluate renders and scores the population. Candidates are taken in
+// index order; when the evaluation budget runs out only a prefix is
+// evaluated. It returns the length of the fully evaluated prefix, whether
+// the budget was hit, and an error when the context ended (the prefix is
+// then the longest run of completed candidates from index 0) or the tool
+// broke.
+func (st *search) evaluate(ctx context.Context, pop []individual) (int, bool, error) {
+	n := len(pop)
+	budgetHit := false
+	for i := range pop {
+		ind := &pop[i]
+		ind.done = false
+		ind.src = st.prog.Render(ind.patch)
+		ind.key = fitness.KeyOf(ind.src)
+		if !st.seen[ind.key] {
+			if st.opts.Evaluations > 0 && st.evals >= st.opts.Evaluations {
+				n, budgetHit = i, true
+				break
+			}
+			st.seen[ind.key] = true
+			st.evals++
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(st.opts.Workers)
+	var mu sync.Mutex
+	for i := 0; i < n; i++ {
+		ind := &pop[i]
+		g.Go(func() error {
+			e, err := st.cache.EvalKey(gctx, ind.key, func(c context.Context) (*fitness.Outcome, error) {
+				return st.run(c, ind.src, st.searchRun())
+			})
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			ind.fit, ind.done = e.Score, true
+			mu.Unlock()
+			return nil
+		})
+	}
+	err := g.Wait()
+	if err != nil {
+		// The completed prefix still counts.
+		k := 0
+		for k < n && pop[k].done {
+			k++
+		}
+		n = k
+	}
+	return n, budgetHit, err
+}
+
+// searchRun are the engine options of candidates during the search.
+func (st *search) searchRun() sandbox.RunOptions {
+	return sandbox.RunOptions{Timeout: st.result.SearchTimeout, AbandonAfterTimeout: true, Lenient: st.opts.Lenient}
+}
+
+func (st *search) report(gen int, pop []individual) {
+	best, sum := 0.0, 0.0
+	for _, ind := range pop {
+		best = math.Max(best, ind.fit)
+		sum += ind.fit
+	}
+	mean := 0.0
+	if len(pop) > 0 {
+		mean = sum / float64(len(pop))
+	}
+	st.result.BestFitness = math.Max(st.result.BestFitness, best)
+	if len(pop) > 0 {
+		bi := 0
+		for i := range pop {
+			if better(&pop[i], &pop[bi]) {
+				bi = i
+			}
+		}
+		if st.result.Best == nil || pop[bi].fit > st.best {
+			st.best = pop[bi].fit
+			st.result.Best = st.prog.Applied(pop[bi].patch)
+			st.result.BestDiff = st.prog.DiffTo(pop[bi].src)
+		}
+	}
+	el := time.Since(st.start)
+	st.result.History = append(st.result.History, Generation{Generation: gen, Best: best, Mean: mean, Evaluations: st.evals, Seconds: el.Seconds()})
+	if st.opts.Progress != nil {
+		st.opts.Progress(Progress{
+			Generation: gen, Best: best, Mean: mean, Evaluations: st.evals,
+			PerSecond: float64(st.evals) / math.Max(el.Seconds(), 1e-9),
+			CacheHits: st.cache.Stats().Hits, Elapsed: el, Found: len(st.fixes),
+		})
+	}
+}
+
+// better orders candidates: fitter first, then smaller patches.
+func better(a, b *individual) bool {
+	if a.fit != b.fit {
+		return a.fit > b.fit
+	}
+	return len(a.patch) < len(b.patch)
+}
+
+// breed makes generation gen from the evaluated population.
+func (st *search) breed(gen int, pop []individual) []individual {
+	o := &st.opts
+	// Rank: fitter, then smaller, then earlier (a stable order).
+	ranked := make([]int, len(pop))
+	for i := range ranked {
+		ranked[i] = i
+	}
+	sort.SliceStable(ranked, func(a, b int) bool { return better(&pop[ranked[a]], &pop[ranked[b]]) })
+	sel := st.rngFor(gen, -1)
+	next := make([]individual, 0, o.Population)
+
+	if o.Selection == Truncation {
+		// The Debugging Book's evolve(): offspring from parents drawn
+		// uniformly; the caller keeps the fittest of parents and offspring.
+		next = st.immigrants(next)
+		for i := len(next); len(next) < o.Population; i += 2 {
+			a := pop[sel.IntN(len(pop))].patch
+			b := pop[sel.IntN(len(pop))].patch
+			next = st.children(next, gen, i, a, b, sel)
+		}
+		return next
+	}
+
+	elite := int(math.Ceil(o.Elitism * float64(o.Population)))
+	for _, i := range ranked[:min(elite, len(ranked))] {
+		next = append(next, individual{patch: pop[i].patch})
+	}
+	next = st.immigrants(next)
+	tournament := func() program.Patch {
+		best := sel.IntN(len(pop))
+		for k := 1; k < o.TournamentSize; k++ {
+			c := sel.IntN(len(pop))
+			if better(&pop[c], &pop[best]) {
+				best = c
+			}
+		}
+		return pop[best].patch
+	}
+	for i := len(next); len(next) < o.Population; i += 2 {
+		next = st.children(next, gen, i, tournament(), tournament(), sel)
+	}
+	return next
+}
+
+// immigrants appends the generation's share of first-order mutants.
+func (st *search) immigrants(next []individual) []individual {
+	n := int(math.Round(st.opts.Immigrants * float64(st.opts.Population)))
+	for k := 0; k < n && len(next) < st.opts.Population; k++ {
+		pt, ok := st.immigrant()
+		if !ok {
+			break
+		}
+		next = append(next, individual{patch: pt})
+	}
+	return next
+}
+
+// children appends up to two children of parents a and b to next (not
+// beyond the population size): crossed over with probability
+// CrossoverRate, each mutated with probability MutationRate. Child i+k of
+// generation gen mutates with its own random source.
+func (st *search) children(next []individual, gen, i int, a, b program.Patch, sel *rand.Rand) []individual {
+	o := &st.opts
+	c1, c2 := a, b
+	if sel.Float64() < o.CrossoverRate {
+		c1, c2 = o.Crossover(a, b, sel)
+	}
+	for k, c := range []program.Patch{c1, c2} {
+		if len(next) == o.Population {
+			break
+		}
+		if sel.Float64() < o.MutationRate {
+			c = st.mutant(c, st.rngFor(gen, i+k))
+		}
+		next = append(next, individual{patch: c})
+	}
+	return next
+}
+
+// immigrant returns the next first-order mutant of the original from the
+// neighbourhood stream that renders to a program not seen yet, or false
+// when the stream is exhausted.
+func (st *search) immigrant() (program.Patch, bool) {
+	for st.next < len(st.stream) {
+		e := st.stream[st.next]
+		st.next++
+		pt := program.Patch{e}
+		k := fitness.KeyOf(st.prog.Render(pt))
+		if !st.seen[k] && !st.bred[k] {
+			st.bred[k] = true
+			return pt, true
+		}
+	}
+	return nil, false
+}
+
+// neighbourhoodLimit bounds the first-order edits kept for immigrants.
+const neighbourhoodLimit = 200_000
+
+// mutant returns parent plus one mutation (or parent itself when no
+// operator can change anything).
+//
+// The search spends its evaluations on programs it has not seen: a
+// mutation whose result renders to an already evaluated program (or one
+// bred earlier in this generation) is drawn again, a few times.
+func (st *search) mutant(parent program.Patch, rng *rand.Rand) program.Patch {
+	if len(parent) >= st.opts.MaxEdits {
+		parent = parent[len(parent)-st.opts.MaxEdits+1:]
+	}
+	var child program.Patch
+	for try := 0; try < freshTries; try++ {
+		if i := refinable(parent, rng); i >= 0 && rng.Float64() < refineRate {
+			// Edit the text an earlier insert put in.
+			if e, ok := mutate.Refine(st.mctx, st.opts.Operators, parent[i], rng); ok {
+				child = slices.Clone(parent)
+				child[i] = e
+				if k := fitness.KeyOf(st.prog.Render(child)); !st.seen[k] && !st.bred[k] {
+					st.bred[k] = true
+					break
+				}
+				continue
+			}
+		}
+		e, _, ok := st.mut.Mutate(st.mctx, rng)
+		if !ok {
+			return parent
+		}
+		child = make(program.Patch, 0, len(parent)+1)
+		child = append(append(child, parent...), e)
+		k := fitness.KeyOf(st.prog.Render(child))
+		if !st.seen[k] && !st.bred[k] {
+			st.bred[k] = true
+			break
+		}
+	}
+	return child
+}
+
+// freshTries bounds the draws for a mutant not seen before.
+const freshTries = 8
+
+// refineRate is the share of mutations of a patch holding an unadapted
+// copy (mutate.Refinable) that edit the copy instead of adding an edit:
+// the second step of two-edit fixes such as "insert lo = mid, then make
+// it lo = mid + 1".
+const refineRate = 0.25
+
+// refinable returns the index of one edit of p that mutate.Refine can
+// edit, drawn uniformly, or -1.
+func refinable(p program.Patch, rng *rand.Rand) int {
+	n := 0
+	for _, e := range p {
+		if mutate.Refinable(e) {
+			n++
+		}
+	}
+	if n == 0 {
+		return -1
+	}
+	k := rng.IntN(n)
+	for i, e := range p {
+		if mutate.Refinable(e) {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+	return -1
+}
+
+// rngFor derives the random source of candidate index of generation gen
+// from the seed, so results do not depend on workers or timing.
+func (st *search) rngFor(gen, index int) *rand.Rand {
+	return rand.New(rand.NewPCG(splitmix(st.opts.Seed^splitmix(uint64(gen)+0x9e37)), splitmix(uint64(index)+0x51ed)))
+}
+
+// splitmix is the SplitMix64 finalizer (Steele, Lea, Flood, "Fast
+// Splittable Pseudorandom Number Generators", OOPSLA 2014).
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}

@@ -1,0 +1,144 @@
+// The original program's run: its cases in ranges after a timeout, the
+// search's calibrated case cap, and the runners it leads to.
+
+package repair
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"repair/fitness"
+	"repair/internal/inputerr"
+	"repair/program"
+	"repair/sandbox"
+)
+
+// MinSearchTimeout is the least calibrated cap of case timeouts during the
+// search. The engine counts the cap in CPU time, so a candidate the machine
+// starves is not cut short.
+const MinSearchTimeout = 5 * time.Millisecond
+
+// calibrate returns the search's cap of case timeouts: ten times the
+// slowest case of the original program that did not time out, at least
+// MinSearchTimeout. (A case's own timeout still applies when lower.)
+func calibrate(orig *fitness.Outcome) time.Duration {
+	slowest := 0.0
+	for _, r := range orig.Results {
+		if r.Verdict != fitness.TimeLimitExceeded {
+			slowest = math.Max(slowest, r.Seconds)
+		}
+	}
+	return max(time.Duration(10*slowest*float64(time.Second)), MinSearchTimeout)
+}
+
+// original runs the original program's cases with coverage and checks
+// that it compiles and that some case fails (an inputerr error if not).
+func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, opts Options) (*fitness.Outcome, error) {
+	orig, err := runOriginal(ctx, run, p.Src, len(s.Cases), opts.Workers, sandbox.RunOptions{Coverage: true, Lenient: opts.Lenient})
+	if err != nil {
+		return nil, fmt.Errorf("run the original program: %w", err)
+	}
+	if orig.CompileError != "" {
+		return nil, inputerr.New("%s: does not compile: %s", p.Path, orig.CompileError)
+	}
+	if err := s.CheckRepairable(orig); err != nil {
+		return nil, err
+	}
+	return orig, nil
+}
+
+// runOriginal runs the original program's n cases for localization, with
+// opts. They run in order until one times out, as a candidate's do; the
+// cases after it then run in ranges on the workers at once
+// (sandbox.RunOptions.Cases), so that an original that loops on many cases
+// costs about its share of their timeouts per worker, not all of them one
+// after the other. The outcome is the one a run in order gives, but for
+// what a case after a timed-out one may have read of an earlier case's
+// process or files: each range starts afresh, as the engine's process
+// after a timeout does.
+func runOriginal(ctx context.Context, run Runner, src []byte, n, workers int, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+	o := opts
+	o.AbandonAfterTimeout = workers > 1
+	out, err := run(ctx, src, o)
+	if err != nil || !o.AbandonAfterTimeout || out.CompileError != "" {
+		return out, err
+	}
+	if len(out.Results) != n {
+		return nil, fmt.Errorf("%d results for %d cases", len(out.Results), n)
+	}
+	k := slices.IndexFunc(out.Results, func(r fitness.Result) bool { return r.Verdict == fitness.TimeLimitExceeded })
+	if k < 0 || k == n-1 {
+		return out, nil
+	}
+	// Four ranges per worker: a range whose cases loop does not hold up
+	// the others.
+	first, rest := k+1, n-k-1
+	chunks := min(rest, 4*workers)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for c := range chunks {
+		r := sandbox.CaseRange{First: first + c*rest/chunks, End: first + (c+1)*rest/chunks}
+		g.Go(func() error {
+			o := opts
+			o.Cases = r
+			got, err := run(gctx, src, o)
+			if err != nil {
+				return err
+			}
+			if len(got.Results) != n {
+				return fmt.Errorf("%d results for %d cases", len(got.Results), n)
+			}
+			copy(out.Results[r.First:r.End], got.Results[r.First:r.End])
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// withoutDonors wraps run so that candidates run without p's donor files.
+func withoutDonors(p *program.Program, run Runner) Runner {
+	return func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+		return run(ctx, p.Strip(src), o)
+	}
+}
+
+// needOnly wraps run for lenient repair: a case that passes with an
+// injection whose kind and name no case of the original program needed
+// fails, so that a patch never passes by reaching for something missing
+// that the program did not already miss.
+func needOnly(run Runner, orig *fitness.Outcome) Runner {
+	needed := map[[2]string]bool{}
+	for _, r := range orig.Results {
+		for _, in := range r.Injections {
+			needed[[2]string{in.Kind, in.Name}] = true
+		}
+	}
+	return func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		o, err := run(ctx, src, opts)
+		if err != nil || o == nil {
+			return o, err
+		}
+		for i := range o.Results {
+			r := &o.Results[i]
+			if r.Verdict != fitness.Passed {
+				continue
+			}
+			for _, in := range r.Injections {
+				if !needed[[2]string{in.Kind, in.Name}] {
+					r.Verdict = fitness.WrongAnswer
+					r.Detail = fmt.Sprintf("passes only with a value injected for %s %s (line %d), which the original program did not need", in.Kind, in.Name, in.Line)
+					break
+				}
+			}
+		}
+		return o, nil
+	}
+}

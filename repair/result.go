@@ -1,0 +1,82 @@
+// The result of a repair run: its fixes, counters and history.
+
+package repair
+
+import (
+	"time"
+
+	"repair/fitness"
+	"repair/guard"
+	"repair/localize"
+	"repair/program"
+)
+
+// Fix is a plausible patch: it passes every case.
+type Fix struct {
+	// Patch is the reduced patch (the edits that matter), in order.
+	Patch program.Patch `json:"edits"`
+	// Unreduced is the patch as the search found it (applied edits only).
+	Unreduced program.Patch `json:"unreduced"`
+	// Source is the repaired program and Diff its unified diff.
+	Source []byte `json:"-"`
+	Diff   string `json:"diff"`
+	// Describe says each edit in words.
+	Describe []string `json:"describe"`
+	// Generation and Evaluations are when the search first found it.
+	Generation  int `json:"generation"`
+	Evaluations int `json:"evaluations"`
+	// Injections are, with Options.Lenient, the values injected in the
+	// validation run, per case (nil for a case without any).
+	Injections [][]fitness.Injection `json:"injections,omitempty"`
+	// Guard is what the overfitting guard saw of the fix: how often it
+	// behaves differently from the original on generated inputs (nil
+	// without Options.Guard).
+	Guard *guard.Report `json:"guard,omitempty"`
+}
+
+// Generation is a summary of one generation, for reports.
+type Generation struct {
+	Generation  int     `json:"generation"`
+	Best        float64 `json:"best"`
+	Mean        float64 `json:"mean"`
+	Evaluations int     `json:"evaluations"`
+	Seconds     float64 `json:"seconds"`
+}
+
+// Result is what a repair run did.
+type Result struct {
+	// Fixes are the plausible patches found, the best first: with the
+	// overfitting guard, ranked by how little they change behaviour on
+	// generated inputs (guard.Less), then by size; else in the order they
+	// were found. One unless Options.All or the guard found the first one
+	// suspect.
+	Fixes []Fix
+	// Best is the fittest candidate when no fix was found.
+	Best     program.Patch
+	BestDiff string
+	// BestFitness is the best fitness seen (1 when a fix was found).
+	BestFitness float64
+	// Flaky lists cases whose verdict changed when the fix was run again:
+	// the fix is then not claimed (Fixes is empty).
+	Flaky []int
+	// Ranking is the fault localization of the original program.
+	Ranking localize.Ranking
+	// Original is the outcome of the original program.
+	Original *fitness.Outcome
+	// Counters.
+	Evaluations int
+	Generations int
+	// Restarts counts the times half the population started over after
+	// restartAfter generations without a better best candidate.
+	Restarts int
+	Cache    fitness.CacheStats
+	History  []Generation
+	// StopReason says why the search stopped: "found", "generations",
+	// "evaluations", "time budget", "exhausted" (nothing new to try),
+	// "interrupted".
+	StopReason string
+	// Durations of the stages.
+	LocalizeTime, SearchTime, ReduceTime, GuardTime time.Duration
+	// SearchTimeout is the cap of case timeouts during the search.
+	SearchTimeout time.Duration
+}
