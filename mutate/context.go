@@ -50,6 +50,13 @@ type Context struct {
 	bySpan map[program.Span]int
 	idents [][]int // per statement: one-line name sites inside it
 	last   []bool  // per statement: the last of its block
+	// farStmt and farText are the ingredient scope (Scope): statements
+	// and texts far from the fault; nil when nothing is far.
+	farStmt []bool
+	farText map[string]bool
+	// visibleNear are, per scope, the visible names that code near the
+	// fault reads or binds (nil unscoped).
+	visibleNear [][]string
 }
 
 type donorExpr struct {

@@ -38,20 +38,23 @@ type Operator struct {
 	Applies func(c *Context, id int) bool
 }
 
-// Apply draws a target by weight and one of the operator's edits there
-// uniformly. It returns false when the operator has nothing to change.
+// Apply draws a target by weight and one of the operator's edits there,
+// uniformly or by the weights of their ingredients (Context.Scope). It returns false when the operator has nothing to change.
 func (o *Operator) Apply(c *Context, rng *rand.Rand) (program.Edit, bool) {
 	s := o.Targets(c)
 	if s.empty() {
 		return program.Edit{}, false
 	}
-	var buf []program.Edit
+	bp := editBufs.Get().(*[]program.Edit)
+	defer editBufs.Put(bp)
+	buf := *bp
+	defer func() { *bp = buf[:0] }()
 	for try := 0; try < tries; try++ {
 		t := s.draw(rng)
 		buf = buf[:0]
 		o.Edits(c, t, func(e program.Edit) { buf = append(buf, e) })
 		if len(buf) > 0 {
-			return buf[rng.IntN(len(buf))], true
+			return c.pick(buf, rng), true
 		}
 	}
 	return program.Edit{}, false

@@ -12,7 +12,7 @@ import (
 // edits the operators propose at every target), in a random order drawn
 // without replacement with the probabilities the Mutator draws them with:
 // an operator by its weight, a target by suspiciousness, an edit at that
-// target uniformly. Efraimidis and Spirakis, "Weighted random sampling with
+// target uniformly or by its ingredient's weight (Context.Scope). Efraimidis and Spirakis, "Weighted random sampling with
 // a reservoir" (Information Processing Letters 97(5), 2006): each edit
 // gets the key -ln(U)/p and the edits with the smallest keys come first.
 //
@@ -45,8 +45,26 @@ func Neighbourhood(c *Context, ops []Weighted, rng *rand.Rand, limit int) []prog
 				continue
 			}
 			p := pOp * s.w[i] / st / float64(len(buf))
+			nearW, farW := c.weights(buf)
+			if nearW != farW {
+				nFar := 0
+				for _, e := range buf {
+					if c.far(e) {
+						nFar++
+					}
+				}
+				p = pOp * s.w[i] / st / (float64(len(buf)-nFar)*nearW + float64(nFar)*farW)
+			}
 			for _, e := range buf {
-				k := -math.Log(1-rng.Float64()) / p
+				pe := p
+				if nearW != farW {
+					if c.far(e) {
+						pe *= farW
+					} else {
+						pe *= nearW
+					}
+				}
+				k := -math.Log(1-rng.Float64()) / pe
 				if h.Len() < limit {
 					heap.Push(h, keyed{k, e})
 				} else if k < (*h)[0].key {

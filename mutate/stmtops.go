@@ -39,7 +39,7 @@ var opInsertRenamed = Operator{
 	Targets: stmtTargets,
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		p := c.Prog
-		names := p.Visible(s)
+		names := c.renames(s)
 		for _, d := range c.donors {
 			if !p.CanPlace(d, s) {
 				continue

@@ -162,7 +162,7 @@ func newSearch(ctx context.Context, p *program.Program, s *fitness.Suite, run Ru
 	return &search{
 		opts: opts, prog: p, suite: s, run: run, log: log,
 		cache:  fitness.NewCache(sc, 0),
-		mctx:   mutate.NewContext(p, res.Ranking.Weights),
+		mctx:   newMutateContext(p, res),
 		mut:    mutate.NewMutator(opts.Operators),
 		seen:   map[fitness.Key]bool{},
 		bred:   map[fitness.Key]bool{},
@@ -170,4 +170,18 @@ func newSearch(ctx context.Context, p *program.Program, s *fitness.Suite, run Ru
 		result: res,
 		outer:  ctx, delivered: map[fitness.Key]bool{},
 	}, nil
+}
+
+// newMutateContext is the operators' view of p, its ingredients scoped by
+// what the original's run executed (mutate.Context.Scope).
+func newMutateContext(p *program.Program, res *Result) *mutate.Context {
+	c := mutate.NewContext(p, res.Ranking.Weights)
+	if coverageWorks(res.Original) {
+		var lines []int
+		for _, r := range res.Original.Results {
+			lines = append(lines, r.Lines...)
+		}
+		c.Scope(localize.Executed(p, lines))
+	}
+	return c
 }

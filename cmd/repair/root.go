@@ -45,6 +45,7 @@ func run(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	io := streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	defer startProfiles(io.Err)()
 	root := newRootCmd(io)
 	usageArgs(root)
 	root.SetArgs(args)

@@ -1,0 +1,180 @@
+// The ingredient scope: where the code an edit copies comes from, and how
+// much that weighs in the draw of an edit at a target.
+
+package mutate
+
+import (
+	"math/rand/v2"
+	"strings"
+	"sync"
+
+	"repair/program"
+)
+
+// farShare bounds the weight of far ingredients at a target: together
+// they weigh at most farShare times the near ones (a fifth of the draws).
+const farShare = 0.25
+
+// Scope weighs the ingredients of edits — the statements that inserts,
+// replaces and swaps copy, and the expression, condition, literal and
+// name texts that replacements paste — by where they come from, the
+// "ingredient scope" of Astor (Martinez and Monperrus, "Ingredient Based
+// Repair Approaches", 2019) and ARJA: code near the fault first. Near is a
+// statement of a function the suite ran (any statement of its body
+// executed) or a statement executed outside functions; far is the rest of
+// the target files. A text is far when it occurs in far code only (the
+// name of a function the suite never calls, say). Donor files' code is
+// near: it was picked for its likeness to the target.
+//
+// At each target, the far edits together weigh at most farShare times
+// the near ones, so padding a file with functions the suite never calls
+// leaves the draws near the fault about as likely as in the small file,
+// while a program whose code all runs draws exactly as without a scope.
+// Copies of statements get their names renamed only to names near code
+// reads or binds (renames).
+//
+// executed is per statement (localize.Executed of every case, or-ed);
+// call Scope before the context is shared.
+func (c *Context) Scope(executed []bool) {
+	p := c.Prog
+	if len(executed) != len(p.Stmts) {
+		return
+	}
+	dl := p.DonorLine()
+	// The outermost function around each statement, -1 outside functions.
+	outer := make([]int, len(p.Stmts))
+	for i := range p.Stmts {
+		outer[i] = -1
+		for a := p.Stmts[i].Parent; a >= 0; a = p.Stmts[a].Parent {
+			if k := p.Stmts[a].Kind; k == "function_definition" || k == "decorated_definition" {
+				outer[i] = a
+			}
+		}
+	}
+	ran := map[int]bool{} // functions whose body ran
+	for i, e := range executed {
+		if e && outer[i] >= 0 {
+			ran[outer[i]] = true
+		}
+	}
+	near := make([]bool, len(p.Stmts))
+	anyFar := false
+	for i := range p.Stmts {
+		near[i] = executed[i] && outer[i] < 0 || outer[i] >= 0 && ran[outer[i]] ||
+			dl > 0 && p.Stmts[i].Line >= dl
+		anyFar = anyFar || !near[i]
+	}
+	if !anyFar {
+		return
+	}
+	c.farStmt = make([]bool, len(p.Stmts))
+	for i := range near {
+		c.farStmt[i] = !near[i]
+	}
+	textNear := map[string]bool{}
+	nearNames := map[string]bool{}
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		t := p.SiteText(i)
+		textNear[t] = textNear[t] || near[s.Stmt]
+		if s.Kind == program.SiteIdent && near[s.Stmt] {
+			nearNames[t] = true
+		}
+	}
+	c.farText = map[string]bool{}
+	for t, n := range textNear {
+		if !n {
+			c.farText[t] = true
+		}
+	}
+	c.visibleNear = make([][]string, len(p.Scopes))
+	for i := range p.Scopes {
+		for _, n := range p.Scopes[i].Visible {
+			if nearNames[n] {
+				c.visibleNear[i] = append(c.visibleNear[i], n)
+			}
+		}
+	}
+}
+
+// far reports whether edit e's ingredient is far from the fault.
+func (c *Context) far(e program.Edit) bool {
+	switch e.Op {
+	case program.InsertBefore, program.InsertAfter, program.Replace, program.Swap:
+		return c.farStmt[e.Donor] || e.Text != "" && c.farText[e.Text]
+	case program.ReplaceText:
+		if c.farText[e.Text] {
+			return true
+		}
+		if t, ok := strings.CutPrefix(e.Text, "("); ok {
+			return c.farText[strings.TrimSuffix(t, ")")]
+		}
+	}
+	return false
+}
+
+// weights returns the weights of a near and a far edit among buf: 1 and
+// 1 when the scope sets none apart.
+func (c *Context) weights(buf []program.Edit) (nearW, farW float64) {
+	if c.farStmt == nil {
+		return 1, 1
+	}
+	nFar := 0
+	for _, e := range buf {
+		if c.far(e) {
+			nFar++
+		}
+	}
+	nNear := len(buf) - nFar
+	if nFar == 0 || nNear == 0 {
+		return 1, 1
+	}
+	return 1, min(1, farShare*float64(nNear)/float64(nFar))
+}
+
+// renames are the names a copied statement's name may become at
+// statement s: the names visible there without a scope, else those of
+// them that code near the fault reads or binds. A module's names are
+// visible everywhere, so in a large file the copies times their names
+// times the names visible would be millions of edits at each target,
+// nearly all of them names of code the suite never runs.
+func (c *Context) renames(s int) []string {
+	if c.visibleNear == nil {
+		return c.Prog.Visible(s)
+	}
+	return c.visibleNear[c.Prog.Stmts[s].Scope]
+}
+
+// editBufs recycles the edit buffers of Apply: an operator may propose
+// thousands of edits at a target of a large file.
+var editBufs = sync.Pool{New: func() any { return new([]program.Edit) }}
+
+// pick draws one of buf's edits: uniformly when the scope weighs them all
+// alike (one draw, as without a scope), else in proportion to their
+// weights.
+func (c *Context) pick(buf []program.Edit, rng *rand.Rand) program.Edit {
+	nearW, farW := c.weights(buf)
+	if nearW == farW {
+		return buf[rng.IntN(len(buf))]
+	}
+	total := 0.0
+	for _, e := range buf {
+		if c.far(e) {
+			total += farW
+		} else {
+			total += nearW
+		}
+	}
+	x := rng.Float64() * total
+	for _, e := range buf {
+		if c.far(e) {
+			x -= farW
+		} else {
+			x -= nearW
+		}
+		if x < 0 {
+			return e
+		}
+	}
+	return buf[len(buf)-1]
+}
