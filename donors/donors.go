@@ -4,13 +4,17 @@
 package donors
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
+	"repair/internal/inputerr"
+	"repair/internal/userfile"
 	"repair/program"
 )
 
@@ -45,6 +49,10 @@ func Collect(paths []string, skip map[string]bool) ([]string, error) {
 			return nil, fmt.Errorf("%s: %v", p, err)
 		}
 		if !fi.IsDir() {
+			if !fi.Mode().IsRegular() {
+				// A FIFO would block the read, a device never end it.
+				return nil, inputerr.New("%s: not a regular file (%s)", p, kind(fi.Mode()))
+			}
 			add(p)
 			continue
 		}
@@ -63,16 +71,24 @@ func Collect(paths []string, skip map[string]bool) ([]string, error) {
 	return out, nil
 }
 
-// Pick reads the donor files, drops those that do not parse (returned in
+// Pick reads the donor files (regular files up to program.MaxSize: a
+// file of a directory that turns out to be a FIFO or a device is skipped,
+// never read), drops those that do not parse (returned in
 // skipped with why), and returns the max closest to target, most similar
 // first (ties by path).
 func Pick(target []byte, files []string, max int) (picked []Donor, skipped []string) {
 	tg := grams(target)
 	var all []Donor
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		src, err := userfile.Read(f, program.MaxSize)
 		if err != nil {
-			skipped = append(skipped, f+": "+err.Error())
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+				skipped = append(skipped, f+": "+err.Error())
+			} else {
+				skipped = append(skipped, err.Error())
+			}
 			continue
 		}
 		if _, err := program.Parse(f, src); err != nil {
@@ -126,4 +142,18 @@ func jaccard(a, b map[string]bool) float64 {
 		}
 	}
 	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	}
+	return "mode " + m.String()
 }
