@@ -32,6 +32,7 @@ import (
 // Statuses of a submission.
 const (
 	Repaired    = "repaired"         // a patch that passes every case was found
+	Suspect     = "suspect patch"    // every patch found breaks an input the submission handled
 	Passes      = "passes"           // it passes every case as it is
 	NotRepaired = "not repaired"     // no patch within its budget
 	NoCompile   = "does not compile" // a syntax error
@@ -196,6 +197,8 @@ func detailSuffix(r Result) string {
 	switch r.Status {
 	case Repaired:
 		return fmt.Sprintf(": %d edits", len(r.Describe))
+	case Suspect:
+		return fmt.Sprintf(": %d edits, %s", len(r.Describe), r.Guard)
 	case NotRepaired:
 		return fmt.Sprintf(": passes %d of %d cases", r.Passed, r.Cases)
 	}
@@ -285,5 +288,10 @@ func repairOne(ctx context.Context, eng sandbox.Engine, path string, prog *progr
 	}
 	fix := res.Fixes[0]
 	r.Status, r.Patch, r.Describe, r.Guard = Repaired, fix.Diff, fix.Describe, fix.Guard
+	if fix.Guard.Suspect() {
+		// Passing the suite is not enough: the guard saw the patch break
+		// an input next to one the submission passes.
+		r.Status = Suspect
+	}
 	return nil
 }

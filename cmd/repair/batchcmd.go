@@ -267,7 +267,7 @@ func isModuleName(s string) bool {
 }
 
 func batchCounts(rs []batch.Result) string {
-	order := []string{batch.Repaired, batch.Passes, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
+	order := []string{batch.Repaired, batch.Suspect, batch.Passes, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
 	n := map[string]int{}
 	for _, r := range rs {
 		n[r.Status]++
@@ -320,8 +320,12 @@ func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers
 	for _, r := range rs {
 		fmt.Fprintf(&b, "\n## %s: %s\n\n", r.Submission, r.Status)
 		switch {
-		case r.Status == batch.Repaired:
-			fmt.Fprintf(&b, "Passed %d of %d cases as handed in. The repair:\n\n", r.Passed, r.Cases)
+		case r.Status == batch.Repaired || r.Status == batch.Suspect:
+			if r.Status == batch.Suspect {
+				fmt.Fprintf(&b, "Passed %d of %d cases as handed in. No repair: the only patch found passes every case but breaks inputs the submission handled (%s):\n\n", r.Passed, r.Cases, r.Guard)
+			} else {
+				fmt.Fprintf(&b, "Passed %d of %d cases as handed in. The repair:\n\n", r.Passed, r.Cases)
+			}
 			for _, d := range r.Describe {
 				fmt.Fprintf(&b, "- %s\n", d)
 			}

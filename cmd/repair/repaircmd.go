@@ -213,7 +213,17 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 			return err
 		}
 	}
-	return reportErr
+	if reportErr != nil {
+		return reportErr
+	}
+	if fix.Guard.Suspect() {
+		// Fixes are ranked by inputs broken: the first is the least
+		// suspect, so every fix found is.
+		fmt.Fprintf(io.Err, "repair: suspect fix: it breaks %d of %d generated inputs the original handled (e.g. %s); exit code %d\n",
+			fix.Guard.Broken, fix.Guard.Inputs, fix.Guard.Example, exitSuspect)
+		return &exitError{code: exitSuspect}
+	}
+	return nil
 }
 
 type discard struct{}

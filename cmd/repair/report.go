@@ -35,7 +35,7 @@ type report struct {
 	Cases       int                 `json:"cases"`
 	Failing     int                 `json:"failing"`
 	Parameters  map[string]any      `json:"parameters"`
-	Outcome     string              `json:"outcome"` // plausible, none, interrupted
+	Outcome     string              `json:"outcome"` // plausible, suspect (every fix breaks a generated input), none, interrupted
 	StopReason  string              `json:"stop_reason"`
 	Seconds     float64             `json:"seconds"`
 	Stages      map[string]float64  `json:"stage_seconds"`
@@ -106,6 +106,9 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	r.Outcome = "none"
 	if len(res.Fixes) > 0 {
 		r.Outcome = "plausible"
+		if res.Fixes[0].Guard.Suspect() {
+			r.Outcome = "suspect"
+		}
 	} else if res.StopReason == "interrupted" {
 		r.Outcome = "interrupted"
 	}

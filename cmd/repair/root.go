@@ -22,6 +22,9 @@ const (
 	exitNotFound = 1 // no patch within the budget (or: some cases fail)
 	exitInput    = 2 // bad input or usage
 	exitTool     = 3 // the tool or the sandbox failed
+	// exitSuspect: a patch was printed, but every fix found is suspect:
+	// the overfitting guard saw it break an input the original handled.
+	exitSuspect = 4
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
