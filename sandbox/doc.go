@@ -93,7 +93,8 @@
 // # The cpython engine
 //
 // Package cpython keeps one warm server per worker. A server is the
-// harness (cpython/harness.py, embedded with go:embed) running under the
+// harness (the Python modules of cpython/harness/, embedded with go:embed
+// and loaded from memory by a bootstrap given with -c) running under the
 // real interpreter (sys.executable of python3, resolved once: version
 // managers' shims cost ~100 ms a start) with -s -S -B, inside the shim.
 // The interpreter starts with PYTHONHASHSEED=0 only, for str hashes (set
@@ -122,24 +123,12 @@
 //
 // Between Go and a server (the manager), over two pipes, every message is
 // a little-endian u32 length (of the kind byte and the payload), a kind
-// byte, the payload:
-//
-//	Go → server  'S' the suite, once: JSON {module, cases (each: kind,
-//	                 function, args, kwargs, stdin, timeout, want_args;
-//	                 nothing it expects), memory_mb, output_cap,
-//	                 test_source, test_module, test_file, original (the
-//	                 target's source), reuse, static_check,
-//	                 lenient_runtime (cpython/lenient.py)}
-//	             'R' a candidate: a flags byte (1: coverage, 2: abandon
-//	                 after a timeout, 4: lenient), an f64 cap of the case
-//	                 timeouts, with flag 4 a u32 length and the lenient
-//	                 plan (JSON), the source
-//	server → Go  'H' ready: JSON {version, pid_ns, undumpable}
-//	             'P' still busy (every second: Go's watchdog)
-//	             'C' result records of finished cases
-//	             'E' the candidate does not compile: the message
-//	             'D' the candidate is done: u32 reused, u32 forks, u32 kept
-//	             'X' the harness failed: the message (then it exits)
+// byte, the payload: the modules and their cached code, the suite, a
+// candidate (flags, the case cap, a case range, the source); the server
+// answers ready, still busy, result records, a compile error, done, or
+// failed. The message kinds, flags, layouts and sizes are spelled once,
+// in docs/engines.md ("The cpython harness protocol"); a test checks the
+// Go constants and the harness's protocol module against that table.
 //
 // A record is u32 case, u8 status, u8 flags, f64 seconds, then with a
 // status of 16 or more the observation ([fitness.ReadObservation]), with

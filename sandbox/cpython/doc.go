@@ -1,8 +1,20 @@
 // Package cpython is the sandbox engine for a real CPython 3.8 or newer:
 // a pool of warm fork servers, one per worker, each running the embedded
-// harness under the isolation shim of package sandbox. The processes, the
-// protocol and the invariants are described in package sandbox's
-// documentation.
+// harness under the isolation shim of package sandbox. The processes and
+// the invariants are described in package sandbox's documentation.
+//
+// The harness is a package of Python modules in harness/, embedded with
+// go:embed: boot.py is the interpreter's -c argument, the bootstrap that
+// reads the other modules from the server's pipe, compiles them (or runs
+// the code an earlier server of the same interpreter compiled, which the
+// engine keeps), imports them from memory and runs main.py as __main__;
+// it writes no file and leaves nothing of the harness importable. What
+// each module owns, how they are loaded and the protocol between Go and a
+// server are in docs/engines.md ("The cpython harness" and "The cpython
+// harness protocol"); harness/protocol.py spells the protocol's constants
+// once, and TestProtocolTable checks that table, protocol.py and the
+// constants of server.go against one another. lenient.py, the runtime of
+// lenient runs, travels in the suite message.
 //
 // Use:
 //

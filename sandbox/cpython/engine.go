@@ -39,7 +39,7 @@ type Engine struct {
 	// are repaired together (the first is the target's).
 	modules []string
 	// pytest, when not nil, runs the cases of a test file (see
-	// harness.py, PytestCtx).
+	// harness/real_pytest.py).
 	pytest   *Pytest
 	suiteMsg []byte
 	nCases   int
@@ -430,7 +430,7 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		TestModule string            `json:"test_module,omitempty"`
 		TestFile   string            `json:"test_file,omitempty"`
 		// Original is the target's source: the harness preloads the
-		// modules it imports (see "reuse" in harness.py).
+		// modules it imports (see harness/purity.py).
 		Original    string `json:"original,omitempty"`
 		Reuse       bool   `json:"reuse"`
 		StaticCheck bool   `json:"static_check"`

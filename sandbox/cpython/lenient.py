@@ -1,11 +1,11 @@
 # The lenient-mode runtime of the repair cpython engine (docs/lenient.md):
 # LExecutor-style value injection (Souza & Pradel, "LExecutor:
 # Learning-Guided Execution", ESEC/FSE 2023) for candidates whose code
-# misses part of its context. It is embedded in the binary beside
-# harness.py and used only for runs that ask for it: the manager calls
-# instrument() on each such candidate, and a child that runs one executes
-# this file once and calls setup(), then case_builtins() at the start of
-# every case (from Ctx.fresh) and take() after it.
+# misses part of its context. It is embedded in the binary beside the
+# harness (harness/) and used only for runs that ask for it: the manager
+# calls instrument() on each such candidate, and a child that runs one
+# executes this file once and calls setup(), then case_builtins() at the
+# start of every case (from LenientCtx.fresh) and take() after it.
 #
 # What is missing gets a value of the class the plan (made in Go by a
 # lenient.Predictor from the original program) names for it:

@@ -3,11 +3,12 @@ package cpython
 import (
 	"bufio"
 	"context"
-	_ "embed"
+	"embed"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"strings"
@@ -19,8 +20,47 @@ import (
 	"repair/sandbox"
 )
 
-//go:embed harness.py
-var harness string
+// harnessFS is the harness: a package of Python modules (see
+// docs/engines.md, "The cpython harness"). boot.py is the -c argument of
+// the interpreter; the others travel in the first message (msgModules).
+//
+//go:embed harness/*.py
+var harnessFS embed.FS
+
+// bootstrap is harness/boot.py; harnessSources are the other modules as
+// msgModules carries them: each one's name and source, each followed by
+// a NUL byte.
+var bootstrap, harnessSources = loadHarness()
+
+func loadHarness() (string, []byte) {
+	ents, err := fs.ReadDir(harnessFS, "harness")
+	if err != nil {
+		panic(err)
+	}
+	var boot string
+	var srcs []byte
+	for _, ent := range ents {
+		data, err := fs.ReadFile(harnessFS, "harness/"+ent.Name())
+		if err != nil {
+			panic(err)
+		}
+		name := strings.TrimSuffix(ent.Name(), ".py")
+		if name == "boot" {
+			boot = string(data)
+			continue
+		}
+		srcs = append(append(append(append(srcs, name...), 0), data...), 0)
+	}
+	return boot, srcs
+}
+
+// harnessCode keeps, by interpreter, the harness's code as the first
+// server of that interpreter compiled it (msgCode): the next servers run
+// it instead of compiling their modules again (about 18 ms of CPU a
+// server, BenchmarkServerStart). It comes from a server that had run
+// nothing but the bootstrap and the compiler yet, and runs only in
+// servers.
+var harnessCode sync.Map // interpreter path → []byte
 
 // lenientRuntime is the runtime of lenient runs (package lenient): the
 // harness loads it at the first lenient candidate.
@@ -28,17 +68,46 @@ var harness string
 //go:embed lenient.py
 var lenientRuntime string
 
-// Message kinds of the protocol (see sandbox/doc.go).
+// The protocol between Go and a server, as harness/protocol.py spells it
+// and the table of docs/engines.md ("The cpython harness protocol") shows
+// it: TestProtocolTable checks the three against one another.
 const (
+	msgModules = 'M' // Go → server, first: the code Go kept (u32 n, n bytes), the modules' sources
+	msgCode    = 'K' // server → Go: the code the bootstrap compiled (empty: it ran Go's)
 	msgSuite   = 'S' // Go → server, once: the suite as JSON
-	msgRun     = 'R' // Go → server: a flags byte, a timeout cap, [the lenient plan], the candidate source
-	msgHello   = 'H' // server → Go: ready, JSON {version, pid_ns}
+	msgRun     = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
+	msgHello   = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable}
 	msgPing    = 'P' // server → Go: still busy (every second)
 	msgChunk   = 'C' // server → Go: result records
 	msgCompile = 'E' // server → Go: the candidate does not compile
-	msgDone    = 'D' // server → Go: the candidate is finished
+	msgDone    = 'D' // server → Go: the candidate is finished: u32 reused, u32 forks, u32 kept
 	msgFatal   = 'X' // server → Go: the server failed and exits
 	msgList    = 'L' // server → Go, collect mode only: the tests pytest collects, as JSON
+)
+
+// Flags of a run request (msgRun).
+const (
+	runCoverage = 1 << iota // report the lines each case executed
+	runAbandon              // stop at the first case that times out
+	runLenient              // a lenient run: the plan precedes the source
+	runRange                // run a range of the cases only
+)
+
+// Flags of a record (see decodeRecords).
+const (
+	recDetail     = 1 << iota // a detail
+	recLines                  // the lines the case executed
+	recInjections             // the injections of a lenient run
+	recProgress               // a failing test's asserts passed and asserts
+)
+
+// Sizes of the fixed parts of the messages.
+const (
+	recSize      = 14 // a record's u32 case, u8 status, u8 flags, f64 seconds
+	capSize      = 8  // a run request's f64 cap of the case timeouts
+	rangeSize    = 8  // a run request's u32 first case, u32 end
+	progressSize = 4  // a record's u16 asserts passed, u16 asserts
+	doneSize     = 12 // msgDone's u32 reused, u32 forks, u32 kept
 )
 
 // maxMessage bounds what Go accepts from a server, which runs untrusted
@@ -98,7 +167,7 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 	mb := e.memoryMB
 	cmd, err := sandbox.Command(sandbox.Config{
 		Path: e.python.Path,
-		Args: []string{e.python.Path, "-s", "-S", "-B", "-c", harness, "3", "4"},
+		Args: []string{e.python.Path, "-s", "-S", "-B", "-c", bootstrap, "3", "4"},
 		// Reproducible str hashes (set iteration order) whichever server
 		// runs a candidate; the harness empties os.environ at once.
 		Env:       []string{"PYTHONHASHSEED=0"},
@@ -133,6 +202,10 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 		outR.Close()
 		return nil, 0, nil, fmt.Errorf("cpython: starting %s: %w", e.python.Path, err)
 	}
+	if err := s.loadHarness(e.python.Path, e.startTimeout); err != nil {
+		s.kill()
+		return nil, 0, nil, s.failure("loading the harness", err)
+	}
 	if err := s.send(msgSuite, nil, msg, e.startTimeout); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("sending the suite", err)
@@ -146,6 +219,30 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 		return nil, 0, nil, s.failure("starting the harness", err)
 	}
 	return s, kind, payload, nil
+}
+
+// loadHarness sends the bootstrap the harness (msgModules) with the code
+// kept for interpreter path, and keeps the code it compiled, if any.
+func (s *server) loadHarness(path string, timeout time.Duration) error {
+	var kept []byte
+	if v, ok := harnessCode.Load(path); ok {
+		kept = v.([]byte)
+	}
+	head := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(kept)), uint32(len(kept)))
+	if err := s.send(msgModules, append(head, kept...), harnessSources, timeout); err != nil {
+		return err
+	}
+	kind, payload, err := s.recv(time.Now().Add(timeout))
+	if err != nil {
+		return err
+	}
+	if kind != msgCode {
+		return fmt.Errorf("unexpected message %q: %.200s", kind, payload)
+	}
+	if len(payload) > 0 {
+		harnessCode.Store(path, payload)
+	}
+	return nil
 }
 
 func (s *server) failure(what string, err error) error {
@@ -191,24 +288,24 @@ func (s *server) recv(deadline time.Time) (byte, []byte, error) {
 func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.RunOptions, out *fitness.Outcome, got []bool) error {
 	cov := opts.Coverage
 	// A flags byte, then the cap of the case timeouts in seconds.
-	flags := make([]byte, 9)
+	flags := make([]byte, 1+capSize, 1+capSize+rangeSize)
 	if cov {
-		flags[0] |= 1
+		flags[0] |= runCoverage
 	}
 	if opts.AbandonAfterTimeout {
-		flags[0] |= 2
+		flags[0] |= runAbandon
 	}
 	binary.LittleEndian.PutUint64(flags[1:], math.Float64bits(opts.Timeout.Seconds()))
 	if first, end := opts.Cases.Bounds(e.nCases); first > 0 || end < e.nCases {
 		// Then the case range.
-		flags[0] |= 8
+		flags[0] |= runRange
 		flags = binary.LittleEndian.AppendUint32(flags, uint32(first))
 		flags = binary.LittleEndian.AppendUint32(flags, uint32(end))
 	}
 	if opts.Lenient != nil {
 		// Then the plan, after its length.
 		plan := opts.Lenient.JSON()
-		flags[0] |= 4
+		flags[0] |= runLenient
 		flags = binary.LittleEndian.AppendUint32(flags, uint32(len(plan)))
 		flags = append(flags, plan...)
 	}
@@ -256,7 +353,7 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 				got[i] = true
 			}
 		case msgDone:
-			if len(payload) == 12 {
+			if len(payload) == doneSize {
 				e.stats.reused.Add(int64(binary.LittleEndian.Uint32(payload)))
 				e.stats.forks.Add(int64(binary.LittleEndian.Uint32(payload[4:])))
 			}
@@ -274,9 +371,9 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 //
 //	u32 case, u8 status, u8 flags, f64 seconds,
 //	[status >= 16: the observation, see fitness.ReadObservation],
-//	[flags&1: u16 n, n bytes of detail], [flags&2: u32 n, n × u32 lines],
-//	[flags&4: u16 n, n × (u32 line, kind, name, class)],
-//	[flags&8: u16 asserts passed, u16 asserts: a failing test's progress]
+//	[recDetail: u16 n, n bytes of detail], [recLines: u32 n, n × u32 lines],
+//	[recInjections: u16 n, n × (u32 line, kind, name, class)],
+//	[recProgress: u16 asserts passed, u16 asserts: a failing test's progress]
 //
 // all little-endian; kind, name and class are a u8 length and UTF-8. A
 // status below 16 is a verdict: of a case's death or deadline (the
@@ -285,12 +382,12 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results []fitness.Result, got []bool, cov bool) error {
 	le := binary.LittleEndian
 	for len(p) > 0 {
-		if len(p) < 14 {
+		if len(p) < recSize {
 			return errors.New("truncated record")
 		}
 		idx, status, flags := le.Uint32(p), p[4], p[5]
 		secs := math.Float64frombits(le.Uint64(p[6:]))
-		p = p[14:]
+		p = p[recSize:]
 		if int64(idx) >= int64(len(results)) || (status > byte(fitness.MemoryLimitExceeded) && status < fitness.StatusReturned) ||
 			status == byte(fitness.CompilationError) {
 			return fmt.Errorf("bad record (case %d, status %d)", idx, status)
@@ -308,7 +405,7 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 		}
 		r := fitness.Result{Seconds: secs}
 		var detail string
-		if flags&1 != 0 {
+		if flags&recDetail != 0 {
 			if len(p) < 2 {
 				return errors.New("truncated detail")
 			}
@@ -319,7 +416,7 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 			detail = strings.ToValidUTF8(string(p[2:2+n]), "\uFFFD")
 			p = p[2+n:]
 		}
-		if flags&2 != 0 {
+		if flags&recLines != 0 {
 			if len(p) < 4 {
 				return errors.New("truncated lines")
 			}
@@ -336,21 +433,21 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 				r.Lines = lines
 			}
 		}
-		if flags&4 != 0 {
+		if flags&recInjections != 0 {
 			var err error
 			if r.Injections, p, err = decodeInjections(p); err != nil {
 				return err
 			}
 		}
 		var progress float64
-		if flags&8 != 0 {
-			if len(p) < 4 {
+		if flags&recProgress != 0 {
+			if len(p) < progressSize {
 				return errors.New("truncated progress")
 			}
 			if k, n := le.Uint16(p), le.Uint16(p[2:]); k < n {
 				progress = float64(k) / float64(n)
 			}
-			p = p[4:]
+			p = p[progressSize:]
 		}
 		if status >= fitness.StatusReturned {
 			var err error

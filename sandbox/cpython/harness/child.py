@@ -1,0 +1,386 @@
+"""The child: one per candidate (more when cases end it early), forked by
+the forker; it loads the candidate's code from the shared memory, runs the
+cases and writes the running case and its start, then one record per
+case, into the shared memory: no system call per case. A child that ran a
+pure candidate and left the process clean (guard.py) waits for the next
+one.
+
+Owns what a child needs besides the case table and the shared memory
+(which main.py hands it): MEMORY_MB, the CPU limits CPU_LIMITS, ALL_CALLS,
+and what each case must find as the previous one left it: PATH0,
+RECURSION_LIMIT, EMPTY_STDIN and BASE_MODULES, the modules a case keeps
+(configure, the last step of the setup).
+"""
+import gc
+import marshal
+import os
+import resource
+import sys
+from _thread import _count as _thread_count
+from time import monotonic
+
+from . import candidate, guard, real_pytest
+from .candidate import Ctx, LenientCtx
+from .guard import Flags
+from .observe import Output, make_stdin
+from .protocol import (
+    CALL, CHILD_DONE, CHILD_GO, CODE_OFF, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF, PROGRESS, REC,
+    U32, put_record,
+)
+from .real_pytest import LenientPytestCtx, PytestCtx
+
+ModuleType = type(sys)
+modules = sys.modules
+
+MAX_SERVED = 500  # candidates one reused child runs at most
+
+MEMORY_MB = 512  # RLIMIT_AS of a child
+CPU_LIMITS = ()  # RLIMIT_CPU (seconds) of a child that starts at case i
+ALL_CALLS = False  # every case is a call case without stdin (run_pure_calls)
+EMPTY_STDIN = None  # sys.stdin of a case without input
+RECURSION_LIMIT = 1000
+PATH0 = ()  # sys.path as every case starts with it
+BASE_MODULES = set()  # the modules a case keeps loaded (prune_modules adds the standard library's)
+
+
+def configure(cases, memory_mb):
+    """Sets what a child needs for cases: call it last in the setup, once
+    sys.path and the modules loaded are as every case must find them."""
+    global MEMORY_MB, CPU_LIMITS, ALL_CALLS, EMPTY_STDIN, RECURSION_LIMIT, PATH0, BASE_MODULES
+    MEMORY_MB = memory_mb
+    # RLIMIT_CPU of a child that starts at case i: a backstop only, the
+    # manager enforces each case's deadline.
+    limits = []
+    total = 2.0
+    for c in reversed(cases):
+        total += c.timeout
+        limits.append(int(total) + 1)
+    CPU_LIMITS = tuple(reversed(limits))
+    ALL_CALLS = all(c.kind == CALL and c.stdin is None for c in cases)
+    EMPTY_STDIN = make_stdin("")
+    RECURSION_LIMIT = sys.getrecursionlimit()
+    PATH0 = tuple(sys.path)
+    BASE_MODULES = set(modules)
+
+
+def child_main(shm, cases, go_r, done_w):
+    """Runs in a fresh fork of the forker; never returns. shm is the shared
+    memory, cases the case table, go_r and done_w the pipes from and to the
+    manager that a reused child waits on. After a pure candidate that left
+    the process clean it tells the manager and waits for the next one."""
+    try:
+        Flags.copy = Flags.forked = Flags.memory = False
+        os.setpgid(0, 0)  # the manager kills the group at a deadline
+        os.dup2(1, 2)  # fd 1 is /dev/null; fd 2 was the server's diagnostics
+        lo, hi = min(go_r, done_w), max(go_r, done_w)
+        os.closerange(3, lo)  # the forker's pipes, but not the job pipes
+        os.closerange(lo + 1, hi)
+        os.closerange(hi + 1, 1 << 16)
+        mem = MEMORY_MB << 20
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        except (ValueError, OSError):
+            pass
+        gc.enable()
+        served = 0
+        clean = guard.LEFT_CLEAN
+        mods0, base0 = dict(modules), set(BASE_MODULES)
+        while True:
+            _, _, _, start = HDR.unpack_from(shm, 0)
+            code_len, L, covoff, recbase, cap, reuse, job, lx_off, mask, end = JOB.unpack_from(shm, JOB_OFF)
+            if not reuse:
+                os.close(go_r)
+                os.close(done_w)
+            code = marshal.loads(shm[CODE_OFF : CODE_OFF + code_len])
+            used = resource.getrusage(resource.RUSAGE_SELF)
+            cpu = int(used.ru_utime + used.ru_stime) + CPU_LIMITS[start]
+            try:
+                resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            except (ValueError, OSError):
+                pass
+            run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, reuse, lx_off)
+            del code
+            served += 1
+            if not reuse or served >= MAX_SERVED or not clean(mods0, base0, mask):
+                os._exit(0)
+            os.write(done_w, CHILD_DONE)
+            while True:
+                b = os.read(go_r, 1)
+                if b != CHILD_GO:
+                    os._exit(0)
+                if JOB.unpack_from(shm, JOB_OFF)[6] != job:
+                    break  # else a stale wake-up: the job was not for us
+    except MemoryError:
+        os._exit(EXIT_MEMORY)
+    except BaseException:
+        os._exit(3)
+    os._exit(0)
+
+
+def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_off):
+    """Runs cases start..end-1 of the candidate code."""
+    if pure and ALL_CALLS and L == 0:
+        return run_pure_calls(shm, cases, start, end, code, recbase, cap, pure == 2)
+    hdr_pack = HDR.pack_into
+    rec_pack = REC.pack_into
+    rec_size = REC.size
+    clock = monotonic
+    flags = Flags
+    n = end
+    pytest_mode = real_pytest.PYTEST_MODE
+    module, test_module = candidate.MODULE, candidate.TEST_MODULE
+    thread_count = _thread_count
+    getrl, setrl = sys.getrecursionlimit, sys.setrecursionlimit
+    nmods = len(modules)
+    harness_main = modules["__main__"]
+    cov = L > 0
+    maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size
+    if cov:
+        covmv = memoryview(shm)[covoff : covoff + L]
+        zeros = bytes(L)
+        tracer = make_tracer(covmv, L, code[1] if candidate.MULTI else None)
+    lx = None
+    if lx_off:
+        lx = load_lenient(shm, lx_off)
+        maxrec += INJ_MAX
+        ctx = LenientPytestCtx(code, lx) if pytest_mode else LenientCtx(code, lx)
+    elif pytest_mode:
+        ctx = PytestCtx(code)
+    else:
+        ctx = Ctx(code)
+    trace_all = cov and not pytest_mode
+    used = recbase
+    out = err = None
+    i = start
+    t0 = clock()
+    hdr_pack(shm, 0, i, t0, used, i)
+    while i < n:
+        c = cases[i]
+        if out is None or out.n or out.closed:
+            out = Output()
+        if err is None or err.n or err.closed:
+            err = Output()
+        sys.stdout = out
+        sys.stderr = err
+        sys.stdin = EMPTY_STDIN if c.stdin is None else make_stdin(c.stdin)
+        if trace_all:
+            sys.settrace(tracer)
+        kind = c.kind
+        if kind == CALL:
+            status, payload, detail = ctx.run_call(c)
+        elif kind == IO:
+            status, payload, detail = ctx.run_io(c, out)
+        elif pytest_mode:
+            status, payload, detail = ctx.run_test(c, (tracer, covmv) if cov else None)
+        else:
+            status, payload, detail = ctx.run_test(c)
+        if trace_all:
+            sys.settrace(None)
+        if flags.copy:
+            os._exit(0)  # a fork of the candidate came back into the harness
+        t1 = clock()
+        if used + len(payload) + maxrec > cap:
+            # No room for this record: a fresh child runs the case again
+            # with an empty record area.
+            hdr_pack(shm, 0, -1, t1, used, i)
+            os._exit(0)
+        progress = ctx.progress
+        if progress is not None:
+            ctx.progress = None
+        if lx is not None:
+            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, lx.take(), progress)
+            if cov:
+                covmv[:] = zeros
+        elif detail or cov or progress:
+            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, None, progress)
+            if cov:
+                covmv[:] = zeros
+        else:
+            rec_pack(shm, used, i, status, 0, t1 - t0)
+            used += rec_size
+            shm[used : used + len(payload)] = payload
+            used += len(payload)
+        i += 1
+        # Restore what a case may have changed for the next one (a pytest
+        # session keeps its modules from one test to the next, as pytest
+        # does).
+        if not pytest_mode:
+            modules.pop(module, None)
+            if test_module:
+                modules.pop(test_module, None)
+            if len(modules) != nmods:
+                nmods = prune_modules(BASE_MODULES)
+        if modules.get("__main__") is not harness_main:
+            modules["__main__"] = harness_main
+        if tuple(sys.path) != PATH0:
+            sys.path = list(PATH0)
+        if getrl() != RECURSION_LIMIT:
+            setrl(RECURSION_LIMIT)
+        if EMPTY_STDIN.closed:
+            reset_empty_stdin()
+        del c, detail, payload
+        # A case that left processes or threads behind, or a full record
+        # area, ends this child at a case boundary: the forker kills what is
+        # left and the manager has a fresh child run the remaining cases.
+        if i < n and (flags.forked or thread_count() or used + maxrec > cap):
+            hdr_pack(shm, 0, -1, t1, used, i)
+            os._exit(0)
+        hdr_pack(shm, 0, i, t1, used, i)
+        t0 = t1
+    hdr_pack(shm, 0, -1, clock(), used, i)
+
+
+def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module):
+    """run_cases for call cases of a pure candidate: such code cannot reach
+    sys, fork or start threads, so only what it can change is restored
+    between cases.
+
+    With keep_module (the candidate stores no attribute anywhere), the
+    module is not executed again for the next case while it provably holds
+    what a fresh import would: its body ran in under a millisecond and made
+    only functions of its own with immutable defaults, immutable constants
+    and things of pure standard-library modules, and the case left its
+    globals as they were. Without attribute stores, pure code cannot change
+    anything such a module body reads, so executing it again would make the
+    same module."""
+    hdr_pack = HDR.pack_into
+    rec_pack = REC.pack_into
+    rec_size = REC.size
+    clock = monotonic
+    n = end
+    mods = modules
+    modname = candidate.MODULE
+    maxrec = REC.size + 2 + DETAIL_MAX + 4
+    ctx = Ctx(code)
+    run_call, run_in = ctx.run_call, ctx.run_call_in
+    out = Output()
+    sys.stdout = out
+    sys.stderr = Output()
+    sys.stdin = EMPTY_STDIN
+    nmods = len(mods)
+    used = recbase
+    m = d = snap = None
+    i = start
+    t0 = clock()
+    hdr_pack(shm, 0, i, t0, used, i)
+    while i < n:
+        if d is not None:
+            mods[modname] = m
+            status, payload, detail = run_in(cases[i], d)
+            if d != snap:
+                d = None
+        elif keep_module:
+            m, d, snap = ctx.reusable_module()
+            if d is None:
+                keep_module = False
+                status, payload, detail = run_call(cases[i])
+            else:
+                status, payload, detail = run_in(cases[i], d)
+                if d != snap:
+                    d = None
+        else:
+            status, payload, detail = run_call(cases[i])
+        t1 = clock()
+        if used + len(payload) + maxrec > cap:
+            hdr_pack(shm, 0, -1, t1, used, i)  # no room: a fresh child runs it again
+            os._exit(0)
+        if detail:
+            used = put_record(shm, used, i, status, t1 - t0, payload, detail, None)
+        else:
+            rec_pack(shm, used, i, status, 0, t1 - t0)
+            used += rec_size
+            shm[used : used + len(payload)] = payload
+            used += len(payload)
+        i += 1
+        mods.pop(modname, None)
+        if len(mods) != nmods:
+            nmods = prune_modules(BASE_MODULES)
+        if out.n:
+            out = Output()
+            sys.stdout = out
+        del detail, payload
+        if i < n and used + maxrec > cap:
+            hdr_pack(shm, 0, -1, t1, used, i)
+            os._exit(0)
+        hdr_pack(shm, 0, i, t1, used, i)
+        t0 = t1
+    hdr_pack(shm, 0, -1, clock(), used, i)
+
+
+def load_lenient(shm, off):
+    """The lenient runtime (lenient.py), set up with the job's plan."""
+    (n,) = U32.unpack_from(shm, off)
+    code = marshal.loads(shm[off + 4 : off + 4 + n])
+    off += 4 + n
+    (n,) = U32.unpack_from(shm, off)
+    plan = bytes(shm[off + 4 : off + 4 + n])
+    lx = ModuleType("repair_lenient")
+    exec(code, lx.__dict__)
+    lx.setup(plan, candidate.CAND_FILE, candidate.MODULE)
+    return lx
+
+
+def prune_modules(base):
+    """Forget the candidate and every module imported during the case that
+    is not from the standard library (helpers next to the target), so that
+    the next case imports them afresh."""
+    module, test_module, lib = candidate.MODULE, candidate.TEST_MODULE, candidate.LIB_PREFIX
+    for name in list(modules):
+        if name in base and name != module and name != test_module:
+            continue
+        m = modules.get(name)
+        f = getattr(m, "__file__", None) if m is not None else None
+        if name == module or name == test_module or (isinstance(f, str) and f.startswith(lib)):
+            del modules[name]
+        else:
+            base.add(name)
+    return len(modules)
+
+
+def make_tracer(covmv, L, offsets=None):
+    if offsets is not None:
+        return make_multi_tracer(covmv, L, offsets)
+    cand = candidate.CAND_FILE
+
+    def local(frame, event, arg):
+        if event == "line":
+            ln = frame.f_lineno
+            if 0 < ln < L:
+                covmv[ln] = 1
+        return local
+
+    def glob(frame, event, arg):
+        if frame.f_code.co_filename == cand:
+            return local
+        return None
+
+    return glob
+
+
+def make_multi_tracer(covmv, L, offsets):
+    """make_tracer for several targets: a line of target k counts at its
+    line of the joined program, after offsets[k] lines."""
+    by_file = {f: off for (_, f), off in zip(candidate.MULTI, offsets)}
+
+    def tracer_for(off):
+        def local(frame, event, arg):
+            if event == "line":
+                ln = frame.f_lineno + off
+                if 0 < ln < L:
+                    covmv[ln] = 1
+            return local
+
+        return local
+
+    locals_ = {f: tracer_for(off) for f, off in by_file.items()}
+
+    def glob(frame, event, arg):
+        return locals_.get(frame.f_code.co_filename)
+
+    return glob
+
+
+def reset_empty_stdin():
+    """A fresh empty stdin: a case closed the last one."""
+    global EMPTY_STDIN
+    EMPTY_STDIN = make_stdin("")

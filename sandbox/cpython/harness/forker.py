@@ -1,0 +1,232 @@
+"""The forker: the process the shim executed (PID 1 of the sandbox's PID
+namespace). It forks a child when the manager asks, reaps it, kills and
+reaps whatever it left behind, and reports its exit status; before the
+first child of a candidate it empties the working directory (and, without
+namespaces, puts lib/ back as it was). Its loop touches few pages, so
+forking it costs few copy-on-write faults.
+
+Owns PIDNS and CHILDREN_PATH (identify) and the record of lib/ as the
+shim made it: LIB_FILES, LIB_DIRS, LIB_STATE (snapshot_lib).
+"""
+import os
+import signal
+from stat import S_ISDIR as stat_isdir
+
+from .protocol import FORK_WIPE, FORKED, MSG, REAPED
+
+PIDNS = False  # the forker is PID 1 of a PID namespace
+CHILDREN_PATH = ""  # /proc's list of the forker's children
+LIB_FILES = ()  # (path, content) of every file of lib/
+LIB_DIRS = ()  # lib/'s directories, parents first
+LIB_STATE = None  # what lib/ holds (lib_state)
+
+
+def identify():
+    """Sets PIDNS and CHILDREN_PATH: call it in the forker, first."""
+    global PIDNS, CHILDREN_PATH
+    PIDNS = os.getpid() == 1
+    CHILDREN_PATH = "/proc/self/task/%d/children" % os.getpid()
+
+
+def snapshot_lib():
+    """Records lib/ as the shim made it, to put it back (restore_lib)."""
+    global LIB_FILES, LIB_DIRS, LIB_STATE
+    files, dirs = [], []
+    try:
+        dirs, names = lib_walk()
+        for p in names:
+            with open(p, "rb") as f:
+                files.append((p, f.read()))
+    except OSError:
+        pass
+    LIB_FILES, LIB_DIRS = tuple(files), tuple(dirs)
+    LIB_STATE = lib_state()
+
+
+def forker(rfd, wfd, manager, start_child):
+    """The loop of PID 1: one fork per request of the manager (pid
+    manager), whose child calls start_child. Kept small: every page it
+    writes is copied once more after each fork."""
+    read, write, fork, waitpid, pack = os.read, os.write, os.fork, os.waitpid, MSG.pack
+    while True:
+        try:
+            req = read(rfd, 1)
+            if not req:
+                os._exit(0)  # the manager is gone
+            if req == FORK_WIPE:
+                wipe_workdir()
+            pid = fork()
+            if pid == 0:
+                start_child()
+            write(wfd, pack(FORKED, pid))
+            status = -1
+            while True:
+                try:
+                    status = waitpid(pid, 0)[1]
+                    break
+                except InterruptedError:
+                    continue
+                except ChildProcessError:
+                    break
+            reap_leftovers(manager)
+            write(wfd, pack(REAPED, status))
+        except BaseException:
+            os._exit(3)
+
+
+def wipe_workdir():
+    """Empties the working directory (the private tmpfs) but for lib/
+    before the first child of a candidate (everything the previous one
+    started is gone by then): every candidate starts from the same empty
+    directory (a file left by one candidate must not make another pass, a
+    full tmpfs must not make it fail). Without namespaces lib/ is writable
+    by its owner: it is put back as it was too."""
+    try:
+        if os.listdir(".") == ["lib"] and os.stat(".").st_mode & 0o7777 == 0o755:
+            if PIDNS or lib_state() == LIB_STATE:
+                return
+    except OSError:
+        pass
+    try:
+        os.chmod(".", 0o755)
+        names = os.listdir(".")
+    except OSError:
+        return
+    for name in names:
+        if name != "lib":
+            remove_tree(name)
+    if not PIDNS and lib_state() != LIB_STATE:
+        restore_lib()
+
+
+def remove_tree(path):
+    """Removes path, without following symbolic links, whatever the modes
+    of its directories."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return
+    if stat_isdir(st.st_mode):
+        try:
+            os.chmod(path, 0o700)
+            names = os.listdir(path)
+        except OSError:
+            names = []
+        for name in names:
+            remove_tree(os.path.join(path, name))
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
+    else:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def lib_walk():
+    """lib/'s directories and files (paths relative to the working
+    directory), parents first."""
+    dirs, files = [], []
+    stack = ["lib"]
+    while stack:
+        d = stack.pop()
+        dirs.append(d)
+        for name in sorted(os.listdir(d), reverse=True):
+            p = os.path.join(d, name)
+            if os.path.isdir(p) and not os.path.islink(p):
+                stack.append(p)
+            else:
+                files.append(p)
+    return dirs, files
+
+
+def lib_state():
+    """What lib/ holds: names, sizes, modification times and modes."""
+    out = []
+    try:
+        dirs, files = lib_walk()
+        for p in dirs + files:
+            st = os.lstat(p)
+            out.append((p, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino))
+    except OSError:
+        return None
+    return out
+
+
+def restore_lib():
+    """Puts lib/ back as the shim made it (without namespaces only)."""
+    global LIB_STATE
+    try:
+        os.chmod("lib", 0o755)
+    except OSError:
+        pass
+    remove_tree("lib")
+    try:
+        for d in LIB_DIRS:
+            os.mkdir(d, 0o755)
+        for p, data in LIB_FILES:
+            fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
+            try:
+                os.write(fd, data)
+            finally:
+                os.close(fd)
+        for d in reversed(LIB_DIRS):
+            os.chmod(d, 0o555)
+    except OSError:
+        pass
+    LIB_STATE = lib_state()
+
+
+def reap_leftovers(manager):
+    """Kills and reaps every child of the forker but the manager: whatever
+    the candidate left running or exited ends up here, orphans being
+    adopted by PID 1 (or by the forker as a child subreaper)."""
+    for _ in range(10000):
+        kids = children()
+        if kids is None:
+            return
+        others = [k for k in kids if k != manager]
+        if not others:
+            return
+        for k in others:
+            try:
+                os.kill(k, signal.SIGKILL)
+            except OSError:
+                pass
+        for k in others:
+            try:
+                os.waitpid(k, 0)
+            except OSError:
+                pass
+
+
+def children():
+    """The forker's children, from /proc (CONFIG_PROC_CHILDREN), else from
+    a scan of /proc/*/stat; None if /proc is unusable."""
+    try:
+        fd = os.open(CHILDREN_PATH, os.O_RDONLY)
+        try:
+            return [int(x) for x in os.read(fd, 1 << 16).split()]
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+    me = os.getpid()
+    kids = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name, "rb") as f:
+                data = f.read()
+            if int(data[data.rindex(b")") + 2 :].split()[1]) == me:
+                kids.append(int(name))
+        except (OSError, ValueError):
+            pass
+    return kids

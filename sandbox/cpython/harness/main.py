@@ -1,0 +1,165 @@
+"""The fork server of the repair cpython engine: its entry point, run as
+__main__ by boot.py under the real interpreter, inside the sandbox shim.
+It receives the suite once, then per candidate only its source. Three
+kinds of process share one anonymous shared mapping (see protocol.py):
+
+  forker (forker.py: the process the shim executed, PID 1 of the
+          sandbox's PID namespace) forks a child when the manager asks,
+          reaps it, kills and reaps whatever it left behind, and reports
+          its exit status.
+  manager (manager.py: forked once by the forker; never forks) talks to
+          Go, compiles each candidate and puts its marshalled code into
+          the mapping, enforces the per-case deadlines from outside, and
+          sends the records back.
+  child   (child.py: one per candidate, more if cases end it early) loads
+          the code, runs the cases (candidate.py, real_pytest.py) and
+          writes one record per case into the mapping.
+
+Owns what the three share: the case table (CASES), the mapping (SHM) and
+the pipes between the manager and a reused child (GO_R, DONE_W), and
+UNDUMPABLE. setup gives every other module its part of the suite.
+
+It must run on CPython 3.8 and later.
+"""
+import gc
+import json
+import math  # noqa: F401 -- loaded, as it always was: a pure candidate may import it in a reused child
+import mmap
+import os
+import signal
+
+from . import candidate, child, forker, guard, manager, observe, purity, real_pytest
+from .candidate import load_case
+from .child import child_main
+from .protocol import *  # noqa: F403 -- __main__ shows the protocol, as the one-file harness did
+from .protocol import IN_FD, MSG_FATAL, MSG_LIST, MSG_SUITE, OUT_FD, SHM_SIZE, read_msg, send
+from .purity import imported_names, pure_code, take_snapshots
+
+CASES = ()  # what the child needs of each case (candidate.Case), by index
+SHM = None  # the shared mapping
+GO_R = DONE_W = -1  # a reused child's ends of the pipes: from the manager, to it
+UNDUMPABLE = False  # make_undumpable worked
+
+
+def setup(cfg):
+    """Sets every module up from the suite cfg, in this order (each step
+    may import modules, and the last remembers which a case keeps). Returns
+    the mask of the pure modules the test file reaches (for the guard)."""
+    global CASES
+    CASES = tuple(load_case(c) for c in cfg["cases"])
+    observe.configure(int(cfg.get("output_cap") or 65536))
+    candidate.configure(cfg)
+    forker.snapshot_lib()
+    pt = cfg.get("pytest")
+    if candidate.TEST_MODULE and pt:
+        real_pytest.start(pt)
+    import warnings
+
+    warnings.simplefilter("ignore")  # compile() of candidates must not print
+    reuse = bool(cfg.get("reuse", True))
+    # Tests switch the static check off to see the guard (guard.make_guard)
+    # catch what a pure candidate changed.
+    purity.configure(bool(cfg.get("static_check", True)))
+    preload = set()
+    try:
+        preload = imported_names(compile(cfg.get("original") or "", candidate.CAND_FILE, "exec", dont_inherit=True))
+    except BaseException:
+        pass
+    take_snapshots(preload, candidate.PYTEST)
+    test_mask = 0
+    if candidate.TEST_CODE is not None:
+        pure, test_mask = pure_code(candidate.TEST_CODE, ("pytest", candidate.MODULE))
+        if not pure or real_pytest.PYTEST_MODE:
+            reuse = False
+    if candidate.PACKAGE or candidate.MULTI:
+        reuse = False
+    manager.configure(CASES, cfg.get("lenient_runtime") or "", reuse)
+    child.configure(CASES, int(cfg.get("memory_mb") or 512))
+    return test_mask
+
+
+def make_undumpable():
+    """prctl(PR_SET_DUMPABLE, 0) for the forker, and so for the manager
+    and every child forked after it: a process of the same user without
+    capabilities cannot open their /proc/PID/mem then, so a candidate
+    cannot write into the forker (which every later candidate is forked
+    from) or the manager (which keeps the deadlines). With namespaces /proc
+    is read-only besides. Whether it worked."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0) == 0
+    except Exception:
+        return False
+
+
+def start_child():
+    """What a fresh fork of the forker runs."""
+    child_main(SHM, CASES, GO_R, DONE_W)
+
+
+def main(harness):
+    """Sets the server up, forks the manager and runs the forker's loop;
+    harness are the harness's modules (for the guard)."""
+    global SHM, GO_R, DONE_W, UNDUMPABLE
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    forker.identify()
+    # The candidate's environment is empty (the interpreter was started
+    # with PYTHONHASHSEED only, for reproducible str hashes).
+    for k in list(os.environ):
+        del os.environ[k]
+    UNDUMPABLE = make_undumpable()
+    kind, payload = read_msg()
+    if kind != MSG_SUITE:
+        raise ValueError("expected the suite first")
+    cfg = json.loads(payload)
+    test_mask = setup(cfg)
+    del payload
+    if real_pytest.COLLECT:
+        send(MSG_LIST, json.dumps(real_pytest.collect_items(cfg.get("original") or "")).encode())
+        os._exit(0)
+    del cfg
+    SHM = mmap.mmap(-1, SHM_SIZE)
+    to_forker_r, to_forker_w = os.pipe()
+    from_forker_r, from_forker_w = os.pipe()
+    GO_R, go_w = os.pipe()  # manager to a reused child: CHILD_GO next job, CHILD_QUIT exit
+    done_r, DONE_W = os.pipe()  # reused child to manager: CHILD_DONE finished
+    guard.make_guard(harness, child.BASE_MODULES, candidate.PYTEST, test_mask)
+    gc.collect()
+    gc.freeze()  # the children's collections skip (and do not copy) all of this
+    manager_pid = os.fork()
+    if manager_pid == 0:
+        os.close(to_forker_r)
+        os.close(from_forker_w)
+        os.close(GO_R)
+        os.close(DONE_W)
+        try:
+            m = manager.Manager(to_forker_w, from_forker_r, go_w, done_r, SHM, CASES)
+            m.serve({"pid_ns": forker.PIDNS, "undumpable": UNDUMPABLE})
+        except BaseException as e:
+            try:
+                send(MSG_FATAL, ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace"))
+            except BaseException:
+                pass
+            os._exit(3)
+        os._exit(0)
+    os.close(to_forker_w)
+    os.close(from_forker_r)
+    os.close(go_w)
+    os.close(done_r)
+    os.close(IN_FD)
+    os.close(OUT_FD)
+    os.register_at_fork(after_in_child=guard._after_fork_child, after_in_parent=guard._after_fork_parent)
+    forker.forker(to_forker_r, from_forker_w, manager_pid, start_child)
+
+
+def run(harness):
+    """boot.py's call: main, and the X message if it fails."""
+    try:
+        main(harness)
+    except BaseException as e:
+        try:
+            send(MSG_FATAL, ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace"))
+        except BaseException:
+            pass
+        raise

@@ -1,0 +1,393 @@
+"""The manager: forked once by the forker, never forking. It talks to Go,
+compiles each candidate and puts its marshalled code into the shared
+memory, asks the forker for children (or wakes the child a pure candidate
+left waiting), enforces the per-case deadlines from outside the child and
+sends the records back.
+
+Owns the manager's timing (SETUP_LIMIT, HEARTBEAT, FORKER_WAIT, and LOOK
+from the case timeouts), LENIENT_SOURCE, REUSE (whether pure candidates
+may reuse a child) and START, the first case of the running chunk; the
+three from the suite are set by configure.
+"""
+import gc
+import json
+import marshal
+import os
+import select
+import signal
+import sys
+from time import clock_gettime, monotonic
+
+from . import candidate
+from .candidate import compile_joined
+from .protocol import (
+    CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CUR, DETAIL_MAX, DONE, EXIT_MEMORY, FORK, FORK_WIPE, FORKED,
+    HDR, INJ_MAX, JOB, JOB_OFF, MLE, MSG, MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT,
+    MSG_RUN, PROGRESS, RANGE, REAPED, REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_RANGE, SHM_SIZE,
+    TLE, U32, VALUE_MAX, put_record, read_msg, send,
+)
+from .purity import pure_code
+
+ModuleType = type(sys)
+
+SETUP_LIMIT = 10.0  # seconds a child may take before its first case
+HEARTBEAT = 1.0  # seconds between pings while a candidate runs
+LOOK = HEARTBEAT  # seconds between the manager's looks at a running child (configure)
+FORKER_WAIT = 5.0  # seconds the forker may take to reap a killed child
+
+LENIENT_SOURCE = ""  # lenient.py, compiled at the first lenient candidate
+REUSE = True  # pure candidates may run in the child of the previous one
+START = [0]  # the first case of the running chunk
+
+
+def configure(cases, lenient_source, reuse):
+    """Sets the manager's configuration from the case table, the lenient
+    runtime's source and whether pure candidates may reuse a child."""
+    global LOOK, LENIENT_SOURCE, REUSE
+    # The manager looks at a running child at least twice per shortest
+    # timeout: it learns that a case started only by looking.
+    LOOK = min([HEARTBEAT] + [c.timeout / 2 for c in cases if c.timeout > 0])
+    LENIENT_SOURCE = lenient_source
+    REUSE = reuse
+
+
+CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(pid):
+    """User plus system CPU seconds of process pid, or None.
+
+    Read from the process's CPU-time clock (Linux: clockid ((~pid) << 3) | 2,
+    CPUCLOCK_SCHED of the whole process, see clock_getcpuclockid(3)), which
+    is exact; /proc/PID/stat counts in clock ticks (10 ms), too coarse for a
+    cap of a few milliseconds."""
+    try:
+        return clock_gettime(((~pid) << 3) | 2)
+    except (OSError, OverflowError, ValueError, AttributeError):
+        pass
+    try:
+        fd = os.open("/proc/%d/stat" % pid, os.O_RDONLY)
+        try:
+            data = os.read(fd, 4096)
+        finally:
+            os.close(fd)
+        fields = data[data.rindex(b")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def death(how, status, c, cap):
+    """The verdict and detail of a case during which the child ended; cap
+    (if > 0) caps the case's timeout."""
+    if how == "timeout":
+        return TLE, "timed out after %gs" % (min(c.timeout, cap) if cap > 0 else c.timeout)
+    if status < 0:
+        return RTE, "lost the child process"
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        if sig == signal.SIGXCPU:
+            return TLE, "CPU time limit exceeded"
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = str(sig)
+        return RTE, "killed by signal %s" % name
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
+    if code == EXIT_MEMORY:
+        return MLE, "MemoryError"
+    return RTE, "exited with status %d" % code
+
+
+class Manager:
+    """The manager's loop (serve) and its state: the pipes to the forker
+    and to a reused child, the shared memory, the case table, the child
+    kept for the next pure candidate."""
+
+    def __init__(self, to_forker, from_forker, go, done, shm, cases):
+        self.shm = shm
+        self.cases = cases
+        self.to_forker = to_forker
+        self.from_forker = from_forker
+        self.go = go
+        self.done = done
+        self.poller = select.poll()
+        self.poller.register(from_forker, select.POLLIN)
+        self.poller.register(done, select.POLLIN)
+        self.idle = 0  # pid of a child waiting for the next pure candidate
+        self.job = 0
+        self.reused = 0  # of the current candidate: chunks run in an idle child
+        self.forks = 0  # of the current candidate: fresh children
+        self.lx = None  # the lenient runtime, loaded at the first lenient candidate
+        self.first_fork = True  # no fresh child of the running candidate yet
+        self.lx_code = b""
+
+    def forker_msg(self):
+        b = b""
+        while len(b) < MSG.size:
+            x = os.read(self.from_forker, MSG.size - len(b))
+            if not x:
+                raise EOFError("the forker is gone")
+            b += x
+        return MSG.unpack(b)
+
+    def retire(self):
+        """Lets an idle child exit and waits until the forker reaped it."""
+        if not self.idle:
+            return
+        self.idle = 0
+        os.write(self.go, CHILD_QUIT)
+        kind, _ = self.forker_msg()
+        if kind != REAPED:
+            raise ValueError("forker protocol")
+
+    def run_child(self, reuse):
+        """Runs the job in SHM in the idle child (reuse) or a fresh one,
+        enforcing the deadlines of its cases. Returns ("done", 0) when the
+        child finished and waits for the next pure candidate, else ("exit"
+        or "timeout", wait status) once the forker has reaped it and
+        everything it left."""
+        fork_time = monotonic()
+        if reuse and self.idle:
+            pid = self.idle
+            self.idle = 0
+            self.reused += 1
+            os.write(self.go, CHILD_GO)
+            how, status = self.supervise(pid, fork_time)
+            if how != "exit" or HDR.unpack_from(self.shm, 0)[3] != START[0] or CUR.unpack_from(self.shm, 0)[0] != -1:
+                return how, status
+            # The idle child was gone before it started: use a fresh one.
+            fork_time = monotonic()
+        self.retire()
+        self.forks += 1
+        # The first fresh child of a candidate starts in an emptied
+        # working directory (FORK_WIPE); its later children keep what the
+        # candidate's earlier cases wrote there, as one process would.
+        os.write(self.to_forker, FORK_WIPE if self.first_fork else FORK)
+        self.first_fork = False
+        kind, pid = self.forker_msg()
+        if kind != FORKED:
+            raise ValueError("forker protocol")
+        return self.supervise(pid, fork_time)
+
+    def supervise(self, pid, fork_time):
+        seen = None
+        deadline = fork_time + SETUP_LIMIT
+        hard = deadline  # the case's own timeout, when the search's cap binds
+        capped = False
+        cpu_obs = None
+        last_ping = fork_time
+        shm, cases = self.shm, self.cases
+        n = len(cases)
+        unpack = CUR.unpack_from
+        how = "exit"
+        killed = 0.0
+        while True:
+            if how == "exit":
+                h = unpack(shm, 0)
+                if h != seen:
+                    seen = h
+                    cur, t0 = h
+                    capped = False
+                    if 0 <= cur < n and t0 < fork_time:
+                        # A torn read: the child, preempted while writing
+                        # the header, has written the case but not yet its
+                        # start (still the reset value). Look again soon.
+                        seen = None
+                        deadline = monotonic() + 0.001
+                    elif 0 <= cur < n:
+                        # The child writes the header: a start in the
+                        # future would put the deadline off.
+                        t0 = min(t0, monotonic())
+                        t = cases[cur].timeout
+                        hard = deadline = t0 + t
+                        if 0 < self.cap < t:
+                            deadline = t0 + self.cap
+                            capped = True
+                            cpu_obs = cpu_seconds(pid)
+                    else:
+                        deadline = fork_time + SETUP_LIMIT
+            now = monotonic()
+            if how == "exit" and now >= deadline:
+                if unpack(shm, 0) != seen:
+                    continue  # read while the child was writing
+                if capped and now < hard:
+                    # The search's cap counts CPU time: a child the machine
+                    # starved gets the time it did not have (up to the
+                    # case's own timeout). Only CPU time the manager saw
+                    # being used counts: a case first seen late (the
+                    # manager was starved too) gets up to one more cap.
+                    cpu = cpu_seconds(pid)
+                    if cpu is not None and cpu_obs is not None:
+                        used = cpu - cpu_obs
+                        if used < 0.8 * self.cap:
+                            deadline = min(hard, now + self.cap - used)
+                            continue
+                for f in (os.killpg, os.kill):
+                    try:
+                        f(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                how = "timeout"
+                killed = now
+                continue
+            if how == "timeout" and now - killed > FORKER_WAIT:
+                # The forker reaps a killed child at once, unless it was
+                # stopped (without a PID namespace a candidate can stop
+                # it): give up on this server.
+                raise EOFError("the forker did not reap a killed child in %gs" % FORKER_WAIT)
+            wait = HEARTBEAT if how == "timeout" else min(deadline - now, LOOK)
+            if self.cap > 0 and how == "exit":
+                # Look at the running case often enough to hold the cap.
+                wait = min(wait, self.cap / 2)
+            ready = self.poller.poll(int(wait * 1000) + 1)
+            for fd, _ in ready:
+                if fd == self.from_forker:
+                    kind, status = self.forker_msg()
+                    if kind != REAPED:
+                        raise ValueError("forker protocol")
+                    return how, status
+            for fd, _ in ready:
+                if fd == self.done and os.read(self.done, 1) == CHILD_DONE and how == "exit":
+                    self.idle = pid
+                    return "done", 0
+            if now - last_ping >= HEARTBEAT:
+                send(MSG_PING)
+                last_ping = now
+
+    def evaluate(self, src, cov, plan=None, first=0, end=None):
+        """Runs cases first..end-1 (end None: to the last) of candidate
+        src, sending their records."""
+        cand = candidate.CAND_FILE
+        try:
+            if candidate.MULTI:
+                code = compile_joined(src)
+                plan = None  # lenient runs take one file
+            else:
+                code = compile(src, cand, "exec", dont_inherit=True)
+        except BaseException as e:  # SyntaxError, ValueError (NUL bytes), RecursionError, MemoryError...
+            if isinstance(e, SyntaxError):
+                msg = "%s: %s" % (type(e).__name__, e.msg)
+                if e.lineno:
+                    msg += " (line %d)" % e.lineno
+                    if candidate.MULTI and e.filename and e.filename != cand:
+                        msg = msg[:-1] + " of %s)" % os.path.basename(e.filename)
+            else:
+                msg = "%s: %s" % (type(e).__name__, e)
+            e.__traceback__ = None
+            send(MSG_COMPILE, msg.encode("utf-8", "replace")[:2000])
+            return
+        lx = None
+        if plan is not None:
+            code, lx = self.lenient(src, code, plan)
+        blob = marshal.dumps(code)
+        shm, cases = self.shm, self.cases
+        n = len(cases) if end is None else min(end, len(cases))
+        L = src.count(b"\n") + 2 if cov else 0
+        end = CODE_OFF + len(blob)
+        lx_off = 0
+        if lx is not None:
+            lx_off = (end + 7) & ~7
+            end = lx_off + len(lx)
+        covoff = (end + 7) & ~7
+        recbase = (covoff + L + 7) & ~7
+        maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size
+        cap = SHM_SIZE
+        # Room for one record with the largest observation (a value and
+        # the arguments, or an output), and a few small ones.
+        if recbase + 2 * VALUE_MAX + 64 + 4 * (maxrec + (INJ_MAX if lx is not None else 0)) > cap:
+            send(MSG_COMPILE, b"the candidate is too large for the sandbox")
+            return
+        reuse, mask = pure_code(code) if REUSE and not cov and lx is None else (0, 0)
+        self.first_fork = True
+        shm[CODE_OFF : CODE_OFF + len(blob)] = blob
+        if lx is not None:
+            shm[lx_off:end] = lx
+        self.job += 1
+        JOB.pack_into(shm, JOB_OFF, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask, n)
+        start = first
+        while start < n:
+            START[0] = start
+            HDR.pack_into(shm, 0, -1, 0.0, recbase, start)
+            if cov:
+                shm[covoff : covoff + L] = bytes(L)
+            how, status = self.run_child(reuse)
+            _, _, used, nxt = HDR.unpack_from(shm, 0)
+            cur, t0 = CUR.unpack_from(shm, 0)
+            if not (recbase <= used <= cap and start <= nxt <= n):
+                used, nxt = recbase, start  # the header is garbage: trust nothing
+            if how != "done" and nxt < n and (how == "timeout" or cur == nxt or nxt == start):
+                if used > cap - maxrec:
+                    used, nxt = recbase, start
+                verdict, detail = death(how, status, cases[nxt], self.cap)
+                secs = monotonic() - t0 if cur == nxt else 0.0
+                if not 0 <= secs < 1e6:
+                    secs = 0.0
+                covmv = memoryview(shm)[covoff : covoff + L] if cov else None
+                used = put_record(shm, used, nxt, verdict, secs, b"", detail, covmv)
+                nxt += 1
+            send(MSG_CHUNK, memoryview(shm)[recbase:used])
+            start = nxt
+            if how == "timeout" and self.abandon and start < n:
+                # The search's shortcut: a candidate that timed out once is
+                # not run further; its other cases count as timed out too.
+                detail = "not run: an earlier case timed out"
+                used = recbase
+                for i in range(start, n):
+                    if used > cap - maxrec:
+                        send(MSG_CHUNK, memoryview(shm)[recbase:used])
+                        used = recbase
+                    used = put_record(shm, used, i, TLE, 0.0, b"", detail, None)
+                send(MSG_CHUNK, memoryview(shm)[recbase:used])
+                break
+
+    def lenient(self, src, code, plan):
+        """The candidate instrumented for lenient mode (lenient.py), and
+        what a child needs to run it: the runtime's marshalled code and the
+        plan, each after its u32 length."""
+        if self.lx is None:
+            rt = compile(LENIENT_SOURCE, "<repair-lenient>", "exec", dont_inherit=True)
+            self.lx = ModuleType("repair_lenient")
+            exec(rt, self.lx.__dict__)
+            self.lx_code = marshal.dumps(rt)
+        try:
+            code = self.lx.instrument(src, candidate.CAND_FILE)
+        except Exception:
+            pass  # attribute reads stay as they are; names and imports are still lenient
+        return code, b"".join((U32.pack(len(self.lx_code)), self.lx_code, U32.pack(len(plan)), plan))
+
+    def serve(self, hello):
+        """Says hello (with hello's fields added) and serves Go's requests
+        until Go closes the pipe."""
+        gc.enable()
+        send(MSG_HELLO, json.dumps(dict({"version": "%d.%d.%d" % sys.version_info[:3]}, **hello)).encode())
+        while True:
+            try:
+                kind, payload = read_msg()
+            except EOFError:
+                return
+            if kind == MSG_RUN:
+                # A flags byte, the cap of every case's timeout (seconds, a
+                # double; 0: the suite's timeouts), with RUN_RANGE the
+                # first case and the end, with RUN_LENIENT the plan after
+                # its u32 length, then the source.
+                self.reused = self.forks = 0
+                flags = payload[0]
+                (self.cap,) = CAP.unpack_from(payload, 1)
+                self.abandon = bool(flags & RUN_ABANDON)
+                off = 1 + CAP.size
+                first, end = 0, None
+                if flags & RUN_RANGE:
+                    first, end = RANGE.unpack_from(payload, off)
+                    off += RANGE.size
+                plan = None
+                if flags & RUN_LENIENT:
+                    (k,) = U32.unpack_from(payload, off)
+                    plan = payload[off + 4 : off + 4 + k]
+                    off += 4 + k
+                self.evaluate(payload[off:], bool(flags & RUN_COVERAGE), plan, first, end)
+                send(MSG_DONE, DONE.pack(self.reused, self.forks, 1 if self.idle else 0))
+            elif kind == MSG_QUIT:
+                return
+            else:
+                raise ValueError("unknown request %r" % kind)

@@ -1,0 +1,201 @@
+"""The wire format of the fork server, spelled once.
+
+Owns every constant that two processes must agree on: the messages
+between Go and the manager, the run request's flags, the records (their
+layout, flags and statuses), the layout of the shared memory between the
+manager and the child, and the forker's reports. docs/engines.md ("The
+cpython harness protocol") is the same table; TestProtocolTable (Go)
+checks that table, the constants below and the Go side's constants
+against one another. Every name here is a constant: the other modules
+import them by name.
+
+Also the framing of the messages (read_msg, send) and the writing of a
+record into the shared memory (put_record).
+"""
+import array
+import os
+import struct
+import sys
+
+IN_FD = int(sys.argv[1])  # Go's requests
+OUT_FD = int(sys.argv[2])  # the server's answers
+
+# ---- messages ----------------------------------------------------------------
+#
+# Go and the manager exchange messages: a u32 length (of the kind byte and
+# the payload), the kind, the payload.
+
+MSG_MODULES = b"M"  # Go → bootstrap, first: the harness's code (u32 n, n bytes of code, the sources)
+MSG_CODE = b"K"  # bootstrap → Go: the code it compiled, for Go to keep (empty: it ran Go's)
+MSG_SUITE = b"S"  # Go → server, once: the suite as JSON
+MSG_RUN = b"R"  # Go → server: a candidate (flags, CAP, [RANGE], [u32 n, plan], source)
+MSG_QUIT = b"Q"  # Go → server: exit (Go closes the pipe instead)
+MSG_HELLO = b"H"  # server → Go: ready, JSON {version, pid_ns, undumpable}
+MSG_PING = b"P"  # server → Go: still busy (every HEARTBEAT)
+MSG_CHUNK = b"C"  # server → Go: records of finished cases
+MSG_COMPILE = b"E"  # server → Go: the candidate does not compile: the message
+MSG_DONE = b"D"  # server → Go: the candidate is finished: DONE
+MSG_FATAL = b"X"  # server → Go: the server failed: the message (then it exits)
+MSG_LIST = b"L"  # server → Go, collect mode only: what pytest collects, as JSON
+
+# A run request: a flags byte, the cap of the case timeouts (seconds; 0:
+# the suite's own), with RUN_RANGE the case range, with RUN_LENIENT a u32
+# length and the lenient plan, then the source.
+RUN_COVERAGE = 1  # report the lines each case executed
+RUN_ABANDON = 2  # stop at the first case that times out
+RUN_LENIENT = 4  # a lenient run (package lenient): the plan precedes the source
+RUN_RANGE = 8  # run the cases first..end-1 only
+CAP = struct.Struct("<d")  # the cap of the case timeouts
+RANGE = struct.Struct("<II")  # first case, end
+DONE = struct.Struct("<III")  # a D message: chunks run in a reused child, fresh children, a child kept
+
+# ---- records -----------------------------------------------------------------
+#
+# One record per case: REC (case, status, flags, seconds), with a status of
+# ST_RETURNED or more the observation (observe.py; fitness.ReadObservation),
+# with REC_DETAIL a U16 length and the detail (UTF-8, at most DETAIL_MAX
+# bytes), with REC_LINES a U32 count and as many U32 line numbers, with
+# REC_INJECTIONS the injections (put_injections), with REC_PROGRESS
+# PROGRESS.
+
+REC = struct.Struct("<IBBd")  # case, status, flags, seconds
+REC_DETAIL = 1
+REC_LINES = 2
+REC_INJECTIONS = 4
+REC_PROGRESS = 8
+PROGRESS = struct.Struct("<HH")  # a failing test function's asserts passed, asserts
+U16 = struct.Struct("<H")
+U32 = struct.Struct("<I")
+DETAIL_MAX = 480  # bytes of a detail
+# Room for one case's injections (lenient mode): a u16 count, then per
+# injection a u32 line and three u8-length strings (kind, name, class).
+INJ_MAX = 2 + 32 * (4 + 3 + 12 + 100 + 16)
+
+# Statuses: below ST_RETURNED a verdict, in fitness.Verdict order (of a
+# death or a deadline, the manager's; of a test case, the test's); from
+# ST_RETURNED on how a call or I/O case ended, which Go judges.
+PASSED, WRONG, TLE, RTE, CE, MLE = range(6)
+ST_RETURNED, ST_RAISED, ST_FINISHED = 16, 17, 18
+
+# The kinds of the suite's cases (fitness.Kind).
+CALL, IO, TEST = range(3)
+KINDS = {"call": CALL, "io": IO, "test": TEST}
+
+# Observations (fitness/value.go): bounds of an encoded value.
+VALUE_MAX = 4 << 20  # bytes of an encoded value (and of the arguments)
+MAX_DEPTH = 100  # nesting of an encoded value (fitness.MaxDepth)
+MATERIALISE_MAX = 10000  # items of a returned iterator (fitness.MaxMaterialise)
+
+# ---- the shared memory ---------------------------------------------------------
+#
+# An anonymous shared mapping of SHM_SIZE bytes: HDR, written by the child
+# (CUR is its first two fields), at 0; JOB, written by the manager, at
+# JOB_OFF; the marshalled code at CODE_OFF; then the lenient runtime and
+# plan, the coverage bytes (one per line of the candidate, for the running
+# case) and the records.
+
+SHM_SIZE = 32 << 20
+HDR = struct.Struct("<qdQQ")  # running case (-1: none), its start, records end, next case
+CUR = struct.Struct("<qd")  # running case, its start
+JOB_OFF = 32
+# code length, lines (coverage: > 0), coverage offset, records offset,
+# records end, whether the child may serve the next candidate too, job
+# number, offset of the lenient runtime and plan (0: not lenient), the
+# pure modules the candidate can reach (a mask, see purity.take_snapshots),
+# the end of the cases to run (the first is in HDR)
+JOB = struct.Struct("<QQQQQQQQQQ")
+CODE_OFF = 128
+
+# Between the processes of a server, over pipes: the manager asks the
+# forker for a child (one byte), the forker reports MSG (its pid, then its
+# wait status once it and whatever it left are reaped); a reused child
+# waits for one byte from the manager and answers one.
+FORK = b"F"  # manager → forker: a fresh child
+FORK_WIPE = b"W"  # manager → forker: a fresh child, in an emptied working directory
+MSG = struct.Struct("<cq")  # forker → manager: a kind and a number
+FORKED = b"p"  # MSG: the child's pid
+REAPED = b"s"  # MSG: its wait status
+CHILD_GO = b"g"  # manager → reused child: the next job is in the shared memory
+CHILD_QUIT = b"q"  # manager → reused child: exit
+CHILD_DONE = b"d"  # reused child → manager: finished, waiting
+EXIT_MEMORY = 0x7D  # exit status of a child that ran out of memory in harness code
+
+
+def read_exact(n):
+    buf = bytearray()
+    while len(buf) < n:
+        b = os.read(IN_FD, n - len(buf))
+        if not b:
+            raise EOFError
+        buf += b
+    return bytes(buf)
+
+
+def read_msg():
+    (n,) = U32.unpack(read_exact(4))
+    if n == 0:
+        raise ValueError("empty message")
+    body = read_exact(n)
+    return body[:1], body[1:]
+
+
+def send(kind, payload=b""):
+    data = b"".join((U32.pack(len(payload) + 1), kind, payload))
+    view = memoryview(data)
+    while view:
+        n = os.write(OUT_FD, view)
+        view = view[n:]
+
+
+def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None):
+    """Appends one record (see decodeRecords in server.go) at used and
+    returns the new end: status is a verdict (of a death, or of a test
+    case) or an ending (ST_*) whose observation is payload; progress, of a
+    failing test function, is (asserts passed, asserts)."""
+    fl = ((REC_DETAIL if detail else 0) | (REC_LINES if covmv is not None else 0)
+          | (REC_INJECTIONS if injections is not None else 0) | (REC_PROGRESS if progress else 0))
+    REC.pack_into(shm, used, i, status, fl, secs)
+    used += REC.size
+    if payload:
+        shm[used : used + len(payload)] = payload
+        used += len(payload)
+    if detail:
+        b = detail.encode("utf-8", "replace")
+        if len(b) > DETAIL_MAX:
+            b = b[:DETAIL_MAX].decode("utf-8", "ignore").encode("utf-8")
+        U16.pack_into(shm, used, len(b))
+        shm[used + 2 : used + 2 + len(b)] = b
+        used += 2 + len(b)
+    if covmv is not None:
+        raw = covmv.tobytes()
+        lines = array.array("I")
+        p = raw.find(1)
+        while p >= 0:
+            lines.append(p)
+            p = raw.find(1, p + 1)
+        U32.pack_into(shm, used, len(lines))
+        b = lines.tobytes()
+        shm[used + 4 : used + 4 + len(b)] = b
+        used += 4 + len(b)
+    if injections is not None:
+        used = put_injections(shm, used, injections)
+    if progress:
+        PROGRESS.pack_into(shm, used, min(progress[0], 0xFFFF), min(progress[1], 0xFFFF))
+        used += PROGRESS.size
+    return used
+
+
+def put_injections(shm, used, injections):
+    """A case's injection records (lenient mode), at most INJ_MAX bytes."""
+    injections = injections[:32]
+    U16.pack_into(shm, used, len(injections))
+    used += 2
+    for line, kind, name, cls in injections:
+        U32.pack_into(shm, used, line if 0 <= line < 1 << 32 else 0)
+        used += 4
+        for s, m in ((kind, 12), (name, 100), (cls, 16)):
+            b = s.encode("utf-8", "replace")[:m]
+            shm[used] = len(b)
+            shm[used + 1 : used + 1 + len(b)] = b
+            used += 1 + len(b)
+    return used

@@ -1,0 +1,336 @@
+"""Test files under the real pytest.
+
+Owns the pytest mode: PYTEST_MODE (test cases run under the real pytest),
+its configuration and session made once in the server (PREPARED,
+PREPARED_SESSION) and COLLECT (the server only lists what pytest
+collects); start loads pytest. PytestCtx runs one test case as an item of
+a pytest session of the child; collect_items lists the items for Go.
+"""
+import os
+import sys
+
+from . import candidate
+from .candidate import Ctx, LenientCtx, compile_joined, exc_detail, test_progress
+from .guard import Flags
+from .observe import Output
+from .protocol import DETAIL_MAX, MLE, PASSED, RTE, WRONG
+
+modules = sys.modules
+
+PYTEST_MODE = False  # test cases run under the real pytest (PytestCtx)
+PREPARED = None  # pytest's configuration, made once in the server
+PREPARED_SESSION = None  # a session of it, started in the server
+COLLECT = False  # the server only lists what pytest collects, then exits
+
+
+def start(pt):
+    """Loads the real pytest (the "pytest" of the suite: pt) for the test
+    file: from where the interpreter has it (Go found it with site.py,
+    which -S skipped here), without plugins that setuptools entry points
+    would load; configured once here unless pt asks for a configuration
+    per child."""
+    global PYTEST_MODE, PREPARED, PREPARED_SESSION, COLLECT
+    for d in pt.get("paths") or ():
+        if d not in sys.path:
+            sys.path.append(d)
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    modules.pop("pytest", None)  # the stand-in
+    import pytest
+    import _pytest.config
+    import _pytest.main
+    import _pytest.runner
+
+    for name in _pytest.config.default_plugins:
+        try:
+            __import__("_pytest." + name)
+        except ImportError:
+            pass
+    candidate.use_pytest(pytest)
+    PYTEST_MODE = True
+    speed_up_pytest()
+    if not pt.get("per_child"):
+        PREPARED = prepare_pytest()
+        if PREPARED is not None:
+            PREPARED_SESSION = prepare_session(PREPARED)
+    COLLECT = bool(pt.get("collect"))
+
+
+class PytestCtx(Ctx):
+    """Runs test cases with the real pytest (PYTEST_MODE): the candidate is
+    installed as its module, then one pytest session of this child collects
+    the test file (and its conftest.py) and runs the cases' items one at a
+    time, as `pytest` would in one process. Verdicts are pytest's: a
+    failed assert is WRONG, any other error (in the test, a fixture or the
+    collection) RUNTIME_ERROR; a test the candidate makes skip fails too,
+    while a skip or skipif mark, an xfail that fails and a non-strict
+    xpass count as pytest counts them."""
+
+    def __init__(self, code):
+        Ctx.__init__(self, code)
+        self.items = None  # nodeid -> item, once collected
+        self.error = None  # why the session could not start or collect
+        self.excinfo = {}
+        self.import_cov = None
+
+    def session(self, cov):
+        try:
+            if cov is not None:
+                sys.settrace(cov[0])
+            try:
+                self.fresh(candidate.MODULE)
+            finally:
+                if cov is not None:
+                    sys.settrace(None)
+                    self.import_cov = bytes(cov[1])
+        except BaseException as e:
+            self.error = (RTE, exc_detail(e, candidate.FILES))
+            e.__traceback__ = None
+            return
+        try:
+            self.items, errors = pytest_collect(self)
+            if errors:
+                self.error = (RTE, errors)
+        except BaseException as e:
+            self.items = {}
+            self.error = (RTE, "pytest: " + exc_detail(e, candidate.FILES))
+
+    def run_test(self, c, cov=None):
+        if self.items is None:
+            self.session(cov)
+        if cov is not None and self.import_cov is not None:
+            cov[1][:] = self.import_cov
+        item = (self.items or {}).get(c.fn)
+        if item is None:
+            if self.error is not None:
+                return self.error[0], b"", self.error[1]
+            return RTE, b"", "pytest did not collect %s" % c.fn
+        from _pytest.runner import runtestprotocol
+
+        self.excinfo.clear()
+        if cov is not None:
+            sys.settrace(cov[0])
+        try:
+            reports = runtestprotocol(item, log=False, nextitem=None)
+        finally:
+            if cov is not None:
+                sys.settrace(None)
+        e = self.excinfo.get("call")
+        if e is not None:
+            self.progress = test_progress(e)
+        return pytest_verdict(item, reports, self.excinfo)
+
+
+def collect_items(original):
+    """What pytest collects with the original program as the target: the
+    node ids and their lines, and the collection error if any."""
+    sys.stdout = Output()
+    sys.stderr = Output()
+    try:
+        if candidate.MULTI:
+            code = compile_joined(original.encode("utf-8", "surrogateescape"))
+        else:
+            code = compile(original, candidate.CAND_FILE, "exec", dont_inherit=True)
+    except BaseException as e:
+        return {"items": [], "error": "the target does not compile: %s" % exc_detail(e, candidate.FILES)}
+    ctx = PytestCtx(code)
+    ctx.session(None)
+    items = []
+    for nodeid, it in (ctx.items or {}).items():
+        line = 0
+        try:
+            if it.location[1] is not None:
+                line = it.location[1] + 1
+        except BaseException:
+            pass
+        items.append({"id": nodeid, "line": line})
+    return {"items": items, "error": ctx.error[1] if ctx.error else None}
+
+
+def pytest_args():
+    return [
+        candidate.TEST_FILE, "--rootdir", candidate.LIB_PREFIX[:-1], "-s",
+        "-q", "-p", "no:cacheprovider", "-p", "no:faulthandler",
+        "-p", "no:stepwise", "-p", "no:pastebin", "-p", "no:junitxml",
+        "--basetemp", os.path.join(os.getcwd(), ".pytest-tmp"),
+        "-W", "ignore",
+    ]
+
+
+def prepare_pytest():
+    """pytest's configuration, parsed and configured once in the server
+    (half of what a session costs), or None where that is not safe: a
+    conftest.py that defines hooks (options, configure) must load before
+    the configuration, so each child then configures its own."""
+    from _pytest.config import _prepareconfig
+
+    try:
+        for d, names in ((d, names) for d, _, names in os.walk("lib")):
+            if "conftest.py" in names:
+                with open(os.path.join(d, "conftest.py"), "rb") as f:
+                    if b"def pytest_" in f.read():
+                        return None
+        config = _prepareconfig(pytest_args() + ["--noconftest"], [])
+        if not hasattr(config.pluginmanager, "_try_load_conftest"):
+            return None
+        config._do_configure()
+        return config
+    except BaseException:
+        return None
+
+
+def prepare_session(config):
+    """A session of config, started once in the server (the fixture
+    manager reads every plugin's fixtures: a third of what a candidate
+    cost), and the test file's assertions rewritten; None when that fails
+    (each child then starts its own)."""
+    from pathlib import Path
+
+    from _pytest.main import Session
+
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Output(), Output()
+    try:
+        import _pytest.assertion.rewrite as rw
+
+        rw._rewrite_test(Path(candidate.TEST_FILE), config)
+        session = Session.from_config(config)
+        config.hook.pytest_sessionstart(session=session)
+        return session
+    except BaseException:
+        return None
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def speed_up_pytest():
+    """Work every child of a pytest run would do alike, done once or not
+    at all: the test file's assertion rewriting is remembered (pytest keeps
+    it in __pycache__, which the sandbox cannot write, so every child did
+    it again), and a failing test gets no long failure report (the verdict
+    reads the exception itself; pytest's report with its source lines was
+    half of a failing candidate's time)."""
+    import _pytest.assertion.rewrite as rw
+    import _pytest.python
+
+    rewrite, memo = rw._rewrite_test, {}
+
+    def rewrite_once(fn, config):
+        try:
+            st = os.stat(fn)
+        except OSError:
+            return rewrite(fn, config)
+        key = (str(fn), st.st_mtime_ns, st.st_size, st.st_ino)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = rewrite(fn, config)
+        return got
+
+    def short_report(self, excinfo, style=None):
+        try:
+            return excinfo.exconly()[:DETAIL_MAX]
+        except BaseException:
+            return "failed"
+
+    rw._rewrite_test = rewrite_once
+    _pytest.python.Function._repr_failure_py = short_report
+
+
+def pytest_collect(ctx):
+    """A configured session's items by node id, and the collection errors
+    (one line) or None."""
+    from _pytest.config import _prepareconfig
+    from _pytest.main import Session
+
+    class Recorder:
+        def pytest_runtest_makereport(self, item, call):
+            if call.excinfo is not None:
+                ctx.excinfo[call.when] = call.excinfo.value
+
+    config = PREPARED
+    session = None
+    if config is not None:
+        # Configured in the server; the conftest files, which may import
+        # the target, load here, with the candidate in place.
+        from pathlib import Path
+
+        pm = config.pluginmanager
+        pm._noconftest = False
+        pm._try_load_conftest(Path(candidate.TEST_FILE), config.getoption("importmode"), config.rootpath)
+        pm.register(Recorder())
+        session = PREPARED_SESSION
+    else:
+        config = _prepareconfig(pytest_args(), [Recorder()])
+        config._do_configure()
+    if session is None:
+        session = Session.from_config(config)
+        config.hook.pytest_sessionstart(session=session)
+    errors = []
+
+    class Failures:
+        def pytest_collectreport(self, report):
+            if report.failed:
+                errors.append(report)
+
+    config.pluginmanager.register(Failures())
+    try:
+        items = session.perform_collect()
+    except BaseException:
+        items = list(getattr(session, "items", None) or ())
+    msg = None
+    if errors:
+        r = errors[0]
+        text = str(getattr(r, "longrepr", "") or "")
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        last = ""
+        for ln in lines:
+            if ln.startswith("E "):
+                last = ln[1:].strip()
+        where = r.nodeid or os.path.basename(candidate.TEST_FILE)
+        msg = "collecting %s: %s" % (where, last or (lines[-1] if lines else "error"))
+    return {it.nodeid: it for it in items}, msg
+
+
+def pytest_verdict(item, reports, excinfo):
+    """The record of one item from its setup, call and teardown reports."""
+    for r in reports:
+        if r.passed:
+            continue
+        when = r.when
+        if r.skipped:
+            if hasattr(r, "wasxfail"):
+                continue  # xfail that failed as expected: pytest passes it
+            if when == "setup" and (item.get_closest_marker("skip") or item.get_closest_marker("skipif")):
+                continue  # skipped by its marks, whatever the candidate
+            reason = ""
+            lr = r.longrepr
+            if isinstance(lr, tuple) and len(lr) == 3:
+                reason = str(lr[2])
+                if reason.startswith("Skipped: "):
+                    reason = reason[len("Skipped: "):]
+            return WRONG, b"", "skipped" + (": " + reason if reason else "")
+        e = excinfo.get(when)
+        if e is None:
+            # A strict xpass, or a failure pytest made up.
+            text = str(r.longrepr or "failed").strip().splitlines()
+            return WRONG, b"", (text[-1] if text else "failed")[:300]
+        d = exc_detail(e, candidate.FILES)
+        e.__traceback__ = None
+        if when != "call":
+            return RTE, b"", "error in %s: %s" % (when, d)
+        if isinstance(e, MemoryError):
+            Flags.memory = True
+            return MLE, b"", "MemoryError"
+        if isinstance(e, AssertionError) or isinstance(e, candidate.PYTEST.fail.Exception):
+            return WRONG, b"", d
+        return RTE, b"", d
+    return PASSED, b"", None
+
+
+class LenientPytestCtx(PytestCtx):
+    """PytestCtx for lenient mode: the candidate as LenientCtx installs it."""
+
+    def __init__(self, code, lx):
+        PytestCtx.__init__(self, code)
+        self.case_builtins = lx.case_builtins
+
+    fresh = LenientCtx.fresh
