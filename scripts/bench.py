@@ -262,7 +262,8 @@ def run_trial(repair, bug, seed, budget, extra):
             with open(report) as f:
                 r = json.load(f)
             trial.update(outcome=r["outcome"], seconds=r["seconds"], evaluations=r["evaluations"],
-                         generations=r["generations"])
+                         generations=r["generations"],
+                         search_seconds=(r.get("stage_seconds") or {}).get("search", 0))
             if r["fixes"]:
                 trial["edits"] = r["fixes"][0]["describe"]
                 trial["found_evaluations"] = r["fixes"][0]["evaluations"]
@@ -270,7 +271,10 @@ def run_trial(repair, bug, seed, budget, extra):
                 trial["diffs"] = [fx["diff"] for fx in r["fixes"]]
         else:
             trial.update(outcome="error", stderr=p.stderr.strip()[-500:])
-        trial["plausible"] = p.returncode == 0
+        # Exit 4: the patch passes the suite but the guard found it
+        # suspect (it breaks an input next to the suite's).
+        trial["plausible"] = p.returncode in (0, 4)
+        trial["suspect"] = p.returncode == 4
         trial["correct"] = False
         ref = os.path.join(dst, "reference.py")
         if trial["plausible"] and os.path.exists(ref) and not tests.endswith(".json"):
@@ -295,12 +299,57 @@ def median(xs):
     return statistics.median(xs) if xs else float("nan")
 
 
+def report(ns, trials):
+    rows = []
+    for name in dict.fromkeys(t["bug"] for t in trials):
+        ts = [t for t in trials if t["bug"] == name]
+        pl = [t for t in ts if t["plausible"]]
+        co = [t for t in ts if t["correct"] or (t["correct"] is None and t["plausible"])]
+        rows.append((name, len(pl), len(co), len(ts),
+                     median([t["seconds"] for t in pl]),
+                     median([t.get("found_evaluations", 0) for t in pl]),
+                     "; ".join(pl[0].get("edits", [])) if pl else (ts[0].get("stderr") or "")[:80]))
+    if ns.markdown:
+        print("| program | plausible | correct | median s | median evaluations | first fix |")
+        print("|---|---|---|---|---|---|")
+        for r in rows:
+            print("| %s | %d/%d | %d/%d | %.2f | %.0f | %s |" % (r[0], r[1], r[3], r[2], r[3], r[4], r[5], r[6].replace("|", "\\|")))
+    else:
+        print("%-16s %9s %9s %9s %9s  %s" % ("program", "plausible", "correct", "median s", "med evals", "first fix"))
+        for r in rows:
+            print("%-16s %6d/%-2d %6d/%-2d %9.2f %9.0f  %s" % (r[0], r[1], r[3], r[2], r[3], r[4], r[5], r[6][:90]))
+    bugs_pl = sum(1 for r in rows if r[1] > 0)
+    bugs_co = sum(1 for r in rows if r[2] > 0)
+    n_pl = sum(r[1] for r in rows)
+    n_co = sum(r[2] for r in rows)
+    n = sum(r[3] for r in rows)
+    evals = sum(t.get("evaluations", 0) for t in trials)
+    secs = sum(t.get("search_seconds", 0) for t in trials)
+    print("\n%d programs: %d repaired plausibly, %d correctly (by at least one seed); trials: %d/%d plausible (%d suspect), %d/%d correct; "
+          "%d evaluations in %.1f s of search (%.0f/s)"
+          % (len(rows), bugs_pl, bugs_co, n_pl, n, sum(1 for t in trials if t.get("suspect")), n_co, n, evals, secs, evals / secs if secs else 0))
+    # The overfitting guard: of the plausible patches the runs reported
+    # (the first is the one delivered; the guard ranks the others below
+    # it), how many it flagged as suspect, and whether a correct one was
+    # ranked below an overfitting one.
+    fixes = [(g, c) for t in trials for g, c in zip(t.get("guard") or [], t.get("fixes_correct") or [])]
+    if any(g for g, _ in fixes):
+        flagged = [(g, c) for g, c in fixes if g and g.get("broken", 0) > 0]
+        below = sum(1 for t in trials if t.get("fixes_correct") and t["fixes_correct"][0] is False and any(t["fixes_correct"][1:]))
+        print("guard: %d plausible patches reported, %d overfitting; %d flagged suspect (%d overfitting, %d correct); "
+              "%d trials ranked an overfitting patch above a correct one"
+              % (len(fixes), sum(1 for _, c in fixes if c is False), len(flagged),
+                 sum(1 for _, c in flagged if c is False), sum(1 for _, c in flagged if c), below))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("names", nargs="*", help="benchmark folders or bug names (default: ../shared/bench)")
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--first-seed", type=int, default=1)
-    ap.add_argument("--repair", default=os.path.join(ROOT, "bin", "repair"))
+    ap.add_argument("--repair", action="append",
+                    help="a repair binary, or LABEL=PATH; repeat to compare binaries in one run, "
+                         "their trials interleaved (default bin/repair)")
     ap.add_argument("--time-budget", default="60s")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", help="write every trial to this file")
@@ -319,49 +368,33 @@ def main():
     bugs = find_bugs(dirs, set(names))
     if not bugs:
         sys.exit("no benchmark folders found")
-    if not os.path.exists(ns.repair):
-        sys.exit("%s not found: build it with: go build -o bin/repair ./cmd/repair" % ns.repair)
+    bins = []
+    for r in ns.repair or [os.path.join(ROOT, "bin", "repair")]:
+        label, _, path = r.partition("=")
+        if not path:
+            label, path = r, r
+        if not os.path.exists(path):
+            sys.exit("%s not found: build it with: go build -o bin/repair ./cmd/repair" % path)
+        bins.append((label, path))
     trials = []
-    rows = []
     t0 = time.monotonic()
     for bug in bugs:
-        ts = [run_trial(ns.repair, bug, s, ns.time_budget, extra) for s in range(ns.first_seed, ns.first_seed + ns.seeds)]
-        trials += ts
-        pl = [t for t in ts if t["plausible"]]
-        co = [t for t in ts if t["correct"] or (t["correct"] is None and t["plausible"])]
-        rows.append((bug[0], len(pl), len(co), len(ts),
-                     median([t["seconds"] for t in pl]),
-                     median([t.get("found_evaluations", 0) for t in pl]),
-                     "; ".join(pl[0].get("edits", [])) if pl else (ts[0].get("stderr") or "")[:80]))
-        print("%-16s plausible %2d/%d correct %2d/%d" % (bug[0], len(pl), len(ts), len(co), len(ts)), file=sys.stderr)
-    if ns.markdown:
-        print("| program | plausible | correct | median s | median evaluations | first fix |")
-        print("|---|---|---|---|---|---|")
-        for r in rows:
-            print("| %s | %d/%d | %d/%d | %.2f | %.0f | %s |" % (r[0], r[1], r[3], r[2], r[3], r[4], r[5], r[6].replace("|", "\\|")))
-    else:
-        print("%-16s %9s %9s %9s %9s  %s" % ("program", "plausible", "correct", "median s", "med evals", "first fix"))
-        for r in rows:
-            print("%-16s %6d/%-2d %6d/%-2d %9.2f %9.0f  %s" % (r[0], r[1], r[3], r[2], r[3], r[4], r[5], r[6][:90]))
-    bugs_pl = sum(1 for r in rows if r[1] > 0)
-    bugs_co = sum(1 for r in rows if r[2] > 0)
-    n_pl = sum(r[1] for r in rows)
-    n_co = sum(r[2] for r in rows)
-    n = sum(r[3] for r in rows)
-    print("\n%d programs: %d repaired plausibly, %d correctly (by at least one seed); trials: %d/%d plausible, %d/%d correct; %.0fs"
-          % (len(rows), bugs_pl, bugs_co, n_pl, n, n_co, n, time.monotonic() - t0))
-    # The overfitting guard: of the plausible patches the runs reported
-    # (the first is the one delivered; the guard ranks the others below
-    # it), how many it flagged as suspect, and whether a correct one was
-    # ranked below an overfitting one.
-    fixes = [(g, c) for t in trials for g, c in zip(t.get("guard") or [], t.get("fixes_correct") or [])]
-    if any(g for g, _ in fixes):
-        flagged = [(g, c) for g, c in fixes if g and g.get("broken", 0) > 0]
-        below = sum(1 for t in trials if t.get("fixes_correct") and t["fixes_correct"][0] is False and any(t["fixes_correct"][1:]))
-        print("guard: %d plausible patches reported, %d overfitting; %d flagged suspect (%d overfitting, %d correct); "
-              "%d trials ranked an overfitting patch above a correct one"
-              % (len(fixes), sum(1 for _, c in fixes if c is False), len(flagged),
-                 sum(1 for _, c in flagged if c is False), sum(1 for _, c in flagged if c), below))
+        for s in range(ns.first_seed, ns.first_seed + ns.seeds):
+            for label, path in bins:  # interleaved: the machine's load hits every binary alike
+                t = run_trial(path, bug, s, ns.time_budget, extra)
+                t["binary"] = label
+                trials.append(t)
+        for label, _ in bins:
+            ts = [t for t in trials if t["bug"] == bug[0] and t["binary"] == label]
+            pl = [t for t in ts if t["plausible"]]
+            co = [t for t in ts if t["correct"] or (t["correct"] is None and t["plausible"])]
+            print("%-16s %s plausible %2d/%d correct %2d/%d" % (bug[0], label if len(bins) > 1 else "", len(pl), len(ts), len(co), len(ts)),
+                  file=sys.stderr)
+    for label, _ in bins:
+        if len(bins) > 1:
+            print("\n## %s\n" % label)
+        report(ns, [t for t in trials if t["binary"] == label])
+    print("\n%.0fs in all" % (time.monotonic() - t0))
     if ns.json:
         with open(ns.json, "w") as f:
             json.dump(trials, f, indent=1)
