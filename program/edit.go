@@ -173,7 +173,15 @@ func (d *doc) span(p *Program, s int) (int, int) {
 // and moved statements are re-indented to their new block; a block emptied
 // by deletions gets "pass".
 func (p *Program) Render(pt Patch) []byte {
-	ok := p.Resolve(pt)
+	src, _ := p.render(pt, p.Resolve(pt), nil)
+	return src
+}
+
+// render is Render of the edits ok says apply, and the offsets of the
+// rendered text where the given offsets of the original (which no edit
+// replaces, sorted) went; text inserted at such an offset comes before
+// it.
+func (p *Program) render(pt Patch, ok []bool, points []int) ([]byte, []int) {
 	d := p.explode(pt, ok)
 
 	var rs []repl
@@ -243,7 +251,23 @@ func (p *Program) Render(pt Patch) []byte {
 				repl{start: d.pos(s2.Start), end: d.pos(s2.End), text: t1, idx: i})
 		}
 	}
-	return apply(d.b, rs)
+	out := apply(d.b, rs)
+	if len(points) == 0 {
+		return out, nil
+	}
+	// rs is sorted by apply: add the growth of every replacement that
+	// ends at or before a point.
+	mapped := make([]int, len(points))
+	k, delta := 0, 0
+	for i, o := range points {
+		at := d.pos(o)
+		for k < len(rs) && rs[k].end <= at {
+			delta += len(rs[k].text) - (rs[k].end - rs[k].start)
+			k++
+		}
+		mapped[i] = at + delta
+	}
+	return out, mapped
 }
 
 // emptied returns the statements whose deletion must leave "pass": the

@@ -1,0 +1,105 @@
+// What a patch changes: the statements an execution must reach to see a
+// difference, and the top-level definitions whose text it changes.
+
+package program
+
+// Change is what a patch changes of the original program, for the
+// engines' shortcuts (test selection and partial re-execution, see
+// docs/architecture.md, "Cost that follows the change").
+type Change struct {
+	// Reach are the statements of the original (sorted, without
+	// duplicates) that an execution must reach for the candidate to
+	// behave differently from the original, provided that the edits change
+	// no variable's scope and no function's kind: the statements an edit
+	// deletes, replaces, swaps or inserts next to, and those holding an
+	// edited site. An execution of the candidate equals the original's
+	// until it reaches the position of one of them.
+	Reach []int
+	// Defs are the top-level definitions (def and class statements, with
+	// their decorators) that hold every applied edit strictly inside their
+	// bodies, in document order; nil when an edit is at module level (or
+	// the patch applies no edit). Orig and Cand are their whole lines in
+	// the original and in the rendered candidate: outside them the two
+	// texts are byte-identical.
+	Defs       []int
+	Orig, Cand []Span
+}
+
+// RenderChange is [Program.Render] with the [Change] of the patch.
+func (p *Program) RenderChange(pt Patch) ([]byte, Change) {
+	ok := p.Resolve(pt)
+	var ch Change
+	reach := map[int]bool{}
+	tops := map[int]bool{}
+	inside := true
+	add := func(s int) {
+		reach[s] = true
+		t := s
+		for p.Stmts[t].Parent >= 0 {
+			t = p.Stmts[t].Parent
+		}
+		if t == s || !isDef(p.Stmts[t].Kind) {
+			inside = false // a module-level statement, or inside one that is not a definition
+			return
+		}
+		tops[t] = true
+	}
+	n := 0
+	for i, e := range pt {
+		if !ok[i] {
+			continue
+		}
+		n++
+		switch e.Op {
+		case Delete, Replace, InsertBefore, InsertAfter:
+			add(e.Stmt)
+		case Swap:
+			add(e.Stmt)
+			add(e.Donor)
+		case ReplaceText:
+			add(p.Sites[e.Site].Stmt)
+		case SwapText:
+			add(p.Sites[e.Site].Stmt)
+			add(p.Sites[e.Site2].Stmt)
+		}
+	}
+	for s := range p.Stmts {
+		if reach[s] {
+			ch.Reach = append(ch.Reach, s)
+		}
+	}
+	var points []int
+	if inside && n > 0 {
+		for s := range p.Stmts {
+			if tops[s] {
+				st := &p.Stmts[s]
+				ch.Defs = append(ch.Defs, s)
+				a, b := p.lineStarts[st.Line-1], p.lineEndAt(st.End)
+				ch.Orig = append(ch.Orig, Span{a, b})
+				points = append(points, a, b)
+			}
+		}
+	}
+	src, mapped := p.render(pt, ok, points)
+	for i := range ch.Defs {
+		ch.Cand = append(ch.Cand, Span{mapped[2*i], mapped[2*i+1]})
+	}
+	return src, ch
+}
+
+// isDef reports whether a statement kind is a def or class statement.
+func isDef(kind string) bool {
+	return kind == "function_definition" || kind == "class_definition" || kind == "decorated_definition"
+}
+
+// lineEndAt is the offset after the line break of the line holding offset
+// o (the end of the text when that line has none).
+func (p *Program) lineEndAt(o int) int {
+	for o < len(p.Src) {
+		if p.Src[o] == '\n' {
+			return o + 1
+		}
+		o++
+	}
+	return o
+}
