@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -262,8 +263,54 @@ func TestNeighbourhood(t *testing.T) {
 	if cmpFirst == 0 {
 		t.Errorf("no comparison edit in the first half despite weight 100")
 	}
-	if got := Neighbourhood(c, ops, rand.New(rand.NewPCG(1, 2)), 5); len(got) != 5 {
-		t.Errorf("limit 5 gave %d edits", len(got))
+	// A limit keeps the first edits of the order, for every limit (the
+	// stream trims what it draws to its limit as it goes): on a program
+	// with thousands of edits.
+	var sb strings.Builder
+	for k := 0; k < 6; k++ {
+		fmt.Fprintf(&sb, "def f%d(a, b):\n    t = a + %d\n    for i in range(b):\n        if i %% 3 == 0:\n            t -= i\n        else:\n            t += a * i\n    return t\n\n", k, k)
+	}
+	big, err := program.Parse("big.py", []byte(sb.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc := NewContext(big, nil)
+	bops := Default()
+	all = Neighbourhood(bc, bops, rand.New(rand.NewPCG(1, 2)), 1<<20)
+	if len(all) < 4*trimSlack {
+		t.Fatalf("only %d edits", len(all))
+	}
+	for _, limit := range []int{1, 5, 1000, len(all) / 3, len(all) - 1} {
+		got := Neighbourhood(bc, bops, rand.New(rand.NewPCG(1, 2)), limit)
+		if !slices.Equal(got, all[:limit]) {
+			t.Errorf("limit %d: not the first %d edits of the order", limit, limit)
+		}
+	}
+}
+
+// TestSmallest: smallest keeps the k smallest keys, duplicates included.
+func TestSmallest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 200; trial++ {
+		n := 1 + rng.IntN(300)
+		xs := make([]keyed, n)
+		for i := range xs {
+			xs[i].key = float64(rng.IntN(20)) // many ties
+		}
+		want := make([]float64, n)
+		for i, x := range xs {
+			want[i] = x.key
+		}
+		slices.Sort(want)
+		k := rng.IntN(n + 1)
+		got := []float64{}
+		for _, x := range smallest(slices.Clone(xs), k) {
+			got = append(got, x.key)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want[:k]) {
+			t.Fatalf("smallest %d of %v: %v", k, want, got)
+		}
 	}
 }
 

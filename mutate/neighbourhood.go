@@ -1,7 +1,6 @@
 package mutate
 
 import (
-	"container/heap"
 	"math"
 	"math/rand/v2"
 
@@ -20,8 +19,25 @@ import (
 // draw only rarely (an adapted copy of a statement, say) are still reached
 // after at most the whole neighbourhood, and none is evaluated twice.
 func Neighbourhood(c *Context, ops []Weighted, rng *rand.Rand, limit int) []program.Edit {
+	st := NewStream(c, ops, rng, limit)
+	out := make([]program.Edit, 0, st.Len())
+	for e, ok := st.Next(); ok; e, ok = st.Next() {
+		out = append(out, e)
+	}
+	return out
+}
+
+// Stream is [Neighbourhood] taken one edit at a time: the edits are drawn
+// at once, ordered lazily (a search takes a few of them per generation).
+type Stream struct {
+	h []keyed // a min-heap of keys
+}
+
+// NewStream is the stream of [Neighbourhood]'s edits, in its order.
+func NewStream(c *Context, ops []Weighted, rng *rand.Rand, limit int) *Stream {
+	st := &Stream{}
 	if limit <= 0 {
-		return nil
+		return st
 	}
 	total := 0.0
 	for _, o := range ops {
@@ -29,7 +45,7 @@ func Neighbourhood(c *Context, ops []Weighted, rng *rand.Rand, limit int) []prog
 			total += o.Weight
 		}
 	}
-	h := &keyHeap{}
+	var all []keyed
 	var buf []program.Edit
 	for _, o := range ops {
 		s := o.Op.Targets(c)
@@ -64,38 +80,106 @@ func Neighbourhood(c *Context, ops []Weighted, rng *rand.Rand, limit int) []prog
 						pe *= nearW
 					}
 				}
-				k := -math.Log(1-rng.Float64()) / pe
-				if h.Len() < limit {
-					heap.Push(h, keyed{k, e})
-				} else if k < (*h)[0].key {
-					(*h)[0] = keyed{k, e}
-					heap.Fix(h, 0)
+				all = append(all, keyed{-math.Log(1-rng.Float64()) / pe, e})
+				if len(all) >= 2*limit+trimSlack {
+					all = smallest(all, limit)
 				}
 			}
 		}
 	}
-	out := make([]program.Edit, h.Len())
-	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(keyed).e
+	if len(all) > limit {
+		all = smallest(all, limit)
 	}
-	return out
+	st.h = all
+	for i := len(all)/2 - 1; i >= 0; i-- {
+		st.down(i)
+	}
+	return st
 }
+
+// Len is the number of edits left.
+func (st *Stream) Len() int { return len(st.h) }
+
+// Next returns the next edit, or false at the end.
+func (st *Stream) Next() (program.Edit, bool) {
+	if len(st.h) == 0 {
+		return program.Edit{}, false
+	}
+	e := st.h[0].e
+	n := len(st.h) - 1
+	st.h[0] = st.h[n]
+	st.h = st.h[:n]
+	st.down(0)
+	return e, true
+}
+
+func (st *Stream) down(i int) {
+	h := st.h
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[r].key < h[l].key {
+			m = r
+		}
+		if h[m].key >= h[i].key {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// trimSlack is how far past twice its limit a stream's draws grow before
+// they are trimmed to the limit.
+const trimSlack = 1024
 
 type keyed struct {
 	key float64
 	e   program.Edit
 }
 
-// keyHeap is a max-heap of keys: its root is the largest key kept.
-type keyHeap []keyed
-
-func (h keyHeap) Len() int           { return len(h) }
-func (h keyHeap) Less(i, j int) bool { return h[i].key > h[j].key }
-func (h keyHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *keyHeap) Push(x any)        { *h = append(*h, x.(keyed)) }
-func (h *keyHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+// smallest returns the k entries of xs with the smallest keys (in xs's
+// memory, in no order): a quickselect.
+func smallest(xs []keyed, k int) []keyed {
+	lo, hi := 0, len(xs)
+	for hi-lo > 1 {
+		// Median of three as the pivot.
+		a, b, c := lo, lo+(hi-lo)/2, hi-1
+		if xs[b].key < xs[a].key {
+			a, b = b, a
+		}
+		if xs[c].key < xs[b].key {
+			b = c
+			if xs[b].key < xs[a].key {
+				b = a
+			}
+		}
+		pivot := xs[b].key
+		i, j := lo, hi-1
+		for i <= j {
+			for xs[i].key < pivot {
+				i++
+			}
+			for xs[j].key > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j + 1
+		case k >= i:
+			lo = i
+		default:
+			return xs[:k]
+		}
+	}
+	return xs[:k]
 }
