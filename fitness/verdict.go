@@ -115,6 +115,11 @@ type Outcome struct {
 	// CompileError is non-empty when the candidate does not compile; every
 	// Result is then CompilationError and no case ran.
 	CompileError string `json:"compile_error,omitempty"`
+	// Skipped, when not nil (one per case), marks the cases the engine did
+	// not run because a selection (sandbox.RunOptions.Select) left them
+	// out: their Results are zero, and the caller gives them the
+	// original's.
+	Skipped []bool `json:"skipped,omitempty"`
 }
 
 // Passed reports whether every case passed.

@@ -7,6 +7,7 @@ import (
 
 	"repair/fitness"
 	"repair/lenient"
+	prog "repair/program"
 )
 
 // Engine runs candidate programs against the suite it was created for.
@@ -45,6 +46,26 @@ type RunOptions struct {
 	// engine that cannot run a range runs every case: callers read only
 	// the range's Results.
 	Cases CaseRange
+	// Change, when not nil, is what the candidate changes of the original
+	// program (program.RenderChange of its patch): an engine that keeps
+	// the original loaded may compile and execute only the changed
+	// definitions (docs/engines.md, "Partial re-execution"). The
+	// candidate's source is still complete, and the engine checks that it
+	// equals the original outside the change.
+	Change *prog.Change
+	// Select, when not nil (one entry per case), are the cases the
+	// candidate must run: the others cannot reach a statement it changes
+	// (Change.Reach), so their verdicts are the original's. An engine runs
+	// only the selected cases when it can prove that what a case leaves
+	// behind cannot reach another (docs/engines.md, "Test selection"), and
+	// then says so in Outcome.Skipped; otherwise it runs every case.
+	Select []bool
+	// WallCaps, when not nil (one per case, in seconds; 0 for none), cap
+	// each case's wall time on top of Timeout's cap of its CPU time: the
+	// search derives them from the original's run, so that a candidate
+	// that sleeps or waits stops soon. Engines that cannot (gpython,
+	// remote) ignore them.
+	WallCaps []float64
 	// Lenient, when not nil, runs the candidate leniently (package
 	// lenient): what it misses gets a value of the plan's class, and each
 	// Result lists its Injections. Engines that cannot inject (gpython)

@@ -54,7 +54,7 @@ type Engine struct {
 	pool   chan *server // idle servers; a dead one is replaced by whoever takes it
 	notice sync.Once
 
-	stats struct{ candidates, forks, reused atomic.Int64 }
+	stats struct{ candidates, forks, reused, selected, partial atomic.Int64 }
 
 	mu          sync.Mutex
 	closed      bool
@@ -262,11 +262,18 @@ type Stats struct {
 	// the previous pure candidate instead of a fresh fork (see
 	// sandbox/doc.go).
 	Reused int64
+	// Selected counts candidates that ran only the cases of their
+	// selection (sandbox.RunOptions.Select).
+	Selected int64
+	// Partial counts candidates compiled one changed definition at a time
+	// over the original's code (sandbox.RunOptions.Change).
+	Partial int64
 }
 
 // Stats reports the counters since New.
 func (e *Engine) Stats() Stats {
-	return Stats{Candidates: e.stats.candidates.Load(), Forks: e.stats.forks.Load(), Reused: e.stats.reused.Load()}
+	return Stats{Candidates: e.stats.candidates.Load(), Forks: e.stats.forks.Load(), Reused: e.stats.reused.Load(),
+		Selected: e.stats.selected.Load(), Partial: e.stats.partial.Load()}
 }
 
 // Confinement is the isolation in force for candidates.
@@ -304,6 +311,7 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 			clear(out.Results)
 			outside()
 			out.CompileError = ""
+			out.Skipped = nil
 		}
 		s, err := e.acquire(ctx)
 		if err != nil {

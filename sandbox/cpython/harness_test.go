@@ -34,10 +34,14 @@ var goProtocol = map[string]int64{
 	"msgDone":                     msgDone,
 	"msgFatal":                    msgFatal,
 	"msgList":                     msgList,
+	"msgWall":                     msgWall,
 	"runCoverage":                 runCoverage,
 	"runAbandon":                  runAbandon,
 	"runLenient":                  runLenient,
 	"runRange":                    runRange,
+	"runPartial":                  runPartial,
+	"runSelect":                   runSelect,
+	"runWall":                     runWall,
 	"recDetail":                   recDetail,
 	"recLines":                    recLines,
 	"recInjections":               recInjections,
@@ -45,8 +49,12 @@ var goProtocol = map[string]int64{
 	"recSize":                     recSize,
 	"capSize":                     capSize,
 	"rangeSize":                   rangeSize,
+	"spanSize":                    spanSize,
+	"wallSize":                    wallSize,
 	"progressSize":                progressSize,
 	"doneSize":                    doneSize,
+	"doneSelected":                doneSelected,
+	"donePartial":                 donePartial,
 	"fitness.Passed":              int64(fitness.Passed),
 	"fitness.WrongAnswer":         int64(fitness.WrongAnswer),
 	"fitness.TimeLimitExceeded":   int64(fitness.TimeLimitExceeded),
@@ -144,7 +152,7 @@ func TestProtocolTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	protocolName := regexp.MustCompile(`^(msg|run|rec)[A-Z]|Size$`)
+	protocolName := regexp.MustCompile(`^(msg|run|rec|done)[A-Z]|Size$`)
 	for _, d := range f.Decls {
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
 			for _, spec := range g.Specs {

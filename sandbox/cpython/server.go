@@ -83,6 +83,7 @@ const (
 	msgDone    = 'D' // server → Go: the candidate is finished: u32 reused, u32 forks, u32 kept
 	msgFatal   = 'X' // server → Go: the server failed and exits
 	msgList    = 'L' // server → Go, collect mode only: the tests pytest collects, as JSON
+	msgWall    = 'W' // Go → server: the cases' wall caps, for runs with runWall
 )
 
 // Flags of a run request (msgRun).
@@ -91,6 +92,9 @@ const (
 	runAbandon              // stop at the first case that times out
 	runLenient              // a lenient run: the plan precedes the source
 	runRange                // run a range of the cases only
+	runPartial              // the changed definitions follow (partial re-execution)
+	runSelect               // the cases to run follow (test selection)
+	runWall                 // cap each case's wall time too (msgWall)
 )
 
 // Flags of a record (see decodeRecords).
@@ -106,8 +110,16 @@ const (
 	recSize      = 14 // a record's u32 case, u8 status, u8 flags, f64 seconds
 	capSize      = 8  // a run request's f64 cap of the case timeouts
 	rangeSize    = 8  // a run request's u32 first case, u32 end
+	spanSize     = 16 // a changed definition's u32 start and end in the candidate, in the original
+	wallSize     = 8  // msgWall's f64 wall cap of a case
 	progressSize = 4  // a record's u16 asserts passed, u16 asserts
-	doneSize     = 12 // msgDone's u32 reused, u32 forks, u32 kept
+	doneSize     = 16 // msgDone's u32 reused, u32 forks, u32 kept, u32 how it ran (done*)
+)
+
+// How a candidate ran, in msgDone.
+const (
+	doneSelected = 1 // only the selected cases ran
+	donePartial  = 2 // compiled over the original's code
 )
 
 // maxMessage bounds what Go accepts from a server, which runs untrusted
@@ -135,7 +147,12 @@ type server struct {
 	dead     atomic.Bool // broken or killed: replace before use
 
 	memo *fitness.Memo // the verdicts of the observations last judged, per case
+
+	walls *float64 // the wall caps the server has (msgWall): the first of RunOptions.WallCaps
 }
+
+// fitsU32 reports whether offsets into src fit a u32.
+func fitsU32(src []byte) bool { return int64(len(src)) < 1<<32 }
 
 // start starts a server and waits until it is ready.
 func (e *Engine) start() (*server, error) {
@@ -309,11 +326,49 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		flags = binary.LittleEndian.AppendUint32(flags, uint32(len(plan)))
 		flags = append(flags, plan...)
 	}
+	if ch := opts.Change; ch != nil && len(ch.Defs) > 0 && !cov && opts.Lenient == nil && fitsU32(src) {
+		// Then the changed definitions: the harness compiles only them.
+		flags[0] |= runPartial
+		flags = binary.LittleEndian.AppendUint32(flags, uint32(len(ch.Defs)))
+		for i := range ch.Defs {
+			for _, v := range []int{ch.Cand[i].Start, ch.Cand[i].End, ch.Orig[i].Start, ch.Orig[i].End} {
+				flags = binary.LittleEndian.AppendUint32(flags, uint32(v))
+			}
+		}
+		if len(opts.Select) == e.nCases {
+			// Then the cases to run, when the harness may skip the others.
+			flags[0] |= runSelect
+			for _, b := range opts.Select {
+				if b {
+					flags = append(flags, 1)
+				} else {
+					flags = append(flags, 0)
+				}
+			}
+		}
+	}
 	stop := context.AfterFunc(ctx, func() {
 		s.in.SetWriteDeadline(time.Unix(1, 0))
 		s.out.SetReadDeadline(time.Unix(1, 0))
 	})
 	defer stop()
+	if len(opts.WallCaps) == e.nCases && e.nCases > 0 {
+		if &opts.WallCaps[0] != s.walls {
+			// The wall caps, once per server and set of caps.
+			caps := make([]byte, 0, wallSize*len(opts.WallCaps))
+			for _, w := range opts.WallCaps {
+				caps = binary.LittleEndian.AppendUint64(caps, math.Float64bits(w))
+			}
+			if err := s.send(msgWall, nil, caps, e.watchdog); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				return fmt.Errorf("%w: sending the wall caps: %v", errBroken, err)
+			}
+			s.walls = &opts.WallCaps[0]
+		}
+		flags[0] |= runWall
+	}
 	if err := s.send(msgRun, flags, src, e.watchdog); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -356,6 +411,20 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 			if len(payload) == doneSize {
 				e.stats.reused.Add(int64(binary.LittleEndian.Uint32(payload)))
 				e.stats.forks.Add(int64(binary.LittleEndian.Uint32(payload[4:])))
+				how := binary.LittleEndian.Uint32(payload[12:])
+				if how&donePartial != 0 {
+					e.stats.partial.Add(1)
+				}
+				if how&doneSelected != 0 && flags[0]&runSelect != 0 && out.CompileError == "" {
+					// Only the selected cases ran: the others are skipped.
+					out.Skipped = make([]bool, len(out.Results))
+					for i, sel := range opts.Select {
+						if !sel && !got[i] {
+							out.Skipped[i], got[i] = true, true
+						}
+					}
+					e.stats.selected.Add(1)
+				}
 			}
 			e.stats.candidates.Add(1)
 			return nil

@@ -19,7 +19,7 @@ import sys
 from _thread import _count as _thread_count
 from time import monotonic
 
-from . import candidate, guard, real_pytest
+from . import candidate, guard, partial, real_pytest
 from .candidate import Ctx, LenientCtx
 from .guard import Flags
 from .observe import Output, make_stdin
@@ -87,19 +87,23 @@ def child_main(shm, cases, go_r, done_w):
         mods0, base0 = dict(modules), set(BASE_MODULES)
         while True:
             _, _, _, start = HDR.unpack_from(shm, 0)
-            code_len, L, covoff, recbase, cap, reuse, job, lx_off, mask, end = JOB.unpack_from(shm, JOB_OFF)
+            code_len, L, covoff, recbase, cap, reuse, job, lx_off, mask, end, part, sel_off = JOB.unpack_from(
+                shm, JOB_OFF)
             if not reuse:
                 os.close(go_r)
                 os.close(done_w)
             code = marshal.loads(shm[CODE_OFF : CODE_OFF + code_len])
+            if part:
+                code = partial.assemble(code)
+            sel = bytes(shm[sel_off : sel_off + len(cases)]) if sel_off else None
             used = resource.getrusage(resource.RUSAGE_SELF)
             cpu = int(used.ru_utime + used.ru_stime) + CPU_LIMITS[start]
             try:
                 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             except (ValueError, OSError):
                 pass
-            run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, reuse, lx_off)
-            del code
+            run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, reuse, lx_off, sel)
+            del code, sel
             served += 1
             if not reuse or served >= MAX_SERVED or not clean(mods0, base0, mask):
                 os._exit(0)
@@ -117,10 +121,11 @@ def child_main(shm, cases, go_r, done_w):
     os._exit(0)
 
 
-def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_off):
-    """Runs cases start..end-1 of the candidate code."""
+def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_off, sel=None):
+    """Runs cases start..end-1 of the candidate code (only those sel
+    selects, when not None)."""
     if pure and ALL_CALLS and L == 0:
-        return run_pure_calls(shm, cases, start, end, code, recbase, cap, pure == 2)
+        return run_pure_calls(shm, cases, start, end, code, recbase, cap, pure == 2, sel)
     hdr_pack = HDR.pack_into
     rec_pack = REC.pack_into
     rec_size = REC.size
@@ -152,6 +157,9 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     used = recbase
     out = err = None
     i = start
+    if sel is not None:
+        while i < n and not sel[i]:
+            i += 1
     t0 = clock()
     hdr_pack(shm, 0, i, t0, used, i)
     while i < n:
@@ -201,6 +209,9 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
             shm[used : used + len(payload)] = payload
             used += len(payload)
         i += 1
+        if sel is not None:
+            while i < n and not sel[i]:
+                i += 1
         # Restore what a case may have changed for the next one (a pytest
         # session keeps its modules from one test to the next, as pytest
         # does).
@@ -230,7 +241,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     hdr_pack(shm, 0, -1, clock(), used, i)
 
 
-def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module):
+def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=None):
     """run_cases for call cases of a pure candidate: such code cannot reach
     sys, fork or start threads, so only what it can change is restored
     between cases.
@@ -261,6 +272,9 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module):
     used = recbase
     m = d = snap = None
     i = start
+    if sel is not None:
+        while i < n and not sel[i]:
+            i += 1
     t0 = clock()
     hdr_pack(shm, 0, i, t0, used, i)
     while i < n:
@@ -292,6 +306,9 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module):
             shm[used : used + len(payload)] = payload
             used += len(payload)
         i += 1
+        if sel is not None:
+            while i < n and not sel[i]:
+                i += 1
         mods.pop(modname, None)
         if len(mods) != nmods:
             nmods = prune_modules(BASE_MODULES)

@@ -28,7 +28,7 @@ import mmap
 import os
 import signal
 
-from . import candidate, child, forker, guard, manager, observe, purity, real_pytest
+from . import candidate, child, forker, guard, manager, observe, partial, purity, real_pytest
 from .candidate import load_case
 from .child import child_main
 from .protocol import *  # noqa: F403 -- __main__ shows the protocol, as the one-file harness did
@@ -61,16 +61,25 @@ def setup(cfg):
     # catch what a pure candidate changed.
     purity.configure(bool(cfg.get("static_check", True)))
     preload = set()
+    original = cfg.get("original") or ""
+    code = None
     try:
-        preload = imported_names(compile(cfg.get("original") or "", candidate.CAND_FILE, "exec", dont_inherit=True))
+        code = compile(original, candidate.CAND_FILE, "exec", dont_inherit=True)
+        preload = imported_names(code)
     except BaseException:
         pass
     take_snapshots(preload, candidate.PYTEST)
     test_mask = 0
+    # Test selection needs cases that cannot leave anything for the next
+    # one: a fresh import of pure code per case (partial.py).
+    select = not candidate.MULTI and not real_pytest.PYTEST_MODE
     if candidate.TEST_CODE is not None:
         pure, test_mask = pure_code(candidate.TEST_CODE, ("pytest", candidate.MODULE))
         if not pure or real_pytest.PYTEST_MODE:
             reuse = False
+        if not pure_code(candidate.TEST_CODE, ("pytest", candidate.MODULE), checked=True)[0]:
+            select = False
+    partial.configure(original, code, candidate.CAND_FILE, not candidate.MULTI, select)
     if candidate.PACKAGE or candidate.MULTI:
         reuse = False
     manager.configure(CASES, cfg.get("lenient_runtime") or "", reuse)

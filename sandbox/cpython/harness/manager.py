@@ -18,13 +18,13 @@ import signal
 import sys
 from time import clock_gettime, monotonic
 
-from . import candidate
+from . import candidate, partial
 from .candidate import compile_joined
 from .protocol import (
-    CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CUR, DETAIL_MAX, DONE, EXIT_MEMORY, FORK, FORK_WIPE, FORKED,
+    CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CUR, DETAIL_MAX, DONE, DONE_PARTIAL, DONE_SELECTED, EXIT_MEMORY, FORK, FORK_WIPE, FORKED,
     HDR, INJ_MAX, JOB, JOB_OFF, MLE, MSG, MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT,
-    MSG_RUN, PROGRESS, RANGE, REAPED, REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_RANGE, SHM_SIZE,
-    TLE, U32, VALUE_MAX, put_record, read_msg, send,
+    MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED, REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL,
+    RUN_RANGE, RUN_SELECT, RUN_WALL, SHM_SIZE, SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
 )
 from .purity import pure_code
 
@@ -77,10 +77,27 @@ def cpu_seconds(pid):
         return None
 
 
-def death(how, status, c, cap):
+def run_delay(pid):
+    """The seconds process pid has waited for a CPU (Linux schedstat of
+    its main thread), or None."""
+    try:
+        fd = os.open("/proc/%d/schedstat" % pid, os.O_RDONLY)
+        try:
+            data = os.read(fd, 128)
+        finally:
+            os.close(fd)
+        return int(data.split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def death(how, status, c, cap, wall=0.0):
     """The verdict and detail of a case during which the child ended; cap
-    (if > 0) caps the case's timeout."""
+    (if > 0) caps the case's timeout; wall (if > 0) is the wall cap that
+    ended it."""
     if how == "timeout":
+        if wall > 0:
+            return TLE, "timed out after %.3gs of wall-clock time" % wall
         return TLE, "timed out after %gs" % (min(c.timeout, cap) if cap > 0 else c.timeout)
     if status < 0:
         return RTE, "lost the child process"
@@ -121,6 +138,11 @@ class Manager:
         self.lx = None  # the lenient runtime, loaded at the first lenient candidate
         self.first_fork = True  # no fresh child of the running candidate yet
         self.lx_code = b""
+        self.cap = 0.0
+        self.abandon = False
+        self.walls = ()  # the wall caps of the cases (MSG_WALL)
+        self.wall = ()  # of the running candidate: walls, or () without RUN_WALL
+        self.walled = 0.0  # the wall cap of the case killed last, if that killed it
 
     def forker_msg(self):
         b = b""
@@ -173,22 +195,24 @@ class Manager:
     def supervise(self, pid, fork_time):
         seen = None
         deadline = fork_time + SETUP_LIMIT
-        hard = deadline  # the case's own timeout, when the search's cap binds
-        capped = False
-        cpu_obs = None
+        hard = deadline  # the case's own timeout
+        cpu_end = wall_end = None  # the search's caps of the case: of its CPU time, of its wall time
+        cpu_obs = delay_obs = None
+        wall = 0.0
         last_ping = fork_time
         shm, cases = self.shm, self.cases
         n = len(cases)
         unpack = CUR.unpack_from
         how = "exit"
         killed = 0.0
+        inf = float("inf")
         while True:
             if how == "exit":
                 h = unpack(shm, 0)
                 if h != seen:
                     seen = h
                     cur, t0 = h
-                    capped = False
+                    cpu_end = wall_end = None
                     if 0 <= cur < n and t0 < fork_time:
                         # A torn read: the child, preempted while writing
                         # the header, has written the case but not yet its
@@ -202,16 +226,33 @@ class Manager:
                         t = cases[cur].timeout
                         hard = deadline = t0 + t
                         if 0 < self.cap < t:
-                            deadline = t0 + self.cap
-                            capped = True
+                            cpu_end = t0 + self.cap
                             cpu_obs = cpu_seconds(pid)
+                        wall = self.wall[cur] if self.wall else 0.0
+                        if 0 < wall < t:
+                            # The search's wall cap, whatever the CPU time
+                            # (a case that sleeps uses none).
+                            wall_end = t0 + wall
+                            delay_obs = run_delay(pid)
+                        deadline = min(hard, cpu_end or inf, wall_end or inf)
                     else:
                         deadline = fork_time + SETUP_LIMIT
             now = monotonic()
             if how == "exit" and now >= deadline:
                 if unpack(shm, 0) != seen:
                     continue  # read while the child was writing
-                if capped and now < hard:
+                walled = False
+                if now < hard and wall_end is not None and now >= wall_end:
+                    # The wall cap does not count the time the child
+                    # waited for a CPU (a loaded machine).
+                    d = run_delay(pid)
+                    if d is not None and delay_obs is not None and d - delay_obs > 0.0005:
+                        wall_end += d - delay_obs
+                        delay_obs = d
+                        deadline = min(hard, cpu_end or inf, wall_end)
+                        continue
+                    walled = True
+                elif now < hard and cpu_end is not None and now >= cpu_end:
                     # The search's cap counts CPU time: a child the machine
                     # starved gets the time it did not have (up to the
                     # case's own timeout). Only CPU time the manager saw
@@ -221,7 +262,8 @@ class Manager:
                     if cpu is not None and cpu_obs is not None:
                         used = cpu - cpu_obs
                         if used < 0.8 * self.cap:
-                            deadline = min(hard, now + self.cap - used)
+                            cpu_end = now + self.cap - used
+                            deadline = min(hard, cpu_end, wall_end or inf)
                             continue
                 for f in (os.killpg, os.kill):
                     try:
@@ -229,6 +271,7 @@ class Manager:
                     except OSError:
                         pass
                 how = "timeout"
+                self.walled = wall if walled else 0.0
                 killed = now
                 continue
             if how == "timeout" and now - killed > FORKER_WAIT:
@@ -255,12 +298,21 @@ class Manager:
                 send(MSG_PING)
                 last_ping = now
 
-    def evaluate(self, src, cov, plan=None, first=0, end=None):
+    def evaluate(self, src, cov, plan=None, first=0, end=None, spans=None, sel=None):
         """Runs cases first..end-1 (end None: to the last) of candidate
-        src, sending their records."""
+        src, sending their records: with spans (its changed definitions)
+        compiled over the original's code when it can be (partial.py),
+        and then, with sel (one byte per case), only the selected cases
+        when its edits keep every scope and the code is pure. Returns
+        whether only the selected cases ran."""
         cand = candidate.CAND_FILE
+        part = None
+        if spans and plan is None and not cov and not candidate.MULTI:
+            part = partial.build(src, spans)
         try:
-            if candidate.MULTI:
+            if part is not None:
+                code = part.code
+            elif candidate.MULTI:
                 code = compile_joined(src)
                 plan = None  # lenient runs take one file
             else:
@@ -276,19 +328,29 @@ class Manager:
                 msg = "%s: %s" % (type(e).__name__, e)
             e.__traceback__ = None
             send(MSG_COMPILE, msg.encode("utf-8", "replace")[:2000])
-            return
+            return 0
         lx = None
         if plan is not None:
             code, lx = self.lenient(src, code, plan)
-        blob = marshal.dumps(code)
         shm, cases = self.shm, self.cases
         n = len(cases) if end is None else min(end, len(cases))
+        if REUSE and not cov and lx is None:
+            reuse, mask = partial.pure(part, None) if part is not None else pure_code(code)
+        else:
+            reuse, mask = 0, 0
+        selected = (sel is not None and part is not None and part.same_scopes and partial.SELECT_OK
+                    and lx is None and not cov and len(sel) == len(cases) and partial.pure(part, True)[0] != 0)
+        blob = marshal.dumps(part.repl if part is not None else code)
         L = src.count(b"\n") + 2 if cov else 0
         end = CODE_OFF + len(blob)
         lx_off = 0
         if lx is not None:
             lx_off = (end + 7) & ~7
             end = lx_off + len(lx)
+        sel_off = 0
+        if selected:
+            sel_off = end
+            end = sel_off + len(sel)
         covoff = (end + 7) & ~7
         recbase = (covoff + L + 7) & ~7
         maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size
@@ -297,15 +359,26 @@ class Manager:
         # the arguments, or an output), and a few small ones.
         if recbase + 2 * VALUE_MAX + 64 + 4 * (maxrec + (INJ_MAX if lx is not None else 0)) > cap:
             send(MSG_COMPILE, b"the candidate is too large for the sandbox")
-            return
-        reuse, mask = pure_code(code) if REUSE and not cov and lx is None else (0, 0)
+            return 0
         self.first_fork = True
         shm[CODE_OFF : CODE_OFF + len(blob)] = blob
         if lx is not None:
-            shm[lx_off:end] = lx
+            shm[lx_off : lx_off + len(lx)] = lx
+        if selected:
+            shm[sel_off : sel_off + len(sel)] = sel
+        else:
+            sel = None
         self.job += 1
-        JOB.pack_into(shm, JOB_OFF, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask, n)
-        start = first
+        JOB.pack_into(shm, JOB_OFF, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask, n,
+                      1 if part is not None else 0, sel_off)
+
+        def next_case(i):
+            if sel is not None:
+                while i < n and not sel[i]:
+                    i += 1
+            return i
+
+        start = next_case(first)
         while start < n:
             START[0] = start
             HDR.pack_into(shm, 0, -1, 0.0, recbase, start)
@@ -316,16 +389,17 @@ class Manager:
             cur, t0 = CUR.unpack_from(shm, 0)
             if not (recbase <= used <= cap and start <= nxt <= n):
                 used, nxt = recbase, start  # the header is garbage: trust nothing
+            nxt = next_case(nxt)
             if how != "done" and nxt < n and (how == "timeout" or cur == nxt or nxt == start):
                 if used > cap - maxrec:
                     used, nxt = recbase, start
-                verdict, detail = death(how, status, cases[nxt], self.cap)
+                verdict, detail = death(how, status, cases[nxt], self.cap, self.walled)
                 secs = monotonic() - t0 if cur == nxt else 0.0
                 if not 0 <= secs < 1e6:
                     secs = 0.0
                 covmv = memoryview(shm)[covoff : covoff + L] if cov else None
                 used = put_record(shm, used, nxt, verdict, secs, b"", detail, covmv)
-                nxt += 1
+                nxt = next_case(nxt + 1)
             send(MSG_CHUNK, memoryview(shm)[recbase:used])
             start = nxt
             if how == "timeout" and self.abandon and start < n:
@@ -334,12 +408,15 @@ class Manager:
                 detail = "not run: an earlier case timed out"
                 used = recbase
                 for i in range(start, n):
+                    if sel is not None and not sel[i]:
+                        continue
                     if used > cap - maxrec:
                         send(MSG_CHUNK, memoryview(shm)[recbase:used])
                         used = recbase
                     used = put_record(shm, used, i, TLE, 0.0, b"", detail, None)
                 send(MSG_CHUNK, memoryview(shm)[recbase:used])
                 break
+        return (DONE_SELECTED if sel is not None else 0) | (DONE_PARTIAL if part is not None else 0)
 
     def lenient(self, src, code, plan):
         """The candidate instrumented for lenient mode (lenient.py), and
@@ -371,10 +448,14 @@ class Manager:
                 # double; 0: the suite's timeouts), with RUN_RANGE the
                 # first case and the end, with RUN_LENIENT the plan after
                 # its u32 length, then the source.
+                # with RUN_PARTIAL a u32 count and the changed
+                # definitions, with RUN_SELECT a byte per case, then the
+                # source.
                 self.reused = self.forks = 0
                 flags = payload[0]
                 (self.cap,) = CAP.unpack_from(payload, 1)
                 self.abandon = bool(flags & RUN_ABANDON)
+                self.wall = self.walls if flags & RUN_WALL else ()
                 off = 1 + CAP.size
                 first, end = 0, None
                 if flags & RUN_RANGE:
@@ -385,8 +466,23 @@ class Manager:
                     (k,) = U32.unpack_from(payload, off)
                     plan = payload[off + 4 : off + 4 + k]
                     off += 4 + k
-                self.evaluate(payload[off:], bool(flags & RUN_COVERAGE), plan, first, end)
-                send(MSG_DONE, DONE.pack(self.reused, self.forks, 1 if self.idle else 0))
+                spans = None
+                if flags & RUN_PARTIAL:
+                    (k,) = U32.unpack_from(payload, off)
+                    off += 4
+                    spans = [SPAN.unpack_from(payload, off + j * SPAN.size) for j in range(k)]
+                    off += k * SPAN.size
+                sel = None
+                if flags & RUN_SELECT:
+                    sel = payload[off : off + len(self.cases)]
+                    off += len(self.cases)
+                how = self.evaluate(payload[off:], bool(flags & RUN_COVERAGE), plan, first, end, spans, sel)
+                send(MSG_DONE, DONE.pack(self.reused, self.forks, 1 if self.idle else 0, how))
+            elif kind == MSG_WALL:
+                k = len(payload) // WALL.size
+                self.walls = tuple(WALL.unpack_from(payload, j * WALL.size)[0] for j in range(k))
+                if len(self.walls) != len(self.cases):
+                    raise ValueError("%d wall caps for %d cases" % (len(self.walls), len(self.cases)))
             elif kind == MSG_QUIT:
                 return
             else:

@@ -37,17 +37,27 @@ MSG_COMPILE = b"E"  # server → Go: the candidate does not compile: the message
 MSG_DONE = b"D"  # server → Go: the candidate is finished: DONE
 MSG_FATAL = b"X"  # server → Go: the server failed: the message (then it exits)
 MSG_LIST = b"L"  # server → Go, collect mode only: what pytest collects, as JSON
+MSG_WALL = b"W"  # Go → server: the cases' wall caps for runs with RUN_WALL (WALL each, 0: none)
 
 # A run request: a flags byte, the cap of the case timeouts (seconds; 0:
 # the suite's own), with RUN_RANGE the case range, with RUN_LENIENT a u32
-# length and the lenient plan, then the source.
+# length and the lenient plan, with RUN_PARTIAL a u32 count and the
+# changed definitions' SPANs, with RUN_SELECT one byte per case (1: run
+# it), then the source.
 RUN_COVERAGE = 1  # report the lines each case executed
 RUN_ABANDON = 2  # stop at the first case that times out
 RUN_LENIENT = 4  # a lenient run (package lenient): the plan precedes the source
 RUN_RANGE = 8  # run the cases first..end-1 only
+RUN_PARTIAL = 16  # the definitions the candidate changes follow (partial.py)
+RUN_SELECT = 32  # the cases the candidate must run follow (the others may be skipped)
+RUN_WALL = 64  # cap each case's wall time too (MSG_WALL)
 CAP = struct.Struct("<d")  # the cap of the case timeouts
 RANGE = struct.Struct("<II")  # first case, end
-DONE = struct.Struct("<III")  # a D message: chunks run in a reused child, fresh children, a child kept
+SPAN = struct.Struct("<IIII")  # a changed definition: its bytes in the candidate, in the original
+WALL = struct.Struct("<d")  # a case's wall cap (seconds)
+DONE = struct.Struct("<IIII")  # a D message: chunks run in a reused child, fresh children, a child kept, how it ran (DONE_*)
+DONE_SELECTED = 1  # only the selected cases ran
+DONE_PARTIAL = 2  # compiled over the original's code
 
 # ---- records -----------------------------------------------------------------
 #
@@ -102,8 +112,10 @@ JOB_OFF = 32
 # records end, whether the child may serve the next candidate too, job
 # number, offset of the lenient runtime and plan (0: not lenient), the
 # pure modules the candidate can reach (a mask, see purity.take_snapshots),
-# the end of the cases to run (the first is in HDR)
-JOB = struct.Struct("<QQQQQQQQQQ")
+# the end of the cases to run (the first is in HDR), whether the code is
+# the original's constants to replace (partial.py), the offset of the
+# selection (one byte per case, 1: run it; 0: no selection)
+JOB = struct.Struct("<QQQQQQQQQQQQ")
 CODE_OFF = 128
 
 # Between the processes of a server, over pipes: the manager asks the

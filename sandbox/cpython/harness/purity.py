@@ -95,16 +95,18 @@ def _opcodes():
     return _OPS
 
 
-def pure_code(code, extra_imports=()):
+def pure_code(code, extra_imports=(), checked=None):
     """(0, 0) if code (or a code object in it) is not pure (see above),
     else (1 or 2 when it also stores or deletes no attribute at all (see
-    run_pure_calls), the mask of the pure modules it can reach)."""
+    run_pure_calls), the mask of the pure modules it can reach). checked
+    (default STATIC_CHECK) applies the static check of names."""
     ext_op, import_op, store_ops = _opcodes()
     attrs = False
     mask = 0
     reach = REACH
     deny = DENY
-    checked = STATIC_CHECK
+    if checked is None:
+        checked = STATIC_CHECK
     stack = [code]
     while stack:
         co = stack.pop()

@@ -1,0 +1,271 @@
+"""Partial re-execution: a candidate whose edits lie inside top-level
+definitions is compiled one definition at a time, over the original's
+code, and test selection's check that the edits change no scope.
+
+The server compiles the original once (configure, in the forker, so that
+every child inherits BASE_CODE). For a candidate, Go sends the byte spans
+of the top-level definitions it changes, in the candidate and in the
+original (program.Change); build checks that the candidate equals the
+original outside them, compiles each changed definition alone at its
+line (with the original's __future__ flags), checks that what the module
+body does with it is the same bytecode as for the original definition
+(the same decorators, defaults, annotations and bases), and puts the new
+code objects in the place of the old ones among the module code's
+constants. The module's code is then what compiling the whole candidate
+gives, but for the line numbers of what follows a definition whose line
+count changed (its tracebacks name the original's lines); the final
+validation of a fix compiles the whole candidate.
+
+Owns BASE_SRC, BASE_CODE, FUTURE, the cache of the original's
+definitions (_BASE_DEFS) and of the purity of its parts (_PURE), and
+SELECT_OK (whether test selection can be sound for this suite).
+"""
+import re
+import sys
+
+from .purity import CodeType, pure_code
+
+BASE_SRC = b""  # the original's source, as Go's candidates share it
+BASE_CODE = None  # its module code (None: no partial re-execution)
+FUTURE = 0  # the compiler flags of its __future__ imports
+CAND_FILE = ""
+SELECT_OK = False  # test selection can be sound: set by configure
+BASE_PURE = False  # the original is pure with the static check (purity.py)
+_BASE_DEFS = {}  # (start, end) of an original definition -> its snippet's module code
+_PURE = {}  # checked -> the purity of the original's parts (_base_purity)
+_INDEX = {}  # (co_name, co_firstlineno) of a constant of BASE_CODE -> its index
+
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+def configure(original, code, cand_file, enabled, select):
+    """Keeps the original (its text: the suite's; code: compiled, or None)
+    when partial re-execution is enabled, and says whether test selection
+    may apply (select: the suite's cases are independent when the code is
+    pure; the interpreter reports every statement it runs, PEP 626, from
+    3.10)."""
+    global BASE_SRC, BASE_CODE, FUTURE, CAND_FILE, SELECT_OK, BASE_PURE
+    CAND_FILE = cand_file
+    if not enabled or not original or code is None:
+        return
+    src = original.encode("utf-8")
+    for line in src.split(b"\n", 2)[:2]:
+        m = _CODING.match(line)
+        if m and m.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
+            return  # a snippet alone would be read as UTF-8
+    if b"\r" in src.replace(b"\r\n", b""):
+        return  # line counts by \n would be wrong
+    import __future__
+
+    mask = 0
+    for name in __future__.all_feature_names:
+        mask |= getattr(__future__, name).compiler_flag
+    BASE_SRC, BASE_CODE, FUTURE = src, code, code.co_flags & mask
+    for i, k in enumerate(code.co_consts):
+        if type(k) is CodeType:
+            key = (k.co_name, k.co_firstlineno)
+            _INDEX[key] = -1 if key in _INDEX else i  # -1: ambiguous
+    BASE_PURE = pure_code(code, checked=True)[0] != 0
+    SELECT_OK = select and BASE_PURE and sys.version_info >= (3, 10)
+
+
+class Partial:
+    """A candidate compiled definition by definition: its module code,
+    the constants replaced (index, code), and whether its edits keep
+    every scope as it was (test selection's condition)."""
+
+    __slots__ = ("code", "repl", "same_scopes")
+
+    def __init__(self, code, repl, same_scopes):
+        self.code, self.repl, self.same_scopes = code, repl, same_scopes
+
+
+def build(src, spans):
+    """The Partial of candidate src, whose changed definitions are spans
+    ((cand start, cand end, base start, base end), in order), or None when
+    it must be compiled whole: it differs from the original elsewhere, a
+    definition does not compile alone (its own error is then the whole
+    candidate's), or the module body would run other code. Raises nothing."""
+    if BASE_CODE is None or not spans:
+        return None
+    try:
+        return _build(src, spans)
+    except BaseException:
+        return None
+
+
+def _build(src, spans):
+    base = BASE_SRC
+    pc = pb = 0
+    for cs, ce, bs, be in spans:
+        if cs < pc or bs < pb or ce < cs or be < bs or be > len(base) or ce > len(src):
+            return None
+        if bs - pb != cs - pc or src[pc:cs] != base[pb:bs]:
+            return None
+        pc, pb = ce, be
+    if len(src) - pc != len(base) - pb or src[pc:] != base[pb:]:
+        return None
+    consts = list(BASE_CODE.co_consts)
+    repl = []
+    same = True
+    for cs, ce, bs, be in spans:
+        old = _base_def(bs, be)
+        if old is None:
+            return None
+        line = src.count(b"\n", 0, cs)
+        new = compile(b"\n" * line + src[cs:ce], CAND_FILE, "exec", FUTURE, dont_inherit=True)
+        if not _same_body(old, new):
+            return None
+        olds = [k for k in old.co_consts if type(k) is CodeType]
+        news = [k for k in new.co_consts if type(k) is CodeType]
+        if len(olds) != len(news):
+            return None
+        for o, n in zip(olds, news):
+            i = _INDEX.get((o.co_name, o.co_firstlineno), -1)
+            if i < 0:
+                return None
+            if same and not same_scopes(o, n):
+                same = False
+            consts[i] = n
+            repl.append((i, n))
+    return Partial(BASE_CODE.replace(co_consts=tuple(consts)), tuple(repl), same)
+
+
+def _base_def(bs, be):
+    """The module code of the original's definition at bytes bs..be,
+    compiled alone at its line (cached)."""
+    key = (bs, be)
+    got = _BASE_DEFS.get(key)
+    if got is None:
+        line = BASE_SRC.count(b"\n", 0, bs)
+        got = compile(b"\n" * line + BASE_SRC[bs:be], CAND_FILE, "exec", FUTURE, dont_inherit=True)
+        if len(_BASE_DEFS) > 4096:
+            _BASE_DEFS.clear()
+        _BASE_DEFS[key] = got
+    return got
+
+
+def _consts_key(co):
+    """The constants of co but its code objects, by type and value."""
+    return tuple((type(k), k) for k in co.co_consts if type(k) is not CodeType)
+
+
+def _same_body(a, b):
+    """Whether module codes a and b run the same code at module level
+    (their code objects aside)."""
+    return (a.co_code == b.co_code and a.co_names == b.co_names and a.co_varnames == b.co_varnames
+            and a.co_flags == b.co_flags and _consts_key(a) == _consts_key(b))
+
+
+def _qualified(co, prefix, out):
+    """Every code object inside co, by its path of names, in order."""
+    for k in co.co_consts:
+        if type(k) is CodeType:
+            key = prefix + "/" + k.co_name
+            out.setdefault(key, []).append(k)
+            _qualified(k, key, out)
+    return out
+
+
+def same_scopes(old, new):
+    """Whether the code of a definition new (the candidate's) keeps every
+    name's scope and every function's kind as in old (the original's), so
+    that its statements that no edit touched run as before: the same
+    parameters, flags (generator, coroutine), cell and free variables in
+    every function present in both, and a local variable added or dropped
+    only when no other code of the function reads that name as a global.
+    Code that runs when the module is imported (class bodies) must be
+    identical. Functions only one of them has (a lambda, a comprehension,
+    a def inside an edited statement) run only where an edit put them."""
+    if not _same_code(old, new, ""):
+        return False
+    olds, news = _qualified(old, "", {}), _qualified(new, "", {})
+    for key, os_ in olds.items():
+        ns = news.get(key)
+        if ns is None:
+            continue
+        if len(os_) != len(ns):
+            return False
+        for o, n in zip(os_, ns):
+            if not _same_code(o, n, key):
+                return False
+    return True
+
+
+_IMPORT_TIME = 0x0002  # CO_NEWLOCALS: a function (class bodies do not have it)
+
+
+def _same_code(o, n, key):
+    if not o.co_flags & _IMPORT_TIME or not n.co_flags & _IMPORT_TIME:
+        # A class body runs at import: it must be the same code.
+        return (o.co_code == n.co_code and o.co_names == n.co_names and o.co_varnames == n.co_varnames
+                and o.co_flags == n.co_flags and o.co_cellvars == n.co_cellvars and o.co_freevars == n.co_freevars
+                and _consts_key(o) == _consts_key(n))
+    if (o.co_argcount, o.co_posonlyargcount, o.co_kwonlyargcount, o.co_flags, o.co_cellvars, o.co_freevars) != (
+            n.co_argcount, n.co_posonlyargcount, n.co_kwonlyargcount, n.co_flags, n.co_cellvars, n.co_freevars):
+        return False
+    nargs = o.co_argcount + o.co_kwonlyargcount + bool(o.co_flags & 0x04) + bool(o.co_flags & 0x08)
+    if o.co_varnames[:nargs] != n.co_varnames[:nargs]:
+        return False
+    ov, nv = set(o.co_varnames), set(n.co_varnames)
+    # A name that became local was a global (or builtin) before: no other
+    # code of the original may read it so. One that is no longer local
+    # must not be read as a global now.
+    for name in nv - ov:
+        if name in o.co_names:
+            return False
+    for name in ov - nv:
+        if name in n.co_names:
+            return False
+    return True
+
+
+def pure(p, checked):
+    """pure_code of a partial candidate p, from the purity of the
+    original's parts (computed once) and of its new code objects."""
+    parts = _PURE.get(checked)
+    if parts is None:
+        parts = _PURE[checked] = _base_purity(checked)
+    bad, attrs, masks = parts
+    changed = {}
+    for i, k in p.repl:
+        r = pure_code(k, checked=checked)
+        if r[0] == 0:
+            return 0, 0
+        changed[i] = r
+    for i in bad:
+        if i not in changed:
+            return 0, 0
+    has_attrs = any(r[0] == 1 for r in changed.values()) or any(i not in changed for i in attrs)
+    mask = 0
+    for i, m in masks:
+        if i not in changed:
+            mask |= m
+    for r in changed.values():
+        mask |= r[1]
+    return (1 if has_attrs else 2), mask
+
+
+def _base_purity(checked):
+    """The purity of the original's parts: the indexes of its constants
+    (-1: the module body itself) that are not pure, those that store
+    attributes, and those that reach pure modules (index, mask)."""
+    body = BASE_CODE.replace(co_consts=tuple(k for k in BASE_CODE.co_consts if type(k) is not CodeType))
+    bad, attrs, masks = [], [], []
+    for i, k in [(-1, body)] + [(i, k) for i, k in enumerate(BASE_CODE.co_consts) if type(k) is CodeType]:
+        r = pure_code(k, checked=checked)
+        if r[0] == 0:
+            bad.append(i)
+        elif r[0] == 1:
+            attrs.append(i)
+        if r[1]:
+            masks.append((i, r[1]))
+    return tuple(bad), frozenset(attrs), tuple(masks)
+
+
+def assemble(repl):
+    """In a child: the candidate's module code from the replacements."""
+    consts = list(BASE_CODE.co_consts)
+    for i, k in repl:
+        consts[i] = k
+    return BASE_CODE.replace(co_consts=tuple(consts))

@@ -1,0 +1,112 @@
+package cpython
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"repair/program"
+	"repair/sandbox"
+)
+
+// padded is examples/middle's middle() in a file padded with never-called
+// functions to about n lines (scripts/scale_bench.py's lines-N).
+func padded(tb testing.TB, n int) []byte {
+	tb.Helper()
+	mid, err := os.ReadFile(filepath.Join("..", "..", "examples", "middle", "middle.py"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var before, after []string
+	total := strings.Count(string(mid), "\n")
+	for k := 0; total < n; k++ {
+		t := fmt.Sprintf("def helper_%d(a, b):\n    total = a + %d\n    for i in range(b):\n        if i %% 3 == 0:\n            total -= i\n        else:\n            total += a * i\n    return total\n", k, k)
+		if k%2 == 0 {
+			before = append(before, t)
+		} else {
+			after = append(after, t)
+		}
+		total += strings.Count(t, "\n") + 2
+	}
+	return []byte(strings.Join(append(append(before, string(mid)), after...), "\n\n"))
+}
+
+// BenchmarkEvaluateLarge measures evaluations per second of a candidate
+// that changes one token of middle() in files of 13 to 5,000 lines, 200
+// cases: compiled whole and run on every case, or compiled one changed
+// definition at a time over the original's code (RunOptions.Change), and
+// with test selection too (RunOptions.Select: the cases that reach the
+// changed statement).
+func BenchmarkEvaluateLarge(b *testing.B) {
+	_, suite := middleSuite(b)
+	for _, lines := range []int{13, 1000, 5000} {
+		src := padded(b, lines)
+		p, err := program.Parse("middle.py", src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// The fix: the second "return y" returns x.
+		var pt program.Patch
+		seen := 0
+		for i, s := range p.Sites {
+			if p.FirstLine(s.Stmt) == "return y" && p.SiteText(i) == "y" {
+				if seen++; seen == 2 {
+					pt = program.Patch{{Op: program.ReplaceText, Site: i, Text: "x"}}
+				}
+			}
+		}
+		cand, ch := p.RenderChange(pt)
+		dir := b.TempDir()
+		tgt := filepath.Join(dir, "middle.py")
+		if err := os.WriteFile(tgt, src, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		e := newTestEngine(b, sandbox.Options{Suite: suite, Target: tgt}, config{})
+		ctx := context.Background()
+		orig, err := e.Run(ctx, src, sandbox.RunOptions{Coverage: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sel := make([]bool, len(suite.Cases))
+		for i, r := range orig.Results {
+			for _, l := range r.Lines {
+				if l == p.Stmts[ch.Reach[0]].Line {
+					sel[i] = true
+				}
+			}
+		}
+		for _, mode := range []string{"whole", "partial", "selected"} {
+			b.Run(fmt.Sprintf("lines=%d/%s", lines, mode), func(b *testing.B) {
+				o := sandbox.RunOptions{Timeout: time.Second, AbandonAfterTimeout: true}
+				if mode != "whole" {
+					o.Change = &ch
+				}
+				if mode == "selected" {
+					o.Select = sel
+				}
+				if _, err := e.Run(ctx, cand, o); err != nil {
+					b.Fatal(err)
+				}
+				st := e.Stats()
+				cpu0 := engineCPU(e)
+				start := time.Now()
+				n := 0
+				for b.Loop() {
+					if _, err := e.Run(ctx, cand, o); err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+				b.ReportMetric(float64(n)/time.Since(start).Seconds(), "evals/s")
+				b.ReportMetric((engineCPU(e)-cpu0).Seconds()*1e6/float64(n), "cpu-µs/eval")
+				st2 := e.Stats()
+				b.ReportMetric(float64(st2.Partial-st.Partial)/float64(n), "partial")
+				b.ReportMetric(float64(st2.Selected-st.Selected)/float64(n), "selected")
+			})
+		}
+	}
+}

@@ -1,0 +1,273 @@
+package cpython
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"repair/fitness"
+	"repair/program"
+	"repair/sandbox"
+)
+
+// edit describes one edit of a test's original by text: the statement
+// whose first line is stmt, and for a replace or insert the statement
+// whose first line is donor, or for a text edit the site text and its
+// replacement.
+type edit struct {
+	op          program.Op
+	stmt, donor string
+	site, text  string
+}
+
+func patchOf(t *testing.T, p *program.Program, edits []edit) program.Patch {
+	t.Helper()
+	stmt := func(first string) int {
+		for i := range p.Stmts {
+			if p.FirstLine(i) == first {
+				return i
+			}
+		}
+		t.Fatalf("no statement %q", first)
+		return -1
+	}
+	var pt program.Patch
+	for _, e := range edits {
+		ed := program.Edit{Op: e.op, Stmt: stmt(e.stmt)}
+		switch e.op {
+		case program.InsertBefore, program.InsertAfter, program.Replace, program.Swap:
+			ed.Donor = stmt(e.donor)
+		case program.ReplaceText:
+			ed.Site = -1
+			for i, s := range p.Sites {
+				if s.Stmt == ed.Stmt && p.SiteText(i) == e.site {
+					ed.Site = i
+					break
+				}
+			}
+			if ed.Site < 0 {
+				t.Fatalf("no site %q in %q", e.site, e.stmt)
+			}
+			ed.Text = e.text
+		}
+		pt = append(pt, ed)
+	}
+	return pt
+}
+
+// TestSelection: a candidate whose edits lie inside definitions runs only
+// its selected cases when its code is pure and its edits keep every
+// name's scope; its verdicts are those of a full run, and the cases it
+// skips give the original's verdicts in a full run. Otherwise it runs
+// every case.
+func TestSelection(t *testing.T) {
+	const middle = `def middle(x, y, z):
+    if y < z:
+        if x < y:
+            return y
+        elif x < z:
+            return y
+    else:
+        if x > y:
+            return y
+        elif x > z:
+            return x
+    return z
+`
+	middleCases := []fitness.Case{
+		call("middle", "[1, 2, 3]", "2"), call("middle", "[2, 1, 3]", "2"), call("middle", "[3, 2, 1]", "2"),
+		call("middle", "[5, 5, 5]", "5"), call("middle", "[1, 3, 2]", "2"),
+	}
+	const shadow = `K = 1
+
+
+def f(x):
+    if x > 0:
+        return x + K
+    return K
+`
+	shadowCases := []fitness.Case{call("f", "[1]", "2"), call("f", "[-1]", "1")}
+	tests := []struct {
+		name   string
+		src    string
+		cases  []fitness.Case
+		edits  []edit
+		sel    []bool
+		chosen bool // only the selected cases run
+	}{
+		{"the branch of the fix", middle, middleCases,
+			[]edit{{op: program.ReplaceText, stmt: "return y", site: "y", text: "x"}},
+			[]bool{true, false, false, false, false}, true},
+		{"a statement two cases reach", middle, middleCases,
+			[]edit{{op: program.Delete, stmt: "return z"}},
+			[]bool{false, false, false, true, true}, true},
+		{"a new local that was a global", shadow, shadowCases,
+			[]edit{{op: program.InsertBefore, stmt: "return x + K", donor: "K = 1"}},
+			[]bool{true, false}, false},
+		{"a module-level edit", shadow, shadowCases,
+			[]edit{{op: program.ReplaceText, stmt: "K = 1", site: "1", text: "2"}},
+			[]bool{true, false}, false},
+		{"impure code", "import os\n" + shadow, shadowCases,
+			[]edit{{op: program.ReplaceText, stmt: "return x + K", site: "+", text: "-"}},
+			[]bool{true, false}, false},
+		{"a method", "class C:\n    def m(self, x):\n        if x:\n            return 1\n        return 2\n\n\ndef f(x):\n    return C().m(x)\n",
+			[]fitness.Case{call("f", "[1]", "1"), call("f", "[0]", "2")},
+			[]edit{{op: program.ReplaceText, stmt: "return 1", site: "1", text: "3"}},
+			[]bool{true, false}, true},
+		{"a function made a generator", "def g():\n    yield 1\n\n\ndef f(x):\n    if x:\n        return 1\n    return 2\n",
+			[]fitness.Case{call("f", "[1]", "1"), call("f", "[0]", "2")},
+			[]edit{{op: program.InsertBefore, stmt: "return 1", donor: "yield 1"}},
+			[]bool{true, false}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := program.Parse("cand.py", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, ch := p.RenderChange(patchOf(t, p, tt.edits))
+			e := newTestEngine(t, sandbox.Options{
+				Suite:  &fitness.Suite{MemoryMB: 256, Cases: tt.cases},
+				Target: target(t, "cand.py", map[string]string{"cand.py": tt.src}),
+			}, config{})
+			ctx := context.Background()
+			orig, err := e.Run(ctx, []byte(tt.src), sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			full, err := e.Run(ctx, src, sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := e.Run(ctx, src, sandbox.RunOptions{Change: &ch, Select: tt.sel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got.Skipped != nil) != tt.chosen {
+				t.Fatalf("skipped %v, want a selection: %v", got.Skipped, tt.chosen)
+			}
+			for i, r := range got.Results {
+				switch {
+				case got.Skipped != nil && got.Skipped[i]:
+					if tt.sel[i] {
+						t.Errorf("case %d: selected but skipped", i)
+					}
+					if full.Results[i].Verdict != orig.Results[i].Verdict {
+						t.Errorf("case %d: skipped, but a full run gives %v where the original gave %v", i, full.Results[i].Verdict, orig.Results[i].Verdict)
+					}
+				case r.Verdict != full.Results[i].Verdict || r.Detail != full.Results[i].Detail:
+					t.Errorf("case %d: %v %q, a full run %v %q", i, r.Verdict, r.Detail, full.Results[i].Verdict, full.Results[i].Detail)
+				}
+			}
+		})
+	}
+}
+
+// TestPartialReexecution: a candidate whose edits lie inside definitions
+// is compiled one definition at a time over the original's code, and
+// gives what compiling it whole gives: results, compile errors and the
+// lines of its tracebacks inside the changed definition; a change that
+// does not match the candidate's text is compiled whole.
+func TestPartialReexecution(t *testing.T) {
+	const orig = `import math
+
+
+def area(r):
+    return math.pi * r * r
+
+
+def ratio(a, b):
+    if b == 0:
+        raise ValueError("b is 0")
+    return a / b
+`
+	cases := []fitness.Case{call("area", "[1]", "3.141592653589793"), call("ratio", "[1, 0]", ""), call("ratio", "[1, 2]", "0.5")}
+	p, err := program.Parse("cand.py", []byte(orig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEngine(t, sandbox.Options{
+		Suite:  &fitness.Suite{MemoryMB: 256, Cases: cases},
+		Target: target(t, "cand.py", map[string]string{"cand.py": orig}),
+	}, config{})
+	tests := []struct {
+		name  string
+		edits []edit
+		lie   bool // send spans that do not match: compiled whole
+	}{
+		{"an operator", []edit{{op: program.ReplaceText, stmt: "return a / b", site: "/", text: "*"}}, false},
+		{"a line more", []edit{{op: program.InsertBefore, stmt: "return a / b", donor: "raise ValueError(\"b is 0\")"}}, false},
+		{"a line less", []edit{{op: program.Delete, stmt: "if b == 0:"}}, false},
+		{"a syntax error", []edit{{op: program.ReplaceText, stmt: "return math.pi * r * r", site: "r", text: "r +"}}, false},
+		{"two definitions", []edit{{op: program.Swap, stmt: "return math.pi * r * r", donor: "return a / b"}}, false},
+		{"spans that lie", []edit{{op: program.ReplaceText, stmt: "return a / b", site: "/", text: "*"}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src, ch := p.RenderChange(patchOf(t, p, tt.edits))
+			if tt.lie {
+				ch.Cand[0].End--
+			}
+			full, err := e.Run(context.Background(), src, sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := e.Stats().Partial
+			got, err := e.Run(context.Background(), src, sandbox.RunOptions{Change: &ch})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if partial := e.Stats().Partial > before; partial == (tt.lie || full.CompileError != "") {
+				t.Errorf("compiled partially: %v", partial)
+			}
+			if got.CompileError != full.CompileError || !slices.Equal(briefs(got), briefs(full)) {
+				t.Errorf("partial: %q %v\nwhole: %q %v", got.CompileError, briefs(got), full.CompileError, briefs(full))
+			}
+			if tt.name == "a syntax error" && !strings.Contains(got.CompileError, "SyntaxError") {
+				t.Errorf("compile error %q", got.CompileError)
+			}
+		})
+	}
+}
+
+// TestWallCaps: a case that sleeps past its wall cap times out, whatever
+// CPU time it used; without wall caps only its timeout and the CPU cap
+// stop it; the cap of another case does not apply to it.
+func TestWallCaps(t *testing.T) {
+	const src = "import time\n\n\ndef f(s):\n    time.sleep(s)\n    return s\n"
+	cases := []fitness.Case{call("f", "[0.4]", "0.4"), call("f", "[0]", "0")}
+	e := newTestEngine(t, sandbox.Options{
+		Suite:  &fitness.Suite{MemoryMB: 256, Cases: cases},
+		Target: target(t, "cand.py", map[string]string{"cand.py": src}),
+	}, config{})
+	tests := []struct {
+		name string
+		caps []float64
+		want []fitness.Verdict
+	}{
+		{"none", nil, []fitness.Verdict{fitness.Passed, fitness.Passed}},
+		{"the sleeper's", []float64{0.05, 0}, []fitness.Verdict{fitness.TimeLimitExceeded, fitness.Passed}},
+		{"the other's", []float64{0, 0.05}, []fitness.Verdict{fitness.Passed, fitness.Passed}},
+		{"above the sleep", []float64{3, 3}, []fitness.Verdict{fitness.Passed, fitness.Passed}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := e.Run(context.Background(), []byte(src), sandbox.RunOptions{Timeout: 10 * time.Millisecond, WallCaps: tt.caps})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []fitness.Verdict
+			for _, r := range out.Results {
+				got = append(got, r.Verdict)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("verdicts %v, want %v (%v)", got, tt.want, briefs(out))
+			}
+			if tt.want[0] == fitness.TimeLimitExceeded && !strings.Contains(out.Results[0].Detail, "wall-clock") {
+				t.Errorf("detail %q", out.Results[0].Detail)
+			}
+		})
+	}
+}
