@@ -74,9 +74,9 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 	if st.opts.Reduce && len(patch) > 1 {
 		var err error
 		patch, err = reduce.Minimize(ctx, patch, func(ctx context.Context, sub program.Patch) (bool, error) {
-			src := p.Render(sub)
+			src, ch := p.RenderChange(sub)
 			e, err := st.cache.Eval(ctx, src, func(c context.Context) (*fitness.Outcome, error) {
-				return st.run(c, src, st.searchRun())
+				return st.runCandidate(c, src, &ch)
 			})
 			return e.Passed(), err
 		})

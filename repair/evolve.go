@@ -23,11 +23,12 @@ import (
 
 // individual is one candidate of the population.
 type individual struct {
-	patch program.Patch
-	src   []byte
-	key   fitness.Key
-	fit   float64
-	done  bool // evaluated
+	patch  program.Patch
+	src    []byte
+	change program.Change // what patch changes of the original (program.RenderChange)
+	key    fitness.Key
+	fit    float64
+	done   bool // evaluated
 	// When a plausible candidate was found.
 	gen, evals int
 }
@@ -53,12 +54,13 @@ func (st *search) explore(ctx context.Context) error {
 	}
 	st.start = time.Now()
 	if o.Immigrants > 0 {
-		st.stream = mutate.Neighbourhood(st.mctx, o.Operators, st.rngFor(-1, -1), neighbourhoodLimit)
+		st.stream = mutate.NewStream(st.mctx, o.Operators, st.rngFor(-1, -1), neighbourhoodLimit)
 	}
 	err := st.evolve(sctx)
 	res.SearchTime = time.Since(st.start) - res.ReduceTime - res.GuardTime
 	res.Evaluations = st.evals
 	res.Cache = st.cache.Stats()
+	res.CasesRun, res.CasesSkipped = st.casesRun.Load(), st.casesSkipped.Load()
 	switch {
 	case err == nil:
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
@@ -187,7 +189,7 @@ func (st *search) evaluate(ctx context.Context, pop []individual) (int, bool, er
 	for i := range pop {
 		ind := &pop[i]
 		ind.done = false
-		ind.src = st.prog.Render(ind.patch)
+		ind.src, ind.change = st.prog.RenderChange(ind.patch)
 		ind.key = fitness.KeyOf(ind.src)
 		if !st.seen[ind.key] {
 			if st.opts.Evaluations > 0 && st.evals >= st.opts.Evaluations {
@@ -205,7 +207,7 @@ func (st *search) evaluate(ctx context.Context, pop []individual) (int, bool, er
 		ind := &pop[i]
 		g.Go(func() error {
 			e, err := st.cache.EvalKey(gctx, ind.key, func(c context.Context) (*fitness.Outcome, error) {
-				return st.run(c, ind.src, st.searchRun())
+				return st.runCandidate(c, ind.src, &ind.change)
 			})
 			if err != nil {
 				return err
@@ -230,7 +232,28 @@ func (st *search) evaluate(ctx context.Context, pop []individual) (int, bool, er
 
 // searchRun are the engine options of candidates during the search.
 func (st *search) searchRun() sandbox.RunOptions {
-	return sandbox.RunOptions{Timeout: st.result.SearchTimeout, AbandonAfterTimeout: true, Lenient: st.opts.Lenient}
+	return sandbox.RunOptions{Timeout: st.result.SearchTimeout, AbandonAfterTimeout: true, Lenient: st.opts.Lenient,
+		WallCaps: st.walls}
+}
+
+// runCandidate runs a candidate of the search, src with change ch: only
+// the cases that can reach what it changes, compiled one changed
+// definition at a time where the engine can (selector).
+func (st *search) runCandidate(ctx context.Context, src []byte, ch *program.Change) (*fitness.Outcome, error) {
+	o := st.sel.options(st.searchRun(), ch)
+	out, err := st.run(ctx, src, o)
+	if err == nil && out != nil {
+		skipped := 0
+		for _, s := range out.Skipped {
+			if s {
+				skipped++
+			}
+		}
+		st.casesRun.Add(int64(len(out.Results) - skipped))
+		st.casesSkipped.Add(int64(skipped))
+		st.sel.merge(out, o.AbandonAfterTimeout)
+	}
+	return out, err
 }
 
 func (st *search) report(gen int, pop []individual) {
@@ -360,9 +383,11 @@ func (st *search) children(next []individual, gen, i int, a, b program.Patch, se
 // neighbourhood stream that renders to a program not seen yet, or false
 // when the stream is exhausted.
 func (st *search) immigrant() (program.Patch, bool) {
-	for st.next < len(st.stream) {
-		e := st.stream[st.next]
-		st.next++
+	for st.stream != nil {
+		e, ok := st.stream.Next()
+		if !ok {
+			break
+		}
 		pt := program.Patch{e}
 		k := fitness.KeyOf(st.prog.Render(pt))
 		if !st.seen[k] && !st.bred[k] {
@@ -373,8 +398,12 @@ func (st *search) immigrant() (program.Patch, bool) {
 	return nil, false
 }
 
-// neighbourhoodLimit bounds the first-order edits kept for immigrants.
-const neighbourhoodLimit = 200_000
+// neighbourhoodLimit bounds the first-order edits kept for immigrants:
+// the first of the neighbourhood's order (a search takes at most
+// Population × Immigrants a generation; past the limit immigrants are
+// random mutants). The stream's memory and start-up time follow it
+// (about 150 bytes an edit drawn, up to twice the limit at once).
+const neighbourhoodLimit = 50_000
 
 // mutant returns parent plus one mutation (or parent itself when no
 // operator can change anything).

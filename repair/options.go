@@ -82,6 +82,11 @@ type Options struct {
 	Formula localize.Formula
 	// Reduce shrinks the winning patch with ddmin.
 	Reduce bool
+	// NoSelection runs every case of every candidate, compiled whole,
+	// instead of only the cases that can reach what it changes (test
+	// selection and partial re-execution, docs/architecture.md): for
+	// comparisons; the results are the same.
+	NoSelection bool
 	// Lenient, when not nil, runs the original and every candidate
 	// leniently with this plan (made from the original; package lenient).
 	// A candidate that passes a case only with an injection the original

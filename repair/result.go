@@ -70,7 +70,11 @@ type Result struct {
 	// restartAfter generations without a better best candidate.
 	Restarts int
 	Cache    fitness.CacheStats
-	History  []Generation
+	// CasesRun and CasesSkipped count the cases the search's candidates
+	// ran and those test selection let them skip (the original's
+	// verdicts stood for them).
+	CasesRun, CasesSkipped int64
+	History                []Generation
 	// StopReason says why the search stopped: "found", "generations",
 	// "evaluations", "time budget", "exhausted" (nothing new to try),
 	// "interrupted".

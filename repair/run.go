@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"repair/fitness"
@@ -37,8 +38,7 @@ type search struct {
 	result *Result
 	fixes  map[fitness.Key]bool
 	bred   map[fitness.Key]bool // mutants bred for the next generation
-	stream []program.Edit       // first-order edits not yet tried, in order
-	next   int                  // position in stream
+	stream *mutate.Stream       // first-order edits not yet tried, in order
 	best   float64              // fitness of result.Best
 
 	outer     context.Context      // the run's context, which outlives the time budget
@@ -51,6 +51,11 @@ type search struct {
 	guardReady  chan guardSetup // the guard's setup, started with the search
 	guardWaited bool
 	guard       *guard.Guard
+
+	sel   *selector // test selection and partial re-execution (nil: every case runs, compiled whole)
+	walls []float64 // the search's wall caps of the cases
+
+	casesRun, casesSkipped atomic.Int64
 }
 
 // Run repairs program p against suite s, evaluating candidates with run.
@@ -169,6 +174,8 @@ func newSearch(ctx context.Context, p *program.Program, s *fitness.Suite, run Ru
 		fixes:  map[fitness.Key]bool{},
 		result: res,
 		outer:  ctx, delivered: map[fitness.Key]bool{},
+		sel:   newSelector(p, res.Original, &opts),
+		walls: wallCaps(res.Original),
 	}, nil
 }
 

@@ -44,6 +44,8 @@ type report struct {
 	Restarts    int                 `json:"restarts"`
 	CacheHits   int64               `json:"cache_hits"`
 	CacheMisses int64               `json:"cache_misses"`
+	CasesRun    int64               `json:"cases_run"`
+	CasesSkip   int64               `json:"cases_skipped"`
 	BestFitness float64             `json:"best_fitness"`
 	History     []repair.Generation `json:"fitness_per_generation"`
 	Ranking     []localize.Entry    `json:"localization"`
@@ -99,8 +101,9 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 			"guard": res.GuardTime.Seconds(),
 		},
 		Evaluations: res.Evaluations, Generations: res.Generations, Restarts: res.Restarts,
-		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, BestFitness: res.BestFitness,
-		History: res.History, Ranking: fileLines(l.prog, res.Ranking.Entries), Uniform: res.Ranking.Uniform,
+		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, CasesRun: res.CasesRun, CasesSkip: res.CasesSkipped,
+		BestFitness: res.BestFitness,
+		History:     res.History, Ranking: fileLines(l.prog, res.Ranking.Entries), Uniform: res.Ranking.Uniform,
 		Fixes: res.Fixes, Best: res.Best, BestDiff: res.BestDiff,
 	}
 	r.Outcome = "none"

@@ -1,0 +1,120 @@
+// Cost that follows the change: per candidate, the cases that can reach
+// what it changes (test selection), and the wall caps of the search.
+
+package repair
+
+import (
+	"math"
+
+	"repair/fitness"
+	"repair/localize"
+	"repair/program"
+	"repair/sandbox"
+)
+
+// selector chooses the cases a candidate must run and gives the others
+// the original's verdicts (docs/architecture.md, "Cost that follows the
+// change"). A nil selector selects nothing: every case runs.
+type selector struct {
+	orig  *fitness.Outcome
+	reach *localize.Reach
+	// tle is the first case the original timed out on, or -1: a
+	// candidate that does not reach it times out there too, and the
+	// search abandons it there (AbandonAfterTimeout).
+	tle int
+}
+
+// newSelector is the selector of p's candidates, or nil when selection
+// cannot apply: no coverage of the original, lenient runs, several
+// target files, or Options.NoSelection.
+func newSelector(p *program.Program, orig *fitness.Outcome, opts *Options) *selector {
+	if opts.NoSelection || opts.Lenient != nil || !coverageWorks(orig) || orig.CompileError != "" {
+		return nil
+	}
+	targets := 0
+	for _, f := range p.Files {
+		if !f.Donor {
+			targets++
+		}
+	}
+	if targets > 1 {
+		return nil
+	}
+	sl := &selector{orig: orig, reach: localize.NewReach(p, orig), tle: -1}
+	for i, r := range orig.Results {
+		if r.Verdict == fitness.TimeLimitExceeded {
+			sl.tle = i
+			break
+		}
+	}
+	return sl
+}
+
+// options adds to o what a candidate with change ch needs for partial
+// re-execution and test selection.
+func (sl *selector) options(o sandbox.RunOptions, ch *program.Change) sandbox.RunOptions {
+	if sl == nil || ch == nil || ch.Defs == nil {
+		return o
+	}
+	o.Change = ch
+	sel := make([]bool, sl.reach.Cases())
+	sl.reach.Union(ch.Reach, sel)
+	if t := sl.tle; t >= 0 && !sel[t] {
+		for i := t + 1; i < len(sel); i++ {
+			sel[i] = false
+		}
+	}
+	o.Select = sel
+	return o
+}
+
+// merge gives the cases the engine skipped the original's results; with
+// abandon (the search's AbandonAfterTimeout), every case after the first
+// timed-out one is timed out too, as a run of every case gives it.
+func (sl *selector) merge(out *fitness.Outcome, abandon bool) {
+	if sl == nil || out == nil || out.Skipped == nil {
+		return
+	}
+	for i, skipped := range out.Skipped {
+		if skipped {
+			r := sl.orig.Results[i]
+			r.Lines = nil
+			out.Results[i] = r
+		}
+	}
+	out.Skipped = nil
+	if !abandon {
+		return
+	}
+	for i, r := range out.Results {
+		if r.Verdict == fitness.TimeLimitExceeded {
+			for j := i + 1; j < len(out.Results); j++ {
+				if out.Results[j].Verdict != fitness.TimeLimitExceeded {
+					out.Results[j] = fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: "not run: an earlier case timed out"}
+				}
+			}
+			break
+		}
+	}
+}
+
+// WallCapFactor and WallCapSlack make the search's wall cap of a case
+// from the original's wall time for it: factor × time + slack. A case
+// that sleeps or waits uses no CPU time, so the calibrated CPU cap alone
+// lets a candidate that sleeps longer run to the suite's timeout.
+const (
+	WallCapFactor = 10
+	WallCapSlack  = 0.25 // seconds
+)
+
+// wallCaps are the search's wall caps of the cases, from the original's
+// run (0, none, for a case it timed out on).
+func wallCaps(orig *fitness.Outcome) []float64 {
+	caps := make([]float64, len(orig.Results))
+	for i, r := range orig.Results {
+		if r.Verdict != fitness.TimeLimitExceeded && r.Seconds >= 0 && !math.IsInf(r.Seconds, 0) {
+			caps[i] = WallCapFactor*r.Seconds + WallCapSlack
+		}
+	}
+	return caps
+}

@@ -1,0 +1,149 @@
+package repair
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"repair/fitness"
+	"repair/internal/pygen"
+	"repair/mutate"
+	"repair/program"
+	"repair/sandbox"
+	"repair/sandbox/cpython"
+)
+
+// lineOf matches the line a detail names (an edit that adds or removes
+// lines moves them, which a selection cannot know and nothing scores) and
+// the addresses of objects in a repr (which differ from run to run).
+var lineOf = regexp.MustCompile(` \((line \d+|[^()]* line \d+)\)| at 0x[0-9a-f]+`)
+
+// TestSelectionProperty: for random programs (pygen.Runnable) and random
+// patches of the search's operators, the verdicts of a candidate run with
+// test selection and partial re-execution (the selector's options, its
+// skipped cases given the original's results) equal those of a run of
+// every case of the candidate compiled whole: the claim of
+// docs/architecture.md, "Cost that follows the change". The details must
+// agree too, but for the lines they name.
+func TestSelectionProperty(t *testing.T) {
+	programs, patches := 10, 60
+	if testing.Short() {
+		programs, patches = 3, 30
+	}
+	py, err := cpython.FindPython(context.Background(), "")
+	if errors.Is(err, sandbox.ErrNoPython) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := strings.Split(py.Version, "."); len(v) < 2 || v[0] == "3" && len(v[1]) == 1 && v[1] < "10" {
+		t.Skipf("python %s: selection needs 3.10's line events", py.Version)
+	}
+	var selected, skipped, total, compiled int
+	for seed := 0; seed < programs; seed++ {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(seed), 5))
+			src := pygen.Runnable(rng, 4)
+			dir := t.TempDir()
+			target := filepath.Join(dir, "gen.py")
+			if err := os.WriteFile(target, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p, err := program.Parse(target, src)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, src)
+			}
+			suite := &fitness.Suite{MemoryMB: 256}
+			for f := 0; f < 4; f++ {
+				for _, args := range []string{"[0, 0]", "[1, 2]", "[-3, 5]", "[7, -1]", "[4, 4]"} {
+					suite.Cases = append(suite.Cases, fitness.Case{Kind: fitness.Call, Function: fmt.Sprintf("f%d", f),
+						Args: json.RawMessage(args), Expected: json.RawMessage("null"), Weight: 1, Timeout: 2, Tolerance: 1e-9})
+				}
+			}
+			ctx := context.Background()
+			eng, err := OpenEngine(ctx, "cpython", sandbox.Options{Suite: suite, Target: target, Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer eng.Close()
+			orig, err := eng.Run(ctx, src, sandbox.RunOptions{Coverage: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if orig.CompileError != "" {
+				t.Fatalf("the original does not compile: %s\n%s", orig.CompileError, src)
+			}
+			opts := Defaults()
+			sl := newSelector(p, orig, &opts)
+			if sl == nil {
+				t.Fatal("no selector")
+			}
+			mut := mutate.NewMutator(opts.Operators)
+			mctx := mutate.NewContext(p, nil)
+			run := sandbox.RunOptions{Timeout: 100 * time.Millisecond, AbandonAfterTimeout: true}
+			for k := 0; k < patches; k++ {
+				var pt program.Patch
+				for m := 1 + rng.IntN(3); m > 0; m-- {
+					if e, _, ok := mut.Mutate(mctx, rng); ok {
+						pt = append(pt, e)
+					}
+				}
+				cand, ch := p.RenderChange(pt)
+				full, err := eng.Run(ctx, cand, run)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o := sl.options(run, &ch)
+				got, err := eng.Run(ctx, cand, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				total++
+				if got.CompileError == "" && ch.Defs != nil {
+					compiled++
+				}
+				if got.Skipped != nil {
+					selected++
+					for _, s := range got.Skipped {
+						if s {
+							skipped++
+						}
+					}
+				}
+				sl.merge(got, true)
+				if got.CompileError != full.CompileError {
+					t.Fatalf("compile error %q, whole %q\n%s", got.CompileError, full.CompileError, describe(p, pt, cand))
+				}
+				for i, r := range got.Results {
+					w := full.Results[i]
+					if r.Verdict != w.Verdict || lineOf.ReplaceAllString(r.Detail, "") != lineOf.ReplaceAllString(w.Detail, "") {
+						t.Fatalf("case %d (%s%s): %v %q with selection, %v %q run whole\n%s", i, suite.Cases[i].Function,
+							suite.Cases[i].Args, r.Verdict, r.Detail, w.Verdict, w.Detail, describe(p, pt, cand))
+					}
+				}
+			}
+		})
+	}
+	t.Logf("%d patches (%d inside definitions and compiling): %d ran with a selection, %d cases skipped", total, compiled, selected, skipped)
+	if selected < total/5 || skipped == 0 {
+		t.Errorf("only %d of %d patches ran with a selection (%d cases skipped): the test checks little", selected, total, skipped)
+	}
+}
+
+func describe(p *program.Program, pt program.Patch, cand []byte) string {
+	var b strings.Builder
+	for _, e := range p.Applied(pt) {
+		fmt.Fprintf(&b, "  %s\n", p.Describe(e))
+	}
+	fmt.Fprintf(&b, "candidate:\n%s", cand)
+	return b.String()
+}
