@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"repair/fitness"
+	"repair/program"
 	"repair/sandbox"
 )
 
@@ -182,20 +183,46 @@ func BenchmarkEvaluatePytest(b *testing.B) {
 	}
 	e := newTestEngine(b, sandbox.Options{Suite: suite, Target: dir + "/stack.py", Python: py.Path, Workers: 1}, config{})
 	ctx := context.Background()
-	if _, err := e.Run(ctx, src, sandbox.RunOptions{}); err != nil {
+	// A candidate of the search: one token of pop, with what it changes
+	// (the harness runs it on the items it collected once, its code put
+	// into the original's functions).
+	p, err := program.Parse("stack.py", src)
+	if err != nil {
 		b.Fatal(err)
 	}
-	evals := 0
-	start := time.Now()
-	for b.Loop() {
-		out, err := e.Run(ctx, src, sandbox.RunOptions{})
-		if err != nil {
-			b.Fatal(err)
+	var pt program.Patch
+	for i, s := range p.Sites {
+		if p.FirstLine(s.Stmt) == "return self.items.pop(0)" && p.SiteText(i) == "0" {
+			pt = program.Patch{{Op: program.ReplaceText, Site: i, Text: "-1"}}
 		}
-		if out.Results[5].Verdict != fitness.WrongAnswer {
-			b.Fatalf("test_pop_is_lifo: %v %s", out.Results[5].Verdict, out.Results[5].Detail)
-		}
-		evals++
 	}
-	b.ReportMetric(float64(evals)/time.Since(start).Seconds(), "evals/s")
+	cand, ch := p.RenderChange(pt)
+	for _, bc := range []struct {
+		name string
+		src  []byte
+		opts sandbox.RunOptions
+		lifo fitness.Verdict // test_pop_is_lifo's verdict
+	}{
+		{"whole", src, sandbox.RunOptions{}, fitness.WrongAnswer},
+		{"partial", cand, sandbox.RunOptions{Change: &ch}, fitness.Passed},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			if _, err := e.Run(ctx, bc.src, bc.opts); err != nil {
+				b.Fatal(err)
+			}
+			evals := 0
+			start := time.Now()
+			for b.Loop() {
+				out, err := e.Run(ctx, bc.src, bc.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if out.Results[5].Verdict != bc.lifo {
+					b.Fatalf("test_pop_is_lifo: %v %s", out.Results[5].Verdict, out.Results[5].Detail)
+				}
+				evals++
+			}
+			b.ReportMetric(float64(evals)/time.Since(start).Seconds(), "evals/s")
+		})
+	}
 }

@@ -2,6 +2,8 @@ package cpython
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -269,5 +271,204 @@ func TestWallCaps(t *testing.T) {
 				t.Errorf("detail %q", out.Results[0].Detail)
 			}
 		})
+	}
+}
+
+// TestPytestPartial: under the real pytest, a candidate whose edits lie
+// inside definitions runs on the items the server collected once with
+// the original, its code put into the original's functions; what it
+// gives is what importing and collecting it gives. A change to a class
+// body, or to a function that runs at import, takes the full path.
+func TestPytestPartial(t *testing.T) {
+	py := realPytest(t)
+	const orig = `import math
+
+
+class Stack:
+    """A last-in, first-out stack."""
+
+    limit = 10
+
+    def __init__(self):
+        self.items = []
+
+    def push(self, item):
+        if len(self.items) >= self.limit:
+            raise OverflowError("full")
+        self.items.append(item)
+
+    def pop(self):
+        if not self.items:
+            raise IndexError("pop from an empty stack")
+        return self.items.pop(0)
+
+    @property
+    def top(self):
+        return self.items[-1] if self.items else None
+
+
+def scale(x):
+    return math.floor(x * 2)
+
+
+SCALED = scale(3)
+`
+	const tests = `import pytest
+
+from stack import SCALED, Stack, scale
+
+
+@pytest.fixture
+def full():
+    s = Stack()
+    for i in range(3):
+        s.push(i)
+    return s
+
+
+def test_lifo(full):
+    assert full.pop() == 2
+
+
+def test_top(full):
+    assert full.top == 2
+
+
+def test_empty():
+    with pytest.raises(IndexError):
+        Stack().pop()
+
+
+@pytest.mark.parametrize("x,want", [(1, 2), (2, 4)])
+def test_scale(x, want):
+    assert scale(x) == want
+
+
+def test_scaled():
+    assert SCALED == 6
+`
+	dir := t.TempDir()
+	for name, text := range map[string]string{"stack.py": orig, "test_stack.py": tests} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	suite, err := fitness.Load(filepath.Join(dir, "test_stack.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: filepath.Join(dir, "stack.py"), Python: py.Path}, config{})
+	p, err := program.Parse("stack.py", []byte(orig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name  string
+		edits []edit
+	}{
+		{"the fix", []edit{{op: program.ReplaceText, stmt: "return self.items.pop(0)", site: "0", text: "-1"}}},
+		{"a property", []edit{{op: program.ReplaceText, stmt: "return self.items[-1] if self.items else None", site: "-1", text: "0"}}},
+		{"a statement more", []edit{{op: program.InsertBefore, stmt: "self.items.append(item)", donor: "self.items.append(item)"}}},
+		{"a function that ran at import", []edit{{op: program.ReplaceText, stmt: "return math.floor(x * 2)", site: "2", text: "3"}}},
+		{"a class attribute", []edit{{op: program.ReplaceText, stmt: "limit = 10", site: "10", text: "1"}}},
+		{"two methods", []edit{{op: program.Swap, stmt: "self.items = []", donor: "self.items.append(item)"}}},
+		{"the fix again", []edit{{op: program.ReplaceText, stmt: "return self.items.pop(0)", site: "0", text: "-1"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			src, ch := p.RenderChange(patchOf(t, p, tt.edits))
+			full, err := e.Run(context.Background(), src, sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := e.Run(context.Background(), src, sandbox.RunOptions{Change: &ch})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(briefs(got), briefs(full)) {
+				t.Errorf("with the change: %v\nwhole: %v", briefs(got), briefs(full))
+			}
+		})
+	}
+}
+
+// TestPytestPlain: a plain test function (no fixture, no mark but
+// parametrize) is called directly instead of through pytest's runner;
+// its verdict and detail are the runner's (which a run with coverage
+// takes).
+func TestPytestPlain(t *testing.T) {
+	py := realPytest(t)
+	const target = "def f(x):\n    return x * 2\n"
+	const tests = `import sys
+
+import pytest
+
+from mod import f
+
+
+def test_passes():
+    assert f(2) == 4
+
+
+def test_fails():
+    assert f(2) == 5
+
+
+def test_raises():
+    f(None) + 1
+
+
+def test_fail():
+    pytest.fail("no")
+
+
+def test_skip_inside():
+    pytest.skip("not today")
+
+
+def test_xfail_inside():
+    pytest.xfail("known")
+
+
+def test_exits():
+    sys.exit(3)
+
+
+@pytest.mark.parametrize("x,want", [(1, 2), (2, 5)])
+def test_param(x, want):
+    assert f(x) == want
+
+
+@pytest.mark.skip(reason="marked")
+def test_marked():
+    assert False
+
+
+def test_fixture(tmp_path):
+    assert tmp_path.exists()
+`
+	dir := t.TempDir()
+	for name, text := range map[string]string{"mod.py": target, "test_mod.py": tests} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	suite, err := fitness.Load(filepath.Join(dir, "test_mod.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: filepath.Join(dir, "mod.py"), Python: py.Path}, config{})
+	plain, err := e.Run(context.Background(), []byte(target), sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner, err := e.Run(context.Background(), []byte(target), sandbox.RunOptions{Coverage: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range suite.Cases {
+		p, r := plain.Results[i], runner.Results[i]
+		if p.Verdict != r.Verdict || p.Detail != r.Detail || p.Progress != r.Progress {
+			t.Errorf("%s: called directly %v %q, by pytest's runner %v %q", c.Name, p.Verdict, p.Detail, r.Verdict, r.Detail)
+		}
 	}
 }

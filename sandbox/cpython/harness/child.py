@@ -93,6 +93,7 @@ def child_main(shm, cases, go_r, done_w):
                 os.close(go_r)
                 os.close(done_w)
             code = marshal.loads(shm[CODE_OFF : CODE_OFF + code_len])
+            real_pytest.REPL = code if part else None
             if part:
                 code = partial.assemble(code)
             sel = bytes(shm[sel_off : sel_off + len(cases)]) if sel_off else None

@@ -80,6 +80,8 @@ def setup(cfg):
         if not pure_code(candidate.TEST_CODE, ("pytest", candidate.MODULE), checked=True)[0]:
             select = False
     partial.configure(original, code, candidate.CAND_FILE, not candidate.MULTI, select)
+    if real_pytest.PYTEST_MODE and not real_pytest.COLLECT:
+        real_pytest.collect_once()
     if candidate.PACKAGE or candidate.MULTI:
         reuse = False
     manager.configure(CASES, cfg.get("lenient_runtime") or "", reuse)

@@ -9,7 +9,7 @@ a pytest session of the child; collect_items lists the items for Go.
 import os
 import sys
 
-from . import candidate
+from . import candidate, partial
 from .candidate import Ctx, LenientCtx, compile_joined, exc_detail, test_progress
 from .guard import Flags
 from .observe import Output
@@ -21,6 +21,12 @@ PYTEST_MODE = False  # test cases run under the real pytest (PytestCtx)
 PREPARED = None  # pytest's configuration, made once in the server
 PREPARED_SESSION = None  # a session of it, started in the server
 COLLECT = False  # the server only lists what pytest collects, then exits
+COLLECTED = None  # nodeid -> item: the original's items, collected once in the server (collect_once)
+IMPORT_TIME = frozenset()  # ids of the target's code objects that ran while the server imported and collected
+LIVE = {}  # id of a code object of the target -> the functions that run it (collect_once)
+EXCINFO = {}  # what the recorder collect_once registers saw: when -> exception
+REPL = None  # in a child: the constants a partial candidate replaces (partial.py), or None
+CONFTESTS = False  # collect_once loaded conftest files into PREPARED, with the original
 
 
 def start(pt):
@@ -73,6 +79,14 @@ class PytestCtx(Ctx):
         self.import_cov = None
 
     def session(self, cov):
+        if COLLECTED is not None:
+            if cov is None and REPL is not None and swap(REPL):
+                # The server's items, the original's functions running the
+                # candidate's code: what importing and collecting the
+                # candidate would give (collect_once).
+                self.items, self.excinfo = COLLECTED, EXCINFO
+                return
+            forget_collection()
         try:
             if cov is not None:
                 sys.settrace(cov[0])
@@ -104,6 +118,8 @@ class PytestCtx(Ctx):
             if self.error is not None:
                 return self.error[0], b"", self.error[1]
             return RTE, b"", "pytest did not collect %s" % c.fn
+        if cov is None and plain(item):
+            return self.run_plain(item)
         from _pytest.runner import runtestprotocol
 
         self.excinfo.clear()
@@ -118,6 +134,73 @@ class PytestCtx(Ctx):
         if e is not None:
             self.progress = test_progress(e)
         return pytest_verdict(item, reports, self.excinfo)
+
+
+    def run_plain(self, item):
+        """A plain test function's verdict, called directly: what
+        runtestprotocol and pytest_verdict give it (see plain)."""
+        try:
+            params = item.callspec.params if hasattr(item, "callspec") else {}
+            item.obj(**params)
+            return PASSED, b"", None
+        except BaseException as e:
+            pt = candidate.PYTEST
+            if isinstance(e, (pt.exit.Exception, KeyboardInterrupt)):
+                raise
+            self.progress = test_progress(e)
+            if isinstance(e, pt.xfail.Exception):
+                return PASSED, b"", None  # xfailed: pytest passes it
+            if isinstance(e, pt.skip.Exception):
+                d = str(getattr(e, "msg", "") or "")
+                e.__traceback__ = None
+                return WRONG, b"", "skipped" + (": " + d if d else "")
+            if isinstance(e, MemoryError):
+                Flags.memory = True
+                e.__traceback__ = None
+                return MLE, b"", "MemoryError"
+            d = exc_detail(e, candidate.FILES)
+            e.__traceback__ = None
+            if isinstance(e, (AssertionError, pt.fail.Exception)):
+                return WRONG, b"", d
+            return RTE, b"", d
+
+
+_PLAIN = {}  # id of an item -> whether it is plain
+
+
+def plain(item):
+    """Whether an item is a plain test function, which runtestprotocol
+    only calls: a module-level function (not a method, not a coroutine),
+    whose only mark is parametrize and whose only arguments are its
+    parameters (no fixture, no setup_module or setup_function, no
+    usefixtures), collected by a configuration without plugins of its own
+    (conftest files with hooks configure in each child: PREPARED is None
+    then). pytest's plugins do nothing else for it here: -s captures
+    nothing, -W ignore makes every warning quiet."""
+    got = _PLAIN.get(id(item))
+    if got is None:
+        got = _PLAIN[id(item)] = _plain(item)
+    return got
+
+
+def _plain(item):
+    try:
+        import inspect
+
+        from _pytest.python import Function, Module
+
+        if PREPARED is None or type(item) is not Function or type(item.parent) is not Module:
+            return False
+        f = item.obj
+        if inspect.iscoroutinefunction(f) or inspect.isasyncgenfunction(f) or inspect.isgeneratorfunction(f):
+            return False
+        if any(m.name != "parametrize" for m in item.iter_markers()):
+            return False
+        params = item.callspec.params if hasattr(item, "callspec") else {}
+        return list(item.fixturenames) == list(params) and getattr(item, "_fixtureinfo", None) is not None \
+            and not item._fixtureinfo.name2fixturedefs
+    except BaseException:
+        return False
 
 
 def collect_items(original):
@@ -235,9 +318,10 @@ def speed_up_pytest():
     _pytest.python.Function._repr_failure_py = short_report
 
 
-def pytest_collect(ctx):
+def pytest_collect(ctx, collector=None):
     """A configured session's items by node id, and the collection errors
-    (one line) or None."""
+    (one line) or None. collector, if not None, is the session of
+    PREPARED that collects (collect_once)."""
     from _pytest.config import _prepareconfig
     from _pytest.main import Session
 
@@ -248,6 +332,11 @@ def pytest_collect(ctx):
 
     config = PREPARED
     session = None
+    if COLLECTED is not None and CONFTESTS:
+        # The server's configuration holds the conftest files it loaded
+        # with the original (collect_once): a configuration of our own,
+        # as pytest's own inline runs make.
+        config = None
     if config is not None:
         # Configured in the server; the conftest files, which may import
         # the target, load here, with the candidate in place.
@@ -257,7 +346,7 @@ def pytest_collect(ctx):
         pm._noconftest = False
         pm._try_load_conftest(Path(candidate.TEST_FILE), config.getoption("importmode"), config.rootpath)
         pm.register(Recorder())
-        session = PREPARED_SESSION
+        session = collector or PREPARED_SESSION
     else:
         config = _prepareconfig(pytest_args(), [Recorder()])
         config._do_configure()
@@ -334,3 +423,193 @@ class LenientPytestCtx(PytestCtx):
         self.case_builtins = lx.case_builtins
 
     fresh = LenientCtx.fresh
+
+
+def collect_once():
+    """Imports the original and collects the test file once, in the
+    server, so that a child runs a candidate whose edits lie inside
+    definitions on these items after swap put its code in the original's
+    functions: a child then costs a fork and the tests, not an import and
+    a collection. Only for a configuration and session made in the server
+    (PREPARED_SESSION), and when a trial in a child of its own shows
+    that importing and collecting leave no thread or process behind.
+    Records which of the target's code ran meanwhile (IMPORT_TIME: a
+    candidate that changes it takes the full path) and where each code
+    object of the target runs (LIVE)."""
+    global CONFTESTS
+    if PREPARED_SESSION is None or partial.BASE_CODE is None or candidate.MULTI or candidate.PACKAGE:
+        return
+    CONFTESTS = any("conftest.py" in names for _, _, names in os.walk("lib"))
+    pid = os.fork()
+    if pid == 0:
+        try:
+            ok = _collect_once() and clean_process()
+        except BaseException:
+            ok = False
+        os._exit(0 if ok else 1)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except OSError:
+        return
+    if status != 0 or not _collect_once():
+        return
+
+
+def clean_process():
+    """Whether the process runs no other thread and has no child."""
+    from _thread import _count
+
+    if _count():
+        return False
+    try:
+        with open("/proc/self/task/%d/children" % os.getpid()) as f:
+            return not f.read().split()
+    except OSError:
+        return True
+
+
+def _collect_once():
+    """collect_once's work: True when the items are there."""
+    global COLLECTED, IMPORT_TIME, LIVE
+    cand = candidate.CAND_FILE
+    ran = set()
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename == cand:
+            ran.add(frame.f_code)
+
+    from _pytest.main import Session
+
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Output(), Output()
+    ctx = PytestCtx(partial.BASE_CODE)
+    ctx.excinfo = EXCINFO
+    # A session of its own, so that PREPARED_SESSION stays as a child
+    # that collects a candidate itself needs it: PREPARED_SESSION's
+    # plugins make way for its while it starts and collects.
+    pm = PREPARED.pluginmanager
+    theirs = [(name, pm.get_plugin(name)) for name in ("session", "funcmanage")]
+    for _, plugin in theirs:
+        if plugin is not None:
+            pm.unregister(plugin)
+    sys.setprofile(profile)
+    try:
+        ctx.fresh(candidate.MODULE)
+        collector = Session.from_config(PREPARED)
+        PREPARED.hook.pytest_sessionstart(session=collector)
+        ctx.items, errors = pytest_collect(ctx, collector)
+        ctx.error = errors
+    except BaseException:
+        ctx.error = "failed"
+    finally:
+        sys.setprofile(None)
+        sys.stdout, sys.stderr = out, err
+        for name in ("session", "funcmanage"):
+            plugin = pm.get_plugin(name)
+            if plugin is not None:
+                pm.unregister(plugin)
+        for name, plugin in theirs:
+            if plugin is not None:
+                pm.register(plugin, name)
+    if ctx.error is not None or not ctx.items:
+        return False
+    COLLECTED = ctx.items
+    IMPORT_TIME = frozenset(id(co) for co in ran)
+    ran.clear()
+    LIVE = live_functions(modules.get(candidate.MODULE), cand)
+    return True
+
+
+def live_functions(module, cand):
+    """The functions of module (a module of file cand): by the id of their
+    code object, those that run it, through its globals, classes (their
+    methods, static and class methods, properties) and wrappers
+    (__wrapped__)."""
+    FunctionType = type(live_functions)
+    out, seen = {}, set()
+
+    def add(v):
+        for _ in range(8):
+            if id(v) in seen:
+                return
+            seen.add(id(v))
+            if type(v) is FunctionType:
+                if v.__code__.co_filename == cand:
+                    out.setdefault(id(v.__code__), []).append(v)
+            elif isinstance(v, (staticmethod, classmethod)):
+                v = v.__func__
+                continue
+            elif isinstance(v, property):
+                for f in (v.fget, v.fset, v.fdel):
+                    add(f)
+                return
+            elif isinstance(v, type):
+                if getattr(v, "__module__", None) == candidate.MODULE:
+                    for x in list(vars(v).values()):
+                        add(x)
+                return
+            w = getattr(v, "__wrapped__", None) if type(v) is not FunctionType or v.__code__.co_filename != cand else None
+            if w is None:
+                return
+            v = w
+
+    if module is not None:
+        for v in list(vars(module).values()):
+            add(v)
+    return out
+
+
+_NEWLOCALS = 0x0002
+
+
+def swap(repl):
+    """Puts a partial candidate's code (repl: the original module code's
+    constants it replaces, partial.py) into the original's functions, or
+    changes nothing and returns False when that would not be what
+    importing the candidate gives: a changed function ran at import or
+    collection, its function is not found, its free variables differ, or
+    a class body would run other code."""
+    plan = []
+    base = partial.BASE_CODE.co_consts
+    for i, new in repl:
+        if not _pair(base[i], new, plan):
+            return False
+    for f, code in plan:
+        f.__code__ = code
+    return True
+
+
+def _pair(old, new, plan):
+    if old.co_flags & _NEWLOCALS:
+        if old.co_code == new.co_code and old.co_consts == new.co_consts and old.co_names == new.co_names \
+                and old.co_varnames == new.co_varnames:
+            return True  # the same code (but maybe for its lines)
+        fs = LIVE.get(id(old))
+        if not fs or id(old) in IMPORT_TIME or old.co_freevars != new.co_freevars:
+            return False
+        plan.extend((f, new) for f in fs)
+        return True
+    # A class body: it ran at import, so it must be the same code, but
+    # for its functions.
+    if (old.co_code, old.co_names, old.co_varnames, old.co_flags, old.co_cellvars, old.co_freevars) != (
+            new.co_code, new.co_names, new.co_varnames, new.co_flags, new.co_cellvars, new.co_freevars) \
+            or partial._consts_key(old) != partial._consts_key(new):
+        return False
+    CodeType = type(old)
+    olds = [k for k in old.co_consts if type(k) is CodeType]
+    news = [k for k in new.co_consts if type(k) is CodeType]
+    if len(olds) != len(news):
+        return False
+    return all(_pair(o, n, plan) for o, n in zip(olds, news))
+
+
+def forget_collection():
+    """Before a child imports and collects a candidate itself: forgets the
+    modules the server's collection imported (the target, the test file,
+    the helpers in lib/), so that they are imported again."""
+    lib = candidate.LIB_PREFIX
+    for name in list(modules):
+        m = modules.get(name)
+        f = getattr(m, "__file__", None) if m is not None else None
+        if name in (candidate.MODULE, candidate.TEST_MODULE) or isinstance(f, str) and f.startswith(lib):
+            del modules[name]
