@@ -85,6 +85,10 @@ type Result struct {
 	// partial credit (see PartialCredit). 0 when unknown, and for other
 	// kinds of case.
 	Progress float64 `json:"progress,omitempty"`
+	// CPU is the CPU time (seconds) the case's process used while it ran,
+	// when the engine measured it (cpython, with coverage); 0 otherwise.
+	// Seconds much above it mean the case mostly waits (sleeps, I/O).
+	CPU float64 `json:"cpu_seconds,omitempty"`
 }
 
 // Injection is one value lenient execution injected: the case's verdict

@@ -68,6 +68,12 @@ type Options struct {
 	Seed uint64
 	// Workers bounds the candidates evaluated at once (the engine's pool).
 	Workers int
+	// Grow, when not nil, asks the engine for n workers in all and returns
+	// how many it has (sandbox/cpython.Engine.Grow). The search calls it
+	// when the original's cases mostly wait (they sleep or do I/O: their
+	// wall time is more than WaitFactor times their CPU time) and then
+	// evaluates that many candidates at once: WaitFactor times Workers.
+	Grow func(ctx context.Context, n int) (int, error)
 	// All keeps searching after the first plausible patch and collects
 	// every distinct one until a budget runs out.
 	All bool

@@ -90,6 +90,15 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		run = needOnly(run, orig)
 	}
 	res.Original = orig
+	if opts.Grow != nil && waits(orig) {
+		// Candidates that mostly wait cost little CPU: more at once.
+		if n, err := opts.Grow(ctx, WaitFactor*opts.Workers); n > opts.Workers {
+			fmt.Fprintf(log, "repair: the cases mostly wait (sleep, I/O): %d candidates at once\n", n)
+			opts.Workers = n
+		} else if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
 	res.SearchTimeout = opts.SearchTimeout
 	if res.SearchTimeout == 0 {
 		res.SearchTimeout = calibrate(orig)

@@ -98,12 +98,37 @@ func (sl *selector) merge(out *fitness.Outcome, abandon bool) {
 	}
 }
 
+// WaitFactor is how much more wall time than CPU time the original's cases
+// must take for the search to run WaitFactor times as many candidates at
+// once (Options.Grow).
+const WaitFactor = 4
+
+// waits reports whether the original's cases mostly wait: with their CPU
+// time measured (the cpython engine's coverage runs), more than 50 ms of
+// wall time in all, WaitFactor times their CPU time.
+func waits(orig *fitness.Outcome) bool {
+	wall, cpu, measured := 0.0, 0.0, false
+	for _, r := range orig.Results {
+		if r.Verdict == fitness.TimeLimitExceeded {
+			continue
+		}
+		wall += r.Seconds
+		cpu += r.CPU
+		measured = measured || r.CPU > 0
+	}
+	return measured && wall > 0.05 && wall > WaitFactor*cpu
+}
+
 // WallCapFactor and WallCapSlack make the search's wall cap of a case
 // from the original's wall time for it: factor × time + slack. A case
 // that sleeps or waits uses no CPU time, so the calibrated CPU cap alone
-// lets a candidate that sleeps longer run to the suite's timeout.
+// lets a candidate that sleeps longer run to the suite's timeout; one that
+// waits four times as long as the original is no fix worth the wait. The
+// engine does not count the time a case waited for a CPU, so a loaded
+// machine times no case out; for cases that do not wait, the CPU cap
+// (ten times the slowest case, at least MinSearchTimeout) binds first.
 const (
-	WallCapFactor = 10
+	WallCapFactor = 4
 	WallCapSlack  = 0.25 // seconds
 )
 

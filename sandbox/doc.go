@@ -119,6 +119,22 @@
 //     which kills its process group (and the forker everything else) at
 //     the deadline; the child cannot dodge it.
 //
+// # Partial re-execution and test selection
+//
+// With [RunOptions].Change the manager compiles only the top-level
+// definitions a candidate changes, over the original's code the forker
+// compiled once, after checking that the candidate equals the original
+// elsewhere and that its module body runs the same code (harness
+// partial.py); with [RunOptions].Select the child runs only the selected
+// cases when the original, the candidate and the test file are pure, the
+// edits keep every name's scope and every function's kind, and the
+// interpreter is 3.10 or later, and the engine marks the others in
+// [fitness.Outcome].Skipped. Under pytest the forker imports the original
+// and collects once; a partially compiled candidate's code is put into
+// the original's functions in the child. [RunOptions].WallCaps cap each
+// case's wall time, not counting the time the child waited for a CPU.
+// docs/engines.md says why each is sound and where it does not apply.
+//
 // # Protocol
 //
 // Between Go and a server (the manager), over two pipes, every message is

@@ -57,7 +57,8 @@ type RunOptions struct {
 	// candidate must run: the others cannot reach a statement it changes
 	// (Change.Reach), so their verdicts are the original's. An engine runs
 	// only the selected cases when it can prove that what a case leaves
-	// behind cannot reach another (docs/engines.md, "Test selection"), and
+	// behind cannot reach another (docs/engines.md, "Partial re-execution
+	// and test selection"), and
 	// then says so in Outcome.Skipped; otherwise it runs every case.
 	Select []bool
 	// WallCaps, when not nil (one per case, in seconds; 0 for none), cap

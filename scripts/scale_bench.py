@@ -10,7 +10,10 @@ shared and noisy: compare binaries measured in the same run):
               (13, 100, 1,000, 5,000), the 200-case suite;
   cases-N     middle.py with a suite of N cases (50, 200, 1,000, 5,000);
   sleep       middle() whose every call first sleeps 50 ms (I/O-bound code,
-              as in many real tests), 12 cases.
+              as in many real tests), 12 cases;
+  pytest-2000 the lines-N file at 2,000 lines with a pytest file of 100
+              test functions (run by the real pytest where the interpreter,
+              or the system python3, has it).
 
 For each workload, binary and seed it prints the time to the first
 plausible patch, the evaluations, evaluations/s and the peak resident set
@@ -158,6 +161,20 @@ def sleepy_suite():
             "tests": [{"args": a, "expected": reference_middle(*a)} for a in argss]}
 
 
+def pytest_file(n=100, seed=7):
+    """A test file of n plain test functions of middle(), as a project's
+    would: most assert one call, some several."""
+    rng = random.Random(seed)
+    out = ["from middle import middle\n"]
+    for k in range(n):
+        calls = []
+        for _ in range(1 + (k % 3 == 0) * 2):
+            args = [rng.randint(-20, 20) for _ in range(3)]
+            calls.append("    assert middle(%d, %d, %d) == %d\n" % (*args, reference_middle(*args)))
+        out.append("\n\ndef test_middle_%d():\n%s" % (k, "".join(calls)))
+    return "".join(out)
+
+
 def workloads(only):
     ws = []
     for n in (13, 100, 1000, 5000):
@@ -165,6 +182,7 @@ def workloads(only):
     for n in (50, 200, 1000, 5000):
         ws.append(("cases-%d" % n, BUGGY, suite(n)))
     ws.append(("sleep", SLEEPY, sleepy_suite()))
+    ws.append(("pytest-2000", padded(2000), pytest_file()))
     if only:
         keep = set(only.split(","))
         unknown = keep - {w[0] for w in ws}
@@ -190,9 +208,15 @@ def trial(binary, work, name, src, tests, seed, budget, extra):
     try:
         with open(os.path.join(d, "middle.py"), "w") as f:
             f.write(src)
-        with open(os.path.join(d, "tests.json"), "w") as f:
-            json.dump(tests, f)
-        cmd = [binary, "--target", "middle.py", "--tests", "tests.json", "--seed", str(seed),
+        suite = "tests.json"
+        if isinstance(tests, str):
+            suite = "test_middle.py"  # a pytest file
+            with open(os.path.join(d, suite), "w") as f:
+                f.write(tests)
+        else:
+            with open(os.path.join(d, suite), "w") as f:
+                json.dump(tests, f)
+        cmd = [binary, "--target", "middle.py", "--tests", suite, "--seed", str(seed),
                "--time-budget", budget, "--report", "r.json", "-q"] + extra
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -234,7 +258,7 @@ def main():
                     help="LABEL=PATH of a repair binary (repeatable; default bin/repair)")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--time-budget", default="60s")
-    ap.add_argument("--only", help="comma-separated workloads (lines-13, ..., cases-5000, sleep)")
+    ap.add_argument("--only", help="comma-separated workloads (lines-13, ..., cases-5000, sleep, pytest-2000)")
     ap.add_argument("--json", help="write every trial to this file")
     args = ap.parse_args(argv)
 

@@ -167,6 +167,13 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		// workers, not as this machine has CPUs.
 		opts.Workers = min(max(c.Capacity(), 1), 1024)
 	}
+	if g, ok := eng.(interface {
+		Grow(context.Context, int) (int, error)
+	}); ok && f.in.workers == 0 {
+		// A suite whose cases mostly wait gets more candidates at once
+		// (the user did not choose how many).
+		opts.Grow = g.Grow
+	}
 	live := !f.quiet && isTerminal(io.Err)
 	if !f.quiet {
 		opts.Progress = progressPrinter(log, live)

@@ -51,8 +51,11 @@ type Engine struct {
 	// bound is the wall time a candidate may take in all (see Run).
 	bound time.Duration
 
-	pool   chan *server // idle servers; a dead one is replaced by whoever takes it
-	notice sync.Once
+	pool    chan *server // idle servers; a dead one is replaced by whoever takes it
+	notice  sync.Once
+	grow    sync.Mutex     // guards size
+	size    int            // servers in the pool, or on their way (Grow)
+	growing sync.WaitGroup // the servers Grow is starting
 
 	stats struct{ candidates, forks, reused, selected, partial atomic.Int64 }
 
@@ -133,7 +136,8 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		nCases:       len(opts.Suite.Cases),
 		watchdog:     cfg.watchdog,
 		startTimeout: 20 * time.Second,
-		pool:         make(chan *server, opts.Workers),
+		pool:         make(chan *server, MaxGrowth*opts.Workers),
+		size:         opts.Workers,
 		all:          map[*server]bool{},
 	}
 	if e.memoryMB <= 0 {
@@ -244,6 +248,46 @@ func (e *Engine) adopt(s *server) {
 			fmt.Fprintf(e.opts.Stderr, "repair: sandbox isolation is degraded: %s\n", c)
 		})
 	}
+}
+
+// MaxGrowth bounds [Engine.Grow]: at most this many servers per worker
+// asked for in Options.Workers.
+const MaxGrowth = 4
+
+// Grow starts servers, in the background, until the engine has n (at
+// most MaxGrowth times Options.Workers), for a suite whose cases mostly
+// wait (sleep, I/O): more candidates at once then cost little CPU each.
+// Each joins the pool as soon as it is ready; callers of Run wait for a
+// server as before. It returns the number of servers the engine is to
+// have; one that fails to start is not replaced (the error of the last is
+// kept for Close to drop).
+func (e *Engine) Grow(ctx context.Context, n int) (int, error) {
+	e.grow.Lock()
+	defer e.grow.Unlock()
+	n = min(n, cap(e.pool))
+	for ; e.size < n; e.size++ {
+		e.growing.Add(1)
+		go func() {
+			defer e.growing.Done()
+			s, err := e.start()
+			if err != nil {
+				return
+			}
+			e.mu.Lock()
+			closed := e.closed
+			if !closed {
+				e.all[s] = true // under mu: Close kills it, or it sees closed
+			}
+			e.mu.Unlock()
+			if closed {
+				s.kill()
+				return
+			}
+			e.adopt(s)
+			e.pool <- s
+		}()
+	}
+	return e.size, nil
 }
 
 // Name is "cpython".
@@ -422,6 +466,8 @@ func (e *Engine) Close() error {
 		}()
 	}
 	wg.Wait()
+	// A server Grow was starting: it sees closed and kills itself.
+	e.growing.Wait()
 	return nil
 }
 

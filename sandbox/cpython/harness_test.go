@@ -52,6 +52,8 @@ var goProtocol = map[string]int64{
 	"spanSize":                    spanSize,
 	"wallSize":                    wallSize,
 	"progressSize":                progressSize,
+	"cpuSize":                     cpuSize,
+	"recCPU":                      recCPU,
 	"doneSize":                    doneSize,
 	"doneSelected":                doneSelected,
 	"donePartial":                 donePartial,

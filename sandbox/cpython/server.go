@@ -103,6 +103,7 @@ const (
 	recLines                  // the lines the case executed
 	recInjections             // the injections of a lenient run
 	recProgress               // a failing test's asserts passed and asserts
+	recCPU                    // the CPU time the case used
 )
 
 // Sizes of the fixed parts of the messages.
@@ -113,6 +114,7 @@ const (
 	spanSize     = 16 // a changed definition's u32 start and end in the candidate, in the original
 	wallSize     = 8  // msgWall's f64 wall cap of a case
 	progressSize = 4  // a record's u16 asserts passed, u16 asserts
+	cpuSize      = 8  // a record's f64 CPU seconds
 	doneSize     = 16 // msgDone's u32 reused, u32 forks, u32 kept, u32 how it ran (done*)
 )
 
@@ -442,7 +444,8 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 //	[status >= 16: the observation, see fitness.ReadObservation],
 //	[recDetail: u16 n, n bytes of detail], [recLines: u32 n, n × u32 lines],
 //	[recInjections: u16 n, n × (u32 line, kind, name, class)],
-//	[recProgress: u16 asserts passed, u16 asserts: a failing test's progress]
+//	[recProgress: u16 asserts passed, u16 asserts: a failing test's progress],
+//	[recCPU: f64 CPU seconds of the case]
 //
 // all little-endian; kind, name and class are a u8 length and UTF-8. A
 // status below 16 is a verdict: of a case's death or deadline (the
@@ -517,6 +520,15 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 				progress = float64(k) / float64(n)
 			}
 			p = p[progressSize:]
+		}
+		if flags&recCPU != 0 {
+			if len(p) < cpuSize {
+				return errors.New("truncated CPU time")
+			}
+			if c := math.Float64frombits(le.Uint64(p)); c >= 0 && c < 1e7 {
+				r.CPU = c
+			}
+			p = p[cpuSize:]
 		}
 		if status >= fitness.StatusReturned {
 			var err error

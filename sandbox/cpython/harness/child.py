@@ -17,14 +17,14 @@ import os
 import resource
 import sys
 from _thread import _count as _thread_count
-from time import monotonic
+from time import monotonic, process_time
 
 from . import candidate, guard, partial, real_pytest
 from .candidate import Ctx, LenientCtx
 from .guard import Flags
 from .observe import Output, make_stdin
 from .protocol import (
-    CALL, CHILD_DONE, CHILD_GO, CODE_OFF, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF, PROGRESS, REC,
+    CALL, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF, PROGRESS, REC,
     U32, put_record,
 )
 from .real_pytest import LenientPytestCtx, PytestCtx
@@ -140,7 +140,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     nmods = len(modules)
     harness_main = modules["__main__"]
     cov = L > 0
-    maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size
+    maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size + CPU_SECS.size
     if cov:
         covmv = memoryview(shm)[covoff : covoff + L]
         zeros = bytes(L)
@@ -162,6 +162,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         while i < n and not sel[i]:
             i += 1
     t0 = clock()
+    p0 = process_time() if cov else 0.0
     hdr_pack(shm, 0, i, t0, used, i)
     while i < n:
         c = cases[i]
@@ -196,12 +197,16 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         progress = ctx.progress
         if progress is not None:
             ctx.progress = None
+        cpu = None
+        if cov:
+            p1 = process_time()
+            cpu, p0 = p1 - p0, p1
         if lx is not None:
-            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, lx.take(), progress)
+            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, lx.take(), progress, cpu)
             if cov:
                 covmv[:] = zeros
         elif detail or cov or progress:
-            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, None, progress)
+            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, None, progress, cpu)
             if cov:
                 covmv[:] = zeros
         else:

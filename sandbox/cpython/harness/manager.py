@@ -21,7 +21,7 @@ from time import clock_gettime, monotonic
 from . import candidate, partial
 from .candidate import compile_joined
 from .protocol import (
-    CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CUR, DETAIL_MAX, DONE, DONE_PARTIAL, DONE_SELECTED, EXIT_MEMORY, FORK, FORK_WIPE, FORKED,
+    CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_PARTIAL, DONE_SELECTED, EXIT_MEMORY, FORK, FORK_WIPE, FORKED,
     HDR, INJ_MAX, JOB, JOB_OFF, MLE, MSG, MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT,
     MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED, REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL,
     RUN_RANGE, RUN_SELECT, RUN_WALL, SHM_SIZE, SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
@@ -353,7 +353,7 @@ class Manager:
             end = sel_off + len(sel)
         covoff = (end + 7) & ~7
         recbase = (covoff + L + 7) & ~7
-        maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size
+        maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size + CPU_SECS.size
         cap = SHM_SIZE
         # Room for one record with the largest observation (a value and
         # the arguments, or an output), and a few small ones.

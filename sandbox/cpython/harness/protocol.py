@@ -66,14 +66,16 @@ DONE_PARTIAL = 2  # compiled over the original's code
 # with REC_DETAIL a U16 length and the detail (UTF-8, at most DETAIL_MAX
 # bytes), with REC_LINES a U32 count and as many U32 line numbers, with
 # REC_INJECTIONS the injections (put_injections), with REC_PROGRESS
-# PROGRESS.
+# PROGRESS, with REC_CPU CPU_SECS.
 
 REC = struct.Struct("<IBBd")  # case, status, flags, seconds
 REC_DETAIL = 1
 REC_LINES = 2
 REC_INJECTIONS = 4
 REC_PROGRESS = 8
+REC_CPU = 16
 PROGRESS = struct.Struct("<HH")  # a failing test function's asserts passed, asserts
+CPU_SECS = struct.Struct("<d")  # the CPU time the case used (coverage runs)
 U16 = struct.Struct("<H")
 U32 = struct.Struct("<I")
 DETAIL_MAX = 480  # bytes of a detail
@@ -159,13 +161,15 @@ def send(kind, payload=b""):
         view = view[n:]
 
 
-def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None):
+def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None, cpu=None):
     """Appends one record (see decodeRecords in server.go) at used and
     returns the new end: status is a verdict (of a death, or of a test
     case) or an ending (ST_*) whose observation is payload; progress, of a
-    failing test function, is (asserts passed, asserts)."""
+    failing test function, is (asserts passed, asserts); cpu the CPU
+    seconds the case used."""
     fl = ((REC_DETAIL if detail else 0) | (REC_LINES if covmv is not None else 0)
-          | (REC_INJECTIONS if injections is not None else 0) | (REC_PROGRESS if progress else 0))
+          | (REC_INJECTIONS if injections is not None else 0) | (REC_PROGRESS if progress else 0)
+          | (REC_CPU if cpu is not None else 0))
     REC.pack_into(shm, used, i, status, fl, secs)
     used += REC.size
     if payload:
@@ -194,6 +198,9 @@ def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=No
     if progress:
         PROGRESS.pack_into(shm, used, min(progress[0], 0xFFFF), min(progress[1], 0xFFFF))
         used += PROGRESS.size
+    if cpu is not None:
+        CPU_SECS.pack_into(shm, used, cpu)
+        used += CPU_SECS.size
     return used
 
 
