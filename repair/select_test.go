@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -146,4 +147,70 @@ func describe(p *program.Program, pt program.Patch, cand []byte) string {
 	}
 	fmt.Fprintf(&b, "candidate:\n%s", cand)
 	return b.String()
+}
+
+// TestSelectorMerge: the cases an engine skipped get the original's
+// results, and with abandon every case after the first time-out is timed
+// out, as a run of every case gives it.
+func TestSelectorMerge(t *testing.T) {
+	const (
+		P   = fitness.Passed
+		WA  = fitness.WrongAnswer
+		TLE = fitness.TimeLimitExceeded
+		RTE = fitness.RuntimeError
+	)
+	orig := &fitness.Outcome{Results: []fitness.Result{{Verdict: P}, {Verdict: WA, Detail: "expected 1"}, {Verdict: TLE}, {Verdict: P}}}
+	tests := []struct {
+		name    string
+		ran     []fitness.Verdict // the engine's results (skipped: zero)
+		skipped []bool
+		abandon bool
+		want    []fitness.Verdict
+	}{
+		{"nothing skipped", []fitness.Verdict{RTE, P, TLE, P}, nil, true, []fitness.Verdict{RTE, P, TLE, P}},
+		{"skipped take the original's", []fitness.Verdict{RTE, 0, 0, 0}, []bool{false, true, true, true}, false, []fitness.Verdict{RTE, WA, TLE, P}},
+		{"a kept time-out abandons the rest", []fitness.Verdict{RTE, 0, 0, WA}, []bool{false, true, true, false}, true, []fitness.Verdict{RTE, WA, TLE, TLE}},
+		{"a time-out run abandons the rest", []fitness.Verdict{TLE, 0, 0, 0}, []bool{false, true, true, true}, true, []fitness.Verdict{TLE, TLE, TLE, TLE}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := &fitness.Outcome{Skipped: tt.skipped}
+			for _, v := range tt.ran {
+				out.Results = append(out.Results, fitness.Result{Verdict: v})
+			}
+			sl := &selector{orig: orig, tle: 2}
+			sl.merge(out, tt.abandon)
+			var got []fitness.Verdict
+			for _, r := range out.Results {
+				got = append(got, r.Verdict)
+			}
+			if !slices.Equal(got, tt.want) || out.Skipped != nil {
+				t.Errorf("merged %v (skipped %v), want %v", got, out.Skipped, tt.want)
+			}
+		})
+	}
+}
+
+// TestWaits: the search grows the engine only for cases that mostly wait,
+// and only when their CPU time was measured.
+func TestWaits(t *testing.T) {
+	res := func(secs, cpu float64) fitness.Result {
+		return fitness.Result{Verdict: fitness.Passed, Seconds: secs, CPU: cpu}
+	}
+	tests := []struct {
+		name string
+		rs   []fitness.Result
+		want bool
+	}{
+		{"sleeping cases", []fitness.Result{res(0.05, 0.001), res(0.05, 0.001)}, true},
+		{"busy cases", []fitness.Result{res(0.05, 0.04), res(0.05, 0.045)}, false},
+		{"too short to matter", []fitness.Result{res(0.01, 0.0001), res(0.01, 0.0001)}, false},
+		{"no CPU time measured", []fitness.Result{res(0.5, 0), res(0.5, 0)}, false},
+		{"time-outs do not count", []fitness.Result{{Verdict: fitness.TimeLimitExceeded, Seconds: 2}, res(0.02, 0.019), res(0.04, 0.039)}, false},
+	}
+	for _, tt := range tests {
+		if got := waits(&fitness.Outcome{Results: tt.rs}); got != tt.want {
+			t.Errorf("%s: waits = %v, want %v", tt.name, got, tt.want)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -469,6 +470,55 @@ def test_fixture(tmp_path):
 		p, r := plain.Results[i], runner.Results[i]
 		if p.Verdict != r.Verdict || p.Detail != r.Detail || p.Progress != r.Progress {
 			t.Errorf("%s: called directly %v %q, by pytest's runner %v %q", c.Name, p.Verdict, p.Detail, r.Verdict, r.Detail)
+		}
+	}
+}
+
+// TestGrow: Grow adds servers, at most MaxGrowth per worker, that join
+// the pool as they start and run candidates; Close stops them all, even
+// while they start, and leaves nothing behind.
+func TestGrow(t *testing.T) {
+	const src = "import time\n\n\ndef f():\n    time.sleep(0.2)\n    return 1\n"
+	cases := []fitness.Case{call("f", "", "1")}
+	for _, closeEarly := range []bool{false, true} {
+		e, err := newEngine(context.Background(), sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: cases},
+			Target: target(t, "cand.py", map[string]string{"cand.py": src}), Workers: 1}, config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := e.Grow(context.Background(), 100)
+		if err != nil || n != MaxGrowth {
+			t.Fatalf("Grow = %d, %v; want %d", n, err, MaxGrowth)
+		}
+		if closeEarly {
+			e.Close() // while the servers start
+		} else {
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			pids := map[int]bool{}
+			for range 2 * MaxGrowth {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					out, err := e.Run(context.Background(), []byte(src), sandbox.RunOptions{})
+					if err != nil || out.Results[0].Verdict != fitness.Passed {
+						t.Errorf("Run = %v, %v", out, err)
+					}
+					mu.Lock()
+					for _, p := range serverPIDs(e) {
+						pids[p] = true
+					}
+					mu.Unlock()
+				}()
+			}
+			wg.Wait()
+			if len(pids) != MaxGrowth {
+				t.Errorf("%d servers ran, want %d", len(pids), MaxGrowth)
+			}
+			e.Close()
+		}
+		if left := descendants(os.Getpid()); len(left) > 0 {
+			t.Errorf("close early %v: processes left after Close: %v", closeEarly, left)
 		}
 	}
 }
