@@ -93,7 +93,9 @@ def child_main(shm, cases, go_r, done_w):
                 os.close(go_r)
                 os.close(done_w)
             code = marshal.loads(shm[CODE_OFF : CODE_OFF + code_len])
-            real_pytest.REPL = code if part else None
+            # (No global of the harness changes here: the guard after a
+            # pure candidate compares them.)
+            repl = code if part else None
             if part:
                 code = partial.assemble(code)
             sel = bytes(shm[sel_off : sel_off + len(cases)]) if sel_off else None
@@ -103,8 +105,8 @@ def child_main(shm, cases, go_r, done_w):
                 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             except (ValueError, OSError):
                 pass
-            run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, reuse, lx_off, sel)
-            del code, sel
+            run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, reuse, lx_off, sel, repl)
+            del code, sel, repl
             served += 1
             if not reuse or served >= MAX_SERVED or not clean(mods0, base0, mask):
                 os._exit(0)
@@ -122,9 +124,10 @@ def child_main(shm, cases, go_r, done_w):
     os._exit(0)
 
 
-def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_off, sel=None):
+def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_off, sel=None, repl=None):
     """Runs cases start..end-1 of the candidate code (only those sel
-    selects, when not None)."""
+    selects, when not None); repl are the original's constants a partial
+    candidate replaces (partial.py), or None."""
     if pure and ALL_CALLS and L == 0:
         return run_pure_calls(shm, cases, start, end, code, recbase, cap, pure == 2, sel)
     hdr_pack = HDR.pack_into
@@ -151,7 +154,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         maxrec += INJ_MAX
         ctx = LenientPytestCtx(code, lx) if pytest_mode else LenientCtx(code, lx)
     elif pytest_mode:
-        ctx = PytestCtx(code)
+        ctx = PytestCtx(code, repl)
     else:
         ctx = Ctx(code)
     trace_all = cov and not pytest_mode

@@ -25,7 +25,6 @@ COLLECTED = None  # nodeid -> item: the original's items, collected once in the 
 IMPORT_TIME = frozenset()  # ids of the target's code objects that ran while the server imported and collected
 LIVE = {}  # id of a code object of the target -> the functions that run it (collect_once)
 EXCINFO = {}  # what the recorder collect_once registers saw: when -> exception
-REPL = None  # in a child: the constants a partial candidate replaces (partial.py), or None
 CONFTESTS = False  # collect_once loaded conftest files into PREPARED, with the original
 
 
@@ -71,8 +70,9 @@ class PytestCtx(Ctx):
     while a skip or skipif mark, an xfail that fails and a non-strict
     xpass count as pytest counts them."""
 
-    def __init__(self, code):
+    def __init__(self, code, repl=None):
         Ctx.__init__(self, code)
+        self.repl = repl  # the original's constants code replaces (partial.py), or None
         self.items = None  # nodeid -> item, once collected
         self.error = None  # why the session could not start or collect
         self.excinfo = {}
@@ -80,7 +80,7 @@ class PytestCtx(Ctx):
 
     def session(self, cov):
         if COLLECTED is not None:
-            if cov is None and REPL is not None and swap(REPL):
+            if cov is None and self.repl is not None and swap(self.repl):
                 # The server's items, the original's functions running the
                 # candidate's code: what importing and collecting the
                 # candidate would give (collect_once).
