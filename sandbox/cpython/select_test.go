@@ -233,6 +233,11 @@ def ratio(a, b):
 			}
 		})
 	}
+	// Pure candidates compiled partially still reuse the previous one's
+	// child: nothing of the harness changes in the child.
+	if st := e.Stats(); st.Reused == 0 {
+		t.Errorf("no child reused: %+v", st)
+	}
 }
 
 // TestWallCaps: a case that sleeps past its wall cap times out, whatever
