@@ -527,3 +527,120 @@ func TestGrow(t *testing.T) {
 		}
 	}
 }
+
+// TestPytestSelection: under pytest, a candidate compiled over the
+// original's code runs only the tests that reached what it changes when
+// no test can leave anything for another (pure code, immutable module
+// state, attributes stored only on a method's self); otherwise every test
+// runs. Either way its verdicts are a full run's.
+func TestPytestSelection(t *testing.T) {
+	py := realPytest(t)
+	const stack = `class Stack:
+    def __init__(self):
+        self.items = []
+
+    def push(self, item):
+        self.items.append(item)
+
+    def pop(self):
+        if not self.items:
+            raise IndexError("empty")
+        return self.items.pop(0)
+
+    def peek(self):
+        return self.items[-1] if self.items else None
+`
+	const tests = `import pytest
+
+from stack import Stack
+
+
+def test_pop():
+    s = Stack()
+    s.push(1)
+    s.push(2)
+    assert s.pop() == 2
+
+
+def test_peek():
+    s = Stack()
+    s.push(3)
+    assert s.peek() == 3
+
+
+def test_empty():
+    with pytest.raises(IndexError):
+        Stack().pop()
+
+
+@pytest.fixture
+def two():
+    s = Stack()
+    s.push(1)
+    s.push(2)
+    return s
+
+
+def test_fixture_peek(two):
+    assert two.peek() == 2
+`
+	fix := []edit{{op: program.ReplaceText, stmt: "return self.items.pop(0)", site: "0", text: "-1"}}
+	for _, tt := range []struct {
+		name   string
+		src    string
+		chosen bool
+	}{
+		{"isolated", stack, true},
+		{"a mutable global", "LOG = []\n\n\n" + strings.Replace(stack, "        self.items.append(item)\n", "        self.items.append(item)\n        LOG.append(item)\n", 1), false},
+		{"a class attribute stored", strings.Replace(stack, "        self.items = []\n", "        self.items = []\n        Stack.made = True\n", 1), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range map[string]string{"stack.py": tt.src, "test_stack.py": tests} {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			suite, err := fitness.Load(filepath.Join(dir, "test_stack.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: filepath.Join(dir, "stack.py"), Python: py.Path}, config{})
+			ctx := context.Background()
+			orig, err := e.Run(ctx, []byte(tt.src), sandbox.RunOptions{Coverage: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := program.Parse("stack.py", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, ch := p.RenderChange(patchOf(t, p, fix))
+			line := p.Stmts[ch.Reach[0]].Line
+			sel := make([]bool, len(suite.Cases))
+			for i, r := range orig.Results {
+				sel[i] = slices.Contains(r.Lines, line)
+			}
+			full, err := e.Run(ctx, src, sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := e.Run(ctx, src, sandbox.RunOptions{Change: &ch, Select: sel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got.Skipped != nil) != tt.chosen {
+				t.Fatalf("skipped %v (selected %v, compile error %q); want a selection: %v", got.Skipped, sel, got.CompileError, tt.chosen)
+			}
+			for i, r := range got.Results {
+				if got.Skipped != nil && got.Skipped[i] {
+					if full.Results[i].Verdict != orig.Results[i].Verdict {
+						t.Errorf("%s skipped, but a full run gives %v where the original gave %v", suite.Cases[i].Name, full.Results[i].Verdict, orig.Results[i].Verdict)
+					}
+				} else if r.Verdict != full.Results[i].Verdict || r.Detail != full.Results[i].Detail {
+					t.Errorf("%s: %v %q, a full run %v %q", suite.Cases[i].Name, r.Verdict, r.Detail, full.Results[i].Verdict, full.Results[i].Detail)
+				}
+			}
+		})
+	}
+}

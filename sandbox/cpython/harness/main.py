@@ -81,6 +81,7 @@ def setup(cfg):
             select = False
     partial.configure(original, code, candidate.CAND_FILE, not candidate.MULTI, select)
     if real_pytest.PYTEST_MODE and not real_pytest.COLLECT:
+        real_pytest.TEST_SOURCE[0] = cfg.get("test_source") or ""
         real_pytest.collect_once()
     if candidate.PACKAGE or candidate.MULTI:
         reuse = False

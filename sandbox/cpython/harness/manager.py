@@ -18,7 +18,7 @@ import signal
 import sys
 from time import clock_gettime, monotonic
 
-from . import candidate, partial
+from . import candidate, partial, real_pytest
 from .candidate import compile_joined
 from .protocol import (
     CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_PARTIAL, DONE_SELECTED, EXIT_MEMORY, FORK, FORK_WIPE, FORKED,
@@ -338,8 +338,14 @@ class Manager:
             reuse, mask = partial.pure(part, None) if part is not None else pure_code(code)
         else:
             reuse, mask = 0, 0
-        selected = (sel is not None and part is not None and part.same_scopes and partial.SELECT_OK
-                    and lx is None and not cov and len(sel) == len(cases) and partial.pure(part, True)[0] != 0)
+        selected = (sel is not None and part is not None and part.same_scopes and lx is None and not cov
+                    and len(sel) == len(cases) and partial.pure(part, True)[0] != 0)
+        if selected and real_pytest.PYTEST_MODE:
+            # Under pytest: on the items collected once, in an isolated
+            # session, with code that stores no state a later test reads.
+            selected = real_pytest.ISOLATED and real_pytest.swappable(part.repl) and real_pytest.snippets_isolated(src, spans)
+        elif selected:
+            selected = partial.SELECT_OK
         blob = marshal.dumps(part.repl if part is not None else code)
         L = src.count(b"\n") + 2 if cov else 0
         end = CODE_OFF + len(blob)

@@ -30,6 +30,7 @@ BASE_CODE = None  # its module code (None: no partial re-execution)
 FUTURE = 0  # the compiler flags of its __future__ imports
 CAND_FILE = ""
 SELECT_OK = False  # test selection can be sound: set by configure
+SELECT_POSSIBLE = False  # the original is pure and the interpreter 3.10 or later (under pytest, real_pytest.isolated decides)
 BASE_PURE = False  # the original is pure with the static check (purity.py)
 _BASE_DEFS = {}  # (start, end) of an original definition -> its snippet's module code
 _PURE = {}  # checked -> the purity of the original's parts (_base_purity)
@@ -66,7 +67,9 @@ def configure(original, code, cand_file, enabled, select):
             key = (k.co_name, k.co_firstlineno)
             _INDEX[key] = -1 if key in _INDEX else i  # -1: ambiguous
     BASE_PURE = pure_code(code, checked=True)[0] != 0
-    SELECT_OK = select and BASE_PURE and sys.version_info >= (3, 10)
+    global SELECT_POSSIBLE
+    SELECT_POSSIBLE = BASE_PURE and sys.version_info >= (3, 10)
+    SELECT_OK = select and SELECT_POSSIBLE
 
 
 class Partial:

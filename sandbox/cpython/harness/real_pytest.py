@@ -14,6 +14,7 @@ from .candidate import Ctx, LenientCtx, compile_joined, exc_detail, test_progres
 from .guard import Flags
 from .observe import Output
 from .protocol import DETAIL_MAX, MLE, PASSED, RTE, WRONG
+from .purity import PURE_MODULES, deeply_immutable, pure_code
 
 modules = sys.modules
 
@@ -26,6 +27,7 @@ IMPORT_TIME = frozenset()  # ids of the target's code objects that ran while the
 LIVE = {}  # id of a code object of the target -> the functions that run it (collect_once)
 EXCINFO = {}  # what the recorder collect_once registers saw: when -> exception
 CONFTESTS = False  # collect_once loaded conftest files into PREPARED, with the original
+ISOLATED = False  # no test can leave anything for the next (isolated): test selection may apply
 
 
 def start(pt):
@@ -517,7 +519,124 @@ def _collect_once():
     IMPORT_TIME = frozenset(id(co) for co in ran)
     ran.clear()
     LIVE = live_functions(modules.get(candidate.MODULE), cand)
+    global ISOLATED
+    ISOLATED = isolated()
     return True
+
+
+def isolated():
+    """Whether no test of the session can leave anything for the next one
+    to read, so that a test that never reaches a candidate's edit gives
+    what it gave with the original (test selection, docs/engines.md):
+    every item's fixtures are set up and torn down around it (the runner
+    runs each with nextitem=None); the target, the test file and every
+    module of the project they load hold only immutable values,
+    functions and classes whose attributes are such; their code is pure
+    (purity.py), declares no global and stores attributes only on the
+    self of a method (stores_only_self)."""
+    import ast
+
+    try:
+        if sys.version_info < (3, 10) or not partial.SELECT_POSSIBLE:
+            return False
+        if pure_code(candidate.TEST_CODE, ("pytest", candidate.MODULE), checked=True)[0] == 0:
+            return False
+        if not stores_only_self(ast.parse(partial.BASE_SRC)) or not stores_only_self(ast.parse(TEST_SOURCE[0])):
+            return False
+        lib = candidate.LIB_PREFIX
+        mods = [m for m in list(modules.values()) if isinstance(getattr(m, "__file__", None), str) and m.__file__.startswith(lib)]
+        names = {id(m) for m in mods}
+        return all(_immutable_module(m, names) for m in mods)
+    except BaseException:
+        return False
+
+
+TEST_SOURCE = [""]  # the test file's source (collect_once)
+
+
+def snippets_isolated(src, spans):
+    """Whether a partial candidate's changed definitions (spans of src)
+    keep to stores_only_self."""
+    import ast
+
+    try:
+        return all(stores_only_self(ast.parse(src[cs:ce])) for cs, ce, _, _ in spans)
+    except BaseException:
+        return False
+
+
+def _immutable_module(m, names):
+    from _pytest.mark.structures import Mark, MarkDecorator
+
+    FunctionType = type(isolated)
+    seen = set()
+
+    def ok(k, v):
+        if k[:2] == "__" and k[-2:] == "__" and k not in ("__all__",):
+            return True
+        t = type(v)
+        if deeply_immutable(v) or t is FunctionType or t in (type(len), type([].append)):
+            return True
+        if t is type(sys):
+            # (pytest's assertion rewriting gives a test module builtins
+            # and its own helpers: @py_builtins, @pytest_ar.)
+            return (v.__name__ in PURE_MODULES or v.__name__ in ("pytest", "builtins") or v.__name__.startswith("_pytest.")
+                    or id(v) in names)
+        if isinstance(v, (Mark, MarkDecorator)):
+            return True
+        if isinstance(v, type):
+            if id(v) in seen:
+                return True
+            seen.add(id(v))
+            if v.__module__ in PURE_MODULES or v.__module__ in ("builtins", "pytest") or v.__module__.startswith("_pytest"):
+                return True
+            for ck, cv in vars(v).items():
+                if isinstance(cv, (staticmethod, classmethod)):
+                    cv = cv.__func__
+                if isinstance(cv, property):
+                    continue
+                if ck in ("__dict__", "__weakref__") or not ok(ck, cv):
+                    if ck not in ("__dict__", "__weakref__"):
+                        return False
+            return True
+        return False
+
+    return all(ok(k, v) for k, v in list(vars(m).items()))
+
+
+def stores_only_self(tree):
+    """Whether code (an ast) declares no global and stores or deletes
+    attributes only of the first parameter of a method (a function right
+    in a class body, neither a static nor a class method) that the method
+    never assigns: an instance's own state, which ends with the test that
+    made the instance."""
+    import ast
+
+    def check(node, method_self):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Global):
+                return False
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                me = None
+                if isinstance(node, ast.ClassDef) and not isinstance(child, ast.Lambda):
+                    decos = {getattr(d, "id", getattr(d, "attr", None)) for d in child.decorator_list}
+                    args = child.args.posonlyargs + child.args.args
+                    if args and not decos & {"staticmethod", "classmethod"}:
+                        me = args[0].arg
+                        if any(isinstance(n, ast.Name) and n.id == me and not isinstance(n.ctx, ast.Load)
+                               for n in ast.walk(child)):
+                            me = None
+                if not check(child, me):
+                    return False
+                continue
+            if isinstance(child, ast.Attribute) and not isinstance(child.ctx, ast.Load):
+                if not (method_self and isinstance(child.value, ast.Name) and child.value.id == method_self):
+                    return False
+            if not check(child, method_self):
+                return False
+        return True
+
+    return check(tree, None)
 
 
 def live_functions(module, cand):
@@ -560,6 +679,13 @@ def live_functions(module, cand):
 
 
 _NEWLOCALS = 0x0002
+
+
+def swappable(repl):
+    """Whether swap would put a partial candidate's code in place."""
+    plan = []
+    base = partial.BASE_CODE.co_consts
+    return all(_pair(base[i], new, plan) for i, new in repl)
 
 
 def swap(repl):
