@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"repair/program"
 )
@@ -57,9 +58,12 @@ type Context struct {
 	// and texts far from the fault; nil when nothing is far.
 	farStmt []bool
 	farText map[string]bool
-	// visibleNear are, per scope, the visible names that code near the
-	// fault reads or binds (nil unscoped).
-	visibleNear [][]string
+	// nearNames are the names that code near the fault reads or binds
+	// (nil unscoped); visibleNear caches, per scope, its visible names
+	// among them (renames), under visibleMu.
+	nearNames   map[string]bool
+	visibleMu   sync.Mutex
+	visibleNear map[int][]string
 
 	// The targets of the operators of developers' edits (issue 28).
 	strs        Sampler // string literals string-char edits

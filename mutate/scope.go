@@ -87,14 +87,8 @@ func (c *Context) Scope(executed []bool) {
 			c.farText[t] = true
 		}
 	}
-	c.visibleNear = make([][]string, len(p.Scopes))
-	for i := range p.Scopes {
-		for _, n := range p.Scopes[i].Visible {
-			if nearNames[n] {
-				c.visibleNear[i] = append(c.visibleNear[i], n)
-			}
-		}
-	}
+	c.nearNames = nearNames
+	c.visibleNear = map[int][]string{}
 }
 
 // far reports whether edit e's ingredient is far from the fault.
@@ -139,10 +133,22 @@ func (c *Context) weights(buf []program.Edit) (nearW, farW float64) {
 // times the names visible would be millions of edits at each target,
 // nearly all of them names of code the suite never runs.
 func (c *Context) renames(s int) []string {
-	if c.visibleNear == nil {
+	if c.nearNames == nil {
 		return c.Prog.Visible(s)
 	}
-	return c.visibleNear[c.Prog.Stmts[s].Scope]
+	sc := c.Prog.Stmts[s].Scope
+	c.visibleMu.Lock()
+	defer c.visibleMu.Unlock()
+	names, ok := c.visibleNear[sc]
+	if !ok {
+		for _, n := range c.Prog.ScopeVisible(sc) {
+			if c.nearNames[n] {
+				names = append(names, n)
+			}
+		}
+		c.visibleNear[sc] = names
+	}
+	return names
 }
 
 // editBufs recycles the edit buffers of Apply: an operator may propose

@@ -125,27 +125,12 @@ func (b *builder) bindImports(n *sitter.Node, stmt, scope int) {
 	}
 }
 
-// finishScopes sorts each scope's names and computes the visible names.
+// finishScopes sorts each scope's names (the visible ones are made on
+// demand: Program.ScopeVisible).
 func (b *builder) finishScopes() {
 	p := b.p
 	for i := range p.Scopes {
 		p.Scopes[i].Names = sortedKeys(b.names[i])
-	}
-	for i := range p.Scopes {
-		vis := map[string]bool{}
-		for n := range b.usedBI {
-			vis[n] = true
-		}
-		for s := i; s >= 0; s = p.Scopes[s].Parent {
-			// Class bodies are not visible from the functions inside them.
-			if s != i && p.Scopes[s].Kind == "class" {
-				continue
-			}
-			for _, n := range p.Scopes[s].Names {
-				vis[n] = true
-			}
-		}
-		p.Scopes[i].Visible = sortedKeys(vis)
 	}
 	p.builtins = sortedKeys(b.usedBI)
 }

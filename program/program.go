@@ -1,6 +1,9 @@
 package program
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Stmt is one statement of the program. Compound statements own blocks;
 // clauses (elif, else, except, finally, case) are parts of their statement,
@@ -89,12 +92,9 @@ type Scope struct {
 	// Parent is the enclosing scope, or -1 for the module.
 	Parent int
 	// Names are the names bound in this scope (parameters, assignment, for
-	// and with targets, imports, defs, classes), sorted.
+	// and with targets, imports, defs, classes), sorted. (The names it
+	// can read: Program.ScopeVisible.)
 	Names []string
-	// Visible are the names an expression of this scope can read: its own,
-	// those of enclosing functions, the module's and the builtins the file
-	// uses. Sorted.
-	Visible []string
 
 	async, yields, returnsValue bool
 }
@@ -345,9 +345,41 @@ func (p *Program) CanRemove(s int) bool {
 	return !p.Stmts[s].Pinned
 }
 
-// Visible returns the names an expression of statement stmt can read.
+// Visible returns the names an expression of statement stmt can read
+// (ScopeVisible of its scope).
 func (p *Program) Visible(stmt int) []string {
-	return p.Scopes[p.Stmts[stmt].Scope].Visible
+	return p.ScopeVisible(p.Stmts[stmt].Scope)
+}
+
+// ScopeVisible returns the names an expression of scope i can read: its
+// own, those of enclosing functions, the module's and the builtins the
+// file uses; sorted, without duplicates, a new slice. It is made on
+// demand: every scope sees the module's names, so keeping each scope's
+// list would cost scopes × names (25 MB in a file of 5,000 lines).
+func (p *Program) ScopeVisible(i int) []string {
+	lists := [][]string{p.builtins}
+	for s := i; s >= 0; s = p.Scopes[s].Parent {
+		// Class bodies are not visible from the functions inside them.
+		if s != i && p.Scopes[s].Kind == "class" {
+			continue
+		}
+		lists = append(lists, p.Scopes[s].Names)
+	}
+	return mergeSorted(lists)
+}
+
+// mergeSorted merges sorted lists into one, without duplicates.
+func mergeSorted(lists [][]string) []string {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	out := make([]string, 0, n)
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // InFunction reports whether statement s stands in a function body, where
