@@ -37,7 +37,8 @@ func padded(tb testing.TB, n int) []byte {
 
 // BenchmarkEvaluateLarge measures evaluations per second of a candidate
 // that changes one token of middle() in files of 13 to 5,000 lines, 200
-// cases: compiled whole and run on every case, or compiled one changed
+// cases: with coverage (as the original runs), compiled whole and run on
+// every case, or compiled one changed
 // definition at a time over the original's code (RunOptions.Change), and
 // with test selection too (RunOptions.Select: the cases that reach the
 // changed statement).
@@ -79,10 +80,12 @@ func BenchmarkEvaluateLarge(b *testing.B) {
 				}
 			}
 		}
-		for _, mode := range []string{"whole", "partial", "selected"} {
+		for _, mode := range []string{"coverage", "whole", "partial", "selected"} {
 			b.Run(fmt.Sprintf("lines=%d/%s", lines, mode), func(b *testing.B) {
 				o := sandbox.RunOptions{Timeout: time.Second, AbandonAfterTimeout: true}
-				if mode != "whole" {
+				if mode == "coverage" {
+					o = sandbox.RunOptions{Coverage: true} // the original's run
+				} else if mode != "whole" {
 					o.Change = &ch
 				}
 				if mode == "selected" {

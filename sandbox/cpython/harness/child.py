@@ -24,8 +24,8 @@ from .candidate import Ctx, LenientCtx
 from .guard import Flags
 from .observe import Output, make_stdin
 from .protocol import (
-    CALL, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF, PROGRESS, REC,
-    U32, put_record,
+    CALL, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF, JOB_PARTIAL,
+    JOB_PURE, PROGRESS, REC, U32, put_record,
 )
 from .real_pytest import LenientPytestCtx, PytestCtx
 
@@ -87,8 +87,9 @@ def child_main(shm, cases, go_r, done_w):
         mods0, base0 = dict(modules), set(BASE_MODULES)
         while True:
             _, _, _, start = HDR.unpack_from(shm, 0)
-            code_len, L, covoff, recbase, cap, reuse, job, lx_off, mask, end, part, sel_off = JOB.unpack_from(
+            code_len, L, covoff, recbase, cap, reuse, job, lx_off, mask, end, jflags, sel_off = JOB.unpack_from(
                 shm, JOB_OFF)
+            part = jflags & JOB_PARTIAL
             if not reuse:
                 os.close(go_r)
                 os.close(done_w)
@@ -105,7 +106,8 @@ def child_main(shm, cases, go_r, done_w):
                 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             except (ValueError, OSError):
                 pass
-            run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, reuse, lx_off, sel, repl)
+            run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, reuse, lx_off, sel, repl,
+                      bool(jflags & JOB_PURE))
             del code, sel, repl
             served += 1
             if not reuse or served >= MAX_SERVED or not clean(mods0, base0, mask):
@@ -124,10 +126,14 @@ def child_main(shm, cases, go_r, done_w):
     os._exit(0)
 
 
-def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_off, sel=None, repl=None):
+def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_off, sel=None, repl=None,
+              same_import=False):
     """Runs cases start..end-1 of the candidate code (only those sel
     selects, when not None); repl are the original's constants a partial
-    candidate replaces (partial.py), or None."""
+    candidate replaces (partial.py), or None. With coverage and
+    same_import (pure code: every fresh import runs the same lines), the
+    import of a call case is traced once and its lines given to the next
+    cases (call_with_coverage)."""
     if pure and ALL_CALLS and L == 0:
         return run_pure_calls(shm, cases, start, end, code, recbase, cap, pure == 2, sel)
     hdr_pack = HDR.pack_into
@@ -158,6 +164,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     else:
         ctx = Ctx(code)
     trace_all = cov and not pytest_mode
+    import_cov = [None] if trace_all and same_import else None
     used = recbase
     out = err = None
     i = start
@@ -176,19 +183,22 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         sys.stdout = out
         sys.stderr = err
         sys.stdin = EMPTY_STDIN if c.stdin is None else make_stdin(c.stdin)
-        if trace_all:
-            sys.settrace(tracer)
         kind = c.kind
-        if kind == CALL:
-            status, payload, detail = ctx.run_call(c)
-        elif kind == IO:
-            status, payload, detail = ctx.run_io(c, out)
-        elif pytest_mode:
-            status, payload, detail = ctx.run_test(c, (tracer, covmv) if cov else None)
+        if import_cov is not None and kind == CALL:
+            status, payload, detail = call_with_coverage(ctx, c, tracer, covmv, import_cov)
         else:
-            status, payload, detail = ctx.run_test(c)
-        if trace_all:
-            sys.settrace(None)
+            if trace_all:
+                sys.settrace(tracer)
+            if kind == CALL:
+                status, payload, detail = ctx.run_call(c)
+            elif kind == IO:
+                status, payload, detail = ctx.run_io(c, out)
+            elif pytest_mode:
+                status, payload, detail = ctx.run_test(c, (tracer, covmv) if cov else None)
+            else:
+                status, payload, detail = ctx.run_test(c)
+            if trace_all:
+                sys.settrace(None)
         if flags.copy:
             os._exit(0)  # a fork of the candidate came back into the harness
         t1 = clock()
@@ -248,6 +258,34 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         hdr_pack(shm, 0, i, t1, used, i)
         t0 = t1
     hdr_pack(shm, 0, -1, clock(), used, i)
+
+
+def call_with_coverage(ctx, c, tracer, covmv, import_cov):
+    """ctx.run_call(c) with coverage, the import traced only the first
+    time (import_cov[0] then holds its lines): pure code imports the same
+    way every time, and tracing a large module's import was most of what
+    a case cost."""
+    if import_cov[0] is None:
+        sys.settrace(tracer)
+        try:
+            d = ctx.fresh(candidate.MODULE)
+        except BaseException as e:
+            sys.settrace(None)
+            return ctx.raised(e)
+        sys.settrace(None)
+        import_cov[0] = bytes(covmv)
+    else:
+        try:
+            d = ctx.fresh(candidate.MODULE)
+        except BaseException as e:
+            return ctx.raised(e)
+        finally:
+            covmv[:] = import_cov[0]
+    sys.settrace(tracer)
+    try:
+        return ctx.run_call_in(c, d)
+    finally:
+        sys.settrace(None)
 
 
 def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=None):

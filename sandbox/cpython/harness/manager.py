@@ -22,7 +22,7 @@ from . import candidate, partial, real_pytest
 from .candidate import compile_joined
 from .protocol import (
     CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_PARTIAL, DONE_SELECTED, EXIT_MEMORY, FORK, FORK_WIPE, FORKED,
-    HDR, INJ_MAX, JOB, JOB_OFF, MLE, MSG, MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT,
+    HDR, INJ_MAX, JOB, JOB_OFF, JOB_PARTIAL, JOB_PURE, MLE, MSG, MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT,
     MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED, REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL,
     RUN_RANGE, RUN_SELECT, RUN_WALL, SHM_SIZE, SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
 )
@@ -375,8 +375,10 @@ class Manager:
         else:
             sel = None
         self.job += 1
-        JOB.pack_into(shm, JOB_OFF, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask, n,
-                      1 if part is not None else 0, sel_off)
+        jflags = JOB_PARTIAL if part is not None else 0
+        if cov and lx is None and not candidate.MULTI and not real_pytest.PYTEST_MODE and pure_code(code, checked=True)[0]:
+            jflags |= JOB_PURE
+        JOB.pack_into(shm, JOB_OFF, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask, n, jflags, sel_off)
 
         def next_case(i):
             if sel is not None:

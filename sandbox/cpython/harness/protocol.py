@@ -14,6 +14,7 @@ record into the shared memory (put_record).
 """
 import array
 import os
+from itertools import compress
 import struct
 import sys
 
@@ -114,10 +115,11 @@ JOB_OFF = 32
 # records end, whether the child may serve the next candidate too, job
 # number, offset of the lenient runtime and plan (0: not lenient), the
 # pure modules the candidate can reach (a mask, see purity.take_snapshots),
-# the end of the cases to run (the first is in HDR), whether the code is
-# the original's constants to replace (partial.py), the offset of the
-# selection (one byte per case, 1: run it; 0: no selection)
+# the end of the cases to run (the first is in HDR), JOB_* flags, the
+# offset of the selection (one byte per case, 1: run it; 0: no selection)
 JOB = struct.Struct("<QQQQQQQQQQQQ")
+JOB_PARTIAL = 1  # the code is the original's constants to replace (partial.py)
+JOB_PURE = 2  # pure code: every fresh import runs the same lines (a coverage run traces one)
 CODE_OFF = 128
 
 # Between the processes of a server, over pipes: the manager asks the
@@ -184,11 +186,7 @@ def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=No
         used += 2 + len(b)
     if covmv is not None:
         raw = covmv.tobytes()
-        lines = array.array("I")
-        p = raw.find(1)
-        while p >= 0:
-            lines.append(p)
-            p = raw.find(1, p + 1)
+        lines = array.array("I", compress(range(len(raw)), raw))
         U32.pack_into(shm, used, len(lines))
         b = lines.tobytes()
         shm[used + 4 : used + 4 + len(b)] = b
