@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -197,6 +198,16 @@ func BenchmarkEvaluatePytest(b *testing.B) {
 		}
 	}
 	cand, ch := p.RenderChange(pt)
+	// The tests that reached the changed statement, as the search selects
+	// them from the original's coverage.
+	orig, err := e.Run(ctx, src, sandbox.RunOptions{Coverage: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sel := make([]bool, len(suite.Cases))
+	for i, r := range orig.Results {
+		sel[i] = slices.Contains(r.Lines, p.Stmts[ch.Reach[0]].Line)
+	}
 	for _, bc := range []struct {
 		name string
 		src  []byte
@@ -205,6 +216,7 @@ func BenchmarkEvaluatePytest(b *testing.B) {
 	}{
 		{"whole", src, sandbox.RunOptions{}, fitness.WrongAnswer},
 		{"partial", cand, sandbox.RunOptions{Change: &ch}, fitness.Passed},
+		{"selected", cand, sandbox.RunOptions{Change: &ch, Select: sel}, fitness.Passed},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			if _, err := e.Run(ctx, bc.src, bc.opts); err != nil {
@@ -218,11 +230,14 @@ func BenchmarkEvaluatePytest(b *testing.B) {
 					b.Fatal(err)
 				}
 				if out.Results[5].Verdict != bc.lifo {
-					b.Fatalf("test_pop_is_lifo: %v %s", out.Results[5].Verdict, out.Results[5].Detail)
+					b.Fatalf("test_pop_is_lifo: %v %s %s", out.Results[5].Verdict, out.Results[5].Detail, out.CompileError)
 				}
 				evals++
 			}
 			b.ReportMetric(float64(evals)/time.Since(start).Seconds(), "evals/s")
 		})
+	}
+	if e.Stats().Selected == 0 {
+		b.Errorf("no candidate ran with a selection")
 	}
 }

@@ -339,13 +339,15 @@ class Manager:
         else:
             reuse, mask = 0, 0
         selected = (sel is not None and part is not None and part.same_scopes and lx is None and not cov
-                    and len(sel) == len(cases) and partial.pure(part, True)[0] != 0)
+                    and len(sel) == len(cases))
         if selected and real_pytest.PYTEST_MODE:
             # Under pytest: on the items collected once, in an isolated
             # session, with code that stores no state a later test reads.
-            selected = real_pytest.ISOLATED and real_pytest.swappable(part.repl) and real_pytest.snippets_isolated(src, spans)
+            rp = real_pytest
+            selected = (rp.ISOLATED and partial.pure(part, True, rp.SEL_DENY, rp.SEL_IMPORTS)[0] != 0
+                        and rp.swappable(part.repl) and rp.snippets_isolated(src, spans))
         elif selected:
-            selected = partial.SELECT_OK
+            selected = partial.SELECT_OK and partial.pure(part, True)[0] != 0
         blob = marshal.dumps(part.repl if part is not None else code)
         L = src.count(b"\n") + 2 if cov else 0
         end = CODE_OFF + len(blob)

@@ -33,7 +33,7 @@ SELECT_OK = False  # test selection can be sound: set by configure
 SELECT_POSSIBLE = False  # the original is pure and the interpreter 3.10 or later (under pytest, real_pytest.isolated decides)
 BASE_PURE = False  # the original is pure with the static check (purity.py)
 _BASE_DEFS = {}  # (start, end) of an original definition -> its snippet's module code
-_PURE = {}  # checked -> the purity of the original's parts (_base_purity)
+_PURE = {}  # (checked, deny, imports) -> the purity of the original's parts (_base_purity)
 _INDEX = {}  # (co_name, co_firstlineno) of a constant of BASE_CODE -> its index
 
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -223,16 +223,18 @@ def _same_code(o, n, key):
     return True
 
 
-def pure(p, checked):
-    """pure_code of a partial candidate p, from the purity of the
-    original's parts (computed once) and of its new code objects."""
-    parts = _PURE.get(checked)
+def pure(p, checked, deny=None, imports=None):
+    """pure_code of a partial candidate p (with checked, deny, imports),
+    from the purity of the original's parts (computed once) and of its new
+    code objects."""
+    key = (checked, id(deny), id(imports))
+    parts = _PURE.get(key)
     if parts is None:
-        parts = _PURE[checked] = _base_purity(checked)
+        parts = _PURE[key] = _base_purity(checked, deny, imports)
     bad, attrs, masks = parts
     changed = {}
     for i, k in p.repl:
-        r = pure_code(k, checked=checked)
+        r = pure_code(k, checked=checked, deny=deny, imports=imports)
         if r[0] == 0:
             return 0, 0
         changed[i] = r
@@ -249,14 +251,14 @@ def pure(p, checked):
     return (1 if has_attrs else 2), mask
 
 
-def _base_purity(checked):
+def _base_purity(checked, deny=None, imports=None):
     """The purity of the original's parts: the indexes of its constants
     (-1: the module body itself) that are not pure, those that store
     attributes, and those that reach pure modules (index, mask)."""
     body = BASE_CODE.replace(co_consts=tuple(k for k in BASE_CODE.co_consts if type(k) is not CodeType))
     bad, attrs, masks = [], [], []
     for i, k in [(-1, body)] + [(i, k) for i, k in enumerate(BASE_CODE.co_consts) if type(k) is CodeType]:
-        r = pure_code(k, checked=checked)
+        r = pure_code(k, checked=checked, deny=deny, imports=imports)
         if r[0] == 0:
             bad.append(i)
         elif r[0] == 1:

@@ -26,6 +26,8 @@ modules = sys.modules
 
 STATIC_CHECK = True  # tests switch it off to see the guard alone catch what a pure candidate changed
 REACH = {}  # pure module -> the mask of the pure modules it reaches (take_snapshots)
+LOADED = ()  # the pure modules loaded, in the order of REACH's bits (take_snapshots)
+MOD_DENY = {}  # pure module -> the names DENY has for it: its mutable attributes, the impure modules it holds
 GROUPS = ()  # per pure module loaded, (its dicts, their copies) (take_snapshots)
 BUILTINS_GROUP = []  # (dict, copy) of builtins and the pytest stand-in (take_snapshots)
 
@@ -95,16 +97,19 @@ def _opcodes():
     return _OPS
 
 
-def pure_code(code, extra_imports=(), checked=None):
+def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None):
     """(0, 0) if code (or a code object in it) is not pure (see above),
     else (1 or 2 when it also stores or deletes no attribute at all (see
     run_pure_calls), the mask of the pure modules it can reach). checked
-    (default STATIC_CHECK) applies the static check of names."""
+    (default STATIC_CHECK) applies the static check of names; deny (default
+    DENY) are the names it denies, imports (default: every pure module
+    loaded) the modules it may import."""
     ext_op, import_op, store_ops = _opcodes()
     attrs = False
     mask = 0
     reach = REACH
-    deny = DENY
+    if deny is None:
+        deny = DENY
     if checked is None:
         checked = STATIC_CHECK
     stack = [code]
@@ -127,7 +132,7 @@ def pure_code(code, extra_imports=(), checked=None):
                 name = names[arg]
                 if name in extra_imports:
                     continue
-                if name not in PURE_MODULES or name not in modules:
+                if name not in PURE_MODULES or name not in modules or imports is not None and name not in imports:
                     return 0, 0
                 mask |= reach.get(name, 0)
             elif op in store_ops:
@@ -213,15 +218,17 @@ def take_snapshots(names, pytest):
     index = {n: i for i, n in enumerate(loaded)}
     groups = []
     links = {}
+    mod_deny = {}
     for name in loaded:
         m = modules[name]
         d = m.__dict__
         snaps = [(d, dict(d))]
         links[name] = {name}
+        mine = set()  # what this module adds to DENY
         for k, v in list(d.items()):
             if type(v) is ModuleType:
                 if v.__name__ not in PURE_MODULES:
-                    deny.add(k)
+                    mine.add(k)
                 elif v.__name__ in index:
                     links[name].add(v.__name__)
             elif isinstance(v, type):
@@ -230,13 +237,15 @@ def take_snapshots(names, pytest):
                     snaps.append((v.__dict__, dict(v.__dict__)))
                     for ck, cv in list(v.__dict__.items()):
                         if not callable(cv) and not isinstance(cv, immutable) and not isinstance(cv, (property, classmethod, staticmethod)):
-                            deny.add(ck)
+                            mine.add(ck)
                         attrs(cv, snaps)
             else:
                 if not callable(v) and not isinstance(v, immutable):
-                    deny.add(k)
+                    mine.add(k)
                 attrs(v, snaps)
         groups.append(snaps)
+        deny |= mine
+        mod_deny[name] = frozenset(mine)
     reach = {}
     for name in loaded:
         todo, got = [name], set()
@@ -257,10 +266,27 @@ def take_snapshots(names, pytest):
                 always.append((v.__dict__, dict(v.__dict__)))
             else:
                 attrs(v, always)
+    global LOADED, MOD_DENY
+    LOADED, MOD_DENY = tuple(loaded), mod_deny
     DENY = frozenset(deny)
     BUILTINS_GROUP = always
     GROUPS = tuple((tuple(d for d, _ in g), tuple(c for _, c in g)) for g in groups)
     REACH = reach
+
+
+def deny_for(names):
+    """DENY_NAMES and what DENY has for the pure modules names and those
+    they reach: the names that code importing only names must not use
+    (test selection under pytest, whose own imports load most of the
+    standard library: DENY has names of every module loaded)."""
+    mask = 0
+    for n in names:
+        mask |= REACH.get(n, 0)
+    out = set(DENY_NAMES)
+    for i, n in enumerate(LOADED):
+        if mask >> i & 1:
+            out |= MOD_DENY.get(n, frozenset())
+    return frozenset(out)
 
 
 _BUILTIN_TYPES = (type(len), type([].append))

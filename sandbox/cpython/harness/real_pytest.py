@@ -14,7 +14,7 @@ from .candidate import Ctx, LenientCtx, compile_joined, exc_detail, test_progres
 from .guard import Flags
 from .observe import Output
 from .protocol import DETAIL_MAX, MLE, PASSED, RTE, WRONG
-from .purity import PURE_MODULES, deeply_immutable, pure_code
+from .purity import PURE_MODULES, deeply_immutable, deny_for, imported_names, pure_code
 
 modules = sys.modules
 
@@ -536,11 +536,19 @@ def isolated():
     self of a method (stores_only_self)."""
     import ast
 
+    global SEL_IMPORTS, SEL_DENY
     try:
-        if sys.version_info < (3, 10) or not partial.SELECT_POSSIBLE:
+        if sys.version_info < (3, 10) or partial.BASE_CODE is None:
             return False
-        if pure_code(candidate.TEST_CODE, ("pytest", candidate.MODULE), checked=True)[0] == 0:
-            return False
+        # pytest loads most of the standard library, whose mutable
+        # attributes' names all deny purity (purity.take_snapshots): only
+        # those of the modules this code imports and reaches count here.
+        SEL_IMPORTS = frozenset(n for n in imported_names(partial.BASE_CODE) | imported_names(candidate.TEST_CODE)
+                                if n in PURE_MODULES)
+        SEL_DENY = deny_for(SEL_IMPORTS)
+        for code in (partial.BASE_CODE, candidate.TEST_CODE):
+            if pure_code(code, ("pytest", candidate.MODULE), checked=True, deny=SEL_DENY, imports=SEL_IMPORTS)[0] == 0:
+                return False
         if not stores_only_self(ast.parse(partial.BASE_SRC)) or not stores_only_self(ast.parse(TEST_SOURCE[0])):
             return False
         lib = candidate.LIB_PREFIX
@@ -552,6 +560,8 @@ def isolated():
 
 
 TEST_SOURCE = [""]  # the test file's source (collect_once)
+SEL_IMPORTS = frozenset()  # the modules the original and the test file import (isolated)
+SEL_DENY = frozenset()  # the names their code must not use (purity.deny_for)
 
 
 def snippets_isolated(src, spans):
