@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"repair/fitness"
 	"repair/internal/pygen"
 	"repair/mutate"
@@ -212,5 +214,58 @@ func TestWaits(t *testing.T) {
 		if got := waits(&fitness.Outcome{Results: tt.rs}); got != tt.want {
 			t.Errorf("%s: waits = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestSelectionSameSearch: a repair with test selection and partial
+// re-execution makes the same search as one that runs every case of every
+// candidate compiled whole: the same evaluations, generations, fitness
+// history and fixes, while it runs fewer cases.
+func TestSelectionSameSearch(t *testing.T) {
+	ctx := context.Background()
+	for _, ex := range []struct{ dir, target, tests string }{
+		{"middle", "middle.py", "tests.json"},
+		{"binary_search", "binary_search.py", "tests.json"},
+		{"stack", "stack.py", "test_stack.py"},
+	} {
+		t.Run(ex.dir, func(t *testing.T) {
+			target := filepath.Join("..", "examples", ex.dir, ex.target)
+			p, err := program.ParseFile(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			suite, err := fitness.Load(filepath.Join("..", "examples", ex.dir, ex.tests))
+			if err != nil {
+				t.Fatal(err)
+			}
+			eng, err := OpenEngine(ctx, "cpython", sandbox.Options{Suite: suite, Target: target, Workers: 2})
+			if errors.Is(err, sandbox.ErrNoPython) {
+				t.Skip(err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer eng.Close()
+			var briefs [2]brief
+			var res [2]*Result
+			for i, off := range []bool{true, false} {
+				opts := Defaults()
+				opts.Seed = 3
+				opts.Workers = 2
+				opts.Evaluations = 300
+				opts.NoSelection = off
+				r, err := Run(ctx, p, suite, eng.Run, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				briefs[i], res[i] = briefOf(r), r
+			}
+			if diff := cmp.Diff(briefs[0], briefs[1]); diff != "" {
+				t.Errorf("the search differs with selection (-without +with):\n%s", diff)
+			}
+			if res[1].CasesSkipped == 0 {
+				t.Errorf("no case skipped: %d run", res[1].CasesRun)
+			}
+		})
 	}
 }
