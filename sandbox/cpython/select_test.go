@@ -644,3 +644,52 @@ def test_fixture_peek(two):
 		})
 	}
 }
+
+// TestPytestCollectOnceRefused: an original whose import changes the
+// process (here its working directory, which the forker empties between
+// candidates) is not imported in the server: its candidates import and
+// collect in their children, with the verdicts of a full run, and the
+// project's files stay.
+func TestPytestCollectOnceRefused(t *testing.T) {
+	py := realPytest(t)
+	const mod = "import os\n\nos.chdir(os.path.dirname(os.path.abspath(__file__)))\n\n\ndef f(x):\n    return x + 1\n"
+	const tests = "from mod import f\n\n\ndef test_one():\n    assert f(1) == 2\n\n\ndef test_two():\n    assert f(2) == 3\n"
+	dir := t.TempDir()
+	for name, text := range map[string]string{"mod.py": mod, "test_mod.py": tests} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	suite, err := fitness.Load(filepath.Join(dir, "test_mod.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without namespaces the private directory is the host's, writable.
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: filepath.Join(dir, "mod.py"), Python: py.Path}, config{noNamespaces: true})
+	p, err := program.Parse("mod.py", []byte(mod))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"- 1", "+ 2", "+ 1"} {
+		src, ch := p.RenderChange(patchOf(t, p, []edit{{op: program.ReplaceText, stmt: "return x + 1", site: "x + 1", text: "x " + text}}))
+		full, err := e.Run(context.Background(), src, sandbox.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.Run(context.Background(), src, sandbox.RunOptions{Change: &ch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(briefs(got), briefs(full)) {
+			t.Errorf("x %s: with the change %v, whole %v", text, briefs(got), briefs(full))
+		}
+		if text == "+ 1" && (got.Results[0].Verdict != fitness.Passed || got.Results[1].Verdict != fitness.Passed) {
+			t.Errorf("the original's code fails: %v", briefs(got))
+		}
+	}
+	for _, name := range []string{"mod.py", "test_mod.py"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("the project lost %s: %v", name, err)
+		}
+	}
+}

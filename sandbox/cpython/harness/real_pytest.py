@@ -434,7 +434,8 @@ def collect_once():
     functions: a child then costs a fork and the tests, not an import and
     a collection. Only for a configuration and session made in the server
     (PREPARED_SESSION), and when a trial in a child of its own shows
-    that importing and collecting leave no thread or process behind.
+    that importing and collecting leave no thread or process behind and
+    the process as it was (process_state).
     Records which of the target's code ran meanwhile (IMPORT_TIME: a
     candidate that changes it takes the full path) and where each code
     object of the target runs (LIVE)."""
@@ -445,7 +446,8 @@ def collect_once():
     pid = os.fork()
     if pid == 0:
         try:
-            ok = _collect_once() and clean_process()
+            before = process_state()
+            ok = _collect_once() and clean_process() and process_state() == before
         except BaseException:
             ok = False
         os._exit(0 if ok else 1)
@@ -455,6 +457,27 @@ def collect_once():
         return
     if status != 0 or not _collect_once():
         return
+
+
+def process_state():
+    """What of the process the forker's children inherit and the target's
+    import or the collection must leave as they found it: the working
+    directory and what it holds, signal handlers, open descriptors, the
+    environment, the umask, the recursion limit, a tracer or profiler.
+    (The forker empties the working directory between candidates: a
+    collection that moved it elsewhere must never run there.)"""
+    import signal
+
+    handlers = []
+    for s in range(1, signal.NSIG):
+        try:
+            handlers.append((s, signal.getsignal(s)))
+        except (ValueError, OSError):
+            pass
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return (os.getcwd(), sorted(os.listdir(".")), handlers, sorted(os.listdir("/proc/self/fd")), dict(os.environ),
+            mask, sys.getrecursionlimit(), sys.gettrace(), sys.getprofile())
 
 
 def clean_process():
