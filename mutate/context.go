@@ -64,6 +64,13 @@ type Context struct {
 	nearNames   map[string]bool
 	visibleMu   sync.Mutex
 	visibleNear map[int][]string
+	// lastVisible is the scope visible asked for last and its names
+	// (program.Program.ScopeVisible merges them at each call; statements
+	// come in document order, mostly a scope at a time), under visibleMu.
+	lastVisible struct {
+		scope int
+		names []string
+	}
 
 	// The targets of the operators of developers' edits (issue 28).
 	strs        Sampler // string literals string-char edits

@@ -56,7 +56,7 @@ func editDistance(a, b string) int {
 // builtin is the ident operator's business: str_op is not str).
 func (c *Context) similarNames(stmt int, name string) []string {
 	var out []string
-	for _, n := range c.Prog.Visible(stmt) {
+	for _, n := range c.visible(stmt) {
 		if similar(name, n) && c.boundName(n) {
 			out = append(out, n)
 		}

@@ -126,6 +126,17 @@ func (c *Context) weights(buf []program.Edit) (nearW, farW float64) {
 	return 1, min(1, farShare*float64(nNear)/float64(nFar))
 }
 
+// visible is Program.Visible(stmt), the last scope's kept.
+func (c *Context) visible(stmt int) []string {
+	sc := c.Prog.Stmts[stmt].Scope
+	c.visibleMu.Lock()
+	defer c.visibleMu.Unlock()
+	if c.lastVisible.names == nil || c.lastVisible.scope != sc {
+		c.lastVisible.scope, c.lastVisible.names = sc, c.Prog.ScopeVisible(sc)
+	}
+	return c.lastVisible.names
+}
+
 // renames are the names a copied statement's name may become at
 // statement s: the names visible there without a scope, else those of
 // them that code near the fault reads or binds. A module's names are

@@ -502,7 +502,7 @@ func (c *Context) constants(id int) []string {
 	if !ok {
 		return nil
 	}
-	vis := p.Visible(s.Stmt)
+	vis := c.visible(s.Stmt)
 	var out []string
 	seen := map[string]bool{}
 	for _, b := range c.imports {
