@@ -11,9 +11,11 @@ type Change struct {
 	// duplicates) that an execution must reach for the candidate to
 	// behave differently from the original, provided that the edits change
 	// no variable's scope and no function's kind: the statements an edit
-	// deletes, replaces, swaps or inserts next to, and those holding an
-	// edited site. An execution of the candidate equals the original's
-	// until it reaches the position of one of them.
+	// deletes, replaces, swaps, wraps (the first and last a Guard wraps),
+	// renames in or inserts next to, and those holding an edited site. An
+	// execution of the candidate equals the original's until it reaches
+	// the position of one of them. Every statement, for an edit of a kind
+	// it does not know.
 	Reach []int
 	// Defs are the top-level definitions (def and class statements, with
 	// their decorators) that hold every applied edit strictly inside their
@@ -31,7 +33,7 @@ func (p *Program) RenderChange(pt Patch) ([]byte, Change) {
 	var ch Change
 	reach := map[int]bool{}
 	tops := map[int]bool{}
-	inside := true
+	inside, all := true, false
 	add := func(s int) {
 		reach[s] = true
 		t := s
@@ -61,12 +63,28 @@ func (p *Program) RenderChange(pt Patch) ([]byte, Change) {
 		case SwapText:
 			add(p.Sites[e.Site].Stmt)
 			add(p.Sites[e.Site2].Stmt)
+		case InsertText:
+			add(e.Stmt) // inserted before it
+		case Guard:
+			// An execution reaches the wrapped statements through the
+			// first of them.
+			add(e.Stmt)
+			add(e.Donor)
+		case Rename:
+			// The reads renamed lie in it or in statements nested in it,
+			// which an execution reaches through its header.
+			add(e.Stmt)
+		default:
+			all = true
 		}
 	}
 	for s := range p.Stmts {
-		if reach[s] {
+		if reach[s] || all {
 			ch.Reach = append(ch.Reach, s)
 		}
+	}
+	if all {
+		inside = false // an edit this does not know: every case, compiled whole
 	}
 	var points []int
 	if inside && n > 0 {
