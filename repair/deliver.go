@@ -6,6 +6,7 @@ package repair
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -29,6 +30,23 @@ func (st *search) deliver(c individual) (bool, error) {
 	t0 := time.Now()
 	fix, flaky, err := st.finish(ctx, c)
 	res.ReduceTime += time.Since(t0)
+	var rej *rejection
+	if errors.As(err, &rej) {
+		// The search's runs passed it, the validation's fail it twice alike:
+		// the candidate and its reduction score what the validation saw,
+		// and the search goes on.
+		res.Rejected++
+		for _, k := range []fitness.Key{c.key, fitness.KeyOf(rej.src)} {
+			st.judged[k] = rej.o
+			if err := st.cache.Put(k, rej.o); err != nil {
+				return true, err
+			}
+		}
+		if res.Rejected == 1 {
+			fmt.Fprintf(log, "repair: a candidate that passed the search's runs fails its validation (%s); searching on\n", firstFailure(st.suite, rej.o))
+		}
+		return false, nil
+	}
 	if err != nil {
 		return true, err
 	}
@@ -87,9 +105,22 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 	src := p.Render(patch)
 	// A fresh run with the suite's own timeouts, not from the cache: a fix
 	// must pass twice.
-	o, err := st.run(ctx, src, sandbox.RunOptions{Lenient: st.opts.Lenient})
+	vo := sandbox.RunOptions{Lenient: st.opts.Lenient, Validate: true}
+	o, err := st.run(ctx, src, vo)
 	if err != nil {
 		return nil, nil, err
+	}
+	if o.CompileError != "" || !allPassed(o) {
+		// Once more: a flaky case passes now and then; a fix the
+		// validation's engine judges otherwise (--engine hybrid) fails the
+		// same way again.
+		o2, err := st.run(ctx, src, vo)
+		if err != nil {
+			return nil, nil, err
+		}
+		if sameVerdicts(o, o2) {
+			return nil, nil, &rejection{o: o, src: src}
+		}
 	}
 	var flaky []int
 	for i, r := range o.Results {
@@ -254,4 +285,46 @@ func (st *search) check(ctx context.Context, fix *Fix) error {
 // change of behaviour).
 func (st *search) guardRun() sandbox.RunOptions {
 	return sandbox.RunOptions{Timeout: max(2*st.result.SearchTimeout, 20*time.Millisecond)}
+}
+
+// rejection is the validation's outcome of a fix it failed twice alike.
+type rejection struct {
+	o   *fitness.Outcome
+	src []byte
+}
+
+func (r *rejection) Error() string { return "the judge failed the fix" }
+
+func sameVerdicts(a, b *fitness.Outcome) bool {
+	if a.CompileError != b.CompileError || len(a.Results) != len(b.Results) {
+		return false
+	}
+	for i := range a.Results {
+		if a.Results[i].Verdict != b.Results[i].Verdict {
+			return false
+		}
+	}
+	return true
+}
+
+func allPassed(o *fitness.Outcome) bool {
+	for _, r := range o.Results {
+		if r.Verdict != fitness.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// firstFailure names the first case o fails and how.
+func firstFailure(s *fitness.Suite, o *fitness.Outcome) string {
+	if o.CompileError != "" {
+		return "it does not compile: " + o.CompileError
+	}
+	for i, r := range o.Results {
+		if r.Verdict != fitness.Passed {
+			return fmt.Sprintf("%s: %s", caseNames(s, []int{i})[0], r.Verdict)
+		}
+	}
+	return "no case"
 }

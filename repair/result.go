@@ -59,6 +59,10 @@ type Result struct {
 	// Flaky lists cases whose verdict changed when the fix was run again:
 	// the fix is then not claimed (Fixes is empty).
 	Flaky []int
+	// Rejected counts the plausible candidates whose validation failed
+	// twice alike: the search's runs passed them, the final validation's
+	// did not (with --engine hybrid: gpython passed them, CPython did not).
+	Rejected int
 	// Ranking is the fault localization of the original program.
 	Ranking localize.Ranking
 	// Original is the outcome of the original program.

@@ -43,6 +43,9 @@ type search struct {
 
 	outer     context.Context      // the run's context, which outlives the time budget
 	delivered map[fitness.Key]bool // fixes after reduction, by program
+	// judged are the judge's outcomes of candidates it failed (Options.Judge),
+	// which the search's runs of them return: the cache may evict them.
+	judged map[fitness.Key]*fitness.Outcome
 	stop      bool                 // a fix ended the search
 	// After a suspect fix (guard.Report.Suspect) the search goes on until
 	// graceEvals evaluations or graceTime from start.
@@ -168,7 +171,7 @@ func newSearch(ctx context.Context, p *program.Program, s *fitness.Suite, run Ru
 		bred:   map[fitness.Key]bool{},
 		fixes:  map[fitness.Key]bool{},
 		result: res,
-		outer:  ctx, delivered: map[fitness.Key]bool{},
+		outer:  ctx, delivered: map[fitness.Key]bool{}, judged: map[fitness.Key]*fitness.Outcome{},
 	}, nil
 }
 

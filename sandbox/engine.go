@@ -50,6 +50,10 @@ type RunOptions struct {
 	// Result lists its Injections. Engines that cannot inject (gpython)
 	// ignore it; callers check Engine.Name first.
 	Lenient *lenient.Plan
+	// Validate marks the final validation of a fix: an engine that runs
+	// the search on a faster interpreter than it judges with (the hybrid
+	// engine) runs it on the judging one. Others ignore it.
+	Validate bool
 }
 
 // CaseRange is the cases First..End-1 of a suite, in its order.

@@ -42,7 +42,7 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringSliceVar(&f.targets, "target", nil, "the Python file to repair (default: the suite's \"target\"); several files (repeat the flag, or F1,F2) or a directory are repaired together")
 	fl.StringVar(&f.tests, "tests", "", "the test suite: JSON, JSON lines, or a Python test_*.py file (required)")
-	fl.StringVar(&f.engine, "engine", "auto", "engine that runs candidates: auto, cpython or gpython")
+	fl.StringVar(&f.engine, "engine", "auto", "engine that runs candidates: auto, cpython, gpython or hybrid (gpython searches, CPython validates)")
 	fl.IntVar(&f.workers, "workers", 0, "candidates evaluated at once (0: one per CPU)")
 	fl.StringVar(&f.isolation, "sandbox", "auto", "isolation: auto (full where the kernel allows, else rlimits), strict (refuse without full isolation), none")
 	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: python3 on PATH)")
@@ -193,8 +193,13 @@ func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.E
 func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite) (guard.Runner, func(), error) {
 	return func(ctx context.Context, ps *fitness.Suite) (guard.Runner, func(), error) {
 		// One worker: the guard runs a program at a time, and its engine
-		// starts while the search runs.
-		eng, err := f.openSuite(ctx, l, ps, 1, streams{Out: discard{}, Err: discard{}})
+		// starts while the search runs. It judges on CPython with the
+		// hybrid engine.
+		g := *f
+		if g.engine == "hybrid" {
+			g.engine = "cpython"
+		}
+		eng, err := g.openSuite(ctx, l, ps, 1, streams{Out: discard{}, Err: discard{}})
 		if err != nil {
 			return nil, nil, err
 		}

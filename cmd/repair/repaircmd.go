@@ -187,7 +187,7 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	// search) does not cost the fix: it is printed all the same.
 	var reportErr error
 	if f.report != "" {
-		reportErr = writeReport(f.report, f, opts, l, engineDesc, res, elapsed)
+		reportErr = writeReport(f.report, f, opts, l, engineDesc, eng, res, elapsed)
 	}
 	summarize(log, l, res, elapsed)
 	if runErr != nil && errors.Is(runErr, context.Canceled) {

@@ -17,6 +17,7 @@ import (
 	"repair/localize"
 	"repair/program"
 	"repair/repair"
+	"repair/sandbox"
 )
 
 // report is the JSON record of a run (--report).
@@ -50,8 +51,14 @@ type report struct {
 	Uniform     bool                `json:"localization_uniform"`
 	Fixes       []repair.Fix        `json:"fixes"`
 	Flaky       []string            `json:"flaky_cases,omitempty"`
-	Best        program.Patch       `json:"best_candidate,omitempty"`
-	BestDiff    string              `json:"best_candidate_diff,omitempty"`
+	// Rejected counts fixes whose validation failed twice alike after the
+	// search's runs passed them (with --engine hybrid: CPython disagreed).
+	Rejected int `json:"rejected_fixes"`
+	// Hybrid is, with --engine hybrid, what ran where and whether gpython
+	// and CPython agreed on the original.
+	Hybrid   *repair.HybridStats `json:"hybrid,omitempty"`
+	Best     program.Patch       `json:"best_candidate,omitempty"`
+	BestDiff string              `json:"best_candidate_diff,omitempty"`
 	// Lenient is, with --lenient, what the original program ran with.
 	Lenient *lenientReport `json:"lenient,omitempty"`
 }
@@ -73,7 +80,7 @@ type caseInjections struct {
 	Injections []fitness.Injection `json:"injections"`
 }
 
-func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engine string, res *repair.Result, elapsed time.Duration) error {
+func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engine string, eng sandbox.Engine, res *repair.Result, elapsed time.Duration) error {
 	ops := map[string]float64{}
 	for _, w := range o.Operators {
 		ops[w.Op.Name] = w.Weight
@@ -102,6 +109,11 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, BestFitness: res.BestFitness,
 		History: res.History, Ranking: fileLines(l.prog, res.Ranking.Entries), Uniform: res.Ranking.Uniform,
 		Fixes: res.Fixes, Best: res.Best, BestDiff: res.BestDiff,
+	}
+	r.Rejected = res.Rejected
+	if h, ok := eng.(*repair.Hybrid); ok {
+		st := h.Stats()
+		r.Hybrid = &st
 	}
 	r.Outcome = "none"
 	if len(res.Fixes) > 0 {
