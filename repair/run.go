@@ -43,10 +43,11 @@ type search struct {
 
 	outer     context.Context      // the run's context, which outlives the time budget
 	delivered map[fitness.Key]bool // fixes after reduction, by program
-	// judged are the judge's outcomes of candidates it failed (Options.Judge),
-	// which the search's runs of them return: the cache may evict them.
-	judged map[fitness.Key]*fitness.Outcome
 	stop      bool                 // a fix ended the search
+	// judged are the outcomes of candidates whose validation failed twice
+	// alike, which the search's runs of them return (the cache may evict
+	// them).
+	judged map[fitness.Key]*fitness.Outcome
 	// After a suspect fix (guard.Report.Suspect) the search goes on until
 	// graceEvals evaluations or graceTime from start.
 	graceEvals  int

@@ -418,7 +418,6 @@ func (r *results) next(i int) int {
 	return i
 }
 
-
 // deadline is how long case i may run, in nanoseconds from its start,
 // before its worker is killed from outside: its timeout, capped by cap
 // (seconds, 0 for none), and a grace for the worker to notice its deadline
