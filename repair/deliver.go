@@ -194,50 +194,88 @@ func changedLines(diff string) int {
 // guardSetup is the overfitting guard once its engine is open and the
 // original observed; g is nil when it cannot run (err says why).
 type guardSetup struct {
-	g     *guard.Guard
+	g   *guard.Guard
+	err error
+}
+
+// guardEngine is the overfitting guard's engine, opened in the
+// background from the start of Run: its servers boot while the original
+// runs and the statements are ranked, so the first fix rarely waits.
+type guardEngine struct {
+	ps     *fitness.Suite
+	origin []int
+	ready  chan guardOpened
+	cancel context.CancelFunc
+}
+
+type guardOpened struct {
+	run   guard.Runner
 	close func()
 	err   error
 }
 
-// startGuard starts opening the overfitting guard's engine, when the
-// options ask for the guard, while the search runs: the first fix does
-// not wait for it. The caller must call the function it returns, which
-// stops the setup and closes the engine, when the run ends.
-func (st *search) startGuard(ctx context.Context) func() {
-	if st.opts.Guard == nil || st.opts.Lenient != nil {
-		return func() {}
+// openGuard starts opening the guard's engine when the options ask for
+// the guard; nil when they do not. Call close on it in any case.
+func openGuard(ctx context.Context, s *fitness.Suite, opts *Options) *guardEngine {
+	if opts.Guard == nil || opts.Lenient != nil {
+		return nil
 	}
-	gctx, cancel := context.WithCancel(ctx)
-	st.guardReady = make(chan guardSetup, 1)
-	go func() { st.guardReady <- st.setupGuard(gctx) }()
-	return func() {
-		cancel()
-		if g := <-st.guardReady; g.close != nil {
-			g.close()
-		}
-	}
-}
-
-// setupGuard opens the overfitting guard's engine for inputs generated
-// from the suite and observes the original program on them.
-func (st *search) setupGuard(ctx context.Context) guardSetup {
-	o, p := &st.opts, st.prog
-	n := o.GuardInputs
+	n := opts.GuardInputs
 	if n == 0 {
 		n = guard.DefaultInputs
 	}
-	ps, origin := guard.Probes(st.suite, n)
-	var out guardSetup
-	var run guard.Runner
-	if ps != nil {
-		r, closeFn, err := o.Guard(ctx, ps)
-		if err != nil {
-			out.err = err
-			return out
+	ge := &guardEngine{ready: make(chan guardOpened, 1)}
+	ge.ps, ge.origin = guard.Probes(s, n)
+	gctx, cancel := context.WithCancel(ctx)
+	ge.cancel = cancel
+	go func() {
+		var out guardOpened
+		if ge.ps != nil {
+			out.run, out.close, out.err = opts.Guard(gctx, ge.ps)
 		}
-		out.close, run = closeFn, r
+		ge.ready <- out
+	}()
+	return ge
+}
+
+// close stops the guard's engine, once it has opened.
+func (ge *guardEngine) close() {
+	if ge == nil {
+		return
 	}
-	out.g, out.err = guard.New(ctx, st.suite, st.result.Original, p.Strip(p.Src), ps, origin, run, st.guardRun())
+	ge.cancel()
+	if g := <-ge.ready; g.close != nil {
+		g.close()
+	}
+}
+
+// startGuard sets the guard up on its engine (observing the original on
+// the generated inputs) while the search runs: the first fix does not
+// wait for it unless it comes first.
+func (st *search) startGuard(ctx context.Context, ge *guardEngine) {
+	if ge == nil {
+		return
+	}
+	st.guardReady = make(chan guardSetup, 1)
+	go func() { st.guardReady <- st.setupGuard(ctx, ge) }()
+}
+
+// setupGuard waits for the guard's engine and observes the original
+// program on the generated inputs.
+func (st *search) setupGuard(ctx context.Context, ge *guardEngine) guardSetup {
+	var opened guardOpened
+	select {
+	case opened = <-ge.ready:
+		ge.ready <- opened // for close
+	case <-ctx.Done():
+		return guardSetup{err: ctx.Err()}
+	}
+	if opened.err != nil {
+		return guardSetup{err: opened.err}
+	}
+	var out guardSetup
+	p := st.prog
+	out.g, out.err = guard.New(ctx, st.suite, st.result.Original, p.Strip(p.Src), ge.ps, ge.origin, opened.run, st.guardRun())
 	return out
 }
 
@@ -252,7 +290,6 @@ func (st *search) check(ctx context.Context, fix *Fix) error {
 		st.guardWaited = true
 		select {
 		case g := <-st.guardReady:
-			st.guardReady <- g // for the deferred close
 			st.guard = g.g
 			if g.err != nil {
 				if ctx.Err() != nil {

@@ -75,6 +75,8 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 	res := &Result{}
 	t0 := time.Now()
+	ge := openGuard(ctx, s, &opts)
+	defer ge.close()
 	if p.HasDonors() {
 		// Donor files are ingredients: candidates run without them.
 		run = withoutDonors(p, run)
@@ -107,7 +109,9 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	if err != nil {
 		return nil, err
 	}
-	defer st.startGuard(ctx)()
+	gctx, cancelGuard := context.WithCancel(ctx)
+	defer cancelGuard()
+	st.startGuard(gctx, ge)
 	if err := st.explore(ctx); err != nil {
 		return nil, err
 	}

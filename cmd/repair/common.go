@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -410,4 +411,62 @@ func withDonors(prog *program.Program, target string, paths []string, max int, s
 		return nil, nil, inputerr.Wrap(err)
 	}
 	return p, notes, nil
+}
+
+// prestart starts open on the guard's generated inputs for suite (n of
+// them, as repair.Run will ask) at once, in the background, and returns
+// an opener that hands that engine to its first caller (any later one
+// opens another) and a stop function that closes it if nobody took it.
+func prestart(ctx context.Context, open func(context.Context, *fitness.Suite) (guard.Runner, func(), error), suite *fitness.Suite, n int) (func(context.Context, *fitness.Suite) (guard.Runner, func(), error), func()) {
+	type opened struct {
+		run   guard.Runner
+		close func()
+		err   error
+	}
+	ps, _ := guard.Probes(suite, n)
+	if ps == nil {
+		return open, func() {}
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	ready := make(chan opened, 1)
+	go func() {
+		var o opened
+		o.run, o.close, o.err = open(pctx, ps)
+		ready <- o
+	}()
+	var mu sync.Mutex
+	taken := false
+	get := func(ctx context.Context, probes *fitness.Suite) (guard.Runner, func(), error) {
+		mu.Lock()
+		first := !taken
+		taken = true
+		mu.Unlock()
+		if !first || len(probes.Cases) != len(ps.Cases) {
+			return open(ctx, probes)
+		}
+		select {
+		case o := <-ready:
+			return o.run, o.close, o.err
+		case <-ctx.Done():
+			go func() {
+				if o := <-ready; o.close != nil {
+					o.close()
+				}
+			}()
+			return nil, nil, ctx.Err()
+		}
+	}
+	stop := func() {
+		mu.Lock()
+		first := !taken
+		taken = true
+		mu.Unlock()
+		cancel()
+		if first {
+			if o := <-ready; o.close != nil {
+				o.close()
+			}
+		}
+	}
+	return get, stop
 }
