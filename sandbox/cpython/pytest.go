@@ -150,12 +150,13 @@ func (e *Engine) collect(module string) ([]fitness.Case, error) {
 	return cases, nil
 }
 
-// pytestNotice says which pytest runs the tests, once.
+// pytestNotice says which pytest runs the tests, once, and when it is
+// another interpreter's than py's, that this one runs the candidates too.
 func pytestNotice(py, chosen *Interpreter, pt *Pytest) string {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "repair: pytest %s runs the tests", pt.Version)
 	if chosen.Path != py.Path {
-		fmt.Fprintf(&b, ", with %s (Python %s): %s has no pytest", chosen.Path, chosen.Version, py.Path)
+		fmt.Fprintf(&b, " and the candidates with %s (Python %s): %s (Python %s) has no pytest", chosen.Path, chosen.Version, py.Path, py.Version)
 	}
 	return b.String()
 }

@@ -1,12 +1,14 @@
 """The forker: the process the shim executed (PID 1 of the sandbox's PID
 namespace). It forks a child when the manager asks, reaps it, kills and
 reaps whatever it left behind, and reports its exit status; before the
-first child of a candidate it empties the working directory (and, without
-namespaces, puts lib/ back as it was). Its loop touches few pages, so
+first child of a candidate it empties the working directory, making its
+WORK_DIRS (HOME, TMPDIR) afresh (and, without namespaces, puts lib/ back
+as it was). Its loop touches few pages, so
 forking it costs few copy-on-write faults.
 
-Owns PIDNS and CHILDREN_PATH (identify) and the record of lib/ as the
-shim made it: LIB_FILES, LIB_DIRS, LIB_STATE (snapshot_lib).
+Owns PIDNS and CHILDREN_PATH (identify), WORK_DIRS and LISTING
+(configure) and the record of lib/ as the shim made it: LIB_FILES,
+LIB_DIRS, LIB_STATE (snapshot_lib).
 """
 import os
 import signal
@@ -19,6 +21,8 @@ CHILDREN_PATH = ""  # /proc's list of the forker's children
 LIB_FILES = ()  # (path, content) of every file of lib/
 LIB_DIRS = ()  # lib/'s directories, parents first
 LIB_STATE = None  # what lib/ holds (lib_state)
+WORK_DIRS = ()  # directories every candidate finds empty (HOME, TMPDIR), beside lib/
+LISTING = ["lib"]  # what the working directory holds between candidates, sorted
 
 
 def identify():
@@ -26,6 +30,30 @@ def identify():
     global PIDNS, CHILDREN_PATH
     PIDNS = os.getpid() == 1
     CHILDREN_PATH = "/proc/self/task/%d/children" % os.getpid()
+
+
+def configure(work_dirs):
+    """Sets WORK_DIRS (the suite's "work_dirs") and makes them."""
+    global WORK_DIRS, LISTING
+    WORK_DIRS = tuple(work_dirs)
+    LISTING = sorted(("lib",) + WORK_DIRS)
+    make_work_dirs()
+
+
+def make_work_dirs():
+    for d in WORK_DIRS:
+        try:
+            os.mkdir(d, 0o755)
+        except OSError:
+            pass
+
+
+def clean_work_dirs():
+    """Whether every directory of WORK_DIRS is empty and as it was made."""
+    for d in WORK_DIRS:
+        if os.listdir(d) or os.lstat(d).st_mode != 0o40755:
+            return False
+    return True
 
 
 def snapshot_lib():
@@ -82,7 +110,7 @@ def wipe_workdir():
     full tmpfs must not make it fail). Without namespaces lib/ is writable
     by its owner: it is put back as it was too."""
     try:
-        if os.listdir(".") == ["lib"] and os.stat(".").st_mode & 0o7777 == 0o755:
+        if sorted(os.listdir(".")) == LISTING and os.stat(".").st_mode & 0o7777 == 0o755 and clean_work_dirs():
             if PIDNS or lib_state() == LIB_STATE:
                 return
     except OSError:
@@ -95,6 +123,7 @@ def wipe_workdir():
     for name in names:
         if name != "lib":
             remove_tree(name)
+    make_work_dirs()
     if not PIDNS and lib_state() != LIB_STATE:
         restore_lib()
 
