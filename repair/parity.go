@@ -91,20 +91,14 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 			}
 		}
 	}
-	tests := func(ids []string) string {
-		s := fmt.Sprintf("%d tests fail", len(ids))
-		if len(ids) == 1 {
-			s = "1 test fails"
-		}
-		return s + " (" + example(ids) + ")"
-	}
+	fail := func(ids []string) string { return verb(len(ids), "fails", "fail") }
 	for _, name := range sortedKeys(env) {
 		g := env[name]
 		if _, ok := lookup(name); ok {
 			rep.Mismatch = true
-			rep.Lines = append(rep.Lines, fmt.Sprintf("environment variable %s is set here but not passed to the candidates: %s with KeyError: '%s'; pass it with --pass-env %s (or --env %s=VALUE)", name, tests(g.ids), name, name, name))
+			rep.Lines = append(rep.Lines, fmt.Sprintf("environment variable %s is set here but not passed to the candidates: %s with KeyError: '%s' (%s); pass it with --pass-env %s (or --env %s=VALUE)", name, fail(g.ids), name, example(g.ids), name, name))
 		} else {
-			rep.Lines = append(rep.Lines, fmt.Sprintf("environment variable %s is not set (here either): %s with KeyError: '%s'; --env %s=VALUE sets it for the candidates", name, tests(g.ids), name, name))
+			rep.Lines = append(rep.Lines, fmt.Sprintf("environment variable %s is not set (here either): %s with KeyError: '%s' (%s); --env %s=VALUE sets it for the candidates", name, fail(g.ids), name, example(g.ids), name))
 		}
 	}
 	for _, p := range sortedKeys(files) {
@@ -113,15 +107,15 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		if root != "" && within(p, root) {
 			where = "left out of the sandbox's copy of the project's tree"
 		}
-		rep.Lines = append(rep.Lines, fmt.Sprintf("file %s exists here but not in the sandbox (%s): %s", p, where, tests(files[p].ids)))
+		rep.Lines = append(rep.Lines, fmt.Sprintf("file %s exists here but not in the sandbox (%s): %s (%s)", p, where, fail(files[p].ids), example(files[p].ids)))
 	}
 	for _, p := range sortedKeys(writes) {
 		rep.Mismatch = true
-		rep.Lines = append(rep.Lines, fmt.Sprintf("%s writes %s: the project's tree is read-only to candidates (write under tmp_path or $TMPDIR)", tests(writes[p].ids), p))
+		rep.Lines = append(rep.Lines, fmt.Sprintf("the project's tree is read-only to candidates: %s %s (%s); write under tmp_path or $TMPDIR", verb(len(writes[p].ids), "writes", "write"), p, example(writes[p].ids)))
 	}
 	if len(network.ids) > 0 {
 		rep.Mismatch = true
-		rep.Lines = append(rep.Lines, fmt.Sprintf("network: %s: candidates have no network (%s)", tests(network.ids), network.detail))
+		rep.Lines = append(rep.Lines, fmt.Sprintf("network: candidates have none: %s (%s: %s)", fail(network.ids), example(network.ids), network.detail))
 	}
 	// Verdicts that differ between the two runs.
 	var worse, better, missing, plugins []string
@@ -155,15 +149,15 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 	}
 	if len(worse) > 0 {
 		rep.Mismatch = true
-		rep.Lines = append(rep.Lines, fmt.Sprintf("%d tests pass under plain pytest but fail under the tool (%s)", len(worse), example(worse)))
+		rep.Lines = append(rep.Lines, fmt.Sprintf("%s under plain pytest but %s under the tool (%s)", verb(len(worse), "passes", "pass"), pl(len(worse), "fails", "fail"), example(worse)))
 	}
 	if len(better) > 0 {
 		rep.Mismatch = true
-		rep.Lines = append(rep.Lines, fmt.Sprintf("%d tests fail under plain pytest but pass under the tool (%s)", len(better), example(better)))
+		rep.Lines = append(rep.Lines, fmt.Sprintf("%s under plain pytest but %s under the tool (%s)", verb(len(better), "fails", "fail"), pl(len(better), "passes", "pass"), example(better)))
 	}
 	if len(missing) > 0 {
 		rep.Mismatch = true
-		rep.Lines = append(rep.Lines, fmt.Sprintf("%d tests the tool runs were not run by plain pytest (%s)", len(missing), example(missing)))
+		rep.Lines = append(rep.Lines, fmt.Sprintf("%s the tool runs %s not run by plain pytest (%s)", count(len(missing)), pl(len(missing), "was", "were"), example(missing)))
 	}
 	for _, e := range plain.Errors {
 		if e.Cause == nil && len(missing) > 0 {
@@ -204,6 +198,23 @@ func EnvironNotes(cases []fitness.Case, orig *fitness.Outcome, lookup func(strin
 		out = append(out, fmt.Sprintf("%s (%s) with KeyError: '%s': the environment variable %s is not set in the sandbox; %s", what, example(ids[name]), name, name, how))
 	}
 	return out
+}
+
+// count is "1 test" or "n tests"; verb adds a verb that agrees.
+func count(n int) string {
+	if n == 1 {
+		return "1 test"
+	}
+	return fmt.Sprintf("%d tests", n)
+}
+
+func verb(n int, one, many string) string { return count(n) + " " + pl(n, one, many) }
+
+func pl(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func example(items []string) string {
