@@ -249,6 +249,9 @@ func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Su
 		}
 		return nil, fmt.Errorf("start the %s engine: %w", f.engine, err)
 	}
+	if eng.Name() == "gpython" && len(env.Vars) > 0 {
+		fmt.Fprintln(io.Err, "repair: --env, --pass-env: the gpython engine's os.environ stays empty; use --engine cpython")
+	}
 	return eng, nil
 }
 
