@@ -118,7 +118,7 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		rep.Lines = append(rep.Lines, fmt.Sprintf("network: candidates have none: %s (%s: %s)", fail(network.ids), example(network.ids), network.detail))
 	}
 	// Verdicts that differ between the two runs.
-	var worse, better, missing, plugins []string
+	var worse, better, missing, plugins, timeouts []string
 	for i, c := range cases {
 		if i >= len(orig.Results) {
 			break
@@ -132,6 +132,12 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		if t.Outcome == "skipped" {
 			continue // the tool fails a test that skips itself, by design
 		}
+		if t.Outcome == "timeout" || r.Verdict == fitness.TimeLimitExceeded {
+			// A deadline met on one side and not on the other says how
+			// loaded the machine was, not how the two runs differ.
+			timeouts = append(timeouts, c.Name)
+			continue
+		}
 		toolPass, plainPass := r.Verdict == fitness.Passed, t.Outcome == "passed"
 		switch {
 		case plainPass && !toolPass:
@@ -142,6 +148,9 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		case !plainPass && toolPass:
 			better = append(better, fmt.Sprintf("%s: %s", c.Name, oneLine(t.Detail)))
 		}
+	}
+	if len(timeouts) > 0 {
+		rep.Lines = append(rep.Lines, fmt.Sprintf("%s out under the tool or plain pytest (%s): not compared", verb(len(timeouts), "timed", "timed"), example(timeouts)))
 	}
 	if len(plugins) > 0 {
 		rep.Mismatch = true

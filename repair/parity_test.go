@@ -105,6 +105,14 @@ func TestParity(t *testing.T) {
 			mismatch: true,
 		},
 		{
+			name: "timeouts are not compared",
+			tests: []test{
+				{id: "t::a", tool: fitness.TimeLimitExceeded, detail: "timed out after 2s", plain: "passed"},
+				{id: "t::b", tool: fitness.Passed, plain: "timeout"},
+			},
+			want: []string{"2 tests timed out under the tool or plain pytest (e.g. t::a): not compared"},
+		},
+		{
 			name: "a test that skips itself is not compared",
 			tests: []test{
 				{id: "t::a", tool: fitness.WrongAnswer, detail: "skipped: no wcwidth", plain: "skipped"},
