@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -135,7 +137,7 @@ func (e *Engine) collect(module string) ([]fitness.Case, error) {
 		if c.Error != nil {
 			why = *c.Error
 		}
-		return nil, inputerr.New("%s: pytest collected nothing: %s", suite.Path, why)
+		return nil, inputerr.New("%s: pytest collected nothing: %s%s", suite.Path, why, e.envHint(why))
 	}
 	if c.Error != nil {
 		fmt.Fprintf(e.opts.Stderr, "repair: %s: pytest: %s (the other tests run)\n", name, *c.Error)
@@ -148,6 +150,27 @@ func (e *Engine) collect(module string) ([]fitness.Case, error) {
 		})
 	}
 	return cases, nil
+}
+
+// keyError finds the key of a KeyError in pytest's collection error.
+var keyError = regexp.MustCompile(`KeyError: '([A-Za-z_][A-Za-z0-9_]*)'`)
+
+// envHint names the flag when a collection error is a KeyError for a
+// variable that is set in the tool's environment but not the candidates'.
+func (e *Engine) envHint(why string) string {
+	m := keyError.FindStringSubmatch(why)
+	if m == nil {
+		return ""
+	}
+	if _, ok := os.LookupEnv(m[1]); !ok {
+		return ""
+	}
+	for _, kv := range e.opts.Env.Build("", "") {
+		if strings.HasPrefix(kv, m[1]+"=") {
+			return ""
+		}
+	}
+	return fmt.Sprintf(" (the environment variable %s is set here but not passed to the candidates: --pass-env %s)", m[1], m[1])
 }
 
 // pytestNotice says which pytest runs the tests, once, and when it is

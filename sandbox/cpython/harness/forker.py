@@ -6,8 +6,8 @@ WORK_DIRS (HOME, TMPDIR) afresh (and, without namespaces, puts lib/ back
 as it was). Its loop touches few pages, so
 forking it costs few copy-on-write faults.
 
-Owns PIDNS and CHILDREN_PATH (identify), WORK_DIRS and LISTING
-(configure) and the record of lib/ as the shim made it: LIB_FILES,
+Owns PIDNS and CHILDREN_PATH (identify), WORK_DIRS, LISTING and
+WORK_STATE (configure, make_work_dirs) and the record of lib/ as the shim made it: LIB_FILES,
 LIB_DIRS, LIB_STATE (snapshot_lib).
 """
 import os
@@ -23,6 +23,7 @@ LIB_DIRS = ()  # lib/'s directories, parents first
 LIB_STATE = None  # what lib/ holds (lib_state)
 WORK_DIRS = ()  # directories every candidate finds empty (HOME, TMPDIR), beside lib/
 LISTING = ["lib"]  # what the working directory holds between candidates, sorted
+WORK_STATE = []  # WORK_DIRS as made (work_state), updated in place: the guard's copy of the globals stays equal
 
 
 def identify():
@@ -41,19 +42,33 @@ def configure(work_dirs):
 
 
 def make_work_dirs():
+    """Makes WORK_DIRS, empty, and records them (WORK_STATE)."""
     for d in WORK_DIRS:
         try:
             os.mkdir(d, 0o755)
         except OSError:
             pass
+    WORK_STATE[:] = work_state()
+
+
+def work_state():
+    """What WORK_DIRS are: inode, mode, links and change time. A directory
+    whose entries change, whose mode or times are set, gets a new change
+    time (which nothing in the sandbox can set back: no clock calls), so
+    an unchanged state is an unchanged, empty directory: one lstat each."""
+    out = []
+    for d in WORK_DIRS:
+        try:
+            st = os.lstat(d)
+            out.append((st.st_ino, st.st_mode, st.st_nlink, st.st_ctime_ns))
+        except OSError:
+            out.append(None)
+    return out
 
 
 def clean_work_dirs():
-    """Whether every directory of WORK_DIRS is empty and as it was made."""
-    for d in WORK_DIRS:
-        if os.listdir(d) or os.lstat(d).st_mode != 0o40755:
-            return False
-    return True
+    """Whether every directory of WORK_DIRS is as make_work_dirs left it."""
+    return not WORK_DIRS or work_state() == WORK_STATE
 
 
 def snapshot_lib():
