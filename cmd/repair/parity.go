@@ -28,19 +28,28 @@ type plainResult struct {
 }
 
 // startParity starts plain pytest on the original when eng runs a
-// project's test file under the real pytest; call stop when done.
+// project's test file under the real pytest; call stop when done (it
+// waits until plain pytest is gone).
 func startParity(ctx context.Context, eng sandbox.Engine, suite *fitness.Suite) *parity {
 	p := &parity{cases: suite.Cases, stop: func() {}}
 	ce, ok := eng.(*cpython.Engine)
 	if !ok || !ce.RealPytest() {
 		return p
 	}
-	ctx, p.stop = context.WithCancel(ctx)
+	ctx, cancel := context.WithCancel(ctx)
 	p.done = make(chan plainResult, 1)
+	finished := make(chan struct{})
 	go func() {
+		defer close(finished)
 		run, err := ce.PlainPytest(ctx)
 		p.done <- plainResult{run, err}
 	}()
+	// Stopping kills plain pytest if it still runs, and waits for it:
+	// nothing of it outlives the command.
+	p.stop = func() {
+		cancel()
+		<-finished
+	}
 	return p
 }
 
