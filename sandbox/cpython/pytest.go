@@ -25,11 +25,10 @@ type Pytest struct {
 	Paths []string
 }
 
-// pytestProbe imports pytest as the harness will (no plugins from entry
-// points) and prints its version and the sys.path entries of every module
-// that import brought in.
+// pytestProbe imports pytest as the harness will, with the plugins of
+// entry points (group pytest11) as plain pytest loads them, and prints its
+// version and the sys.path entries of every module that import brought in.
 const pytestProbe = `import os, sys
-os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 before = set(sys.modules)
 import pytest, _pytest.config, _pytest.main, _pytest.runner
 for n in _pytest.config.default_plugins:
@@ -37,6 +36,17 @@ for n in _pytest.config.default_plugins:
         __import__("_pytest." + n)
     except ImportError:
         pass
+try:
+    import importlib.metadata as md
+    eps = md.entry_points()
+    eps = eps.select(group="pytest11") if hasattr(eps, "select") else eps.get("pytest11", ())
+    for ep in eps:
+        try:
+            ep.load()
+        except Exception:
+            pass
+except Exception:
+    pass
 entries = sorted({os.path.abspath(p) for p in sys.path if p}, key=len, reverse=True)
 paths = set()
 for name, m in list(sys.modules.items()):
