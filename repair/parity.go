@@ -118,7 +118,7 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		rep.Lines = append(rep.Lines, fmt.Sprintf("network: candidates have none: %s (%s: %s)", fail(network.ids), example(network.ids), network.detail))
 	}
 	// Verdicts that differ between the two runs.
-	var worse, better, missing, plugins, timeouts []string
+	var worse, better, missing, plugins, timeouts, skipped []string
 	for i, c := range cases {
 		if i >= len(orig.Results) {
 			break
@@ -130,7 +130,13 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 			continue
 		}
 		if t.Outcome == "skipped" {
-			continue // the tool fails a test that skips itself, by design
+			// The tool fails a test that skips itself (a candidate must
+			// not pass by skipping): when the original's does, under
+			// plain pytest too, no candidate can pass it.
+			if r.Verdict != fitness.Passed {
+				skipped = append(skipped, fmt.Sprintf("%s: %s", c.Name, oneLine(t.Detail)))
+			}
+			continue
 		}
 		if t.Outcome == "timeout" || r.Verdict == fitness.TimeLimitExceeded {
 			// A deadline met on one side and not on the other says how
@@ -148,6 +154,10 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		case !plainPass && toolPass:
 			better = append(better, fmt.Sprintf("%s: %s", c.Name, oneLine(t.Detail)))
 		}
+	}
+	if len(skipped) > 0 {
+		rep.Mismatch = true
+		rep.Lines = append(rep.Lines, fmt.Sprintf("%s %s under plain pytest here (%s), which the tool counts as failing: no candidate could pass %s; install what %s, or leave %s out of the test file", count(len(skipped)), pl(len(skipped), "skips itself", "skip themselves"), example(skipped), pl(len(skipped), "it", "them"), pl(len(skipped), "it needs", "they need"), pl(len(skipped), "it", "them")))
 	}
 	if len(timeouts) > 0 {
 		rep.Lines = append(rep.Lines, fmt.Sprintf("%s out under the tool or plain pytest (%s): not compared", verb(len(timeouts), "timed", "timed"), example(timeouts)))

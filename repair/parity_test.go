@@ -113,10 +113,13 @@ func TestParity(t *testing.T) {
 			want: []string{"2 tests timed out under the tool or plain pytest (e.g. t::a): not compared"},
 		},
 		{
-			name: "a test that skips itself is not compared",
+			name: "tests that skip themselves here cannot pass",
 			tests: []test{
-				{id: "t::a", tool: fitness.WrongAnswer, detail: "skipped: no wcwidth", plain: "skipped"},
+				{id: "t::a", tool: fitness.WrongAnswer, detail: "skipped: no wcwidth", plain: "skipped", pdetail: "requires wcwidth"},
+				{id: "t::b", tool: fitness.WrongAnswer, detail: "skipped: no numpy", plain: "skipped", pdetail: "no numpy"},
 			},
+			want:     []string{"2 tests skip themselves under plain pytest here (e.g. t::a: requires wcwidth), which the tool counts as failing: no candidate could pass them; install what they need, or leave them out of the test file"},
+			mismatch: true,
 		},
 		{
 			name: "tests plain pytest did not run, and why",
