@@ -28,10 +28,17 @@ func OpenEngine(ctx context.Context, name string, opts sandbox.Options) (sandbox
 	}
 	switch name {
 	case "auto", "":
-		py, err := cpython.FindPython(ctx, opts.Python)
+		_, err := cpython.FindPython(ctx, opts.Python)
 		if err == nil {
+			e, err := cpython.New(ctx, opts)
+			if err != nil {
+				return nil, err
+			}
+			// The interpreter that runs the candidates: for a test file,
+			// the one with pytest (said just before, when it is another).
+			py := e.Python()
 			fmt.Fprintf(stderr, "repair: --engine auto: cpython %s (%s)\n", py.Version, py.Path)
-			return openCPython(ctx, opts)
+			return e, nil
 		}
 		if !errors.Is(err, sandbox.ErrNoPython) {
 			return nil, err

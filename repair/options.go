@@ -100,6 +100,11 @@ type Options struct {
 	// GuardInputs is the number of generated inputs (0: the default,
 	// guard.DefaultInputs).
 	GuardInputs int
+	// CheckOriginal, if not nil, is called with the original program's
+	// outcome (once it compiles) before anything else looks at it: an
+	// error stops the run before any search (the parity check with plain
+	// pytest, cmd/repair).
+	CheckOriginal func(ctx context.Context, orig *fitness.Outcome) error
 	// Progress, if not nil, is called after each generation.
 	Progress func(Progress)
 	// Log receives notices (uniform localization, flaky cases). Nil

@@ -46,6 +46,11 @@ func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Run
 	if orig.CompileError != "" {
 		return nil, inputerr.New("%s: does not compile: %s", p.Path, orig.CompileError)
 	}
+	if opts.CheckOriginal != nil {
+		if err := opts.CheckOriginal(ctx, orig); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.CheckRepairable(orig); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -37,6 +38,12 @@ type inputFlags struct {
 	// instead of a local engine; executorToken is their bearer token file.
 	executors     []string
 	executorToken string
+	// env and passEnv add variables to the candidates' environment
+	// (--env KEY=VALUE, --pass-env NAME).
+	env, passEnv []string
+	// allowMismatch goes on when the original's verdicts under the tool
+	// differ from plain pytest's (--allow-mismatch).
+	allowMismatch bool
 }
 
 func (f *inputFlags) register(cmd *cobra.Command) {
@@ -50,6 +57,8 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 	registerExecutorFlags(cmd, &f.executors, &f.executorToken)
 	fl.StringSliceVar(&f.donors, "donors", nil, "Python files or directories whose code joins the ingredients of the search (e.g. a class's correct submissions)")
 	fl.IntVar(&f.donorsMax, "donors-max", 5, "use the N donors most similar to the target")
+	fl.StringArrayVar(&f.env, "env", nil, "set KEY=VALUE in the candidates' environment (repeatable; besides PATH, HOME, TMPDIR, LANG, LC_ALL, TZ, PYTHONHASHSEED)")
+	fl.StringArrayVar(&f.passEnv, "pass-env", nil, "pass the variable NAME of this environment to the candidates (repeatable)")
 	_ = cmd.MarkFlagFilename("target", "py")
 	_ = cmd.MarkFlagFilename("tests", "json", "jsonl", "py")
 }
@@ -224,9 +233,13 @@ func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Su
 	if workers == 0 {
 		workers = runtime.NumCPU()
 	}
+	env, err := f.environment(io.Err)
+	if err != nil {
+		return nil, err
+	}
 	opts := sandbox.Options{
 		Suite: suite, Target: l.path, Targets: l.paths, Workers: workers, Isolation: iso,
-		Python: f.python, Stderr: io.Err,
+		Python: f.python, Stderr: io.Err, Env: env,
 	}
 	if len(f.executors) > 0 {
 		open, err := remoteOpener(f.executors, f.executorToken)
@@ -242,7 +255,40 @@ func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Su
 		}
 		return nil, fmt.Errorf("start the %s engine: %w", f.engine, err)
 	}
+	if eng.Name() == "gpython" && len(env.Vars) > 0 {
+		fmt.Fprintln(io.Err, "repair: --env, --pass-env: the gpython engine's os.environ stays empty; use --engine cpython")
+	}
 	return eng, nil
+}
+
+// environment is the candidates' environment: the standard one, then
+// --pass-env's variables of this environment, then --env's (a later one
+// wins). A --pass-env variable that is not set here is said on stderr.
+func (f *inputFlags) environment(stderr io.Writer) (sandbox.Environment, error) {
+	env := sandbox.Environment{Standard: true}
+	if len(f.executors) > 0 && len(f.env)+len(f.passEnv) > 0 {
+		return env, &flagError{fmt.Errorf("--env, --pass-env: not with --executor (candidates run with the servers' environment)")}
+	}
+	for _, name := range f.passEnv {
+		if err := sandbox.CheckEnvVar(name, false); err != nil {
+			return env, &flagError{fmt.Errorf("--pass-env %v", err)}
+		}
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			if stderr != nil {
+				fmt.Fprintf(stderr, "repair: --pass-env %s: not set here; the candidates do not get it\n", name)
+			}
+			continue
+		}
+		env.Vars = append(env.Vars, name+"="+v)
+	}
+	for _, kv := range f.env {
+		if err := sandbox.CheckEnvVar(kv, true); err != nil {
+			return env, &flagError{fmt.Errorf("--env %v", err)}
+		}
+		env.Vars = append(env.Vars, kv)
+	}
+	return env, nil
 }
 
 // registerExecutorFlags adds --executor and --executor-token-file.

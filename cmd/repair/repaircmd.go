@@ -55,6 +55,7 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	f.in.register(cmd)
 	d := repair.Defaults()
 	fl := cmd.Flags()
+	fl.BoolVar(&f.in.allowMismatch, "allow-mismatch", false, "search even when the original's verdicts under the tool differ from plain pytest's (see docs/engines.md)")
 	fl.StringVar(&f.preset, "preset", "", "start from a preset: book (the Debugging Book's Repairer settings)")
 	fl.IntVar(&f.population, "population", d.Population, "candidates per generation")
 	fl.IntVar(&f.generations, "generations", d.Generations, "maximum number of generations")
@@ -162,6 +163,11 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		engineDesc += ", lenient"
 	}
 	fmt.Fprintf(log, "repair: %s, engine %s, %d cases\n", l.prog.Path, engineDesc, len(l.suite.Cases))
+	if !f.lenient {
+		par := startParity(ctx, eng, l.suite)
+		defer par.stop()
+		opts.CheckOriginal = par.check(f.in.allowMismatch, io.Err)
+	}
 
 	opts.Log = log
 	if f.guardInputs < 0 || f.guardInputs > 100_000 {

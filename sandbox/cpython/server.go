@@ -166,14 +166,12 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 	}
 	mb := e.memoryMB
 	cmd, err := sandbox.Command(sandbox.Config{
-		Path: e.python.Path,
-		Args: []string{e.python.Path, "-s", "-S", "-B", "-c", bootstrap, "3", "4"},
-		// Reproducible str hashes (set iteration order) whichever server
-		// runs a candidate; the harness empties os.environ at once.
-		Env:       []string{"PYTHONHASHSEED=0"},
+		Path:      e.python.Path,
+		Args:      []string{e.python.Path, "-s", "-S", "-B", "-c", bootstrap, "3", "4"},
 		Isolation: e.opts.Isolation,
 		Files:     e.files,
 		Tree:      e.projectFiles(),
+		Project:   e.treeRoot(),
 		ReadOnly:  e.readOnly,
 		Limits: sandbox.Limits{
 			AddressSpace: int64(mb+256) << 20,
@@ -191,6 +189,7 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 		outW.Close()
 		return nil, 0, nil, err
 	}
+	cmd.Setenv(e.env(cmd.Dir))
 	s := &server{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), stderr: &tailBuffer{max: 4 << 10}, memo: fitness.NewMemo(e.nCases)}
 	cmd.ExtraFiles = []*os.File{inR, outW}
 	cmd.Stderr = s.stderr
@@ -206,7 +205,7 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 		s.kill()
 		return nil, 0, nil, s.failure("loading the harness", err)
 	}
-	if err := s.send(msgSuite, nil, msg, e.startTimeout); err != nil {
+	if err := s.send(msgSuite, nil, e.withRoot(msg, cmd.ProjectRoot()), e.startTimeout); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("sending the suite", err)
 	}
@@ -530,6 +529,14 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
+}
+
+// treeRoot is the project's tree candidates read, if any.
+func (e *Engine) treeRoot() string {
+	if e.tree == nil {
+		return ""
+	}
+	return e.tree.Root
 }
 
 // projectFiles are the files of the target's package project, if any.

@@ -71,6 +71,11 @@ def child_main(shm, cases, go_r, done_w):
     try:
         Flags.copy = Flags.forked = Flags.memory = False
         os.setpgid(0, 0)  # the manager kills the group at a deadline
+        if candidate.WORKDIR:
+            try:
+                os.chdir(candidate.WORKDIR)  # a project's tests run where pytest would
+            except OSError:
+                pass
         os.dup2(1, 2)  # fd 1 is /dev/null; fd 2 was the server's diagnostics
         lo, hi = min(go_r, done_w), max(go_r, done_w)
         os.closerange(3, lo)  # the forker's pipes, but not the job pipes

@@ -104,18 +104,24 @@ def main(harness):
     global SHM, GO_R, DONE_W, UNDUMPABLE
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     forker.identify()
-    # The candidate's environment is empty (the interpreter was started
-    # with PYTHONHASHSEED only, for reproducible str hashes).
-    for k in list(os.environ):
-        del os.environ[k]
     UNDUMPABLE = make_undumpable()
     kind, payload = read_msg()
     if kind != MSG_SUITE:
         raise ValueError("expected the suite first")
     cfg = json.loads(payload)
+    if not cfg.get("environ"):
+        # The candidate's environment is empty (the interpreter was
+        # started with PYTHONHASHSEED only, for reproducible str hashes).
+        # Else the interpreter started with the candidates' environment
+        # (sandbox.Environment).
+        for k in list(os.environ):
+            del os.environ[k]
+    forker.configure(cfg.get("work_dirs") or ())
     test_mask = setup(cfg)
     del payload
     if real_pytest.COLLECT:
+        if candidate.WORKDIR:
+            os.chdir(candidate.WORKDIR)
         send(MSG_LIST, json.dumps(real_pytest.collect_items(cfg.get("original") or "")).encode())
         os._exit(0)
     del cfg

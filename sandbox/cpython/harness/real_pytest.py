@@ -26,14 +26,13 @@ COLLECT = False  # the server only lists what pytest collects, then exits
 def start(pt):
     """Loads the real pytest (the "pytest" of the suite: pt) for the test
     file: from where the interpreter has it (Go found it with site.py,
-    which -S skipped here), without plugins that setuptools entry points
-    would load; configured once here unless pt asks for a configuration
-    per child."""
+    which -S skipped here), with the plugins that setuptools entry points
+    load, as plain pytest has them; configured once here unless pt asks
+    for a configuration per child."""
     global PYTEST_MODE, PREPARED, PREPARED_SESSION, COLLECT
     for d in pt.get("paths") or ():
         if d not in sys.path:
             sys.path.append(d)
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     modules.pop("pytest", None)  # the stand-in
     import pytest
     import _pytest.config
@@ -49,9 +48,19 @@ def start(pt):
     PYTEST_MODE = True
     speed_up_pytest()
     if not pt.get("per_child"):
-        PREPARED = prepare_pytest()
-        if PREPARED is not None:
-            PREPARED_SESSION = prepare_session(PREPARED)
+        # pytest's rootdir, ini file and conftest files are found from the
+        # directory it runs in: where the children run the tests.
+        if candidate.WORKDIR:
+            try:
+                os.chdir(candidate.WORKDIR)
+            except OSError:
+                pass
+        try:
+            PREPARED = prepare_pytest()
+            if PREPARED is not None:
+                PREPARED_SESSION = prepare_session(PREPARED)
+        finally:
+            os.chdir(candidate.PRIVATE)
     COLLECT = bool(pt.get("collect"))
 
 
@@ -147,13 +156,35 @@ def collect_items(original):
 
 
 def pytest_args():
-    return [
-        candidate.TEST_FILE, "--rootdir", candidate.LIB_PREFIX[:-1], "-s",
-        "-q", "-p", "no:cacheprovider", "-p", "no:faulthandler",
+    """The command line: the test file; the rootdir is the one pytest finds
+    (in a project's tree, from the directory the tests run in, as plain
+    pytest does; else lib/), its ini file's options apply."""
+    args = [candidate.TEST_FILE]
+    if not candidate.WORKDIR:
+        args += ["--rootdir", candidate.LIB_PREFIX[:-1], "-W", "ignore"]
+    return args + [
+        "-s", "-q", "-p", "no:cacheprovider", "-p", "no:faulthandler",
         "-p", "no:stepwise", "-p", "no:pastebin", "-p", "no:junitxml",
-        "--basetemp", os.path.join(os.getcwd(), ".pytest-tmp"),
-        "-W", "ignore",
+        "--basetemp", os.path.join(candidate.PRIVATE, ".pytest-tmp"),
     ]
+
+
+def conftest_hooks():
+    """Whether a conftest.py that pytest loads for the test file (in its
+    directory or above, up to lib/ or the tree's root) defines hooks."""
+    top = candidate.LIB_PREFIX[:-1]
+    d = os.path.dirname(candidate.TEST_FILE)
+    while True:
+        p = os.path.join(d, "conftest.py")
+        try:
+            with open(p, "rb") as f:
+                if b"def pytest_" in f.read():
+                    return True
+        except OSError:
+            pass
+        if d == top or len(d) <= len(top) or os.path.dirname(d) == d:
+            return False
+        d = os.path.dirname(d)
 
 
 def prepare_pytest():
@@ -164,11 +195,8 @@ def prepare_pytest():
     from _pytest.config import _prepareconfig
 
     try:
-        for d, names in ((d, names) for d, _, names in os.walk("lib")):
-            if "conftest.py" in names:
-                with open(os.path.join(d, "conftest.py"), "rb") as f:
-                    if b"def pytest_" in f.read():
-                        return None
+        if conftest_hooks():
+            return None
         config = _prepareconfig(pytest_args() + ["--noconftest"], [])
         if not hasattr(config.pluginmanager, "_try_load_conftest"):
             return None
