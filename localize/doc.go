@@ -16,4 +16,16 @@
 // [Jaccard], [DStar] and [Op2]. Statements that no failing case executes
 // get weight 0; when no statement has weight, mutation targets are chosen
 // uniformly ([Ranking.Uniform]).
+//
+// # Ties
+//
+// Statements every case runs all get one score. Within such a tie, the
+// failing cases still tell where they went wrong: the candidate's line a
+// raised exception went through last ("(line 7)" in its detail), or else
+// the returns (or prints) the failing case executed. Statements are put
+// in order of their distance from there along dependences (a statement
+// binding a name the failing statement reads is 1 away; the if or loop
+// around a statement one more; the returns of a function it calls one
+// more), and the farther ones weigh less, never as little as the next
+// lower score: a tie-break, not a new score.
 package localize

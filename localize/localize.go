@@ -145,11 +145,15 @@ type Entry struct {
 type Ranking struct {
 	Formula string `json:"formula"`
 	// Entries are every statement, most suspicious first; ties broken by
-	// line, then by statement id.
+	// the distance to where the failing cases failed (see Weights), then
+	// by line, then by statement id.
 	Entries []Entry `json:"entries"`
 	// Weights are the suspiciousness of each statement by id, 0 for those
 	// no failing case executes (but see StoppedWeight): the weights of
 	// mutation targets. When Uniform, every statement has weight 1.
+	// Within a tie (one score), a statement farther from where the
+	// failing cases failed weighs less: down to the midpoint between its
+	// score and the next lower one, never below it (ties.go).
 	Weights []float64 `json:"-"`
 	// Uniform is true when no statement had a weight (no failing case
 	// executed any statement), so targets are chosen uniformly.
@@ -159,7 +163,7 @@ type Ranking struct {
 	Passing int `json:"passing"`
 }
 
-// StoppedWeight is the share of the least weight of its scope that a
+// StoppedWeight is the share of the least score of its scope that a
 // statement only passing cases executed gets when a failing case stopped
 // early (an exception, a timeout, a test function's failed assert after
 // others passed): such a case never reached what follows where it stopped,
@@ -171,7 +175,7 @@ const StoppedWeight = 0.1
 
 // stoppedFloor gives the statements that only passing cases executed, in
 // a function where a failing case executed some statement, StoppedWeight
-// of the least positive weight of that function.
+// of the least positive score of that function (before ties are broken).
 func stoppedFloor(p *program.Program, spec []Spectrum, w []float64) {
 	least := map[int]float64{} // function scope -> least positive weight
 	for i, st := range p.Stmts {
@@ -285,10 +289,14 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 	} else if stopped {
 		stoppedFloor(p, spec, rk.Weights)
 	}
+	breakTies(p, o, &rk)
 	sort.SliceStable(rk.Entries, func(i, j int) bool {
 		a, b := &rk.Entries[i], &rk.Entries[j]
 		if a.Score != b.Score {
 			return a.Score > b.Score
+		}
+		if wa, wb := rk.Weights[a.Stmt], rk.Weights[b.Stmt]; wa != wb {
+			return wa > wb
 		}
 		if a.Line != b.Line {
 			return a.Line < b.Line

@@ -94,13 +94,15 @@ func TestRank(t *testing.T) {
 	if diff := cmp.Diff(wantTop, top); diff != "" {
 		t.Errorf("top entry mismatch (-want +got):\n%s", diff)
 	}
-	// Then the inner if (ef=2, ep=2), then the def and the outer if, which
-	// every case executes (ef=2, ep=3), in line order; then the rest.
+	// Then the inner if (ef=2, ep=2), then the outer if and the def, which
+	// every case executes (ef=2, ep=3): the tie broken by their distance
+	// from the failing return (the outer if holds it, the def holds the
+	// outer if); then the rest.
 	var lines []int
 	for _, e := range rk.Entries {
 		lines = append(lines, e.Line)
 	}
-	if diff := cmp.Diff([]int{6, 3, 1, 2, 4, 8, 9, 11, 12}, lines); diff != "" {
+	if diff := cmp.Diff([]int{6, 3, 2, 1, 4, 8, 9, 11, 12}, lines); diff != "" {
 		t.Errorf("ranking order mismatch (-want +got):\n%s", diff)
 	}
 	// Statements no failing case executes weigh 0.
@@ -144,7 +146,7 @@ func TestExecutedCompound(t *testing.T) {
 
 // TestStoppedWeight: when a failing case stopped early, the statements of
 // its function that only passing cases executed get StoppedWeight of the
-// function's least weight; other statements keep theirs.
+// function's least score; other statements keep theirs.
 func TestStoppedWeight(t *testing.T) {
 	const grade = `def letter(score):
     if score >= 90:
@@ -178,11 +180,14 @@ def unused():
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rk := Rank(p, &fitness.Outcome{Results: []fitness.Result{passing, tt.failing}}, Ochiai)
-			byLine := map[int]float64{}
+			byLine, score := map[int]float64{}, map[int]float64{}
 			for i, st := range p.Stmts {
 				byLine[st.Line] = rk.Weights[i]
 			}
-			least := math.Min(byLine[2], byLine[4]) // executed by both
+			for _, e := range rk.Entries {
+				score[e.Line] = e.Score
+			}
+			least := math.Min(score[2], score[4]) // executed by both
 			want := map[int]float64{1: byLine[1], 2: byLine[2], 3: 0, 4: byLine[4], 5: 1, 6: 0, 7: 0, 8: 0, 11: 0, 12: 0}
 			if tt.floored {
 				// Lines 6 and 8 ran in passing cases only; 3 and 7 in none;
@@ -194,5 +199,88 @@ def unused():
 				t.Errorf("weights by line (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestTies: statements of one score are ordered by their distance from
+// where the failing cases failed, and weigh less the farther they are,
+// never as little as the next lower score.
+func TestTies(t *testing.T) {
+	const src = `def mean(xs, log):
+    log.append("mean")
+    n = len(xs)
+    total = sum(xs)
+    log.append(n)
+    return total / n
+`
+	p, err := program.Parse("mean.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	every := []int{1, 2, 3, 4, 5, 6}
+	tests := []struct {
+		name    string
+		failing fitness.Result
+		want    []int // lines, most suspicious first
+	}{
+		{
+			// The division raises: what it reads (n, total) first, then
+			// what they read; the log calls last.
+			name:    "an exception's line",
+			failing: fitness.Result{Verdict: fitness.RuntimeError, Detail: "ZeroDivisionError: division by zero (line 6)", Lines: every},
+			want:    []int{6, 3, 4, 1, 2, 5},
+		},
+		{
+			name:    "a wrong return value",
+			failing: fitness.Result{Verdict: fitness.WrongAnswer, Detail: "expected 2, got 1", Lines: every},
+			want:    []int{6, 3, 4, 1, 2, 5},
+		},
+		{
+			// A line of the test file says nothing of the candidate's.
+			name:    "a test file's line",
+			failing: fitness.Result{Verdict: fitness.RuntimeError, Detail: "AssertionError (test_mean.py line 3)", Lines: []int{1, 2, 3, 4, 5}},
+			want:    []int{1, 2, 3, 4, 5, 6},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := &fitness.Outcome{Results: []fitness.Result{tt.failing, {Verdict: fitness.Passed, Lines: every}}}
+			rk := Rank(p, o, Ochiai)
+			var lines []int
+			for _, e := range rk.Entries {
+				lines = append(lines, e.Line)
+				if w := rk.Weights[e.Stmt]; e.Score > 0 && (w > e.Score || w <= e.Score*tieShare) {
+					t.Errorf("line %d: weight %v outside (%v, %v]", e.Line, w, e.Score*tieShare, e.Score)
+				}
+			}
+			if diff := cmp.Diff(tt.want, lines); diff != "" {
+				t.Errorf("order (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestTiesKeepScores: breaking ties never moves a statement past one of
+// another score.
+func TestTiesKeepScores(t *testing.T) {
+	p, err := program.Parse("middle.py", []byte(middle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &fitness.Outcome{Results: []fitness.Result{
+		{Verdict: fitness.RuntimeError, Detail: "E (line 12)", Lines: []int{2, 3, 5, 12}},
+		result(fitness.Passed, 2, 3, 5, 6),
+		result(fitness.Passed, 2, 8, 9),
+	}}
+	rk := Rank(p, o, Ochiai)
+	for i := 1; i < len(rk.Entries); i++ {
+		a, b := rk.Entries[i-1], rk.Entries[i]
+		if a.Score < b.Score {
+			t.Errorf("line %d (score %v) before line %d (score %v)", a.Line, a.Score, b.Line, b.Score)
+		}
+		if a.Score > b.Score && rk.Weights[a.Stmt] <= rk.Weights[b.Stmt] {
+			t.Errorf("line %d (score %v) weighs %v, not more than line %d (score %v, weight %v)",
+				a.Line, a.Score, rk.Weights[a.Stmt], b.Line, b.Score, rk.Weights[b.Stmt])
+		}
 	}
 }

@@ -69,7 +69,7 @@ func literal(node string) bool {
 
 // builtin reports whether name means the builtin where the program runs
 // (the program binds it nowhere).
-func (c *Context) builtin(name string) bool { return !c.bound(name) }
+func (c *Context) builtin(name string) bool { return !c.boundName(name) }
 
 var opCondName = Operator{
 	Name:    "cond-name",
@@ -122,8 +122,13 @@ var opCondName = Operator{
 var wrapNumbers = []string{"0"}
 
 var opWrap = Operator{
-	Name:    "wrap",
-	Doc:     "wrap an expression in a call fixes often add\n\nx into max(a, x), min(a, x), abs(x), len(x), list(x), [x], not x; a is a name\nof the function or 0.",
+	Name: "wrap",
+	Doc: "wrap an expression in a call fixes often add, or unwrap a call\n\n" +
+		"x into max(a, x), min(a, x), abs(x), len(x), list(x), [x], not x; a is a name\n" +
+		"of the function or 0. A sequence into set(xs), sorted(xs), tuple(xs),\n" +
+		"list(set(xs)); another name, attribute, call or subscript into str(x), int(x);\n" +
+		"a == b into set(a) == set(b) (sorted, len, list, str, int); a call into one of\n" +
+		"its arguments: yield flatten(x) into yield x.",
 	Targets: siteTargets(program.SiteExpr),
 	Applies: onKind(program.SiteExpr),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
@@ -137,6 +142,7 @@ var opWrap = Operator{
 			if s.Node != "not_operator" {
 				emit(replaceText(id, s.Fit("not "+fit(cur, s.Prec, program.PrecNot), program.PrecNot)))
 			}
+			c.wrapOperands(id, emit)
 			return
 		}
 		arg := fit(cur, s.Prec, program.PrecTernary)
@@ -145,6 +151,26 @@ var opWrap = Operator{
 				emit(replaceText(id, f+"("+arg+")"))
 			}
 		}
+		// Conversions: of a sequence into another collection, of
+		// anything else into a string or a number.
+		convs := []string{"str", "int"}
+		if c.sequence(id) {
+			convs = []string{"set", "sorted", "tuple", "list(set"}
+		} else if s.Node != "identifier" && s.Node != "attribute" && s.Node != "call" && s.Node != "subscript" {
+			convs = nil
+		}
+		for _, f := range convs {
+			outer, inner, nested := strings.Cut(f, "(")
+			if !c.builtin(outer) || nested && !c.builtin(inner) || strings.HasPrefix(cur, f+"(") {
+				continue
+			}
+			if nested {
+				emit(replaceText(id, f+"("+arg+"))"))
+				continue
+			}
+			emit(replaceText(id, f+"("+arg+")"))
+		}
+		c.unwrap(id, emit)
 		if !s.InString || !strings.HasPrefix(cur, "{") {
 			emit(replaceText(id, "["+arg+"]"))
 		}
@@ -159,6 +185,72 @@ var opWrap = Operator{
 			}
 		}
 	},
+}
+
+// wrapOperands: a == b into f(a) == f(b) for the conversions a
+// comparison of two collections or values of another type needs.
+func (c *Context) wrapOperands(id int, emit func(program.Edit)) {
+	p := c.Prog
+	s := &p.Sites[id]
+	if s.Node != "comparison_operator" || len(s.Parts) != 2 {
+		return
+	}
+	l, r := s.Parts[0], s.Parts[1]
+	op := p.Text(l.End, r.Start)
+	if strings.ContainsAny(op, "\r\n#\\") {
+		return
+	}
+	for _, part := range s.Parts {
+		if e, ok := c.bySpan[part]; !ok || literal(p.Sites[e].Node) {
+			return // a constant converted is a constant
+		}
+	}
+	lt, rt := p.Text(l.Start, l.End), p.Text(r.Start, r.End)
+	for _, f := range []string{"set", "sorted", "len", "list", "str", "int"} {
+		if c.builtin(f) && !strings.HasPrefix(lt, f+"(") {
+			emit(replaceText(id, s.Fit(f+"("+lt+")"+op+f+"("+rt+")", program.PrecCompare)))
+		}
+	}
+}
+
+// unwrap: a call into one of its positional arguments (up to three),
+// f(x) into x.
+func (c *Context) unwrap(id int, emit func(program.Edit)) {
+	p := c.Prog
+	s := &p.Sites[id]
+	cur := p.SiteText(id)
+	if s.Node != "call" || !strings.HasSuffix(cur, ")") {
+		return
+	}
+	// The argument list is the last bracket group at the top level.
+	depth, open := 0, -1
+	for i := len(cur) - 1; i >= 0 && open < 0; i-- {
+		switch cur[i] {
+		case ')', ']', '}':
+			depth++
+		case '(', '[', '{':
+			depth--
+			if depth == 0 {
+				open = i
+			}
+		}
+	}
+	if open <= 0 {
+		return
+	}
+	args := topLevel(cur[open+1 : len(cur)-1])
+	if len(args) > 3 {
+		return
+	}
+	at := s.Start + open + 1
+	for _, a := range args {
+		lead := len(a) - len(strings.TrimLeft(a, " \t"))
+		sp := program.Span{Start: at + lead, End: at + len(strings.TrimRight(a, " \t"))}
+		at += len(a) + 1
+		if e, ok := c.bySpan[sp]; ok && p.Sites[e].Role == program.RoleArg {
+			emit(replaceText(id, s.Fit(p.SiteText(e), p.Sites[e].Prec)))
+		}
+	}
 }
 
 var opSwapOperands = Operator{
@@ -206,7 +298,7 @@ func swappable(s *program.Site) bool {
 
 var opSlice = Operator{
 	Name:    "slice",
-	Doc:     "slice a sequence, or change a subscript\n\narr into arr[1:], arr[:-1], arr[k:], arr[:k], arr[::-1]; a[i] into a[i:] or\na[:i + 1]; a[i:j] into a[:j] or a[i:]; dp[i][j] into dp[j][i].",
+	Doc:     "slice a sequence, or change a subscript\n\narr into arr[1:], arr[:-1], arr[k:], arr[:k], arr[::-1]; a[i] into a[i:] or\na[:i + 1]; a[i:j] into a[:j] or a[i:]; dp[i][j] into dp[j][i]. A sequence is a\nname the file uses as one, a subscript, a list display or comprehension\n([...][1:]), or a call of sorted, list, split, strip...",
 	Targets: func(c *Context) *Sampler { return &c.seqs },
 	Applies: func(c *Context, id int) bool { return c.sequence(id) },
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
@@ -246,13 +338,14 @@ var opSlice = Operator{
 			}
 			return
 		}
+		base := fit(cur, s.Prec, program.PrecAtom)
 		for _, t := range []string{"1:", ":-1", "::-1"} {
-			emit(replaceText(id, cur+"["+t+"]"))
+			emit(replaceText(id, base+"["+t+"]"))
 		}
 		for _, k := range c.numeric(s.Stmt) {
 			if k != cur {
-				emit(replaceText(id, cur+"["+k+":]"))
-				emit(replaceText(id, cur+"[:"+k+"]"))
+				emit(replaceText(id, base+"["+k+":]"))
+				emit(replaceText(id, base+"[:"+k+"]"))
 			}
 		}
 	},
@@ -260,25 +353,37 @@ var opSlice = Operator{
 
 // sequence reports whether site id is an expression read as a value (a
 // call argument, an assigned or returned value, an operand, an index) that
-// the file uses as a sequence: a subscript, a name or attribute the file
-// subscripts, iterates or takes the len of, or a call of sorted, list or
-// a method returning a list.
+// the file uses as a sequence: a subscript, a list display or
+// comprehension, a name or attribute the file subscripts, iterates or
+// takes the len of, or a call of sorted, list, str... or of a method
+// returning a list or a string (split, strip, join...).
 func (c *Context) sequence(id int) bool {
 	s := &c.Prog.Sites[id]
 	if s.Kind != program.SiteExpr || s.Store || s.Role == program.RoleNone || s.Role == program.RoleCond {
 		return false
 	}
 	switch s.Node {
-	case "subscript":
+	case "subscript", "list", "list_comprehension":
 		return true
 	case "identifier", "attribute":
 		return c.seqNames[c.Prog.SiteText(id)]
 	case "call":
 		callee, _, _ := strings.Cut(c.Prog.SiteText(id), "(")
-		return callee == "sorted" || callee == "list" || strings.HasSuffix(callee, ".split")
+		if i := strings.LastIndexByte(callee, '.'); i >= 0 {
+			return slices.Contains(seqMethods, callee[i+1:])
+		}
+		return slices.Contains(seqBuiltins, callee) && c.builtin(callee)
 	}
 	return false
 }
+
+// seqBuiltins and seqMethods are the calls whose results are sequences a
+// fix may slice.
+var (
+	seqBuiltins = []string{"sorted", "list", "tuple", "range", "str"}
+	seqMethods  = []string{"split", "rsplit", "splitlines", "readlines", "strip", "lstrip", "rstrip",
+		"lower", "upper", "replace", "join", "copy"}
+)
 
 // seqCalls are builtins whose argument is a sequence.
 var seqCalls = []string{"len", "sorted", "reversed", "enumerate", "sum", "list", "zip", "set", "tuple"}
@@ -506,8 +611,11 @@ var opAssign = Operator{
 				if v == cur {
 					continue
 				}
-				emit(program.Edit{Op: program.InsertBefore, Stmt: s, Donor: a.stmt, Site: a.value, Text: v})
-				emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: a.stmt, Site: a.value, Text: v})
+				for _, op := range []program.Op{program.InsertBefore, program.InsertAfter} {
+					if c.insertOK(op, s) {
+						emit(program.Edit{Op: op, Stmt: s, Donor: a.stmt, Site: a.value, Text: v})
+					}
+				}
 			}
 		}
 	},

@@ -50,6 +50,9 @@ type Context struct {
 	bySpan map[program.Span]int
 	idents [][]int // per statement: one-line name sites inside it
 	last   []bool  // per statement: the last of its block
+	// exits are the statements that always leave their block, dead those
+	// that never run (after one of them); see reach.go.
+	exits, dead []bool
 	// farStmt and farText are the ingredient scope (Scope): statements
 	// and texts far from the fault; nil when nothing is far.
 	farStmt []bool
@@ -57,6 +60,18 @@ type Context struct {
 	// visibleNear are, per scope, the visible names that code near the
 	// fault reads or binds (nil unscoped).
 	visibleNear [][]string
+
+	// The targets of the operators of developers' edits (issue 28).
+	strs        Sampler // string literals string-char edits
+	consts      Sampler // literals an imported module constant may replace
+	similar     Sampler // name reads with a similar name in scope
+	renameSites Sampler // name reads that occur again in their statement or function
+	calls       Sampler // names and attributes a call of may have been meant
+	values      Sampler // values a conditional expression may choose
+	imports     []importBinding
+	boundNames  map[string]bool  // names the program binds anywhere
+	scopeAttrs  [][]string       // per scope: the attributes its statements read
+	firstStore  []map[string]int // per scope: where each name is first assigned
 }
 
 type donorExpr struct {
@@ -161,9 +176,19 @@ func NewContext(p *program.Program, weights []float64) *Context {
 	for _, i := range lastOf {
 		c.last[i] = true
 	}
+	c.findReach()
 	c.findLocals()
 	c.findAssigns()
 	c.findShapes()
+	c.findImports()
+	c.findStores()
+	c.findScopeAttrs()
+	c.boundNames = map[string]bool{}
+	for i := range p.Scopes {
+		for _, n := range p.Scopes[i].Names {
+			c.boundNames[n] = true
+		}
+	}
 	c.idents = make([][]int, len(p.Stmts))
 	c.inside = make([][]int, len(p.Stmts))
 	seenCond, seenExpr, seenLit, seenAttr := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
@@ -213,7 +238,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 				c.attrs = append(c.attrs, text)
 			}
 		case program.SiteIdent:
-			if !s.Store && inFamily(siblings, text) && !c.bound(text) {
+			if !s.Store && inFamily(siblings, text) && !c.boundName(text) {
 				c.siblingSites.add(i, w(s.Stmt))
 			}
 			if !strings.ContainsAny(text, "\r\n") {
@@ -234,7 +259,42 @@ func NewContext(p *program.Program, weights []float64) *Context {
 			}
 		}
 	}
+	c.findDevTargets(w)
 	return c
+}
+
+// findDevTargets fills the samplers of the operators of developers'
+// edits (textops.go, nameops.go, guardops.go); they need the literal pools
+// and the name shapes.
+func (c *Context) findDevTargets(w func(int) float64) {
+	p := c.Prog
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		switch s.Kind {
+		case program.SiteLiteral:
+			if c.stringSite(i) {
+				c.strs.add(i, w(s.Stmt))
+			}
+			if len(c.constants(i)) > 0 {
+				c.consts.add(i, w(s.Stmt))
+			}
+		case program.SiteIdent:
+			if !readSite(p, i) || len(c.similarNames(s.Stmt, p.SiteText(i))) == 0 {
+				continue
+			}
+			c.similar.add(i, w(s.Stmt))
+			if stmts, _ := c.renameLevels(i); len(stmts) > 0 {
+				c.renameSites.add(i, w(s.Stmt))
+			}
+		case program.SiteExpr, program.SiteCond:
+			if c.callable(i) {
+				c.calls.add(i, w(s.Stmt))
+			}
+			if c.choosable(i) {
+				c.values.add(i, w(s.Stmt))
+			}
+		}
+	}
 }
 
 // stringStmt reports whether a statement is a string alone (a docstring
@@ -336,18 +396,9 @@ func inFamily(fams [][]string, x string) bool {
 	return false
 }
 
-// bound reports whether the program binds name anywhere (then it is not
-// the builtin).
-func (c *Context) bound(name string) bool {
-	for i := range c.Prog.Scopes {
-		for _, n := range c.Prog.Scopes[i].Names {
-			if n == name {
-				return true
-			}
-		}
-	}
-	return false
-}
+// boundName reports whether the program binds name anywhere (then it is
+// not the builtin).
+func (c *Context) boundName(name string) bool { return c.boundNames[name] }
 
 func contains(xs []string, x string) bool {
 	i := sort.SearchStrings(xs, x)

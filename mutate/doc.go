@@ -19,6 +19,25 @@
 // assignment of a new value, a copy with one operator changed — shapes of
 // one-line fixes whose text the file does not hold.
 //
+// # Developers' edits
+//
+// Edits real fixes make that the operators above cannot (issue 28):
+// string-char changes one character of a string literal, often a regular
+// expression ("[^;]" into "[^&;]"); module-const replaces a literal by a
+// constant of a module the file imports (':' into os.pathsep);
+// similar-name replaces a name by a similar one in scope (l_bar into
+// l_bar_user) and rename changes one name at every use in a statement or
+// function ([program.Rename]); add-call calls a callable used as a value
+// (not str_op into not str_op(attr, value)); guard wraps statements in a
+// new if ([program.Guard]), early-exit inserts "if c: return" or
+// "continue" ([program.InsertText]) and cond-expr makes a value
+// conditional, with conditions built from the names bound where they
+// stand. wrap and slice also convert (set, sorted, str...), unwrap a call
+// and slice any sequence. Their weights are small: they widen what the
+// search can reach without crowding out the edits most small bugs need.
+// No insert lands where it cannot run: after a statement that always
+// leaves its block, or in code after one (reach.go).
+//
 // # Edits on inserted code
 //
 // Every edit refers to the original program, so a copy is refined by the

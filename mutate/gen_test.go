@@ -138,7 +138,9 @@ func TestGeneratedOperators(t *testing.T) {
 		}
 	}
 	for i := range All {
-		if perOp[All[i].Name] == 0 && !All[i].NeedsDonors {
+		// No literal pygen writes is a module constant's value (os.sep,
+		// math.pi): module-const has its own tests (TestDeveloperFixes).
+		if perOp[All[i].Name] == 0 && !All[i].NeedsDonors && All[i].Name != "module-const" {
 			t.Errorf("operator %s proposed nothing on %d generated programs", All[i].Name, programs)
 		}
 	}

@@ -72,6 +72,8 @@ var All = []Operator{
 	opExprReplace, opSwapArgs, opDropOperand, opShift, opAddTerm,
 	opSibling, opAttr,
 	opCondName, opWrap, opSwapOperands, opSlice, opAssign, opInsertChanged,
+	opStringChar, opModuleConst, opSimilarName, opRename, opAddCall,
+	opGuard, opEarlyExit, opCondExpr,
 	opReplaceFunction,
 }
 
@@ -103,6 +105,10 @@ func Default() []Weighted {
 		"expr-replace": 2, "swap-args": 1, "drop-operand": 1, "shift": 2, "add-term": 1,
 		"sibling": 1, "attr": 1,
 		"cond-name": 0.25, "wrap": 0.25, "swap-operands": 0.25, "slice": 0.25, "assign": 0.25, "insert-changed": 0.25,
+		// Developers' edits (issue 28): modest, so that the search's
+		// first draws stay where most small bugs are fixed.
+		"string-char": 0.2, "module-const": 0.2, "similar-name": 0.25, "rename": 0.15, "add-call": 0.15,
+		"guard": 0.2, "early-exit": 0.1, "cond-expr": 0.15,
 		"replace-function": 0.2,
 	}
 	var out []Weighted

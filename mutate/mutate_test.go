@@ -88,58 +88,85 @@ func TestParseSpec(t *testing.T) {
 	}
 }
 
-// TestOperatorsGolden applies every operator to testdata/sample.py with 40
-// seeds and compares the distinct edits, in words, with
-// testdata/operators.golden (a txtar file, one section per operator).
-// Every edit must render to code that compiles.
+// goldens are the golden files of TestOperatorsGolden: every operator on
+// sample.py, and the operators of developers' edits (issue 28) with the
+// operators they widened on fixes.py, a file modelled on real fixes.
+var goldens = []struct {
+	src, golden string
+	ops         func(name string) bool
+}{
+	{"sample.py", "operators.golden", func(string) bool { return true }},
+	{"fixes.py", "fixes.golden", func(name string) bool {
+		switch name {
+		case "string-char", "module-const", "similar-name", "rename", "add-call",
+			"guard", "early-exit", "cond-expr", "wrap", "slice", "insert":
+			return true
+		}
+		return false
+	}},
+}
+
+// TestOperatorsGolden applies the operators to each file of goldens with
+// 40 seeds and compares the distinct edits, in words, with its golden file
+// (a txtar file, one section per operator). Every edit must render to code
+// that compiles, and every operator must propose something on some file.
 func TestOperatorsGolden(t *testing.T) {
-	p, err := program.ParseFile("testdata/sample.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := NewContext(p, nil)
-	ar := &txtar.Archive{Comment: []byte("Distinct edits each operator proposes on sample.py with seeds 0..39.\nRegenerate with go test ./mutate -run Golden -update and review the diff.\n")}
-	var srcs, names []string
-	for _, o := range All {
-		seen := map[string]bool{}
-		var lines []string
-		for seed := uint64(0); seed < 40; seed++ {
-			rng := rand.New(rand.NewPCG(seed, 7))
-			e, ok := (&o).Apply(c, rng)
-			if !ok {
-				continue
-			}
-			d := p.Describe(e)
-			if seen[d] {
-				continue
-			}
-			seen[d] = true
-			lines = append(lines, d)
-			srcs = append(srcs, string(p.Render(program.Patch{e})))
-			names = append(names, o.Name+": "+d)
-		}
-		if len(lines) == 0 && !o.NeedsDonors {
-			t.Errorf("operator %s proposed nothing on sample.py", o.Name)
-		}
-		ar.Files = append(ar.Files, txtar.File{Name: o.Name, Data: []byte(strings.Join(lines, "\n") + "\n")})
-	}
-	golden := filepath.Join("testdata", "operators.golden")
-	got := txtar.Format(ar)
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
+	proposed := map[string]bool{}
+	for _, g := range goldens {
+		p, err := program.ParseFile(filepath.Join("testdata", g.src))
+		if err != nil {
 			t.Fatal(err)
 		}
+		c := NewContext(p, nil)
+		ar := &txtar.Archive{Comment: []byte("Distinct edits each operator proposes on " + g.src + " with seeds 0..39.\nRegenerate with go test ./mutate -run Golden -update and review the diff.\n")}
+		var srcs, names []string
+		for _, o := range All {
+			if !g.ops(o.Name) {
+				continue
+			}
+			seen := map[string]bool{}
+			var lines []string
+			for seed := uint64(0); seed < 40; seed++ {
+				rng := rand.New(rand.NewPCG(seed, 7))
+				e, ok := (&o).Apply(c, rng)
+				if !ok {
+					continue
+				}
+				d := p.Describe(e)
+				if seen[d] {
+					continue
+				}
+				seen[d] = true
+				lines = append(lines, d)
+				srcs = append(srcs, string(p.Render(program.Patch{e})))
+				names = append(names, o.Name+": "+d)
+			}
+			proposed[o.Name] = proposed[o.Name] || len(lines) > 0
+			ar.Files = append(ar.Files, txtar.File{Name: o.Name, Data: []byte(strings.Join(lines, "\n") + "\n")})
+		}
+		golden := filepath.Join("testdata", g.golden)
+		got := txtar.Format(ar)
+		if *update {
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run with -update)", err)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
+		}
+		for i, msg := range compileAll(t, srcs) {
+			if msg != "" {
+				t.Errorf("%s: does not compile: %s\n%s", names[i], msg, srcs[i])
+			}
+		}
 	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("operators golden mismatch (-want +got):\n%s", diff)
-	}
-	for i, msg := range compileAll(t, srcs) {
-		if msg != "" {
-			t.Errorf("%s: does not compile: %s\n%s", names[i], msg, srcs[i])
+	for _, o := range All {
+		if !proposed[o.Name] && !o.NeedsDonors {
+			t.Errorf("operator %s proposed nothing on the golden files", o.Name)
 		}
 	}
 }

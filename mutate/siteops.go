@@ -368,7 +368,7 @@ var opSibling = Operator{
 		case program.SiteAttr:
 			return inFamily(methodSiblings, text)
 		case program.SiteIdent:
-			return !s.Store && inFamily(siblings, text) && !c.bound(text)
+			return !s.Store && inFamily(siblings, text) && !c.boundName(text)
 		}
 		return false
 	},

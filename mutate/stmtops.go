@@ -103,17 +103,23 @@ var opReplaceFunction = Operator{
 // is not empty) before and after statement s. A copy of a return, raise,
 // break or continue goes only after the last statement of a block: anywhere
 // else it leaves the statements after it dead (return new; return old),
-// which a replace says better.
+// which a replace says better. No copy goes where it never runs: after a
+// statement that always leaves its block (a return, an if whose every
+// branch returns), or among statements that follow one (reach.go).
 func (c *Context) inserts(s, d, site int, text string, emit func(program.Edit)) {
 	switch c.Prog.Stmts[d].Kind {
 	case "return_statement", "raise_statement", "break_statement", "continue_statement":
-		if c.last[s] {
+		if c.last[s] && c.after(s) {
 			emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d, Site: site, Text: text})
 		}
 		return
 	}
-	emit(program.Edit{Op: program.InsertBefore, Stmt: s, Donor: d, Site: site, Text: text})
-	emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d, Site: site, Text: text})
+	if c.before(s) {
+		emit(program.Edit{Op: program.InsertBefore, Stmt: s, Donor: d, Site: site, Text: text})
+	}
+	if c.after(s) {
+		emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d, Site: site, Text: text})
+	}
 }
 
 // findFuncs fills funcs and donorFuncs: the target's function

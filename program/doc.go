@@ -36,6 +36,9 @@
 //     line split into proper lines first; untouched one-line blocks stay.
 //   - Copies are re-indented to their new block, except the lines that
 //     start inside a multi-line string. A block left empty gets "pass".
+//   - Composed code: a [Guard] wraps statements of a block in a new if
+//     (one level deeper), an [InsertText] puts in a one-line statement, a
+//     [Rename] changes one name at every read inside a statement.
 //   - Line endings follow the file (CRLF stays CRLF); a file without a
 //     final newline keeps none; a byte order mark stays.
 //

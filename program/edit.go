@@ -30,9 +30,22 @@ const (
 	// the same kind, non-overlapping, and fit each other's place (an
 	// operand position takes only an atom).
 	SwapText
+	// Guard wraps statements Stmt through Donor, siblings of one block
+	// (Stmt first, or the same statement), in a new "if Text:" one level
+	// deeper. Text is a one-line condition that fits an if header.
+	Guard
+	// InsertText inserts Text, a one-line statement the caller composed
+	// ("if node is None: return"), before statement Stmt, in Stmt's block.
+	InsertText
+	// Rename replaces every name read (SiteIdent, not a binding) inside
+	// statement Stmt — its own text and its nested statements' — whose
+	// text is that of site Site, which must be one of them, by Text: one
+	// name changed consistently at every use.
+	Rename
 )
 
-var opNames = [...]string{"delete", "insert-before", "insert-after", "replace", "swap", "replace-text", "swap-text"}
+var opNames = [...]string{"delete", "insert-before", "insert-after", "replace", "swap", "replace-text", "swap-text",
+	"guard", "insert-text", "rename"}
 
 func (o Op) String() string {
 	if int(o) < len(opNames) {
@@ -65,12 +78,16 @@ type Edit struct {
 	// Donor is the statement copied (Insert*, Replace) or the other one
 	// swapped (Swap).
 	Donor int `json:"donor,omitempty"`
-	// Site and Site2 are the sites of ReplaceText and SwapText.
+	// Donor is also the last statement a Guard wraps.
+	// Site and Site2 are the sites of ReplaceText and SwapText; Site is
+	// the name a Rename changes.
 	Site  int `json:"site,omitempty"`
 	Site2 int `json:"site2,omitempty"`
 	// Text replaces Site's text (ReplaceText). For Insert* and Replace, a
 	// non-empty Text adapts the copy: Site is a one-line site inside Donor
 	// whose text the copy gets as Text (a copy with one name changed).
+	// It is the condition of a Guard, the statement of an InsertText and
+	// the new name of a Rename (one line each).
 	Text string `json:"text,omitempty"`
 }
 
@@ -93,163 +110,6 @@ type glue struct {
 	start, end int
 	line       int // the line it is on
 	indent     string
-}
-
-// claim is what an accepted edit occupies: byte ranges of the original
-// (statements or sites) and, for inserts, the anchor statement.
-type claim struct {
-	spans  [2]Span
-	n      int  // spans used
-	stmts  bool // spans are whole statements
-	s1, s2 int  // the statements claimed, or -1
-	anchor int  // insert anchor statement, or -1
-}
-
-// valid reports whether e refers to existing statements and sites and
-// makes sense on its own.
-func (p *Program) valid(e Edit) bool {
-	ns, nsite := len(p.Stmts), len(p.Sites)
-	okS := func(i int) bool { return i >= 0 && i < ns }
-	okSite := func(i int) bool { return i >= 0 && i < nsite }
-	switch e.Op {
-	case Delete:
-		return okS(e.Stmt)
-	case InsertBefore, InsertAfter:
-		return okS(e.Stmt) && okS(e.Donor) && p.okAdapt(e)
-	case Replace:
-		return okS(e.Stmt) && okS(e.Donor) && (e.Stmt != e.Donor || e.Text != "") && p.okAdapt(e)
-	case Swap:
-		if !okS(e.Stmt) || !okS(e.Donor) || e.Stmt == e.Donor {
-			return false
-		}
-		return !p.Contains(e.Stmt, e.Donor) && !p.Contains(e.Donor, e.Stmt)
-	case ReplaceText:
-		return okSite(e.Site)
-	case SwapText:
-		if !okSite(e.Site) || !okSite(e.Site2) {
-			return false
-		}
-		a, b := &p.Sites[e.Site], &p.Sites[e.Site2]
-		if a.End > b.Start && b.End > a.Start {
-			return false // overlapping
-		}
-		return p.fits(e.Site, b) && p.fits(e.Site2, a)
-	}
-	return false
-}
-
-// fits reports whether the text of site from can replace the text of site
-// to without breaking the syntax or its meaning: sites of the same kind,
-// precedence high enough for the place, no quotes or line breaks inside an
-// f-string.
-func (p *Program) fits(from int, to *Site) bool {
-	f := &p.Sites[from]
-	if f.Kind != to.Kind {
-		return false
-	}
-	if f.Prec < to.MinPrec {
-		return false
-	}
-	if to.InString && strings.ContainsAny(p.SiteText(from), "'\"\\\r\n") {
-		return false
-	}
-	return true
-}
-
-// okAdapt checks the adaptation of a copied statement: none, or a one-line
-// site inside the donor replaced by one-line text.
-func (p *Program) okAdapt(e Edit) bool {
-	if e.Text == "" {
-		return true
-	}
-	if e.Site < 0 || e.Site >= len(p.Sites) || strings.ContainsAny(e.Text, "\r\n") {
-		return false
-	}
-	s, d := &p.Sites[e.Site], &p.Stmts[e.Donor]
-	return s.Start >= d.Start && s.End <= d.End && !strings.ContainsAny(p.SiteText(e.Site), "\r\n")
-}
-
-func (p *Program) claimOf(e Edit) claim {
-	c := claim{s1: -1, s2: -1, anchor: -1}
-	st := func(i int) Span { return Span{p.Stmts[i].Start, p.Stmts[i].End} }
-	si := func(i int) Span { return Span{p.Sites[i].Start, p.Sites[i].End} }
-	switch e.Op {
-	case Delete, Replace:
-		c.spans[0], c.n, c.stmts, c.s1 = st(e.Stmt), 1, true, e.Stmt
-	case Swap:
-		c.spans[0], c.spans[1], c.n, c.stmts, c.s1, c.s2 = st(e.Stmt), st(e.Donor), 2, true, e.Stmt, e.Donor
-	case InsertBefore, InsertAfter:
-		c.anchor = e.Stmt
-	case ReplaceText:
-		c.spans[0], c.n = si(e.Site), 1
-	case SwapText:
-		c.spans[0], c.spans[1], c.n = si(e.Site), si(e.Site2), 2
-	}
-	return c
-}
-
-// conflicts reports whether two claims cannot both be applied: their byte
-// ranges overlap, or an insert is anchored strictly inside a statement that
-// the other deletes, replaces or swaps.
-func (p *Program) conflicts(a, b claim) bool {
-	for i := 0; i < a.n; i++ {
-		for j := 0; j < b.n; j++ {
-			if a.spans[i].Start < b.spans[j].End && b.spans[j].Start < a.spans[i].End {
-				return true
-			}
-		}
-	}
-	inside := func(anchor int, c claim) bool {
-		if anchor < 0 || !c.stmts {
-			return false
-		}
-		return (c.s1 >= 0 && p.Contains(c.s1, anchor)) || (c.s2 >= 0 && p.Contains(c.s2, anchor))
-	}
-	return inside(a.anchor, b) || inside(b.anchor, a)
-}
-
-// Resolve returns, for each edit of the patch, whether Render applies it.
-//
-// The rule, deterministic and documented: edits are taken in patch order;
-// an edit is dropped when it refers to a statement or site that does not
-// exist, swaps a statement with one nested in it, or conflicts with an edit
-// taken before it — their byte ranges overlap (an edit inside a statement
-// that an earlier edit deletes, replaces or swaps; two edits of the same
-// site) or it inserts next to a statement nested inside one that an
-// earlier edit deletes, replaces or swaps. Earlier edits win.
-func (p *Program) Resolve(pt Patch) []bool {
-	ok := make([]bool, len(pt))
-	var taken []claim
-	for i, e := range pt {
-		if !p.valid(e) {
-			continue
-		}
-		c := p.claimOf(e)
-		clash := false
-		for _, t := range taken {
-			if p.conflicts(c, t) {
-				clash = true
-				break
-			}
-		}
-		if !clash {
-			ok[i] = true
-			taken = append(taken, c)
-		}
-	}
-	return ok
-}
-
-// Applied returns the edits of the patch that Render applies, in order.
-func (p *Program) Applied(pt Patch) Patch {
-	ok := p.Resolve(pt)
-	out := make(Patch, 0, len(pt))
-	for i, e := range pt {
-		if ok[i] {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // repl is one replacement of a byte range of the document being rendered.
@@ -352,6 +212,26 @@ func (p *Program) Render(pt Patch) []byte {
 				text = p.NL + strings.TrimSuffix(text, p.NL)
 			}
 			rs = append(rs, repl{start: b, end: b, text: text, rank: 0, depth: -len(ind), idx: i})
+		case InsertText:
+			a, _ := d.span(p, e.Stmt)
+			rs = append(rs, repl{start: a, end: a, text: p.Stmts[e.Stmt].Indent + e.Text + p.NL, rank: 1, idx: i})
+		case Guard:
+			if p.guardsLines(e) {
+				rs = append(rs, p.guardLines(e, d, i)...)
+				break
+			}
+			a, _ := d.span(p, e.Stmt)
+			_, b := d.span(p, e.Donor)
+			rs = append(rs, repl{start: a, end: b, text: fitEnd(p.guard(e), d.b, b), idx: i})
+		case Rename:
+			st := &p.Stmts[e.Stmt]
+			old := p.SiteText(e.Site)
+			for j := range p.Sites {
+				s := &p.Sites[j]
+				if s.Kind == SiteIdent && !s.Store && s.Start >= st.Start && s.End <= st.End && p.SiteText(j) == old {
+					rs = append(rs, repl{start: d.pos(s.Start), end: d.pos(s.End), text: e.Text, idx: i})
+				}
+			}
 		case ReplaceText:
 			s := &p.Sites[e.Site]
 			rs = append(rs, repl{start: d.pos(s.Start), end: d.pos(s.End), text: e.Text, idx: i})
@@ -390,7 +270,7 @@ func (p *Program) emptied(pt Patch, ok []bool) map[int]bool {
 		switch e.Op {
 		case Delete:
 			delta[p.Stmts[e.Stmt].Block]--
-		case InsertBefore, InsertAfter:
+		case InsertBefore, InsertAfter, InsertText:
 			delta[p.Stmts[e.Stmt].Block]++
 		}
 	}
@@ -498,11 +378,15 @@ func (p *Program) explode(pt Patch, ok []bool) *doc {
 			continue
 		}
 		switch e.Op {
-		case Delete, Replace, InsertBefore, InsertAfter:
+		case Delete, Replace, InsertBefore, InsertAfter, InsertText:
 			touch(e.Stmt)
 		case Swap:
 			touch(e.Stmt)
 			touch(e.Donor)
+		case Guard:
+			for _, s := range p.guarded(e.Stmt, e.Donor) {
+				touch(s) // only inline ones split: the others are indented
+			}
 		}
 	}
 	if lines == nil {
@@ -570,6 +454,49 @@ func scanWidth(ws []byte) int {
 		}
 	}
 	return n
+}
+
+// guardLines returns the replacements of a Guard of statements on lines
+// of their own: "if Text:" inserted before the first, at its indentation
+// (after the inserts before it and after the statement before it), and
+// one more level of indentation at the start of each of their lines (the
+// lines between them too, comments included), except the lines that start
+// inside a multi-line string. Edits of their sites apply as well.
+func (p *Program) guardLines(e Edit, d *doc, idx int) []repl {
+	first := &p.Stmts[e.Stmt]
+	indent := first.Indent
+	a := d.lineStart(d.pos(first.Start))
+	out := []repl{{start: a, end: a, text: indent + "if " + e.Text + ":" + p.NL, rank: 2, idx: idx}}
+	for l := first.Line; l <= p.Stmts[e.Donor].EndLine; l++ {
+		ls := p.lineStarts[l-1]
+		le := len(p.Src)
+		if l < len(p.lineStarts) {
+			le = p.lineStarts[l]
+		}
+		line := p.Src[ls:le]
+		if p.inString[l-1] || isBlank(trimEOL(line)) {
+			continue
+		}
+		at := ls
+		if strings.HasPrefix(string(line), indent) {
+			at += len(indent)
+		}
+		out = append(out, repl{start: d.pos(at), end: d.pos(at), text: p.IndentUnit, rank: 3, idx: idx})
+	}
+	return out
+}
+
+// guard returns the text of a Guard of statements split off a one-line
+// block or a ';' line: "if Text:" at the first statement's indentation,
+// and the statements copied one by one, one level deeper.
+func (p *Program) guard(e Edit) string {
+	indent := p.Stmts[e.Stmt].Indent
+	var sb strings.Builder
+	sb.WriteString(indent + "if " + e.Text + ":" + p.NL)
+	for _, s := range p.guarded(e.Stmt, e.Donor) {
+		sb.WriteString(p.donor(s, indent+p.IndentUnit, nil))
+	}
+	return sb.String()
 }
 
 // donorOf returns the copy an Insert* or Replace edit puts in, adapted
@@ -649,58 +576,4 @@ func trimEOL(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-// Describe says in words what an edit does, for summaries:
-// "line 8: replaced `return y` with `return x`".
-func (p *Program) Describe(e Edit) string {
-	if !p.valid(e) {
-		return fmt.Sprintf("invalid edit %v", e.Op)
-	}
-	q := func(s string) string {
-		if i := strings.IndexAny(s, "\r\n"); i >= 0 {
-			s = s[:i] + " ..."
-		}
-		s = strings.TrimSpace(s)
-		if len(s) > 60 {
-			s = s[:57] + "..."
-		}
-		return "`" + s + "`"
-	}
-	st := func(i int) string { return q(p.FirstLine(i)) }
-	line := func(i int) string { return p.Where(p.Stmts[i].Line) }
-	if e.Text != "" && (e.Op == InsertBefore || e.Op == InsertAfter || e.Op == Replace) {
-		// An adapted copy: show the copy as it is inserted.
-		copyText := strings.TrimSpace(p.donorOf(e, ""))
-		from := fmt.Sprintf("(from %s, with %s as %s)", line(e.Donor), q(p.SiteText(e.Site)), q(e.Text))
-		switch e.Op {
-		case InsertBefore:
-			return fmt.Sprintf("%s: inserted %s %s before %s", line(e.Stmt), q(copyText), from, st(e.Stmt))
-		case InsertAfter:
-			return fmt.Sprintf("%s: inserted %s %s after %s", line(e.Stmt), q(copyText), from, st(e.Stmt))
-		default:
-			return fmt.Sprintf("%s: replaced %s with %s %s", line(e.Stmt), st(e.Stmt), q(copyText), from)
-		}
-	}
-	switch e.Op {
-	case Delete:
-		return fmt.Sprintf("%s: deleted %s", line(e.Stmt), st(e.Stmt))
-	case InsertBefore:
-		return fmt.Sprintf("%s: inserted %s (from %s) before %s", line(e.Stmt), st(e.Donor), line(e.Donor), st(e.Stmt))
-	case InsertAfter:
-		return fmt.Sprintf("%s: inserted %s (from %s) after %s", line(e.Stmt), st(e.Donor), line(e.Donor), st(e.Stmt))
-	case Replace:
-		return fmt.Sprintf("%s: replaced %s with %s (from %s)", line(e.Stmt), st(e.Stmt), st(e.Donor), line(e.Donor))
-	case Swap:
-		if len(p.Files) < 2 {
-			return fmt.Sprintf("lines %d and %d: swapped %s and %s", p.Stmts[e.Stmt].Line, p.Stmts[e.Donor].Line, st(e.Stmt), st(e.Donor))
-		}
-		return fmt.Sprintf("%s and %s: swapped %s and %s", line(e.Stmt), line(e.Donor), st(e.Stmt), st(e.Donor))
-	case ReplaceText:
-		s := &p.Sites[e.Site]
-		return fmt.Sprintf("%s: replaced %s with %s", p.Where(p.LineOf(s.Start)), q(p.SiteText(e.Site)), q(e.Text))
-	case SwapText:
-		return fmt.Sprintf("%s: swapped %s and %s", p.Where(p.LineOf(p.Sites[e.Site].Start)), q(p.SiteText(e.Site)), q(p.SiteText(e.Site2)))
-	}
-	return e.Op.String()
 }

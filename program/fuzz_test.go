@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,11 +46,28 @@ func decodeEdits(p *Program, data []byte) Patch {
 	var pt Patch
 	ns, nsite := len(p.Stmts), len(p.Sites)
 	for len(data) >= 5 && ns > 0 {
-		op := Op(data[0] % 7)
+		op := Op(data[0] % 10)
 		a := int(data[1])<<8 | int(data[2])
 		c := int(data[3])<<8 | int(data[4])
 		data = data[5:]
 		e := Edit{Op: op, Stmt: a % ns, Donor: c % ns}
+		switch op {
+		case Guard:
+			blk := p.Blocks[p.Stmts[e.Stmt].Block].Stmts
+			k := slices.Index(blk, e.Stmt)
+			e.Donor, e.Text = blk[min(len(blk)-1, k+c%3)], "x"
+		case InsertText:
+			e.Text = "pass"
+		case Rename:
+			if nsite == 0 {
+				continue
+			}
+			e.Site, e.Text = a%nsite, "zz_name"
+			e.Stmt = p.Sites[e.Site].Stmt
+			for k := c % 3; k > 0 && p.Stmts[e.Stmt].Parent >= 0; k-- {
+				e.Stmt = p.Stmts[e.Stmt].Parent
+			}
+		}
 		if op == ReplaceText || op == SwapText {
 			if nsite == 0 {
 				continue

@@ -181,6 +181,19 @@ func placeable(p *Program, pt Patch) bool {
 			if !p.CanPlace(e.Donor, e.Stmt) || !p.CanPlace(e.Stmt, e.Donor) || !p.CanRemove(e.Stmt) || !p.CanRemove(e.Donor) {
 				return false
 			}
+		case InsertText:
+			if !p.Movable(e.Stmt) {
+				return false
+			}
+		case Guard:
+			if e.Stmt < 0 || e.Donor < 0 || e.Stmt >= len(p.Stmts) || e.Donor >= len(p.Stmts) {
+				return false
+			}
+			for _, s := range p.guarded(e.Stmt, e.Donor) {
+				if !p.Movable(s) {
+					return false
+				}
+			}
 		}
 	}
 	return true

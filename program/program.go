@@ -153,7 +153,7 @@ const (
 	RoleNone    Role = iota
 	RoleArg          // a call argument (positional or keyword value)
 	RoleIndex        // a subscript index or slice bound
-	RoleReturn       // the value of a return statement
+	RoleReturn       // the value of a return statement or a yield
 	RoleOperand      // an operand of an operator or conditional expression (see MinPrec)
 	RoleValue        // the right-hand side of an assignment
 	RoleCond         // a condition (SiteCond)
@@ -349,3 +349,23 @@ func (p *Program) CanRemove(s int) bool {
 func (p *Program) Visible(stmt int) []string {
 	return p.Scopes[p.Stmts[stmt].Scope].Visible
 }
+
+// InFunction reports whether statement s stands in a function body, where
+// a return compiles.
+func (p *Program) InFunction(s int) bool { return p.Stmts[s].ctx&inFunc != 0 }
+
+// InLoop reports whether statement s stands in a loop body, where break
+// and continue compile.
+func (p *Program) InLoop(s int) bool { return p.Stmts[s].ctx&inLoop != 0 }
+
+// ReturnsValue reports whether a return with a value compiles where
+// statement s stands: in a function that is not an async generator.
+func (p *Program) ReturnsValue(s int) bool {
+	sc := &p.Scopes[p.Stmts[s].Scope]
+	return p.InFunction(s) && !(sc.async && sc.yields)
+}
+
+// Movable reports whether statement s may be moved or wrapped in a new
+// block and still compile where it stands: not a future import, nor a
+// global or nonlocal declaration (nor a statement holding one).
+func (p *Program) Movable(s int) bool { return p.Stmts[s].needs&never == 0 }

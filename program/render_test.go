@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -236,6 +237,88 @@ func TestRender(t *testing.T) {
 			want:  "if x:\n    y = a - 1\n",
 		},
 		{
+			name:  "guard two statements and the comment between them",
+			src:   "def f(x):\n    a = 1\n    # note\n    b = 2\n    return a\n",
+			edits: []edit{{op: Guard, stmt: "a = 1", donor: "b = 2", text: "x"}},
+			want:  "def f(x):\n    if x:\n        a = 1\n        # note\n        b = 2\n    return a\n",
+		},
+		{
+			name:  "guard keeps the lines of a multi-line string",
+			src:   "def f():\n    s = \"\"\"\nkeep\n\"\"\"\n    return s\n",
+			edits: []edit{{op: Guard, stmt: "s = \"\"\"", donor: "return s", text: "c"}},
+			want:  "def f():\n    if c:\n        s = \"\"\"\nkeep\n\"\"\"\n        return s\n",
+		},
+		{
+			name:  "guard splits a one-line block",
+			src:   "if a: b = 1; c = 2\n",
+			edits: []edit{{op: Guard, stmt: "c = 2", donor: "c = 2", text: "x"}},
+			want:  "if a:\n    b = 1\n    if x:\n        c = 2\n",
+		},
+		{
+			name:  "guard with tabs, no final newline",
+			src:   "def f():\n\treturn 1",
+			edits: []edit{{op: Guard, stmt: "return 1", donor: "return 1", text: "x is not None"}},
+			want:  "def f():\n\tif x is not None:\n\t\treturn 1",
+		},
+		{
+			name: "inserts inside a guard are dropped, next to it kept, site edits applied",
+			src:  "a = 1\nb = 2\nc = 3\n",
+			edits: []edit{
+				{op: Guard, stmt: "a = 1", donor: "b = 2", text: "x"},
+				{op: InsertAfter, stmt: "a = 1", donor: "c = 3"},
+				{op: InsertBefore, stmt: "b = 2", donor: "c = 3"},
+				{op: InsertBefore, stmt: "a = 1", donor: "c = 3"},
+				{op: InsertAfter, stmt: "b = 2", donor: "c = 3"},
+				{op: ReplaceText, kind: SiteLiteral, site: "2", text: "5"},
+			},
+			want: "c = 3\nif x:\n    a = 1\n    b = 5\nc = 3\nc = 3\n",
+		},
+		{
+			name: "statement edits inside a guard and overlapping guards are dropped",
+			src:  "def f(x):\n    a = 1\n    b = 2\n    c = 3\n",
+			edits: []edit{
+				{op: Guard, stmt: "a = 1", donor: "b = 2", text: "x"},
+				{op: Delete, stmt: "b = 2"},
+				{op: Guard, stmt: "b = 2", donor: "c = 3", text: "y"},
+				{op: Guard, stmt: "c = 3", donor: "c = 3", text: "z"},
+				{op: InsertAfter, stmt: "def f(x):", donor: "a = 1"},
+			},
+			want: "def f(x):\n    if x:\n        a = 1\n        b = 2\n    if z:\n        c = 3\na = 1\n",
+		},
+		{
+			name: "a guard after what is inserted after the statement before it",
+			src:  "if t:\n    a = 1\nb = 2\n",
+			edits: []edit{
+				{op: Guard, stmt: "b = 2", donor: "b = 2", text: "x"},
+				{op: InsertAfter, stmt: "a = 1", donor: "a = 1"},
+				{op: InsertAfter, stmt: "if t:", donor: "a = 1"},
+				{op: InsertBefore, stmt: "b = 2", donor: "a = 1"},
+			},
+			want: "if t:\n    a = 1\n    a = 1\na = 1\na = 1\nif x:\n    b = 2\n",
+		},
+		{
+			name:  "insert text",
+			src:   "def f(n):\n    if n: return n.v\n",
+			edits: []edit{{op: InsertText, stmt: "return n.v", text: "if n.v is None: return 0"}},
+			want:  "def f(n):\n    if n:\n        if n.v is None: return 0\n        return n.v\n",
+		},
+		{
+			name:  "rename every read in a statement",
+			src:   "def f(a, b):\n    y = g(a, h(a)) + b\n    return a\n",
+			edits: []edit{{op: Rename, stmt: "y = g(a, h(a)) + b", kind: SiteIdent, site: "a", text: "b"}},
+			want:  "def f(a, b):\n    y = g(b, h(b)) + b\n    return a\n",
+		},
+		{
+			name: "rename in a function, with an insert inside it",
+			src:  "def f(a, b):\n    x = a\n    return a\n",
+			edits: []edit{
+				{op: Rename, stmt: "def f(a, b):", kind: SiteIdent, site: "a", text: "b"},
+				{op: InsertBefore, stmt: "return a", donor: "x = a"},
+				{op: Delete, stmt: "x = a"},
+			},
+			want: "def f(a, b):\n    x = b\n    x = a\n    return b\n",
+		},
+		{
 			name:  "byte order mark kept",
 			src:   "\xef\xbb\xbfx = 1\ny = 2\n",
 			edits: []edit{{op: Delete, stmt: "x = 1"}},
@@ -322,7 +405,34 @@ func singleEdits(p *Program) []Edit {
 			out = append(out, Edit{Op: ReplaceText, Site: i, Text: text})
 		}
 	}
+	for s := 0; s < n; s++ {
+		if !p.Movable(s) {
+			continue
+		}
+		out = append(out, Edit{Op: InsertText, Stmt: s, Text: "pass"})
+		blk := p.Blocks[p.Stmts[s].Block].Stmts
+		k := slices.Index(blk, s)
+		for j := k; j < len(blk) && j < k+3 && p.Movable(blk[j]); j++ {
+			out = append(out, Edit{Op: Guard, Stmt: s, Donor: blk[j], Text: "x"})
+		}
+	}
+	for i := range p.Sites {
+		if s := &p.Sites[i]; s.Kind == SiteIdent && !s.Store {
+			out = append(out, Edit{Op: Rename, Stmt: s.Stmt, Site: i, Text: "zz_name"})
+			if top := outermost(p, s.Stmt); top != s.Stmt {
+				out = append(out, Edit{Op: Rename, Stmt: top, Site: i, Text: "zz_name"})
+			}
+		}
+	}
 	return out
+}
+
+// outermost returns the statement of the module's block that holds s.
+func outermost(p *Program, s int) int {
+	for p.Stmts[s].Parent >= 0 {
+		s = p.Stmts[s].Parent
+	}
+	return s
 }
 
 // replacementFor returns a syntactically valid replacement for a site.

@@ -188,6 +188,11 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 			if n.NamedChildCount() == 1 {
 				b.expr(n.NamedChild(0), stmt, RoleReturn, PrecTernary, inString)
 			}
+		case "yield":
+			// yield x and yield from x: the value given out, as a return's.
+			if n.NamedChildCount() == 1 {
+				b.expr(n.NamedChild(0), stmt, RoleReturn, PrecTernary, inString)
+			}
 		case "if_statement", "elif_clause", "while_statement":
 			if c := n.ChildByFieldName("condition"); c != nil {
 				b.cond(c, stmt, PrecTernary, inString)

@@ -249,6 +249,161 @@ def balanced(s):
     return depth == 0
 ''', [[s] for s in ("", "()", "(", ")", "(())", "()()", "(()", "())", ")(", "((()))", "(()())", "a(b)c",
                     "((", "))", "(a))(", "(()))", "((())", "x", "()(())", "(((())))")]),
+
+    # The operators of developers' edits (issue 28), appended so that the
+    # inputs above stay what they were.
+    ("query_pairs", "query_pairs", "string-char: [^;] into [^&;]",
+     '''
+import re
+
+
+def query_pairs(query):
+    """The name=value pairs of a query string, separated by & or ;."""
+    return dict(re.findall(r"([^&;=]+)=([^;]*)", query))
+''', '''
+import re
+
+
+def query_pairs(query):
+    """The name=value pairs of a query string, separated by & or ;."""
+    return dict(re.findall(r"([^&;=]+)=([^&;]*)", query))
+''', [[R.choice("&;").join("%s=%s" % (R.choice("abcxyz"), R.choice(["1", "22", "", "v", "q9", "a-b", "x.y", "%20", "1+2", "@"]))
+                            for _ in range(R.randint(1, 4)))] for _ in range(20)]),
+
+    ("circle_area", "circle_area", "module-const: 3.14159 into math.pi",
+     '''
+import math
+
+
+def circle_area(r):
+    """The area of a circle of radius r."""
+    return 3.14159 * r * r
+''', '''
+import math
+
+
+def circle_area(r):
+    """The area of a circle of radius r."""
+    return math.pi * r * r
+''', [[R.choice([0, 1, 2, 3, 5, 10, 0.5, 2.5, 7])] for _ in range(12)]),
+
+    ("bracket", "bracket", "similar-name: left_user into left",
+     '''
+def bracket(text, left, right, left_user, right_user):
+    """text between brackets: the user's when given, else left and right."""
+    if left_user is not None:
+        left = left_user
+    if right_user is not None:
+        right = right_user
+    return left_user + text + right
+''', '''
+def bracket(text, left, right, left_user, right_user):
+    """text between brackets: the user's when given, else left and right."""
+    if left_user is not None:
+        left = left_user
+    if right_user is not None:
+        right = right_user
+    return left + text + right
+''', [[R.choice(["a", "word", ""]), l, r, R.choice([None, "<<", "{"]), R.choice([None, ">>", "}"])]
+        for l, r in (("[", "]"), ("(", ")"), ("<", ">")) for _ in range(6)]),
+
+    ("frame", "frame", "rename: mark into mark_user at both uses",
+     '''
+def frame(text, mark, mark_user):
+    """text between two marks: the user's mark when given, else mark."""
+    if mark_user is None:
+        mark_user = mark
+    return mark + text + mark
+''', '''
+def frame(text, mark, mark_user):
+    """text between two marks: the user's mark when given, else mark."""
+    if mark_user is None:
+        mark_user = mark
+    return mark_user + text + mark_user
+''', [[R.choice(["a", "word", ""]), R.choice(["*", "|", "-"]), R.choice([None, "#", "~~", "+"])] for _ in range(20)]),
+
+    ("check_all", "check_all", "add-call: not cmp into not cmp(a, b)",
+     '''
+import operator
+
+OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq, ">": operator.gt}
+
+
+def check_all(pairs, op, negate):
+    """For each pair (a, b) whether a op b holds (fails, when negate)."""
+    cmp = OPS[op]
+    if negate:
+        test = lambda a, b: not cmp
+    else:
+        test = cmp
+    return [test(a, b) for a, b in pairs]
+''', '''
+import operator
+
+OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq, ">": operator.gt}
+
+
+def check_all(pairs, op, negate):
+    """For each pair (a, b) whether a op b holds (fails, when negate)."""
+    cmp = OPS[op]
+    if negate:
+        test = lambda a, b: not cmp(a, b)
+    else:
+        test = cmp
+    return [test(a, b) for a, b in pairs]
+''', [[[ints(2, 0, 3) for _ in range(R.randint(1, 4))], op, neg] for op in ("<", "<=", "==", ">") for neg in (True, False, True)]),
+
+    ("intersection", "intersection", "guard: if e1 == e2: around ret.add(e1)",
+     '''
+def intersection(s1, s2):
+    """The items that are in both s1 and s2, sorted."""
+    ret = set()
+    for e1 in s1:
+        for e2 in s2:
+            ret.add(e1)
+    return sorted(ret)
+''', '''
+def intersection(s1, s2):
+    """The items that are in both s1 and s2, sorted."""
+    ret = set()
+    for e1 in s1:
+        for e2 in s2:
+            if e1 == e2:
+                ret.add(e1)
+    return sorted(ret)
+''', [[ints(R.randint(0, 5), 0, 6), ints(R.randint(0, 5), 0, 6)] for _ in range(20)]),
+
+    ("mean_length", "mean_length", "early-exit: if w is None: continue",
+     '''
+def mean_length(words):
+    """The mean length of the words that are not None (0 if there is none)."""
+    total = count = 0
+    for w in words:
+        total += len(w)
+        count += 1
+    return total / count if count else 0
+''', '''
+def mean_length(words):
+    """The mean length of the words that are not None (0 if there is none)."""
+    total = count = 0
+    for w in words:
+        if w is None:
+            continue
+        total += len(w)
+        count += 1
+    return total / count if count else 0
+''', [[[R.choice([None, "a", "fig", "banana", "", "kiwi"]) for _ in range(R.randint(0, 6))]] for _ in range(20)]),
+
+    ("ratio", "ratio", "cond-expr: part / whole into part / whole if whole else default",
+     '''
+def ratio(part, whole, default):
+    """part / whole, or default when whole is 0."""
+    return part / whole
+''', '''
+def ratio(part, whole, default):
+    """part / whole, or default when whole is 0."""
+    return part / whole if whole else default
+''', [[R.randint(0, 9), R.choice([0, 0, 1, 2, 4, 5]), R.choice([0, -1, None, 1])] for _ in range(20)]),
 ]
 
 

@@ -1,0 +1,5 @@
+def frame(text, mark, mark_user):
+    """text between two marks: the user's mark when given, else mark."""
+    if mark_user is None:
+        mark_user = mark
+    return mark + text + mark

@@ -1,0 +1,234 @@
+package mutate
+
+import (
+	"testing"
+
+	"repair/program"
+)
+
+// devFixes are fixes developers made to real bugs (issue 28), in small
+// programs modelled on them: each must be one edit of its operator.
+var devFixes = []struct {
+	name, op string
+	src      string
+	want     string // the fixed program
+}{
+	// A character inside a string literal, often a regular expression.
+	{"class gets &", "string-char",
+		"import re\n\ndef pairs(q):\n    return re.findall(r\"([^=]+)=([^;]*)\", q)\n",
+		"import re\n\ndef pairs(q):\n    return re.findall(r\"([^=]+)=([^&;]*)\", q)\n"},
+	{"anchor into word boundary", "string-char",
+		"import re\n\ndef fix(script):\n    return re.sub('^mkdir (.*)', 'mkdir -p \\\\1', script)\n",
+		"import re\n\ndef fix(script):\n    return re.sub('\\\\bmkdir (.*)', 'mkdir -p \\\\1', script)\n"},
+	{"class into negated delimiter", "string-char",
+		"import re\n\ndef links(html):\n    return re.findall(r'href=\"([a-z]+)\"', html)\n",
+		"import re\n\ndef links(html):\n    return re.findall(r'href=\"([^\"]+)\"', html)\n"},
+	{"character deleted", "string-char",
+		"def vowel(ch):\n    return ch in \"aeiouyAEIOUYx\"\n",
+		"def vowel(ch):\n    return ch in \"aeiouyAEIOUY\"\n"},
+	{"missing vowel", "string-char",
+		"def vowel(ch):\n    return ch in \"aeio\"\n",
+		"def vowel(ch):\n    return ch in \"aeiou\"\n"},
+
+	// A literal into a constant of an imported module.
+	{"os.pathsep", "module-const",
+		"import os\n\ndef path(dirs):\n    return ':'.join(dirs)\n",
+		"import os\n\ndef path(dirs):\n    return os.pathsep.join(dirs)\n"},
+	{"os.sep", "module-const",
+		"import os.path\n\ndef join(a, b):\n    return a + '/' + b\n",
+		"import os.path\n\ndef join(a, b):\n    return a + os.sep + b\n"},
+	{"string.ascii_letters", "module-const",
+		"import string\n\ndef word(s):\n    return all(c in 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY' for c in s)\n",
+		"import string\n\ndef word(s):\n    return all(c in string.ascii_letters for c in s)\n"},
+	{"string.digits", "module-const",
+		"from string import digits\n\ndef number(s):\n    return all(c in \"0123456789\" for c in s)\n",
+		"from string import digits\n\ndef number(s):\n    return all(c in digits for c in s)\n"},
+	{"math.pi", "module-const",
+		"import math\n\ndef area(r):\n    return 3.14159 * r * r\n",
+		"import math\n\ndef area(r):\n    return math.pi * r * r\n"},
+	{"sys.maxsize", "module-const",
+		"import sys as system\n\ndef least(xs):\n    best = 2147483647\n    return min([best] + xs)\n",
+		"import sys as system\n\ndef least(xs):\n    best = system.maxsize\n    return min([best] + xs)\n"},
+
+	// A name into a similar name in scope; one name renamed at every use.
+	{"l_bar into l_bar_user", "similar-name",
+		"def meter(n, l_bar, r_bar, l_bar_user=None, r_bar_user=None):\n    return l_bar + str(n) + r_bar\n",
+		"def meter(n, l_bar, r_bar, l_bar_user=None, r_bar_user=None):\n    return l_bar_user + str(n) + r_bar\n"},
+	{"r_bar into r_bar_user", "similar-name",
+		"def meter(n, l_bar, r_bar, l_bar_user=None, r_bar_user=None):\n    return l_bar + str(n) + r_bar\n",
+		"def meter(n, l_bar, r_bar, l_bar_user=None, r_bar_user=None):\n    return l_bar + str(n) + r_bar_user\n"},
+	{"rename in a call", "rename",
+		"def meter(n, total, l_bar, l_bar_user):\n    return format_meter(l_bar, n, total, l_bar)\n",
+		"def meter(n, total, l_bar, l_bar_user):\n    return format_meter(l_bar_user, n, total, l_bar_user)\n"},
+	{"rename in a function", "rename",
+		"def meter(n, r_bar, r_bar_user):\n    left = r_bar * n\n    if n:\n        left += r_bar\n    return left\n",
+		"def meter(n, r_bar, r_bar_user):\n    left = r_bar_user * n\n    if n:\n        left += r_bar_user\n    return left\n"},
+
+	// A callable used where its call was meant.
+	{"not str_op into its call", "add-call",
+		"def match(op, negate):\n    str_op = OPS[op]\n    if negate:\n        return lambda attr, value: not str_op\n    return str_op\n",
+		"def match(op, negate):\n    str_op = OPS[op]\n    if negate:\n        return lambda attr, value: not str_op(attr, value)\n    return str_op\n"},
+
+	// Statements wrapped in a new guard; an early exit under one.
+	{"if upload_date is not None", "guard",
+		"def upload(info):\n    upload_date = info.get('date')\n    return unified_strdate(upload_date)\n",
+		"def upload(info):\n    upload_date = info.get('date')\n    if upload_date is not None:\n        return unified_strdate(upload_date)\n"},
+	{"if self._cached around three statements", "guard",
+		"class Cache:\n    def reset(self):\n        self._store.clear()\n        self._hits = 0\n        self._misses = 0\n        self._log.append(self._cached)\n",
+		"class Cache:\n    def reset(self):\n        if self._cached:\n            self._store.clear()\n            self._hits = 0\n            self._misses = 0\n        self._log.append(self._cached)\n"},
+	{"if e1 == e2", "guard",
+		"def common(s1, s2):\n    ret = set()\n    for e1 in s1:\n        for e2 in s2:\n            ret.add(e1)\n    return ret\n",
+		"def common(s1, s2):\n    ret = set()\n    for e1 in s1:\n        for e2 in s2:\n            if e1 == e2:\n                ret.add(e1)\n    return ret\n"},
+	{"if node is None: return", "early-exit",
+		"def depth(node):\n    return 1 + max(depth(node.left), depth(node.right))\n",
+		"def depth(node):\n    if node is None: return\n    return 1 + max(depth(node.left), depth(node.right))\n"},
+	{"if w is None: continue", "early-exit",
+		"def total(ws):\n    n = 0\n    for w in ws:\n        n += len(w)\n    return n\n",
+		"def total(ws):\n    n = 0\n    for w in ws:\n        if w is None: continue\n        n += len(w)\n    return n\n"},
+
+	// A value chosen by a conditional expression.
+	{"x if self.iterable else self.total", "cond-expr",
+		"class Bar:\n    def size(self, x):\n        self.log(self.iterable)\n        return self.total\n",
+		"class Bar:\n    def size(self, x):\n        self.log(self.iterable)\n        return x if self.iterable else self.total\n"},
+	{"v if not isinstance(v, bool) else ...", "cond-expr",
+		"def encode(v, default):\n    if isinstance(v, bool):\n        log(v)\n    return v\n",
+		"def encode(v, default):\n    if isinstance(v, bool):\n        log(v)\n    return v if not isinstance(v, bool) else default\n"},
+
+	// wrap and slice, widened.
+	{"sorted(list(set(l)))", "wrap",
+		"def uniq(l):\n    return sorted(l)\n",
+		"def uniq(l):\n    return sorted(list(set(l)))\n"},
+	{"set(s0) == set(s1)", "wrap",
+		"def same(s0, s1):\n    return s0 == s1\n",
+		"def same(s0, s1):\n    return set(s0) == set(s1)\n"},
+	{"a call into its argument", "wrap",
+		"def walk(x):\n    for c in x:\n        yield flatten(c)\n",
+		"def walk(x):\n    for c in x:\n        yield c\n"},
+	{"a list display sliced", "slice",
+		"def tail(a, b, c):\n    return [a, b, c]\n",
+		"def tail(a, b, c):\n    return [a, b, c][1:]\n"},
+	{"a comprehension sliced", "slice",
+		"def doubles(xs):\n    return [x * 2 for x in xs]\n",
+		"def doubles(xs):\n    return [x * 2 for x in xs][1:]\n"},
+}
+
+// TestDeveloperFixes: each fix of devFixes is among the edits its
+// operator proposes at some target of the buggy program.
+func TestDeveloperFixes(t *testing.T) {
+	for _, tt := range devFixes {
+		t.Run(tt.op+": "+tt.name, func(t *testing.T) {
+			p, err := program.Parse("bug.py", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := program.Parse("fix.py", []byte(tt.want)); err != nil {
+				t.Fatalf("the fix does not parse: %v", err)
+			}
+			op, ok := ByName(tt.op)
+			if !ok {
+				t.Fatalf("no operator %q", tt.op)
+			}
+			c := NewContext(p, nil)
+			n := 0
+			found := false
+			for _, id := range op.Targets(c).ids {
+				op.Edits(c, id, func(e program.Edit) {
+					n++
+					found = found || string(p.Render(program.Patch{e})) == tt.want
+				})
+			}
+			if !found {
+				t.Errorf("%s proposed %d edits, not the fix:\n%s", tt.op, n, tt.want)
+			}
+		})
+	}
+}
+
+// TestDevFixesCompile: every edit the operators of developers' edits
+// propose on the programs of devFixes compiles.
+func TestDevFixesCompile(t *testing.T) {
+	var srcs, names []string
+	for _, tt := range devFixes {
+		p, err := program.Parse("bug.py", []byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := NewContext(p, nil)
+		for _, o := range All {
+			for _, id := range o.Targets(c).ids {
+				o.Edits(c, id, func(e program.Edit) {
+					srcs = append(srcs, string(p.Render(program.Patch{e})))
+					names = append(names, tt.name+": "+o.Name+": "+p.Describe(e))
+				})
+			}
+		}
+	}
+	for i, msg := range compileAll(t, srcs) {
+		if msg != "" {
+			t.Errorf("%s: does not compile: %s\n%s", names[i], msg, srcs[i])
+		}
+	}
+}
+
+// TestNoDeadInserts: no insert lands where it never runs — after a
+// statement that always leaves its block, or after one such.
+func TestNoDeadInserts(t *testing.T) {
+	src := `def f(x):
+    if x:
+        return 1
+    else:
+        raise ValueError(x)
+    y = 2
+
+
+def g(ys, x):
+    for v in ys:
+        if v:
+            continue
+        x += v
+    try:
+        return x
+    except KeyError:
+        return 0
+    z = 3
+
+
+def h(x):
+    with open(x) as fh:
+        return fh.read()
+    w = 4
+
+
+def k(x):
+    if x:
+        x = 1
+    elif x is None:
+        return 2
+    return x
+`
+	p, err := program.Parse("t.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Nothing before or after the statements of lines deadAt, nothing
+	// after those of noAfter; k's if (line 28) may fall through.
+	deadAt := map[int]bool{6: true, 18: true, 24: true}
+	noAfter := map[int]bool{2: true, 3: true, 5: true, 12: true, 14: true, 15: true, 17: true, 22: true, 23: true, 31: true, 32: true}
+	c := NewContext(p, nil)
+	afterIf := false
+	for _, name := range []string{"insert", "insert-renamed", "insert-changed", "assign", "guard", "early-exit"} {
+		op, _ := ByName(name)
+		for _, s := range op.Targets(c).ids {
+			op.Edits(c, s, func(e program.Edit) {
+				l := p.Stmts[e.Stmt].Line
+				afterIf = afterIf || e.Op == program.InsertAfter && l == 28
+				if deadAt[l] || e.Op == program.InsertAfter && noAfter[l] {
+					t.Errorf("%s: %s", name, p.Describe(e))
+				}
+			})
+		}
+	}
+	if !afterIf {
+		t.Errorf("nothing inserted after k's if, which may fall through")
+	}
+}

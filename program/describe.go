@@ -1,0 +1,72 @@
+// Edits in words, for summaries and reports.
+
+package program
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Describe says in words what an edit does, for summaries:
+// "line 8: replaced `return y` with `return x`".
+func (p *Program) Describe(e Edit) string {
+	if !p.valid(e) {
+		return fmt.Sprintf("invalid edit %v", e.Op)
+	}
+	q := func(s string) string {
+		if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+			s = s[:i] + " ..."
+		}
+		s = strings.TrimSpace(s)
+		if len(s) > 60 {
+			s = s[:57] + "..."
+		}
+		return "`" + s + "`"
+	}
+	st := func(i int) string { return q(p.FirstLine(i)) }
+	line := func(i int) string { return p.Where(p.Stmts[i].Line) }
+	if e.Text != "" && (e.Op == InsertBefore || e.Op == InsertAfter || e.Op == Replace) {
+		// An adapted copy: show the copy as it is inserted.
+		copyText := strings.TrimSpace(p.donorOf(e, ""))
+		from := fmt.Sprintf("(from %s, with %s as %s)", line(e.Donor), q(p.SiteText(e.Site)), q(e.Text))
+		switch e.Op {
+		case InsertBefore:
+			return fmt.Sprintf("%s: inserted %s %s before %s", line(e.Stmt), q(copyText), from, st(e.Stmt))
+		case InsertAfter:
+			return fmt.Sprintf("%s: inserted %s %s after %s", line(e.Stmt), q(copyText), from, st(e.Stmt))
+		default:
+			return fmt.Sprintf("%s: replaced %s with %s %s", line(e.Stmt), st(e.Stmt), q(copyText), from)
+		}
+	}
+	switch e.Op {
+	case Delete:
+		return fmt.Sprintf("%s: deleted %s", line(e.Stmt), st(e.Stmt))
+	case InsertBefore:
+		return fmt.Sprintf("%s: inserted %s (from %s) before %s", line(e.Stmt), st(e.Donor), line(e.Donor), st(e.Stmt))
+	case InsertAfter:
+		return fmt.Sprintf("%s: inserted %s (from %s) after %s", line(e.Stmt), st(e.Donor), line(e.Donor), st(e.Stmt))
+	case Replace:
+		return fmt.Sprintf("%s: replaced %s with %s (from %s)", line(e.Stmt), st(e.Stmt), st(e.Donor), line(e.Donor))
+	case Swap:
+		if len(p.Files) < 2 {
+			return fmt.Sprintf("lines %d and %d: swapped %s and %s", p.Stmts[e.Stmt].Line, p.Stmts[e.Donor].Line, st(e.Stmt), st(e.Donor))
+		}
+		return fmt.Sprintf("%s and %s: swapped %s and %s", line(e.Stmt), line(e.Donor), st(e.Stmt), st(e.Donor))
+	case ReplaceText:
+		s := &p.Sites[e.Site]
+		return fmt.Sprintf("%s: replaced %s with %s", p.Where(p.LineOf(s.Start)), q(p.SiteText(e.Site)), q(e.Text))
+	case SwapText:
+		return fmt.Sprintf("%s: swapped %s and %s", p.Where(p.LineOf(p.Sites[e.Site].Start)), q(p.SiteText(e.Site)), q(p.SiteText(e.Site2)))
+	case Guard:
+		n := len(p.guarded(e.Stmt, e.Donor))
+		if n == 1 {
+			return fmt.Sprintf("%s: wrapped %s in %s", line(e.Stmt), st(e.Stmt), q("if "+e.Text+":"))
+		}
+		return fmt.Sprintf("%s: wrapped %s and the %d statements after it in %s", line(e.Stmt), st(e.Stmt), n-1, q("if "+e.Text+":"))
+	case InsertText:
+		return fmt.Sprintf("%s: inserted %s before %s", line(e.Stmt), q(e.Text), st(e.Stmt))
+	case Rename:
+		return fmt.Sprintf("%s: renamed %s to %s in %s", line(e.Stmt), q(p.SiteText(e.Site)), q(e.Text), st(e.Stmt))
+	}
+	return e.Op.String()
+}
