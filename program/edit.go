@@ -690,7 +690,7 @@ func (p *Program) Describe(e Edit) string {
 	case InsertAfter:
 		return fmt.Sprintf("%s: inserted %s (from %s) after %s", line(e.Stmt), st(e.Donor), line(e.Donor), st(e.Stmt))
 	case Replace:
-		return fmt.Sprintf("%s: replaced %s with %s (from %s)", line(e.Stmt), st(e.Stmt), st(e.Donor), line(e.Donor))
+		return p.replaced(e, q)
 	case Swap:
 		if len(p.Files) < 2 {
 			return fmt.Sprintf("lines %d and %d: swapped %s and %s", p.Stmts[e.Stmt].Line, p.Stmts[e.Donor].Line, st(e.Stmt), st(e.Donor))

@@ -116,7 +116,7 @@ def main(harness):
     test_mask = setup(cfg)
     del payload
     if real_pytest.COLLECT:
-        send(MSG_LIST, json.dumps(real_pytest.collect_items(cfg.get("original") or "")).encode())
+        send(MSG_LIST, real_pytest.collect_in_child(cfg.get("original") or ""))
         os._exit(0)
     del cfg
     SHM = mmap.mmap(-1, SHM_SIZE)

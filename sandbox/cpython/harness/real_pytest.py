@@ -120,6 +120,46 @@ class PytestCtx(Ctx):
         return pytest_verdict(item, reports, self.excinfo)
 
 
+def collect_in_child(original):
+    """collect_items run in a child process, as JSON: importing the target
+    or the test file may end the process (os._exit, a signal), which must
+    be the suite's error, naming the target, not the server's death."""
+    import json
+
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            data = json.dumps(collect_items(original)).encode()
+            while data:
+                data = data[os.write(w, data):]
+        finally:
+            os._exit(0)
+    os.close(w)
+    chunks = []
+    while True:
+        b = os.read(r, 1 << 16)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(r)
+    status = os.waitpid(pid, 0)[1]
+    data = b"".join(chunks)
+    try:
+        json.loads(data)
+        return data
+    except ValueError:
+        pass
+    if os.WIFSIGNALED(status):
+        how = "it was killed by signal %d" % os.WTERMSIG(status)
+    else:
+        how = "exit status %d: os._exit, or a crash" % (os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1)
+    name = os.path.basename(candidate.CAND_FILE)
+    msg = "importing %s or %s ended the process (%s)" % (name, os.path.basename(candidate.TEST_FILE), how)
+    return json.dumps({"items": [], "error": msg}).encode()
+
+
 def collect_items(original):
     """What pytest collects with the original program as the target: the
     node ids and their lines, and the collection error if any."""
