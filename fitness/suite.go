@@ -90,6 +90,13 @@ type Case struct {
 	// Line is the 1-based line of the case in its suite file, when known
 	// (JSON lines, Python test files); 0 otherwise.
 	Line int `json:"-"`
+	// XFail and Skip are a test case's pytest marks as collected with the
+	// original program: an xfail mark, a skip or skipif mark. An xfail
+	// outcome passes only with XFail, a skip in setup only with Skip (the
+	// code under test can mark the running item or raise either). Set by
+	// engines that collect with pytest; never read from a suite file.
+	XFail bool `json:"-"`
+	Skip  bool `json:"-"`
 	// Probe marks a case with no expectation whose run is observed, not
 	// judged: its verdict is PASSED whenever the code returned, raised or
 	// finished, and its Result.Detail is the [Behaviour] seen (the

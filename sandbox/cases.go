@@ -20,6 +20,10 @@ type RunCase struct {
 	// WantArgs asks for the arguments after the call: the case checks
 	// them.
 	WantArgs bool `json:"want_args,omitempty"`
+	// XFail and Skip are the test case's pytest marks as collected with
+	// the original ([fitness.Case.XFail]).
+	XFail bool `json:"xfail,omitempty"`
+	Skip  bool `json:"skip,omitempty"`
 }
 
 // RunCases are the cases as workers get them; checks are the cases'
@@ -28,7 +32,7 @@ func RunCases(cases []fitness.Case, checks []fitness.Check) []RunCase {
 	out := make([]RunCase, len(cases))
 	for i, c := range cases {
 		out[i] = RunCase{Kind: c.Kind, Function: c.Function, Args: c.Args, Kwargs: c.Kwargs,
-			Stdin: c.Stdin, Timeout: c.Timeout, WantArgs: checks[i].WantsArgs()}
+			Stdin: c.Stdin, Timeout: c.Timeout, WantArgs: checks[i].WantsArgs(), XFail: c.XFail, Skip: c.Skip}
 	}
 	return out
 }

@@ -42,6 +42,7 @@ TEST_FILE = ""
 TEST_CODE = None
 ASSERTS = {}  # the test file's assert lines per function (assert_lines)
 FILES = frozenset()  # the candidate's and the test file's (details name their lines)
+CAND_FILES = frozenset()  # the candidate's files: the target's, or each target's (MULTI)
 PYTEST = None  # what the test file imports as pytest: the stand-in or pytest
 
 
@@ -50,7 +51,7 @@ def configure(cfg):
     pytest stand-in for a test file, and puts lib/ (and the package's
     import root) first on sys.path."""
     global MODULE, CAND_FILE, PACKAGE, IMPORT_ROOT, LIB_PREFIX, MULTI
-    global TEST_MODULE, TEST_FILE, TEST_CODE, ASSERTS, FILES, PYTEST
+    global TEST_MODULE, TEST_FILE, TEST_CODE, ASSERTS, FILES, CAND_FILES, PYTEST
     MODULE = cfg["module"]
     cwd = os.getcwd()
     lib = os.path.join(cwd, "lib")
@@ -67,6 +68,7 @@ def configure(cfg):
     if len(MULTI) < 2:
         MULTI = ()
     files = {CAND_FILE} | {f for _, f in MULTI}
+    CAND_FILES = frozenset(files)
     TEST_MODULE = cfg.get("test_module") or ""
     TEST_CODE = None
     PYTEST = None
@@ -113,7 +115,7 @@ def use_pytest(module):
 def _case_class():
     from collections import namedtuple
 
-    return namedtuple("Case", "kind fn fn_head fn_rest args args_json kwargs kwargs_json want_args stdin timeout")
+    return namedtuple("Case", "kind fn fn_head fn_rest args args_json kwargs kwargs_json want_args stdin timeout xfail skip")
 
 
 Case = _case_class()
@@ -142,6 +144,7 @@ def load_case(c):
         tuple(args) if scalar_args else None, None if scalar_args else json.dumps(args),
         tuple(kwargs.items()) if scalar_kwargs else None, None if scalar_kwargs else json.dumps(kwargs),
         bool(c.get("want_args")), c.get("stdin"), float(c.get("timeout") or 2.0),
+        bool(c.get("xfail")), bool(c.get("skip")),
     )
 
 

@@ -69,7 +69,7 @@ def child_main(shm, cases, go_r, done_w):
     manager that a reused child waits on. After a pure candidate that left
     the process clean it tells the manager and waits for the next one."""
     try:
-        Flags.copy = Flags.forked = Flags.memory = False
+        Flags.copy = Flags.forked = Flags.memory = Flags.restart = False
         os.setpgid(0, 0)  # the manager kills the group at a deadline
         os.dup2(1, 2)  # fd 1 is /dev/null; fd 2 was the server's diagnostics
         lo, hi = min(go_r, done_w), max(go_r, done_w)
@@ -222,7 +222,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         # A case that left processes or threads behind, or a full record
         # area, ends this child at a case boundary: the forker kills what is
         # left and the manager has a fresh child run the remaining cases.
-        if i < n and (flags.forked or thread_count() or used + maxrec > cap):
+        if i < n and (flags.forked or flags.restart or thread_count() or used + maxrec > cap):
             hdr_pack(shm, 0, -1, t1, used, i)
             os._exit(0)
         hdr_pack(shm, 0, i, t1, used, i)

@@ -17,7 +17,8 @@ kinds of process share one anonymous shared mapping (see protocol.py):
 
 Owns what the three share: the case table (CASES), the mapping (SHM) and
 the pipes between the manager and a reused child (GO_R, DONE_W), and
-UNDUMPABLE. setup gives every other module its part of the suite.
+UNDUMPABLE. With a test file, the first four are None once the processes
+hold them (a test case's verdict is the record its child writes). setup gives every other module its part of the suite.
 
 It must run on CPython 3.8 and later.
 """
@@ -93,11 +94,6 @@ def make_undumpable():
         return False
 
 
-def start_child():
-    """What a fresh fork of the forker runs."""
-    child_main(SHM, CASES, GO_R, DONE_W)
-
-
 def main(harness):
     """Sets the server up, forks the manager and runs the forker's loop;
     harness are the harness's modules (for the guard)."""
@@ -124,6 +120,15 @@ def main(harness):
     from_forker_r, from_forker_w = os.pipe()
     GO_R, go_w = os.pipe()  # manager to a reused child: CHILD_GO next job, CHILD_QUIT exit
     done_r, DONE_W = os.pipe()  # reused child to manager: CHILD_DONE finished
+    shm, cases, go_r, done_w = SHM, CASES, GO_R, DONE_W
+    if candidate.TEST_MODULE:
+        # A test case's verdict is the record its child writes: the
+        # mapping, the case table and the pipes are not left where code
+        # under test looks first (call and I/O cases' records are judged
+        # in Go, whatever the child writes).
+        g = globals()
+        for k in ("SHM", "CASES", "GO_R", "DONE_W"):
+            g[k] = None
     guard.make_guard(harness, child.BASE_MODULES, candidate.PYTEST, test_mask)
     gc.collect()
     gc.freeze()  # the children's collections skip (and do not copy) all of this
@@ -131,10 +136,10 @@ def main(harness):
     if manager_pid == 0:
         os.close(to_forker_r)
         os.close(from_forker_w)
-        os.close(GO_R)
-        os.close(DONE_W)
+        os.close(go_r)
+        os.close(done_w)
         try:
-            m = manager.Manager(to_forker_w, from_forker_r, go_w, done_r, SHM, CASES)
+            m = manager.Manager(to_forker_w, from_forker_r, go_w, done_r, shm, cases)
             m.serve({"pid_ns": forker.PIDNS, "undumpable": UNDUMPABLE})
         except BaseException as e:
             try:
@@ -150,7 +155,7 @@ def main(harness):
     os.close(IN_FD)
     os.close(OUT_FD)
     os.register_at_fork(after_in_child=guard._after_fork_child, after_in_parent=guard._after_fork_parent)
-    forker.forker(to_forker_r, from_forker_w, manager_pid, start_child)
+    forker.forker(to_forker_r, from_forker_w, manager_pid, lambda: child_main(shm, cases, go_r, done_w))
 
 
 def run(harness):
