@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"repair/fitness"
 	"repair/guard"
 	"repair/internal/inputerr"
+	"repair/mutate"
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
@@ -34,6 +36,7 @@ const (
 	Repaired    = "repaired"         // a patch that passes every case was found
 	Suspect     = "suspect patch"    // every patch found breaks an input the submission handled
 	Passes      = "passes"           // it passes every case as it is
+	Untrusted   = "untrusted"        // it passes a test file, but uses names that can forge its verdicts
 	NotRepaired = "not repaired"     // no patch within its budget
 	NoCompile   = "does not compile" // a syntax error
 	Misnamed    = "misnamed"         // it lacks the function the suite calls
@@ -65,6 +68,11 @@ type Result struct {
 	// guard): how often it changes the submission's behaviour next to the
 	// cases it passed.
 	Guard *guard.Report `json:"guard,omitempty"`
+	// Uses lists, for a test-file suite, the names of the deny list
+	// (mutate.Denied) the submission uses: code under test can forge a
+	// test file's verdicts with them, so such a submission is never
+	// graded as passing (Untrusted) nor used as a donor.
+	Uses []string `json:"uses,omitempty"`
 }
 
 // Options configure Run.
@@ -228,6 +236,10 @@ func classify(ctx context.Context, eng sandbox.Engine, path string, opts Options
 		r.Status, r.Detail = Misnamed, err.Error()
 		return r, nil, nil
 	}
+	if len(opts.Suite.TestSource) > 0 {
+		// The test file's asserts run next to the submission.
+		r.Uses = mutate.DeniedNames(string(prog.Src))
+	}
 	orig, err := eng.Run(ctx, prog.Src, sandbox.RunOptions{})
 	if err != nil {
 		return r, nil, err
@@ -243,6 +255,10 @@ func classify(ctx context.Context, eng sandbox.Engine, path string, opts Options
 	}
 	if r.Passed == r.Cases {
 		r.Status = Passes
+		if len(r.Uses) > 0 {
+			r.Status = Untrusted
+			r.Detail = fmt.Sprintf("passes the %d cases, but uses %s: with these, code under test can forge a test file's verdicts; not graded as passing, never a donor", r.Cases, strings.Join(r.Uses, ", "))
+		}
 		return r, nil, nil
 	}
 	return r, prog, nil

@@ -57,6 +57,7 @@ type Context struct {
 	// visibleNear are, per scope, the visible names that code near the
 	// fault reads or binds (nil unscoped).
 	visibleNear [][]string
+	deny        *denyInfo // the deny check (deny.go); nil: nothing to deny
 }
 
 type donorExpr struct {
@@ -234,6 +235,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 			}
 		}
 	}
+	c.initDeny()
 	return c
 }
 
