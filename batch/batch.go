@@ -139,8 +139,20 @@ func Run(ctx context.Context, subs []string, opts Options) ([]Result, error) {
 		return nil, err
 	}
 	defer eng.Close()
-	if opts.GuardInputs > 0 {
-		if ps, _ := guard.Probes(opts.Suite, opts.GuardInputs); ps != nil {
+	switch {
+	case opts.GuardInputs > 0 && len(opts.Suite.TestSource) > 0:
+		// A test file's inputs are the calls each submission's run
+		// records: an engine for each submission's probes.
+		opts.Repair.Guard = func(ctx context.Context, ps *fitness.Suite) (guard.Runner, func(), error) {
+			geng, err := opts.Open(ctx, sandbox.Options{Suite: ps, Target: target, Workers: 1})
+			if err != nil {
+				return nil, nil, fmt.Errorf("overfitting guard: %w", err)
+			}
+			return geng.Run, func() { geng.Close() }, nil
+		}
+		opts.Repair.GuardInputs = opts.GuardInputs
+	case opts.GuardInputs > 0:
+		if ps, _ := guard.Probes(opts.Suite, nil, opts.GuardInputs); ps != nil {
 			geng, err := opts.Open(ctx, sandbox.Options{Suite: ps, Target: target, Workers: opts.Workers})
 			if err != nil {
 				return nil, fmt.Errorf("overfitting guard: %w", err)

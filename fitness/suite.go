@@ -56,6 +56,13 @@ type Case struct {
 	Args json.RawMessage `json:"args,omitempty"`
 	// Kwargs is a JSON object of keyword arguments; nil means none.
 	Kwargs json.RawMessage `json:"kwargs,omitempty"`
+	// Then, of a call case, is a JSON array of method calls
+	// ([name, args, kwargs]) made in order on what the call returned (an
+	// object's life as a test lived it, RecordedCall.Then); the case's value is
+	// then the list of what each returned. Nil for a plain call. Only the
+	// overfitting guard's probes have it; engines that cannot run it
+	// (gpython) are never given one.
+	Then json.RawMessage `json:"then,omitempty"`
 	// Expected is the expected return value as JSON; nil means the return
 	// value is not checked ("null" means it must be None).
 	Expected json.RawMessage `json:"expected,omitempty"`

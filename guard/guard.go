@@ -22,6 +22,7 @@ package guard
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -49,6 +50,8 @@ type Report struct {
 	// Example describes the first changed input: the call or input, then
 	// what each program did.
 	Example string `json:"example,omitempty"`
+
+	testFile bool // the suite is a test file (String says why no inputs)
 }
 
 // Suspect reports whether the patch breaks an input the original handled.
@@ -60,6 +63,9 @@ func (r *Report) String() string {
 		return "not checked"
 	}
 	if r.Inputs == 0 {
+		if r.testFile {
+			return "no generated inputs (the tests the original passes made no call into the target whose arguments are plain values: None, bools, numbers, strings, lists, dicts)"
+		}
 		return "no generated inputs (the suite has no call or stdin cases the original passes)"
 	}
 	s := fmt.Sprintf("behaviour changed on %d of %d generated inputs", r.Changed, r.Inputs)
@@ -94,12 +100,17 @@ type Guard struct {
 	opts   sandbox.RunOptions
 	base   []fitness.Result // the original's behaviour on each probe
 	raises map[string]bool  // exceptions some case of the suite expects
+	// testFile: the suite is a test file, whose inputs are the calls its
+	// tests made into the target.
+	testFile bool
 }
 
 // Probes is the suite of generated inputs for s (at most max), to open an
-// engine with; nil when s has none.
-func Probes(s *fitness.Suite, max int) (*fitness.Suite, []int) {
-	probes, origin := Inputs(s, max)
+// engine with; nil when s has none. orig is the original's outcome on s:
+// for a test file, the run that recorded the calls the tests made into
+// the target (see Inputs); nil otherwise.
+func Probes(s *fitness.Suite, orig *fitness.Outcome, max int) (*fitness.Suite, []int) {
+	probes, origin := Inputs(s, orig, max)
 	if len(probes) == 0 {
 		return nil, nil
 	}
@@ -113,10 +124,19 @@ func Probes(s *fitness.Suite, max int) (*fitness.Suite, []int) {
 // orig) on the probe suite ps made by [Probes], with run an engine opened
 // for ps. opts are the engine options of every run (a timeout cap).
 func New(ctx context.Context, s *fitness.Suite, orig *fitness.Outcome, src []byte, ps *fitness.Suite, origin []int, run Runner, opts sandbox.RunOptions) (*Guard, error) {
-	g := &Guard{suite: s, run: run, opts: opts, raises: map[string]bool{}}
-	for _, c := range s.Cases {
+	g := &Guard{suite: s, run: run, opts: opts, raises: map[string]bool{}, testFile: len(s.TestSource) > 0}
+	for i, c := range s.Cases {
 		if c.Raises != "" {
 			g.raises[c.Raises[strings.LastIndexByte(c.Raises, '.')+1:]] = true
+		}
+		// A test the original passes that saw a call raise expects it
+		// (pytest.raises).
+		if i < len(orig.Results) && orig.Results[i].Verdict == fitness.Passed {
+			for _, rc := range orig.Results[i].Calls {
+				if rc.Raised != "" {
+					g.raises[rc.Raised] = true
+				}
+			}
 		}
 	}
 	if ps != nil {
@@ -143,7 +163,7 @@ func New(ctx context.Context, s *fitness.Suite, orig *fitness.Outcome, src []byt
 // Check runs a patched program on the generated inputs and compares it
 // with the original.
 func (g *Guard) Check(ctx context.Context, src []byte) (*Report, error) {
-	r := &Report{}
+	r := &Report{testFile: g.testFile}
 	for _, n := range g.near {
 		if n {
 			r.Inputs++
@@ -243,5 +263,32 @@ func (g *Guard) describe(i int) string {
 			}
 		}
 	}
-	return firstLine(c.Function + "(" + strings.Join(parts, ", ") + ")")
+	s := c.Function + "(" + strings.Join(parts, ", ") + ")"
+	if c.Then != nil {
+		var steps []json.RawMessage
+		if json.Unmarshal(c.Then, &steps) == nil {
+			for _, st := range steps {
+				var call []json.RawMessage
+				var name string
+				if json.Unmarshal(st, &call) != nil || len(call) < 2 || json.Unmarshal(call[0], &name) != nil {
+					continue
+				}
+				var args []string
+				if v, err := fitness.ParseJSONValue(call[1]); err == nil {
+					for _, a := range v.Items {
+						args = append(args, a.Repr())
+					}
+				}
+				if len(call) > 2 {
+					if v, err := fitness.ParseJSONValue(call[2]); err == nil {
+						for j := range v.Items {
+							args = append(args, v.Items[j].Str+"="+v.Vals[j].Repr())
+						}
+					}
+				}
+				s += "." + name + "(" + strings.Join(args, ", ") + ")"
+			}
+		}
+	}
+	return firstLine(s)
 }

@@ -16,7 +16,7 @@ func TestCheck(t *testing.T) {
 		{Name: "bad", Kind: fitness.Call, Function: "f", Args: []byte(`[-5]`), Raises: "ValueError", Timeout: 1},
 	}}
 	orig := &fitness.Outcome{Results: []fitness.Result{{Verdict: fitness.Passed}, {Verdict: fitness.WrongAnswer}}}
-	ps, origin := Probes(s, 100)
+	ps, origin := Probes(s, orig, 100)
 	ret := func(d string) fitness.Result { return fitness.Result{Verdict: fitness.Passed, Detail: d + "\tx"} }
 	// Each program's behaviour on the probes, by its text.
 	behave := map[string]func(i int, c fitness.Case) fitness.Result{

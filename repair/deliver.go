@@ -195,7 +195,7 @@ func (st *search) setupGuard(ctx context.Context) guardSetup {
 	if n == 0 {
 		n = guard.DefaultInputs
 	}
-	ps, origin := guard.Probes(st.suite, n)
+	ps, origin := guard.Probes(st.suite, st.result.Original, n)
 	var out guardSetup
 	var run guard.Runner
 	if ps != nil {

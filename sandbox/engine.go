@@ -50,6 +50,11 @@ type RunOptions struct {
 	// Result lists its Injections. Engines that cannot inject (gpython)
 	// ignore it; callers check Engine.Name first.
 	Lenient *lenient.Plan
+	// Record asks, of a test-file suite, for the calls each test case
+	// makes into the target's functions and methods (fitness.Result.Calls:
+	// the overfitting guard's inputs). Engines that cannot record leave
+	// them nil.
+	Record bool
 }
 
 // CaseRange is the cases First..End-1 of a suite, in its order.

@@ -19,6 +19,7 @@ from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, encode_value, observe_output, observe_raise, observe_return
 from .protocol import KINDS, MLE, PASSED, RTE, ST_FINISHED, ST_RAISED, ST_RETURNED, WRONG
 from .purity import reusable_value
+from .record import install as install_recorder, replay
 from .standin import drive, make_pytest, missing_fixtures, test_calls
 
 NoneType = type(None)
@@ -115,7 +116,7 @@ def use_pytest(module):
 def _case_class():
     from collections import namedtuple
 
-    return namedtuple("Case", "kind fn fn_head fn_rest args args_json kwargs kwargs_json want_args stdin timeout xfail skip")
+    return namedtuple("Case", "kind fn fn_head fn_rest args args_json kwargs kwargs_json want_args stdin timeout xfail skip then_json")
 
 
 Case = _case_class()
@@ -144,7 +145,7 @@ def load_case(c):
         tuple(args) if scalar_args else None, None if scalar_args else json.dumps(args),
         tuple(kwargs.items()) if scalar_kwargs else None, None if scalar_kwargs else json.dumps(kwargs),
         bool(c.get("want_args")), c.get("stdin"), float(c.get("timeout") or 2.0),
-        bool(c.get("xfail")), bool(c.get("skip")),
+        bool(c.get("xfail")), bool(c.get("skip")), json.dumps(c["then"]) if c.get("then") is not None else None,
     )
 
 
@@ -293,6 +294,7 @@ class Ctx:
     """Runs one case of each kind on a fresh import of the candidate."""
 
     progress = None  # of the last failing test function (test_progress)
+    record = False  # a test case records its calls into the target (record.py)
 
     def __init__(self, code):
         self.code = code
@@ -373,6 +375,10 @@ class Ctx:
                 r = f(*args, **json_loads(c.kwargs_json))
             else:
                 r = f(*args)
+            if c.then_json is not None:
+                # An object's life as a test lived it (record.py): the
+                # value is what each of its methods returned.
+                r = replay(r, json_loads(c.then_json))
             if c.want_args:
                 return ST_RETURNED, observe_return(r, args), None
             if type(r) is int and I64_MIN <= r <= I64_MAX:
@@ -406,7 +412,9 @@ class Ctx:
         """A test function's verdict: decided here, in the candidate's
         process, by the test file's own asserts (see sandbox/doc.go)."""
         try:
-            self.fresh(MODULE)
+            d = self.fresh(MODULE)
+            if self.record:
+                install_recorder(d, CAND_FILES)
             tm = ModuleType(TEST_MODULE)
             td = tm.__dict__
             td["__file__"] = TEST_FILE

@@ -9,7 +9,7 @@ a pytest session of the child; collect_items lists the items for Go.
 import os
 import sys
 
-from . import candidate
+from . import candidate, record
 from .candidate import Ctx, LenientCtx, compile_joined, exc_detail, test_progress
 from .guard import Flags
 from .observe import Output
@@ -77,7 +77,9 @@ class PytestCtx(Ctx):
             if cov is not None:
                 sys.settrace(cov[0])
             try:
-                self.fresh(candidate.MODULE)
+                d = self.fresh(candidate.MODULE)
+                if self.record:
+                    record.install(d, candidate.CAND_FILES)
             finally:
                 if cov is not None:
                     sys.settrace(None)
