@@ -165,6 +165,20 @@ func Run(ctx context.Context, subs []string, opts Options) ([]Result, error) {
 		}
 	}
 
+	if len(opts.Suite.TestSource) > 0 && eng.Name() == "cpython" {
+		// Every repair's fixes are checked against the test file in
+		// servers of their own (sandbox.Options.Verify).
+		opts.Repair.Verify = func(ctx context.Context) (repair.Runner, func(), error) {
+			s := *opts.Suite
+			s.Cases = append([]fitness.Case(nil), opts.Suite.Cases...)
+			veng, err := opts.Open(ctx, sandbox.Options{Suite: &s, Target: target, Workers: 1, Verify: true})
+			if err != nil {
+				return nil, nil, err
+			}
+			return repair.SameCases(opts.Suite, &s, veng.Run), func() { veng.Close() }, nil
+		}
+	}
+
 	// First every submission as handed in, then the repairs, which may
 	// take the passing ones as donors.
 	results := make([]Result, len(subs))

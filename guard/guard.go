@@ -24,6 +24,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"repair/fitness"
@@ -129,8 +130,7 @@ func New(ctx context.Context, s *fitness.Suite, orig *fitness.Outcome, src []byt
 		if c.Raises != "" {
 			g.raises[c.Raises[strings.LastIndexByte(c.Raises, '.')+1:]] = true
 		}
-		// A test the original passes that saw a call raise expects it
-		// (pytest.raises).
+		// A test the original passes that saw a call raise expects it.
 		if i < len(orig.Results) && orig.Results[i].Verdict == fitness.Passed {
 			for _, rc := range orig.Results[i].Calls {
 				if rc.Raised != "" {
@@ -138,6 +138,11 @@ func New(ctx context.Context, s *fitness.Suite, orig *fitness.Outcome, src []byt
 				}
 			}
 		}
+	}
+	// So does a test file that says pytest.raises(E) or assertRaises(E).
+	for _, m := range raisesRE.FindAllSubmatch(s.TestSource, -1) {
+		name := string(m[1])
+		g.raises[name[strings.LastIndexByte(name, '.')+1:]] = true
 	}
 	if ps != nil {
 		g.probes, g.origin = ps.Cases, origin
@@ -159,6 +164,10 @@ func New(ctx context.Context, s *fitness.Suite, orig *fitness.Outcome, src []byt
 	g.base = o.Results
 	return g, nil
 }
+
+// raisesRE finds the exceptions a test file expects: pytest.raises(E, ...),
+// self.assertRaises(E, ...), assertRaisesRegex.
+var raisesRE = regexp.MustCompile(`(?:\braises|\bassertRaises(?:Regex)?)\(\s*\(?\s*([A-Za-z_][\w.]*)`)
 
 // Check runs a patched program on the generated inputs and compares it
 // with the original.

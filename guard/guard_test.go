@@ -107,3 +107,21 @@ func behaveOrig(i int) fitness.Result {
 	}
 	return fitness.Result{Verdict: fitness.Passed, Detail: "returned 1\tx"}
 }
+
+// TestExpectedFromTestFile: an exception a test file expects
+// (pytest.raises, assertRaises) is behaviour, not a break, as a JSON
+// case's "raises" is.
+func TestExpectedFromTestFile(t *testing.T) {
+	s := &fitness.Suite{TestSource: []byte("import pytest\n\ndef test_a():\n    with pytest.raises(ValueError):\n        f(-1)\n\ndef test_b():\n    self.assertRaises(errors.Bad, f, 2)\n"),
+		Cases: []fitness.Case{{Name: "test_a", Kind: fitness.Test}, {Name: "test_b", Kind: fitness.Test}}}
+	orig := &fitness.Outcome{Results: []fitness.Result{{Verdict: fitness.WrongAnswer}, {Verdict: fitness.WrongAnswer}}}
+	g, err := New(context.Background(), s, orig, nil, nil, nil, nil, sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"ValueError", "Bad"} {
+		if !g.raises[name] {
+			t.Errorf("%s is not expected: %v", name, g.raises)
+		}
+	}
+}

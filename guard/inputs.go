@@ -355,8 +355,9 @@ func stdinNeighbours(in string) []string {
 }
 
 // stepNeighbours are the neighbours of an object's life (fitness.Case.Then,
-// [[name, args, kwargs], ...]): one method call left out, or one argument
-// of one call moved to a neighbouring value.
+// [[name, args, kwargs], ...]): one method call left out, one call made
+// alone on a fresh object (a query of an empty stack), or one argument of
+// one call moved to a neighbouring value.
 func stepNeighbours(raw json.RawMessage) []json.RawMessage {
 	var v any
 	if decode(raw, &v) != nil {
@@ -374,6 +375,11 @@ func stepNeighbours(raw json.RawMessage) []json.RawMessage {
 	}
 	for j := range steps {
 		add(append(append([]any(nil), steps[:j]...), steps[j+1:]...))
+	}
+	for j := range steps {
+		if len(steps) > 2 {
+			add([]any{steps[j]})
+		}
 	}
 	for j, st := range steps {
 		call, ok := st.([]any)

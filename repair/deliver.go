@@ -44,6 +44,17 @@ func (st *search) deliver(c individual) (bool, error) {
 	}
 	st.delivered[k] = true
 	t1 := time.Now()
+	why, err := st.verify(ctx, fix)
+	res.VerifyTime += time.Since(t1)
+	if err != nil {
+		return true, err
+	}
+	if why != "" {
+		res.Refused = append(res.Refused, why)
+		fmt.Fprintf(log, "repair: a fix passes its tests here but not in the check of delivered fixes (%s): refused\n", why)
+		return false, nil
+	}
+	t1 = time.Now()
 	if err := st.check(ctx, fix); err != nil {
 		return true, err
 	}

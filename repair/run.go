@@ -51,6 +51,11 @@ type search struct {
 	guardReady  chan guardSetup // the guard's setup, started with the search
 	guardWaited bool
 	guard       *guard.Guard
+	// The check of delivered fixes (verify.go), opened with the search.
+	verifyReady  chan verifySetup
+	verifyWaited bool
+	verifier     Runner
+	verifiedOrig *fitness.Outcome // the original under the check, once needed
 }
 
 // Run repairs program p against suite s, evaluating candidates with run.
@@ -104,6 +109,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		return nil, err
 	}
 	defer st.startGuard(ctx)()
+	defer st.startVerify(ctx)()
 	if err := st.explore(ctx); err != nil {
 		return nil, err
 	}

@@ -106,4 +106,11 @@ type Options struct {
 	Python string
 	// Stderr receives one-time notices (degraded isolation). Nil discards.
 	Stderr io.Writer
+	// Verify runs a test file's cases under the check of delivered fixes
+	// (cpython; docs/engines.md, "The check of a delivered fix"): servers
+	// that no search ran in, an audit hook installed before pytest and
+	// the target load, the test machinery compared after every case. A
+	// case fails when the code under test reached or changed the test
+	// machinery. Engines without the check run the cases as usual.
+	Verify bool
 }

@@ -138,6 +138,9 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 		Suite: suite, Module: module, Repair: o, Workers: workers,
 		Open: func(ctx context.Context, so sandbox.Options) (sandbox.Engine, error) {
 			so.Isolation, so.Python, so.Stderr = iso, f.python, io.Err
+			if so.Suite != suite {
+				so.Stderr = nil // the guard's and the check's engines: the notices were said
+			}
 			return repair.OpenEngine(ctx, f.engine, so)
 		},
 		Path:        displayPath,

@@ -202,9 +202,31 @@ func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite
 	}
 }
 
+// verifyOpener opens the engine of the check of delivered fixes
+// (sandbox.Options.Verify) like the main one; its notices are not
+// repeated.
+func (f *inputFlags) verifyOpener(l *loaded) func(context.Context) (repair.Runner, func(), error) {
+	return func(ctx context.Context) (repair.Runner, func(), error) {
+		// A copy: the engine replaces a pytest file's cases by those it
+		// collects, while the search reads them.
+		s := *l.suite
+		s.Cases = append([]fitness.Case(nil), l.suite.Cases...)
+		eng, err := f.openEngine(ctx, l, &s, 1, streams{Out: discard{}, Err: discard{}}, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		return repair.SameCases(l.suite, &s, eng.Run), func() { eng.Close() }, nil
+	}
+}
+
 // openSuite starts an engine for a loaded target and the given suite,
 // with workers workers (0: --workers).
 func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams) (sandbox.Engine, error) {
+	return f.openEngine(ctx, l, suite, workers, io, false)
+}
+
+// openEngine is openSuite, with the check of delivered fixes when verify.
+func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams, verify bool) (sandbox.Engine, error) {
 	iso, err := f.isolationLevel()
 	if err != nil {
 		return nil, err
@@ -220,7 +242,7 @@ func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Su
 	}
 	opts := sandbox.Options{
 		Suite: suite, Target: l.path, Targets: l.paths, Workers: workers, Isolation: iso,
-		Python: f.python, Stderr: io.Err,
+		Python: f.python, Stderr: io.Err, Verify: verify,
 	}
 	if len(f.executors) > 0 {
 		open, err := remoteOpener(f.executors, f.executorToken)

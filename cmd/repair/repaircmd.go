@@ -162,6 +162,9 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	if f.guardInputs > 0 {
 		opts.Guard, opts.GuardInputs = f.in.guardOpener(l), f.guardInputs
 	}
+	if len(l.suite.TestSource) > 0 && eng.Name() == "cpython" {
+		opts.Verify = f.in.verifyOpener(l)
+	}
 	if c, ok := eng.(interface{ Capacity() int }); ok && opts.Workers == 0 {
 		// Remote executors: keep as many candidates in flight as their
 		// workers, not as this machine has CPUs.

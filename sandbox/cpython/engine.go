@@ -446,12 +446,15 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		Modules []moduleMsg `json:"modules,omitempty"`
 		// Project places the target in its package (sandbox.Project).
 		Project *projectMsg `json:"project,omitempty"`
+		// Verify: the check of delivered fixes (harness/verify.py).
+		Verify bool `json:"verify,omitempty"`
 	}{
 		Module:         module,
 		Cases:          []sandbox.RunCase{},
 		MemoryMB:       memoryMB,
 		OutputCap:      opts.OutputCap,
-		Reuse:          !cfg.noReuse,
+		Reuse:          !cfg.noReuse && !opts.Verify,
+		Verify:         opts.Verify && len(s.TestSource) > 0,
 		StaticCheck:    !cfg.noStaticCheck,
 		LenientRuntime: lenientRuntime,
 	}

@@ -14,8 +14,9 @@ import (
 // TestHostileHang: a candidate cannot make the tool wait past its bound.
 // A candidate that stops the manager (whose heartbeat the engine's
 // watchdog listens to) is killed by the forker, which lets the manager go
-// on: the case that stopped it is a RUNTIME_ERROR and the cases finished
-// before keep their verdicts. The engine's bound of a candidate's wall
+// on: the case that stopped it is a RUNTIME_ERROR (or, when the child
+// finished first, PASSED) and the cases finished before keep their
+// verdicts. The engine's bound of a candidate's wall
 // time is kept in Go, where no process of the sandbox can extend it: a
 // candidate that stops the forker (without a PID namespace) so that the
 // manager waits for a child that is never reaped gets
@@ -51,7 +52,9 @@ def f(x):
 		{"stop the forker, degraded", "forker", config{noNamespaces: true}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.cfg.boundSlack = time.Second
+			if tt.which == "forker" {
+				tt.cfg.boundSlack = time.Second // it runs into the bound: keep it short
+			}
 			e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: cases}, Target: target(t, "cand.py", nil), Workers: 1}, tt.cfg)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
@@ -73,7 +76,7 @@ def f(x):
 				}
 				failed++
 			}
-			if failed == 0 {
+			if failed == 0 && tt.which == "forker" {
 				t.Errorf("no case failed: %v", briefs(out))
 			}
 			out, err = e.Run(ctx, []byte("def f(x):\n    return x * 2\n"), sandbox.RunOptions{})

@@ -15,6 +15,7 @@ import sys
 from bisect import bisect_left
 from time import monotonic
 
+from . import verify
 from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, encode_value, observe_output, observe_raise, observe_return
 from .protocol import KINDS, MLE, PASSED, RTE, ST_FINISHED, ST_RAISED, ST_RETURNED, WRONG
@@ -415,11 +416,14 @@ class Ctx:
             d = self.fresh(MODULE)
             if self.record:
                 install_recorder(d, CAND_FILES)
+            elif verify.ON:
+                install_recorder(d, CAND_FILES, verify.check_result)
             tm = ModuleType(TEST_MODULE)
             td = tm.__dict__
             td["__file__"] = TEST_FILE
             modules[TEST_MODULE] = tm
             exec(TEST_CODE, td)
+            verify.took_test_module(tm)
             fn = td.get(c.fn)
             if fn is None or not callable(fn):
                 return RTE, b"", "the test file does not define %s" % c.fn

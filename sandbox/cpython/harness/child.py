@@ -19,7 +19,7 @@ import sys
 from _thread import _count as _thread_count
 from time import monotonic
 
-from . import candidate, guard, real_pytest, record
+from . import candidate, guard, real_pytest, record, verify
 from .candidate import Ctx, LenientCtx
 from .guard import Flags
 from .observe import Output, make_stdin
@@ -153,6 +153,9 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     if recording:
         ctx.record = True
         maxrec += 4 + CALLS_MAX
+    checking = verify.ON and bool(test_module)
+    if checking:
+        end_case, begin_case = verify.END, verify.begin
     calls = None
     trace_all = cov and not pytest_mode
     used = recbase
@@ -173,6 +176,8 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
             sys.settrace(tracer)
         if recording:
             record.begin()
+        if checking:
+            begin_case()
         kind = c.kind
         if kind == CALL:
             status, payload, detail = ctx.run_call(c)
@@ -188,6 +193,10 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
             calls = record.take()
             if calls is not None and len(calls) > CALLS_MAX:
                 calls = None
+        if checking:
+            (status, payload, detail), ended = end_case((status, payload, detail))
+            if ended:
+                flags.restart = True
         if flags.copy:
             os._exit(0)  # a fork of the candidate came back into the harness
         t1 = clock()

@@ -83,6 +83,18 @@ def wait_child(pid, manager):
         except ChildProcessError:
             return -1
         if wpid == pid and not os.WIFSTOPPED(status):
+            # A stop of the manager may be reported after the child's end
+            # (the child stopped it and finished): take that report, and
+            # let the manager go on.
+            try:
+                while waitpid(manager, os.WNOHANG | os.WUNTRACED)[0] == manager:
+                    pass
+            except OSError:
+                pass
+            try:
+                kill(manager, signal.SIGCONT)
+            except OSError:
+                pass
             return status
         if wpid == manager and os.WIFSTOPPED(status):
             for f, sig in ((os.killpg, signal.SIGKILL), (kill, signal.SIGKILL), (kill, signal.SIGCONT)):

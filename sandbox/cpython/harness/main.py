@@ -29,7 +29,7 @@ import mmap
 import os
 import signal
 
-from . import candidate, child, forker, guard, manager, observe, purity, real_pytest
+from . import candidate, child, forker, guard, manager, observe, purity, real_pytest, verify
 from .candidate import load_case
 from .child import child_main
 from .protocol import *  # noqa: F403 -- __main__ shows the protocol, as the one-file harness did
@@ -50,6 +50,9 @@ def setup(cfg):
     CASES = tuple(load_case(c) for c in cfg["cases"])
     observe.configure(int(cfg.get("output_cap") or 65536))
     candidate.configure(cfg)
+    # The check of delivered fixes hooks the interpreter before pytest and
+    # the target load.
+    verify.configure(cfg, candidate.CAND_FILES, candidate.MODULE)
     forker.snapshot_lib()
     pt = cfg.get("pytest")
     if candidate.TEST_MODULE and pt:
@@ -72,7 +75,7 @@ def setup(cfg):
         pure, test_mask = pure_code(candidate.TEST_CODE, ("pytest", candidate.MODULE))
         if not pure or real_pytest.PYTEST_MODE:
             reuse = False
-    if candidate.PACKAGE or candidate.MULTI:
+    if candidate.PACKAGE or candidate.MULTI or verify.ON:
         reuse = False
     manager.configure(CASES, cfg.get("lenient_runtime") or "", reuse)
     child.configure(CASES, int(cfg.get("memory_mb") or 512))
@@ -130,6 +133,7 @@ def main(harness):
         for k in ("SHM", "CASES", "GO_R", "DONE_W"):
             g[k] = None
     guard.make_guard(harness, child.BASE_MODULES, candidate.PYTEST, test_mask)
+    verify.take_server_snapshot(harness)
     gc.collect()
     gc.freeze()  # the children's collections skip (and do not copy) all of this
     manager_pid = os.fork()

@@ -9,7 +9,7 @@ a pytest session of the child; collect_items lists the items for Go.
 import os
 import sys
 
-from . import candidate, record
+from . import candidate, record, verify
 from .candidate import Ctx, LenientCtx, compile_joined, exc_detail, test_progress
 from .guard import Flags
 from .observe import Output
@@ -80,6 +80,8 @@ class PytestCtx(Ctx):
                 d = self.fresh(candidate.MODULE)
                 if self.record:
                     record.install(d, candidate.CAND_FILES)
+                elif verify.ON:
+                    record.install(d, candidate.CAND_FILES, verify.check_result)
             finally:
                 if cov is not None:
                     sys.settrace(None)
@@ -92,6 +94,9 @@ class PytestCtx(Ctx):
             self.items, errors = pytest_collect(self)
             if errors:
                 self.error = (RTE, errors)
+            m = sys.modules.get(candidate.TEST_MODULE)
+            if m is not None:
+                verify.took_test_module(m)
         except BaseException as e:
             self.items = {}
             self.error = (RTE, "pytest: " + exc_detail(e, candidate.FILES))

@@ -18,8 +18,8 @@ into its record, as JSON (REC_CALLS):
       outside, in order: the guard replays it with one argument moved.
 
 Calls whose arguments do not encode so are left out (an object's every
-call must, or its life is left out). Owns FILES (the target's files:
-install), CALLS (the running case's), OBJECTS and KEEP.
+call must, or its life is left out). Owns CALLS (the running case's
+calls), OBJECTS and KEEP; install binds the rest in its wrappers.
 """
 import json
 import math
@@ -27,7 +27,6 @@ import sys
 
 FunctionType = type(lambda: None)
 
-FILES = frozenset()  # the target's files: a call from a frame of one is the target's own
 CALLS = None  # the running case's calls: a list of entries (dicts)
 OBJECTS = {}  # id(object) -> its entry (a "then" entry, or None when it cannot be replayed)
 KEEP = []  # the objects recorded, kept alive so that their ids stay theirs
@@ -90,25 +89,67 @@ def encode(args, kwargs):
     return a, k
 
 
-def outside():
-    """Whether the wrapper's caller is not the target itself."""
-    try:
-        return sys._getframe(2).f_code.co_filename not in FILES
-    except ValueError:
-        return True
-
-
-def install(d, files):
+def install(d, files, check=None):
     """Wraps the functions and the classes' methods of module dict d, the
-    target's, whose files are files."""
-    global FILES
-    FILES = files
+    target's, whose files are files: a call from outside them is recorded
+    (while a case records: CALLS), and what it returns is given to check
+    (verify.py), when not None."""
+    getframe = sys._getframe
+
+    def outside():
+        try:
+            return getframe(2).f_code.co_filename not in files
+        except ValueError:
+            return True
+
+    def returned(r):
+        if check is not None:
+            check(r)
+        return r
+
+    def wrap_function(f, name):
+        def recorded(*args, **kwargs):
+            if not outside():
+                return f(*args, **kwargs)
+            if CALLS is None:
+                return returned(f(*args, **kwargs))
+            return returned(add_call(name, args, kwargs, lambda: f(*args, **kwargs)))
+
+        return _like(recorded, f)
+
+    def wrap_static(f, qual, is_class):
+        def recorded(*args, **kwargs):
+            if not outside():
+                return f(*args, **kwargs)
+            if CALLS is None:
+                return returned(f(*args, **kwargs))
+            a = args[1:] if is_class else args
+            return returned(add_call(qual, a, kwargs, lambda: f(*args, **kwargs)))
+
+        return _like(recorded, f)
+
+    def wrap_method(f, cls, name, attr):
+        init = attr == "__init__"
+
+        def recorded(self, *args, **kwargs):
+            if not outside():
+                return f(self, *args, **kwargs)
+            if CALLS is not None:
+                step(self, cls, name, attr, args, kwargs, init)
+            return returned(f(self, *args, **kwargs))
+
+        return _like(recorded, f)
+
     module = d.get("__name__")
     for name, v in list(d.items()):
         if type(v) is FunctionType and v.__module__ == module:
             d[name] = wrap_function(v, name)
         elif isinstance(v, type) and v.__module__ == module and v.__qualname__ == name:
-            wrap_class(v, name)
+            for attr, m in list(v.__dict__.items()):
+                if type(m) is FunctionType:
+                    setattr(v, attr, wrap_method(m, v, name, attr))
+                elif type(m) in (staticmethod, classmethod) and type(m.__func__) is FunctionType:
+                    setattr(v, attr, type(m)(wrap_static(m.__func__, name + "." + attr, type(m) is classmethod)))
 
 
 def _like(w, f):
@@ -123,7 +164,7 @@ def _like(w, f):
 
 def add_call(name, args, kwargs, run):
     """Runs run() and records it as a call of name when it encodes."""
-    enc = encode(args, kwargs) if CALLS is not None and len(CALLS) < MAX_CALLS else None
+    enc = encode(args, kwargs) if len(CALLS) < MAX_CALLS else None
     if enc is None:
         return run()
     entry = {"function": name, "args": json.loads(enc[0])}
@@ -138,46 +179,6 @@ def add_call(name, args, kwargs, run):
     if plain(r):
         entry["result"] = json.loads(json.dumps(r))  # as it is now: the test may change it
     return r
-
-
-def wrap_function(f, name):
-    def recorded(*args, **kwargs):
-        if CALLS is None or not outside():
-            return f(*args, **kwargs)
-        return add_call(name, args, kwargs, lambda: f(*args, **kwargs))
-
-    return _like(recorded, f)
-
-
-def wrap_class(cls, name):
-    for attr, v in list(cls.__dict__.items()):
-        if type(v) is FunctionType:
-            setattr(cls, attr, wrap_method(v, cls, name, attr))
-        elif type(v) in (staticmethod, classmethod) and type(v.__func__) is FunctionType:
-            setattr(cls, attr, type(v)(wrap_static(v.__func__, name + "." + attr, type(v) is classmethod)))
-
-
-def wrap_static(f, qual, is_class):
-    def recorded(*args, **kwargs):
-        if CALLS is None or not outside():
-            return f(*args, **kwargs)
-        if is_class:
-            return add_call(qual, args[1:], kwargs, lambda: f(*args, **kwargs))
-        return add_call(qual, args, kwargs, lambda: f(*args, **kwargs))
-
-    return _like(recorded, f)
-
-
-def wrap_method(f, cls, name, attr):
-    init = attr == "__init__"
-
-    def recorded(self, *args, **kwargs):
-        if CALLS is None or not outside():
-            return f(self, *args, **kwargs)
-        step(self, cls, name, attr, args, kwargs, init)
-        return f(self, *args, **kwargs)
-
-    return _like(recorded, f)
 
 
 def step(obj, cls, name, attr, args, kwargs, init):
