@@ -198,18 +198,89 @@ func (st *search) startGuard(ctx context.Context) func() {
 	}
 }
 
+// guardOpen is the guard's engine being opened from the start of the run,
+// for a suite whose generated inputs the suite alone decides (not a test
+// file's, which its original's run records): most of the guard's cost is
+// its engine's start, which then overlaps the original's run and the
+// search.
+type guardOpen struct {
+	ps     *fitness.Suite
+	origin []int
+	done   chan struct{} // closed once run, close and err are set
+	run    guard.Runner
+	close  func()
+	err    error
+	cancel func()
+	taken  bool // setupGuard took the engine: it closes it
+}
+
+// openGuardEarly starts opening the guard's engine for s, or returns nil
+// when the options ask for no guard, or s's inputs depend on the
+// original's run.
+func openGuardEarly(ctx context.Context, opts *Options, s *fitness.Suite) *guardOpen {
+	if opts.Guard == nil || opts.Lenient != nil || len(s.TestSource) > 0 {
+		return nil
+	}
+	ps, origin := guard.Probes(s, nil, guardInputs(opts))
+	gctx, cancel := context.WithCancel(ctx)
+	g := &guardOpen{ps: ps, origin: origin, done: make(chan struct{}), cancel: cancel}
+	if ps == nil {
+		close(g.done)
+		return g
+	}
+	go func() {
+		g.run, g.close, g.err = opts.Guard(gctx, ps)
+		close(g.done)
+	}()
+	return g
+}
+
+// release closes the early engine unless setupGuard took it. The run's
+// last step.
+func (g *guardOpen) release() {
+	if g == nil {
+		return
+	}
+	if !g.taken {
+		g.cancel()
+		<-g.done
+		if g.close != nil {
+			g.close()
+		}
+	}
+	g.cancel()
+}
+
+func guardInputs(o *Options) int {
+	if o.GuardInputs == 0 {
+		return guard.DefaultInputs
+	}
+	return o.GuardInputs
+}
+
 // setupGuard opens the overfitting guard's engine for inputs generated
-// from the suite and observes the original program on them.
+// from the suite (or takes the one opened early) and observes the
+// original program on them.
 func (st *search) setupGuard(ctx context.Context) guardSetup {
 	o, p := &st.opts, st.prog
-	n := o.GuardInputs
-	if n == 0 {
-		n = guard.DefaultInputs
-	}
-	ps, origin := guard.Probes(st.suite, st.result.Original, n)
 	var out guardSetup
 	var run guard.Runner
-	if ps != nil {
+	var ps *fitness.Suite
+	var origin []int
+	if e := st.guardEarly; e != nil {
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			out.err = ctx.Err()
+			return out
+		}
+		e.taken = true
+		ps, origin, run, out.close = e.ps, e.origin, e.run, e.close
+		if e.err != nil {
+			out.err = e.err
+			return out
+		}
+	} else if ps, origin = guard.Probes(st.suite, st.result.Original, guardInputs(o)); ps != nil {
 		r, closeFn, err := o.Guard(ctx, ps)
 		if err != nil {
 			out.err = err

@@ -48,6 +48,7 @@ type search struct {
 	// graceEvals evaluations or graceTime from start.
 	graceEvals  int
 	graceTime   time.Duration
+	guardEarly  *guardOpen      // the guard's engine, opened with the run (or nil)
 	guardReady  chan guardSetup // the guard's setup, started with the search
 	guardWaited bool
 	guard       *guard.Guard
@@ -76,6 +77,8 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 	res := &Result{}
 	t0 := time.Now()
+	early := openGuardEarly(ctx, &opts, s)
+	defer early.release()
 	if p.HasDonors() {
 		// Donor files are ingredients: candidates run without them.
 		run = withoutDonors(p, run)
@@ -108,6 +111,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	if err != nil {
 		return nil, err
 	}
+	st.guardEarly = early
 	defer st.startGuard(ctx)()
 	defer st.startVerify(ctx)()
 	if err := st.explore(ctx); err != nil {

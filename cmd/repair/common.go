@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -200,6 +201,63 @@ func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite
 		}
 		return eng.Run, func() { eng.Close() }, nil
 	}
+}
+
+// prestartGuard starts opening the overfitting guard's engine while the
+// main engine starts, for a suite whose generated inputs the suite alone
+// decides (not a test file's): the guard's cost is mostly its engine's
+// start. The opener it returns hands that engine to repair.Run, which asks
+// for it with the same probe suite (else it opens one as guardOpener
+// does); the cleanup closes it if Run never took it.
+func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (func(context.Context, *fitness.Suite) (guard.Runner, func(), error), func()) {
+	open := f.guardOpener(l)
+	ps, _ := guard.Probes(l.suite, nil, n)
+	if ps == nil || len(l.suite.TestSource) > 0 {
+		return open, func() {}
+	}
+	type opened struct {
+		run   guard.Runner
+		close func()
+		err   error
+	}
+	ch := make(chan opened, 1)
+	pctx, cancel := context.WithCancel(ctx)
+	go func() {
+		run, closeFn, err := open(pctx, ps)
+		ch <- opened{run, closeFn, err}
+	}()
+	var taken atomic.Bool
+	get := func(ctx context.Context, want *fitness.Suite) (guard.Runner, func(), error) {
+		if !sameProbes(ps, want) || !taken.CompareAndSwap(false, true) {
+			return open(ctx, want)
+		}
+		o := <-ch
+		return o.run, o.close, o.err
+	}
+	cleanup := func() {
+		cancel()
+		if taken.CompareAndSwap(false, true) {
+			if o := <-ch; o.close != nil {
+				o.close()
+			}
+		}
+	}
+	return get, cleanup
+}
+
+// sameProbes reports whether two probe suites hold the same inputs.
+func sameProbes(a, b *fitness.Suite) bool {
+	if len(a.Cases) != len(b.Cases) {
+		return false
+	}
+	for i := range a.Cases {
+		x, y := &a.Cases[i], &b.Cases[i]
+		if x.Name != y.Name || x.Function != y.Function || string(x.Args) != string(y.Args) || string(x.Kwargs) != string(y.Kwargs) ||
+			(x.Stdin == nil) != (y.Stdin == nil) || x.Stdin != nil && *x.Stdin != *y.Stdin {
+			return false
+		}
+	}
+	return true
 }
 
 // verifyOpener opens the engine of the check of delivered fixes

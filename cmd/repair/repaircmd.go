@@ -141,6 +141,12 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	for _, n := range l.notes {
 		fmt.Fprintf(log, "repair: %s\n", n)
 	}
+	openGuard := f.in.guardOpener(l)
+	if f.guardInputs > 0 && !f.lenient {
+		var cleanup func()
+		openGuard, cleanup = f.in.prestartGuard(ctx, l, f.guardInputs)
+		defer cleanup()
+	}
 	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: log})
 	if err != nil {
 		return err
@@ -160,7 +166,7 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		return &flagError{fmt.Errorf("--guard-inputs must be from 0 to 100000, got %d", f.guardInputs)}
 	}
 	if f.guardInputs > 0 {
-		opts.Guard, opts.GuardInputs = f.in.guardOpener(l), f.guardInputs
+		opts.Guard, opts.GuardInputs = openGuard, f.guardInputs
 	}
 	if len(l.suite.TestSource) > 0 && eng.Name() == "cpython" {
 		opts.Verify = f.in.verifyOpener(l)
