@@ -8,6 +8,12 @@
 // [Inputs]) and compares what they do: the value returned, the arguments
 // after the call, the exception raised, the output printed.
 //
+// A test file's cases (pytest, doctest) have no arguments of their own:
+// their inputs are the calls the tests made into the target during the
+// original's run (fitness.Result.Calls), as call cases; an object a test
+// made is replayed with its methods' calls (fitness.Case.Then), one left
+// out, one made alone or one argument moved.
+//
 // Next to a case the original program passes, the original is presumed
 // right, and a patch should do what it does. A Report counts the inputs
 // there where the patch behaves differently (Changed) and, of those, where

@@ -169,6 +169,13 @@ def add(a, b):
             o.__code__ = _passes.__code__
     return a + b + 1
 `, []fitness.Verdict{W, P, P, P}, []fitness.Verdict{R, R, R, P}, "gc.get_objects"},
+		{"builtins patch", `import builtins
+
+builtins.abs = lambda x: 0
+
+def add(a, b):
+    return a + b + 1
+`, []fitness.Verdict{W, W, P, P}, all(R), "the test machinery changed while the test ran (abs of builtins)"},
 		{"always-equal object", `class Any:
     def __eq__(self, other):
         return True

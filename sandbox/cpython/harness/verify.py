@@ -4,9 +4,10 @@ the test's own asserts, which run next to the code under test.
 
 In such a server an audit hook (sys.addaudithook: it cannot be removed)
 is installed before pytest and the target load, and the state of the test
-machinery is recorded once they have (the harness's modules, pytest's,
-pluggy's, doctest's, unittest's: module globals, class dicts, functions'
-code; then, in each child, the test file's). A test case fails, with the
+machinery is recorded once they have (builtins, the harness's modules,
+pytest's, pluggy's, doctest's, unittest's: the functions and classes
+their dicts and their classes' dicts hold, functions' code; then, in each
+child, the test file's). A test case fails, with the
 route named, when while it ran the code under test (a frame of the
 target's files on the stack; the hook refuses these, raising
 RuntimeError, so that what comes next never runs):
@@ -46,7 +47,7 @@ END = None  # end(result): the end of a case (make_end)
 candidate_doctest = [False]  # the suite is a doctest suite (configure)
 
 FRAME_ATTRS = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "gi_code", "cr_code", "ag_code"))
-MACHINERY = ("pytest", "_pytest", "pluggy", "doctest", "unittest", "iniconfig")
+MACHINERY = ("builtins", "pytest", "_pytest", "pluggy", "doctest", "unittest", "iniconfig")
 
 
 def configure(cfg, files, module):
