@@ -259,51 +259,46 @@ func firstLine(s string) string {
 	return s
 }
 
-// describe names probe i as a call or an input.
+// describe names probe i as a call or an input; an object's life as its
+// class's call then its methods' ("Queue().add(1).first()").
 func (g *Guard) describe(i int) string {
 	c := &g.probes[i]
 	if c.Kind == fitness.IO && c.Stdin != nil {
 		return "input " + firstLine(fitness.PyStrRepr(*c.Stdin))
 	}
+	s := callText(c.Function, c.Args, c.Kwargs)
+	var steps [][]json.RawMessage
+	if c.Then != nil && json.Unmarshal(c.Then, &steps) == nil {
+		for _, st := range steps {
+			var name string
+			if len(st) < 2 || json.Unmarshal(st[0], &name) != nil {
+				continue
+			}
+			var kwargs json.RawMessage
+			if len(st) > 2 {
+				kwargs = st[2]
+			}
+			s += "." + callText(name, st[1], kwargs)
+		}
+	}
+	return firstLine(s)
+}
+
+// callText shows a call of name with args (a JSON array) and kwargs (a
+// JSON object, or nil) as Python would write it.
+func callText(name string, args, kwargs json.RawMessage) string {
 	var parts []string
-	if v, err := fitness.ParseJSONValue(c.Args); err == nil {
+	if v, err := fitness.ParseJSONValue(args); err == nil {
 		for _, a := range v.Items {
 			parts = append(parts, a.Repr())
 		}
 	}
-	if c.Kwargs != nil {
-		if v, err := fitness.ParseJSONValue(c.Kwargs); err == nil {
+	if kwargs != nil {
+		if v, err := fitness.ParseJSONValue(kwargs); err == nil {
 			for j := range v.Items {
 				parts = append(parts, v.Items[j].Str+"="+v.Vals[j].Repr())
 			}
 		}
 	}
-	s := c.Function + "(" + strings.Join(parts, ", ") + ")"
-	if c.Then != nil {
-		var steps []json.RawMessage
-		if json.Unmarshal(c.Then, &steps) == nil {
-			for _, st := range steps {
-				var call []json.RawMessage
-				var name string
-				if json.Unmarshal(st, &call) != nil || len(call) < 2 || json.Unmarshal(call[0], &name) != nil {
-					continue
-				}
-				var args []string
-				if v, err := fitness.ParseJSONValue(call[1]); err == nil {
-					for _, a := range v.Items {
-						args = append(args, a.Repr())
-					}
-				}
-				if len(call) > 2 {
-					if v, err := fitness.ParseJSONValue(call[2]); err == nil {
-						for j := range v.Items {
-							args = append(args, v.Items[j].Str+"="+v.Vals[j].Repr())
-						}
-					}
-				}
-				s += "." + name + "(" + strings.Join(args, ", ") + ")"
-			}
-		}
-	}
-	return firstLine(s)
+	return name + "(" + strings.Join(parts, ", ") + ")"
 }

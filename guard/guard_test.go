@@ -125,3 +125,17 @@ func TestExpectedFromTestFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribe: a probe is shown as the call Python would write, an
+// object's life as its class's call and its methods'.
+func TestDescribe(t *testing.T) {
+	g := &Guard{probes: []fitness.Case{
+		{Kind: fitness.Call, Function: "f", Args: []byte(`[1, "a"]`), Kwargs: []byte(`{"k": [2]}`)},
+		{Kind: fitness.Call, Function: "Queue", Args: []byte(`[]`), Then: []byte(`[["add", [1], {}], ["first", [], {"x": null}]]`)},
+	}}
+	for i, want := range []string{`f(1, 'a', k=[2])`, `Queue().add(1).first(x=None)`} {
+		if got := g.describe(i); got != want {
+			t.Errorf("probe %d: got %s, want %s", i, got, want)
+		}
+	}
+}
