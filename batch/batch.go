@@ -167,15 +167,31 @@ func Run(ctx context.Context, subs []string, opts Options) ([]Result, error) {
 
 	if len(opts.Suite.TestSource) > 0 && eng.Name() == "cpython" {
 		// Every repair's fixes are checked against the test file in
-		// servers of their own (sandbox.Options.Verify).
-		opts.Repair.Verify = func(ctx context.Context) (repair.Runner, func(), error) {
-			s := *opts.Suite
-			s.Cases = append([]fitness.Case(nil), opts.Suite.Cases...)
-			veng, err := opts.Open(ctx, sandbox.Options{Suite: &s, Target: target, Workers: 1, Verify: true})
-			if err != nil {
-				return nil, nil, err
+		// servers of their own (sandbox.Options.Verify): one engine for
+		// the batch, opened when the first fix needs it.
+		var v struct {
+			once sync.Once
+			run  repair.Runner
+			eng  sandbox.Engine
+			err  error
+		}
+		defer func() {
+			v.once.Do(func() {}) // the repairs are over: nothing opens it now
+			if v.eng != nil {
+				v.eng.Close()
 			}
-			return repair.SameCases(opts.Suite, &s, veng.Run), func() { veng.Close() }, nil
+		}()
+		opts.Repair.Verify = func(ctx context.Context) (repair.Runner, func(), error) {
+			v.once.Do(func() {
+				s := *opts.Suite
+				s.Cases = append([]fitness.Case(nil), opts.Suite.Cases...)
+				// Not the first repair's context: the engine outlives it.
+				v.eng, v.err = opts.Open(context.WithoutCancel(ctx), sandbox.Options{Suite: &s, Target: target, Workers: opts.Workers, Verify: true})
+				if v.err == nil {
+					v.run = repair.SameCases(opts.Suite, &s, v.eng.Run)
+				}
+			})
+			return v.run, func() {}, v.err
 		}
 	}
 
