@@ -7,6 +7,7 @@ package repair
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"repair/fitness"
 	"repair/sandbox"
@@ -88,18 +89,10 @@ func (st *search) verify(ctx context.Context, fix *Fix) (string, error) {
 		if i < len(st.verifiedOrig.Results) && i < len(orig) && st.verifiedOrig.Results[i].Verdict != orig[i].Verdict {
 			continue // the check changes this test's verdict of the original too
 		}
-		return fmt.Sprintf("%s: %v (%s)", st.suite.Cases[i].Name, r.Verdict, firstLine(r.Detail)), nil
+		detail, _, _ := strings.Cut(r.Detail, "\n")
+		return fmt.Sprintf("%s: %v (%s)", st.suite.Cases[i].Name, r.Verdict, detail), nil
 	}
 	return "", nil
-}
-
-func firstLine(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }
 
 // SameCases wraps run, an engine's for suite got (a copy of want opened
