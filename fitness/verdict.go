@@ -85,6 +85,9 @@ type Result struct {
 	// partial credit (see PartialCredit). 0 when unknown, and for other
 	// kinds of case.
 	Progress float64 `json:"progress,omitempty"`
+	// Calls are, for a test case run with sandbox.RunOptions.Record, the
+	// calls it made into the target (the overfitting guard's inputs).
+	Calls []RecordedCall `json:"calls,omitempty"`
 }
 
 // Injection is one value lenient execution injected: the case's verdict

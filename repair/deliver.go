@@ -62,6 +62,17 @@ func (st *search) deliver(c individual) (bool, error) {
 	}
 	st.delivered[k] = true
 	t1 := time.Now()
+	why, err := st.verify(ctx, fix)
+	res.VerifyTime += time.Since(t1)
+	if err != nil {
+		return true, err
+	}
+	if why != "" {
+		res.Refused = append(res.Refused, why)
+		fmt.Fprintf(log, "repair: a fix passes its tests here but not in the check of delivered fixes (%s): refused\n", why)
+		return false, nil
+	}
+	t1 = time.Now()
 	if err := st.check(ctx, fix); err != nil {
 		return true, err
 	}
@@ -194,88 +205,121 @@ func changedLines(diff string) int {
 // guardSetup is the overfitting guard once its engine is open and the
 // original observed; g is nil when it cannot run (err says why).
 type guardSetup struct {
-	g   *guard.Guard
-	err error
-}
-
-// guardEngine is the overfitting guard's engine, opened in the
-// background from the start of Run: its servers boot while the original
-// runs and the statements are ranked, so the first fix rarely waits.
-type guardEngine struct {
-	ps     *fitness.Suite
-	origin []int
-	ready  chan guardOpened
-	cancel context.CancelFunc
-}
-
-type guardOpened struct {
-	run   guard.Runner
+	g     *guard.Guard
 	close func()
 	err   error
 }
 
-// openGuard starts opening the guard's engine when the options ask for
-// the guard; nil when they do not. Call close on it in any case.
-func openGuard(ctx context.Context, s *fitness.Suite, opts *Options) *guardEngine {
-	if opts.Guard == nil || opts.Lenient != nil {
+// startGuard starts opening the overfitting guard's engine, when the
+// options ask for the guard, while the search runs: the first fix does
+// not wait for it. The caller must call the function it returns, which
+// stops the setup and closes the engine, when the run ends.
+func (st *search) startGuard(ctx context.Context) func() {
+	if st.opts.Guard == nil || st.opts.Lenient != nil {
+		return func() {}
+	}
+	gctx, cancel := context.WithCancel(ctx)
+	st.guardReady = make(chan guardSetup, 1)
+	go func() { st.guardReady <- st.setupGuard(gctx) }()
+	return func() {
+		cancel()
+		if g := <-st.guardReady; g.close != nil {
+			g.close()
+		}
+	}
+}
+
+// guardOpen is the guard's engine being opened from the start of the run,
+// for a suite whose generated inputs the suite alone decides (not a test
+// file's, which its original's run records): most of the guard's cost is
+// its engine's start, which then overlaps the original's run and the
+// search.
+type guardOpen struct {
+	ps     *fitness.Suite
+	origin []int
+	done   chan struct{} // closed once run, close and err are set
+	run    guard.Runner
+	close  func()
+	err    error
+	cancel func()
+	taken  bool // setupGuard took the engine: it closes it
+}
+
+// openGuardEarly starts opening the guard's engine for s, or returns nil
+// when the options ask for no guard, or s's inputs depend on the
+// original's run.
+func openGuardEarly(ctx context.Context, opts *Options, s *fitness.Suite) *guardOpen {
+	if opts.Guard == nil || opts.Lenient != nil || len(s.TestSource) > 0 {
 		return nil
 	}
-	n := opts.GuardInputs
-	if n == 0 {
-		n = guard.DefaultInputs
-	}
-	ge := &guardEngine{ready: make(chan guardOpened, 1)}
-	ge.ps, ge.origin = guard.Probes(s, n)
+	ps, origin := guard.Probes(s, nil, guardInputs(opts))
 	gctx, cancel := context.WithCancel(ctx)
-	ge.cancel = cancel
+	g := &guardOpen{ps: ps, origin: origin, done: make(chan struct{}), cancel: cancel}
+	if ps == nil {
+		close(g.done)
+		return g
+	}
 	go func() {
-		var out guardOpened
-		if ge.ps != nil {
-			out.run, out.close, out.err = opts.Guard(gctx, ge.ps)
-		}
-		ge.ready <- out
+		g.run, g.close, g.err = opts.Guard(gctx, ps)
+		close(g.done)
 	}()
-	return ge
+	return g
 }
 
-// close stops the guard's engine, once it has opened.
-func (ge *guardEngine) close() {
-	if ge == nil {
+// release closes the early engine unless setupGuard took it. The run's
+// last step.
+func (g *guardOpen) release() {
+	if g == nil {
 		return
 	}
-	ge.cancel()
-	if g := <-ge.ready; g.close != nil {
-		g.close()
+	if !g.taken {
+		g.cancel()
+		<-g.done
+		if g.close != nil {
+			g.close()
+		}
 	}
+	g.cancel()
 }
 
-// startGuard sets the guard up on its engine (observing the original on
-// the generated inputs) while the search runs: the first fix does not
-// wait for it unless it comes first.
-func (st *search) startGuard(ctx context.Context, ge *guardEngine) {
-	if ge == nil {
-		return
+func guardInputs(o *Options) int {
+	if o.GuardInputs == 0 {
+		return guard.DefaultInputs
 	}
-	st.guardReady = make(chan guardSetup, 1)
-	go func() { st.guardReady <- st.setupGuard(ctx, ge) }()
+	return o.GuardInputs
 }
 
-// setupGuard waits for the guard's engine and observes the original
-// program on the generated inputs.
-func (st *search) setupGuard(ctx context.Context, ge *guardEngine) guardSetup {
-	var opened guardOpened
-	select {
-	case opened = <-ge.ready:
-		ge.ready <- opened // for close
-	case <-ctx.Done():
-		return guardSetup{err: ctx.Err()}
-	}
-	if opened.err != nil {
-		return guardSetup{err: opened.err}
-	}
+// setupGuard opens the overfitting guard's engine for inputs generated
+// from the suite (or takes the one opened early) and observes the
+// original program on them.
+func (st *search) setupGuard(ctx context.Context) guardSetup {
+	o, p := &st.opts, st.prog
 	var out guardSetup
-	p := st.prog
-	out.g, out.err = guard.New(ctx, st.suite, st.result.Original, p.Strip(p.Src), ge.ps, ge.origin, opened.run, st.guardRun())
+	var run guard.Runner
+	var ps *fitness.Suite
+	var origin []int
+	if e := st.guardEarly; e != nil {
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			out.err = ctx.Err()
+			return out
+		}
+		e.taken = true
+		ps, origin, run, out.close = e.ps, e.origin, e.run, e.close
+		if e.err != nil {
+			out.err = e.err
+			return out
+		}
+	} else if ps, origin = guard.Probes(st.suite, st.result.Original, guardInputs(o)); ps != nil {
+		r, closeFn, err := o.Guard(ctx, ps)
+		if err != nil {
+			out.err = err
+			return out
+		}
+		out.close, run = closeFn, r
+	}
+	out.g, out.err = guard.New(ctx, st.suite, st.result.Original, p.Strip(p.Src), ps, origin, run, st.guardRun())
 	return out
 }
 
@@ -290,6 +334,7 @@ func (st *search) check(ctx context.Context, fix *Fix) error {
 		st.guardWaited = true
 		select {
 		case g := <-st.guardReady:
+			st.guardReady <- g // for the deferred close
 			st.guard = g.g
 			if g.err != nil {
 				if ctx.Err() != nil {

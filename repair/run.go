@@ -52,9 +52,15 @@ type search struct {
 	// graceEvals evaluations or graceTime from start.
 	graceEvals  int
 	graceTime   time.Duration
+	guardEarly  *guardOpen      // the guard's engine, opened with the run (or nil)
 	guardReady  chan guardSetup // the guard's setup, started with the search
 	guardWaited bool
 	guard       *guard.Guard
+	// The check of delivered fixes (verify.go), opened with the search.
+	verifyReady  chan verifySetup
+	verifyWaited bool
+	verifier     Runner
+	verifiedOrig *fitness.Outcome // the original under the check, once needed
 }
 
 // Run repairs program p against suite s, evaluating candidates with run.
@@ -75,8 +81,8 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 	res := &Result{}
 	t0 := time.Now()
-	ge := openGuard(ctx, s, &opts)
-	defer ge.close()
+	early := openGuardEarly(ctx, &opts, s)
+	defer early.release()
 	if p.HasDonors() {
 		// Donor files are ingredients: candidates run without them.
 		run = withoutDonors(p, run)
@@ -109,9 +115,9 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	if err != nil {
 		return nil, err
 	}
-	gctx, cancelGuard := context.WithCancel(ctx)
-	defer cancelGuard()
-	st.startGuard(gctx, ge)
+	st.guardEarly = early
+	defer st.startGuard(ctx)()
+	defer st.startVerify(ctx)()
 	if err := st.explore(ctx); err != nil {
 		return nil, err
 	}

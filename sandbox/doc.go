@@ -171,9 +171,13 @@
 // MEMORY_LIMIT_EXCEEDED: the manager's, for a death or a deadline); a
 // PASSED written by a child becomes RUNTIME_ERROR. A test-file case runs
 // the test function's own asserts in the child, next to the candidate, and
-// its verdict is the child's: a candidate can reach the test's code, so
-// such a verdict is only as trustworthy as the candidate (a skip raised
-// while it runs fails it).
+// its verdict is the child's: a candidate can reach the test's code. An
+// xfail or skip passes only as the test file declared it (its marks as
+// collected with the original travel with each case), never when the code
+// under test raised it; a delivered fix's tests run again under the check
+// of [Options.Verify] (an audit hook and a comparison of the test
+// machinery after each test, in servers of their own); docs/engines.md
+// ("What a test file's verdict rests on") says what remains in-process.
 //
 // The engine also bounds each candidate's wall time in Go, where no
 // process of the sandbox can extend it: the sum of its cases' timeouts,

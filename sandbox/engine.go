@@ -58,6 +58,11 @@ type RunOptions struct {
 	// the search on a faster interpreter than it judges with (the hybrid
 	// engine) runs it on the judging one. Others ignore it.
 	Validate bool
+	// Record asks, of a test-file suite, for the calls each test case
+	// makes into the target's functions and methods (fitness.Result.Calls:
+	// the overfitting guard's inputs). Engines that cannot record leave
+	// them nil.
+	Record bool
 }
 
 // CaseRange is the cases First..End-1 of a suite, in its order.
@@ -109,6 +114,13 @@ type Options struct {
 	Python string
 	// Stderr receives one-time notices (degraded isolation). Nil discards.
 	Stderr io.Writer
+	// Verify runs a test file's cases under the check of delivered fixes
+	// (cpython; docs/engines.md, "The check of a delivered fix"): servers
+	// that no search ran in, an audit hook installed before pytest and
+	// the target load, the test machinery compared after every case. A
+	// case fails when the code under test reached or changed the test
+	// machinery. Engines without the check run the cases as usual.
+	Verify bool
 	// Env is the environment candidates run with (cpython engine); the
 	// zero value is an empty environment.
 	Env Environment

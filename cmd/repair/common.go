@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -217,9 +217,88 @@ func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite
 	}
 }
 
+// prestartGuard starts opening the overfitting guard's engine while the
+// main engine starts, for a suite whose generated inputs the suite alone
+// decides (not a test file's): the guard's cost is mostly its engine's
+// start. The opener it returns hands that engine to repair.Run, which asks
+// for it with the same probe suite (else it opens one as guardOpener
+// does); the cleanup closes it if Run never took it.
+func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (func(context.Context, *fitness.Suite) (guard.Runner, func(), error), func()) {
+	open := f.guardOpener(l)
+	ps, _ := guard.Probes(l.suite, nil, n)
+	if ps == nil || len(l.suite.TestSource) > 0 {
+		return open, func() {}
+	}
+	type opened struct {
+		run   guard.Runner
+		close func()
+		err   error
+	}
+	ch := make(chan opened, 1)
+	pctx, cancel := context.WithCancel(ctx)
+	go func() {
+		run, closeFn, err := open(pctx, ps)
+		ch <- opened{run, closeFn, err}
+	}()
+	var taken atomic.Bool
+	get := func(ctx context.Context, want *fitness.Suite) (guard.Runner, func(), error) {
+		if !sameProbes(ps, want) || !taken.CompareAndSwap(false, true) {
+			return open(ctx, want)
+		}
+		o := <-ch
+		return o.run, o.close, o.err
+	}
+	cleanup := func() {
+		cancel()
+		if taken.CompareAndSwap(false, true) {
+			if o := <-ch; o.close != nil {
+				o.close()
+			}
+		}
+	}
+	return get, cleanup
+}
+
+// sameProbes reports whether two probe suites hold the same inputs.
+func sameProbes(a, b *fitness.Suite) bool {
+	if len(a.Cases) != len(b.Cases) {
+		return false
+	}
+	for i := range a.Cases {
+		x, y := &a.Cases[i], &b.Cases[i]
+		if x.Name != y.Name || x.Function != y.Function || string(x.Args) != string(y.Args) || string(x.Kwargs) != string(y.Kwargs) ||
+			(x.Stdin == nil) != (y.Stdin == nil) || x.Stdin != nil && *x.Stdin != *y.Stdin {
+			return false
+		}
+	}
+	return true
+}
+
+// verifyOpener opens the engine of the check of delivered fixes
+// (sandbox.Options.Verify) like the main one; its notices are not
+// repeated.
+func (f *inputFlags) verifyOpener(l *loaded) func(context.Context) (repair.Runner, func(), error) {
+	return func(ctx context.Context) (repair.Runner, func(), error) {
+		// A copy: the engine replaces a pytest file's cases by those it
+		// collects, while the search reads them.
+		s := *l.suite
+		s.Cases = append([]fitness.Case(nil), l.suite.Cases...)
+		eng, err := f.openEngine(ctx, l, &s, 1, streams{Out: discard{}, Err: discard{}}, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		return repair.SameCases(l.suite, &s, eng.Run), func() { eng.Close() }, nil
+	}
+}
+
 // openSuite starts an engine for a loaded target and the given suite,
 // with workers workers (0: --workers).
 func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams) (sandbox.Engine, error) {
+	return f.openEngine(ctx, l, suite, workers, io, false)
+}
+
+// openEngine is openSuite, with the check of delivered fixes when verify.
+func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams, verify bool) (sandbox.Engine, error) {
 	iso, err := f.isolationLevel()
 	if err != nil {
 		return nil, err
@@ -239,7 +318,7 @@ func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Su
 	}
 	opts := sandbox.Options{
 		Suite: suite, Target: l.path, Targets: l.paths, Workers: workers, Isolation: iso,
-		Python: f.python, Stderr: io.Err, Env: env,
+		Python: f.python, Stderr: io.Err, Env: env, Verify: verify,
 	}
 	if len(f.executors) > 0 {
 		open, err := remoteOpener(f.executors, f.executorToken)
@@ -457,62 +536,4 @@ func withDonors(prog *program.Program, target string, paths []string, max int, s
 		return nil, nil, inputerr.Wrap(err)
 	}
 	return p, notes, nil
-}
-
-// prestart starts open on the guard's generated inputs for suite (n of
-// them, as repair.Run will ask) at once, in the background, and returns
-// an opener that hands that engine to its first caller (any later one
-// opens another) and a stop function that closes it if nobody took it.
-func prestart(ctx context.Context, open func(context.Context, *fitness.Suite) (guard.Runner, func(), error), suite *fitness.Suite, n int) (func(context.Context, *fitness.Suite) (guard.Runner, func(), error), func()) {
-	type opened struct {
-		run   guard.Runner
-		close func()
-		err   error
-	}
-	ps, _ := guard.Probes(suite, n)
-	if ps == nil {
-		return open, func() {}
-	}
-	pctx, cancel := context.WithCancel(ctx)
-	ready := make(chan opened, 1)
-	go func() {
-		var o opened
-		o.run, o.close, o.err = open(pctx, ps)
-		ready <- o
-	}()
-	var mu sync.Mutex
-	taken := false
-	get := func(ctx context.Context, probes *fitness.Suite) (guard.Runner, func(), error) {
-		mu.Lock()
-		first := !taken
-		taken = true
-		mu.Unlock()
-		if !first || len(probes.Cases) != len(ps.Cases) {
-			return open(ctx, probes)
-		}
-		select {
-		case o := <-ready:
-			return o.run, o.close, o.err
-		case <-ctx.Done():
-			go func() {
-				if o := <-ready; o.close != nil {
-					o.close()
-				}
-			}()
-			return nil, nil, ctx.Err()
-		}
-	}
-	stop := func() {
-		mu.Lock()
-		first := !taken
-		taken = true
-		mu.Unlock()
-		cancel()
-		if first {
-			if o := <-ready; o.close != nil {
-				o.close()
-			}
-		}
-	}
-	return get, stop
 }

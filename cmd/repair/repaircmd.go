@@ -13,7 +13,6 @@ import (
 	"golang.org/x/term"
 
 	"repair/experiment"
-	"repair/fitness"
 	"repair/guard"
 	"repair/localize"
 	"repair/repair"
@@ -143,12 +142,11 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	for _, n := range l.notes {
 		fmt.Fprintf(log, "repair: %s\n", n)
 	}
-	// The guard's engine boots with the search's.
-	var guardOpen func(context.Context, *fitness.Suite) (guard.Runner, func(), error)
-	if f.guardInputs > 0 && f.guardInputs <= 100_000 && !f.lenient {
-		var stop func()
-		guardOpen, stop = prestart(ctx, f.in.guardOpener(l), l.suite, f.guardInputs)
-		defer stop()
+	openGuard := f.in.guardOpener(l)
+	if f.guardInputs > 0 && !f.lenient {
+		var cleanup func()
+		openGuard, cleanup = f.in.prestartGuard(ctx, l, f.guardInputs)
+		defer cleanup()
 	}
 	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: log})
 	if err != nil {
@@ -174,7 +172,10 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		return &flagError{fmt.Errorf("--guard-inputs must be from 0 to 100000, got %d", f.guardInputs)}
 	}
 	if f.guardInputs > 0 {
-		opts.Guard, opts.GuardInputs = guardOpen, f.guardInputs
+		opts.Guard, opts.GuardInputs = openGuard, f.guardInputs
+	}
+	if len(l.suite.TestSource) > 0 && eng.Name() == "cpython" {
+		opts.Verify = f.in.verifyOpener(l)
 	}
 	if c, ok := eng.(interface{ Capacity() int }); ok && opts.Workers == 0 {
 		// Remote executors: keep as many candidates in flight as their

@@ -56,9 +56,12 @@ type report struct {
 	Rejected int `json:"rejected_fixes"`
 	// Hybrid is, with --engine hybrid, what ran where and whether gpython
 	// and CPython agreed on the original.
-	Hybrid   *repair.HybridStats `json:"hybrid,omitempty"`
-	Best     program.Patch       `json:"best_candidate,omitempty"`
-	BestDiff string              `json:"best_candidate_diff,omitempty"`
+	Hybrid *repair.HybridStats `json:"hybrid,omitempty"`
+	// Refused are the fixes the check of delivered fixes refused: the
+	// test each failed there.
+	Refused  []string      `json:"refused,omitempty"`
+	Best     program.Patch `json:"best_candidate,omitempty"`
+	BestDiff string        `json:"best_candidate_diff,omitempty"`
 	// Lenient is, with --lenient, what the original program ran with.
 	Lenient *lenientReport `json:"lenient,omitempty"`
 }
@@ -103,7 +106,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		StopReason: res.StopReason, Seconds: elapsed.Seconds(),
 		Stages: map[string]float64{
 			"localize": res.LocalizeTime.Seconds(), "search": res.SearchTime.Seconds(), "reduce": res.ReduceTime.Seconds(),
-			"guard": res.GuardTime.Seconds(),
+			"guard": res.GuardTime.Seconds(), "verify": res.VerifyTime.Seconds(),
 		},
 		Evaluations: res.Evaluations, Generations: res.Generations, Restarts: res.Restarts,
 		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, BestFitness: res.BestFitness,
@@ -127,6 +130,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	for _, i := range res.Flaky {
 		r.Flaky = append(r.Flaky, l.suite.Cases[i].Name)
 	}
+	r.Refused = res.Refused
 	if f.lenient && res.Original != nil {
 		r.Lenient = &lenientReport{Needed: neededInjections(res.Original), Cases: []caseInjections{}}
 		if r.Lenient.Needed == nil {

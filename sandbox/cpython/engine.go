@@ -486,12 +486,15 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		// WorkDirs are made empty in the private directory for every
 		// candidate (HOME, TMPDIR).
 		WorkDirs []string `json:"work_dirs,omitempty"`
+		// Verify: the check of delivered fixes (harness/verify.py).
+		Verify bool `json:"verify,omitempty"`
 	}{
 		Module:         module,
 		Cases:          []sandbox.RunCase{},
 		MemoryMB:       memoryMB,
 		OutputCap:      opts.OutputCap,
-		Reuse:          !cfg.noReuse,
+		Reuse:          !cfg.noReuse && !opts.Verify,
+		Verify:         opts.Verify && len(s.TestSource) > 0,
 		StaticCheck:    !cfg.noStaticCheck,
 		LenientRuntime: lenientRuntime,
 	}

@@ -114,8 +114,10 @@ func (e *Engine) choosePytest(ctx context.Context) (*Interpreter, *Pytest) {
 // collected is what the harness lists in collect mode.
 type collected struct {
 	Items []struct {
-		ID   string `json:"id"`
-		Line int    `json:"line"`
+		ID    string `json:"id"`
+		Line  int    `json:"line"`
+		XFail bool   `json:"xfail"`
+		Skip  bool   `json:"skip"`
 	} `json:"items"`
 	Error *string `json:"error"`
 }
@@ -155,7 +157,7 @@ func (e *Engine) collect(module string) ([]fitness.Case, error) {
 	cases := make([]fitness.Case, 0, len(c.Items))
 	for _, it := range c.Items {
 		cases = append(cases, fitness.Case{
-			Name: it.ID, Kind: fitness.Test, Function: it.ID, Line: it.Line,
+			Name: it.ID, Kind: fitness.Test, Function: it.ID, Line: it.Line, XFail: it.XFail, Skip: it.Skip,
 			Weight: fitness.DefaultWeight, Timeout: fitness.DefaultTimeout, Tolerance: fitness.DefaultTolerance,
 		})
 	}

@@ -91,6 +91,7 @@ const (
 	runAbandon              // stop at the first case that times out
 	runLenient              // a lenient run: the plan precedes the source
 	runRange                // run a range of the cases only
+	runRecord               // test cases record their calls into the target
 )
 
 // Flags of a record (see decodeRecords).
@@ -99,6 +100,7 @@ const (
 	recLines                  // the lines the case executed
 	recInjections             // the injections of a lenient run
 	recProgress               // a failing test's asserts passed and asserts
+	recCalls                  // the calls a test case made into the target (JSON)
 )
 
 // Sizes of the fixed parts of the messages.
@@ -294,6 +296,9 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 	if opts.AbandonAfterTimeout {
 		flags[0] |= runAbandon
 	}
+	if opts.Record {
+		flags[0] |= runRecord
+	}
 	binary.LittleEndian.PutUint64(flags[1:], math.Float64bits(opts.Timeout.Seconds()))
 	if first, end := opts.Cases.Bounds(e.nCases); first > 0 || end < e.nCases {
 		// Then the case range.
@@ -373,6 +378,7 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 //	[recDetail: u16 n, n bytes of detail], [recLines: u32 n, n × u32 lines],
 //	[recInjections: u16 n, n × (u32 line, kind, name, class)],
 //	[recProgress: u16 asserts passed, u16 asserts: a failing test's progress]
+//	[recCalls: u32 n, n bytes: the calls a test case made into the target, JSON]
 //
 // all little-endian; kind, name and class are a u8 length and UTF-8. A
 // status below 16 is a verdict: of a case's death or deadline (the
@@ -447,6 +453,14 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 				progress = float64(k) / float64(n)
 			}
 			p = p[progressSize:]
+		}
+		if flags&recCalls != 0 {
+			if len(p) < 4 || uint64(le.Uint32(p)) > uint64(len(p)-4) {
+				return errors.New("truncated calls")
+			}
+			n := int(le.Uint32(p))
+			r.Calls = fitness.ParseCalls(p[4 : 4+n])
+			p = p[4+n:]
 		}
 		if status >= fitness.StatusReturned {
 			var err error

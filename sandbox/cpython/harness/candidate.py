@@ -15,10 +15,12 @@ import sys
 from bisect import bisect_left
 from time import monotonic
 
+from . import verify
 from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, encode_value, observe_output, observe_raise, observe_return
 from .protocol import KINDS, MLE, PASSED, RTE, ST_FINISHED, ST_RAISED, ST_RETURNED, WRONG
 from .purity import reusable_value
+from .record import install as install_recorder, replay
 from .standin import drive, make_pytest, missing_fixtures, test_calls
 
 NoneType = type(None)
@@ -43,6 +45,7 @@ TEST_FILE = ""
 TEST_CODE = None
 ASSERTS = {}  # the test file's assert lines per function (assert_lines)
 FILES = frozenset()  # the candidate's and the test file's (details name their lines)
+CAND_FILES = frozenset()  # the candidate's files: the target's, or each target's (MULTI)
 PYTEST = None  # what the test file imports as pytest: the stand-in or pytest
 PRIVATE = ""  # the private directory: the server's working directory
 WORKDIR = ""  # the project's tree: where tests run (children chdir there); "": PRIVATE
@@ -55,7 +58,7 @@ def configure(cfg):
     sandbox.Tree) the helpers, the test file and the targets' import roots
     are the tree's, at "root" (the tree's own path, or its copy in lib/)."""
     global MODULE, CAND_FILE, PACKAGE, IMPORT_ROOT, LIB_PREFIX, MULTI, PACKAGES
-    global TEST_MODULE, TEST_FILE, TEST_CODE, ASSERTS, FILES, PYTEST, PRIVATE, WORKDIR
+    global TEST_MODULE, TEST_FILE, TEST_CODE, ASSERTS, FILES, CAND_FILES, PYTEST, PRIVATE, WORKDIR
     MODULE = cfg["module"]
     cwd = PRIVATE = os.getcwd()
     lib = os.path.join(cwd, "lib")
@@ -97,6 +100,7 @@ def configure(cfg):
     if len(MULTI) < 2:
         MULTI = ()
     files = {CAND_FILE} | {f for _, f in MULTI}
+    CAND_FILES = frozenset(files)
     TEST_MODULE = cfg.get("test_module") or ""
     TEST_CODE = None
     PYTEST = None
@@ -151,7 +155,7 @@ def use_pytest(module):
 def _case_class():
     from collections import namedtuple
 
-    return namedtuple("Case", "kind fn fn_head fn_rest args args_json kwargs kwargs_json want_args stdin timeout")
+    return namedtuple("Case", "kind fn fn_head fn_rest args args_json kwargs kwargs_json want_args stdin timeout xfail skip then_json")
 
 
 Case = _case_class()
@@ -180,6 +184,7 @@ def load_case(c):
         tuple(args) if scalar_args else None, None if scalar_args else json.dumps(args),
         tuple(kwargs.items()) if scalar_kwargs else None, None if scalar_kwargs else json.dumps(kwargs),
         bool(c.get("want_args")), c.get("stdin"), float(c.get("timeout") or 2.0),
+        bool(c.get("xfail")), bool(c.get("skip")), json.dumps(c["then"]) if c.get("then") is not None else None,
     )
 
 
@@ -354,6 +359,7 @@ class Ctx:
     """Runs one case of each kind on a fresh import of the candidate."""
 
     progress = None  # of the last failing test function (test_progress)
+    record = False  # a test case records its calls into the target (record.py)
 
     def __init__(self, code):
         self.code = code
@@ -434,6 +440,10 @@ class Ctx:
                 r = f(*args, **json_loads(c.kwargs_json))
             else:
                 r = f(*args)
+            if c.then_json is not None:
+                # An object's life as a test lived it (record.py): the
+                # value is what each of its methods returned.
+                r = replay(r, json_loads(c.then_json))
             if c.want_args:
                 return ST_RETURNED, observe_return(r, args), None
             if type(r) is int and I64_MIN <= r <= I64_MAX:
@@ -467,12 +477,17 @@ class Ctx:
         """A test function's verdict: decided here, in the candidate's
         process, by the test file's own asserts (see sandbox/doc.go)."""
         try:
-            self.fresh(MODULE)
+            d = self.fresh(MODULE)
+            if self.record:
+                install_recorder(d, CAND_FILES)
+            elif verify.ON:
+                install_recorder(d, CAND_FILES, verify.check_result)
             tm = ModuleType(TEST_MODULE)
             td = tm.__dict__
             td["__file__"] = TEST_FILE
             modules[TEST_MODULE] = tm
             exec(TEST_CODE, td)
+            verify.took_test_module(tm)
             fn = td.get(c.fn)
             if fn is None or not callable(fn):
                 return RTE, b"", "the test file does not define %s" % c.fn

@@ -19,12 +19,12 @@ import sys
 from _thread import _count as _thread_count
 from time import monotonic
 
-from . import candidate, guard, real_pytest
+from . import candidate, guard, real_pytest, record, verify
 from .candidate import Ctx, LenientCtx
 from .guard import Flags
 from .observe import Output, make_stdin
 from .protocol import (
-    CALL, CHILD_DONE, CHILD_GO, CODE_OFF, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF, PROGRESS, REC,
+    CALL, CALLS_MAX, CHILD_DONE, CHILD_GO, CODE_OFF, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF, PROGRESS, REC,
     U32, put_record,
 )
 from .real_pytest import LenientPytestCtx, PytestCtx
@@ -69,7 +69,7 @@ def child_main(shm, cases, go_r, done_w):
     manager that a reused child waits on. After a pure candidate that left
     the process clean it tells the manager and waits for the next one."""
     try:
-        Flags.copy = Flags.forked = Flags.memory = False
+        Flags.copy = Flags.forked = Flags.memory = Flags.restart = False
         os.setpgid(0, 0)  # the manager kills the group at a deadline
         if candidate.WORKDIR:
             try:
@@ -92,7 +92,7 @@ def child_main(shm, cases, go_r, done_w):
         mods0, base0 = dict(modules), set(BASE_MODULES)
         while True:
             _, _, _, start = HDR.unpack_from(shm, 0)
-            code_len, L, covoff, recbase, cap, reuse, job, lx_off, mask, end = JOB.unpack_from(shm, JOB_OFF)
+            code_len, L, covoff, recbase, cap, reuse, job, lx_off, mask, end, rec = JOB.unpack_from(shm, JOB_OFF)
             if not reuse:
                 os.close(go_r)
                 os.close(done_w)
@@ -103,7 +103,7 @@ def child_main(shm, cases, go_r, done_w):
                 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             except (ValueError, OSError):
                 pass
-            run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, reuse, lx_off)
+            run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, reuse, lx_off, rec)
             del code
             served += 1
             if not reuse or served >= MAX_SERVED or not clean(mods0, base0, mask):
@@ -122,8 +122,9 @@ def child_main(shm, cases, go_r, done_w):
     os._exit(0)
 
 
-def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_off):
-    """Runs cases start..end-1 of the candidate code."""
+def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_off, rec=0):
+    """Runs cases start..end-1 of the candidate code; with rec, test
+    cases record their calls into the target (record.py)."""
     if pure and ALL_CALLS and L == 0:
         return run_pure_calls(shm, cases, start, end, code, recbase, cap, pure == 2)
     hdr_pack = HDR.pack_into
@@ -153,6 +154,14 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         ctx = PytestCtx(code)
     else:
         ctx = Ctx(code)
+    recording = bool(rec) and bool(test_module)
+    if recording:
+        ctx.record = True
+        maxrec += 4 + CALLS_MAX
+    checking = verify.ON and bool(test_module)
+    if checking:
+        end_case, begin_case = verify.END, verify.begin
+    calls = None
     trace_all = cov and not pytest_mode
     used = recbase
     out = err = None
@@ -170,6 +179,10 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         sys.stdin = EMPTY_STDIN if c.stdin is None else make_stdin(c.stdin)
         if trace_all:
             sys.settrace(tracer)
+        if recording:
+            record.begin()
+        if checking:
+            begin_case()
         kind = c.kind
         if kind == CALL:
             status, payload, detail = ctx.run_call(c)
@@ -181,6 +194,14 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
             status, payload, detail = ctx.run_test(c)
         if trace_all:
             sys.settrace(None)
+        if recording:
+            calls = record.take()
+            if calls is not None and len(calls) > CALLS_MAX:
+                calls = None
+        if checking:
+            (status, payload, detail), ended = end_case((status, payload, detail))
+            if ended:
+                flags.restart = True
         if flags.copy:
             os._exit(0)  # a fork of the candidate came back into the harness
         t1 = clock()
@@ -196,8 +217,8 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
             used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, lx.take(), progress)
             if cov:
                 covmv[:] = zeros
-        elif detail or cov or progress:
-            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, None, progress)
+        elif detail or cov or progress or calls:
+            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, None, progress, calls)
             if cov:
                 covmv[:] = zeros
         else:
@@ -227,7 +248,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         # A case that left processes or threads behind, or a full record
         # area, ends this child at a case boundary: the forker kills what is
         # left and the manager has a fresh child run the remaining cases.
-        if i < n and (flags.forked or thread_count() or used + maxrec > cap):
+        if i < n and (flags.forked or flags.restart or thread_count() or used + maxrec > cap):
             hdr_pack(shm, 0, -1, t1, used, i)
             os._exit(0)
         hdr_pack(shm, 0, i, t1, used, i)

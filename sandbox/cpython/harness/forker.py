@@ -102,19 +102,51 @@ def forker(rfd, wfd, manager, start_child):
             if pid == 0:
                 start_child()
             write(wfd, pack(FORKED, pid))
-            status = -1
-            while True:
-                try:
-                    status = waitpid(pid, 0)[1]
-                    break
-                except InterruptedError:
-                    continue
-                except ChildProcessError:
-                    break
+            status = wait_child(pid, manager)
             reap_leftovers(manager)
             write(wfd, pack(REAPED, status))
         except BaseException:
             os._exit(3)
+
+
+def wait_child(pid, manager):
+    """Waits until child pid ends and returns its wait status (-1: lost).
+    Meanwhile it watches the manager, its other child: a candidate that
+    stops it (SIGSTOP, SIGTSTP: the manager is not PID 1 and cannot ignore
+    them) would silence the server and cost the records of the cases it
+    finished. The forker, which candidates cannot signal, lets the manager
+    go on and kills the child (the running case is its last: it attacked
+    the sandbox); the manager then sends what the finished cases wrote."""
+    waitpid, kill = os.waitpid, os.kill
+    while True:
+        try:
+            wpid, status = waitpid(-1, os.WUNTRACED)
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return -1
+        if wpid == pid and not os.WIFSTOPPED(status):
+            # A stop of the manager may be reported after the child's end
+            # (the child stopped it and finished): take that report, and
+            # let the manager go on.
+            try:
+                while waitpid(manager, os.WNOHANG | os.WUNTRACED)[0] == manager:
+                    pass
+            except OSError:
+                pass
+            try:
+                kill(manager, signal.SIGCONT)
+            except OSError:
+                pass
+            return status
+        if wpid == manager and os.WIFSTOPPED(status):
+            for f, sig in ((os.killpg, signal.SIGKILL), (kill, signal.SIGKILL), (kill, signal.SIGCONT)):
+                try:
+                    f(pid if sig == signal.SIGKILL else manager, sig)
+                except OSError:
+                    pass
+        # Else an orphan the candidate left, reaped here (reap_leftovers
+        # kills the living ones), or the child stopped: its deadline ends it.
 
 
 def wipe_workdir():

@@ -23,6 +23,7 @@ class Flags:
     copy = False  # this process is a fork made by candidate code
     forked = False  # candidate code forked during the case
     memory = False  # a case ran out of memory
+    restart = False  # the case left the session unusable: the next runs in a fresh child
 
 
 def _after_fork_child():

@@ -21,9 +21,9 @@ from time import clock_gettime, monotonic
 from . import candidate
 from .candidate import compile_joined
 from .protocol import (
-    CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CUR, DETAIL_MAX, DONE, EXIT_MEMORY, FORK, FORK_WIPE, FORKED,
+    CALLS_MAX, CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CUR, DETAIL_MAX, DONE, EXIT_MEMORY, FORK, FORK_WIPE, FORKED,
     HDR, INJ_MAX, JOB, JOB_OFF, MLE, MSG, MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT,
-    MSG_RUN, PROGRESS, RANGE, REAPED, REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_RANGE, SHM_SIZE,
+    MSG_RUN, PROGRESS, RANGE, REAPED, REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_RANGE, RUN_RECORD, SHM_SIZE,
     TLE, U32, VALUE_MAX, put_record, read_msg, send,
 )
 from .purity import pure_code
@@ -255,9 +255,10 @@ class Manager:
                 send(MSG_PING)
                 last_ping = now
 
-    def evaluate(self, src, cov, plan=None, first=0, end=None):
+    def evaluate(self, src, cov, plan=None, first=0, end=None, record=False):
         """Runs cases first..end-1 (end None: to the last) of candidate
-        src, sending their records."""
+        src, sending their records; with record, test cases record their
+        calls into the target (record.py)."""
         cand = candidate.CAND_FILE
         try:
             if candidate.MULTI:
@@ -291,20 +292,20 @@ class Manager:
             end = lx_off + len(lx)
         covoff = (end + 7) & ~7
         recbase = (covoff + L + 7) & ~7
-        maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size
+        maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size + (4 + CALLS_MAX if record else 0)
         cap = SHM_SIZE
         # Room for one record with the largest observation (a value and
         # the arguments, or an output), and a few small ones.
         if recbase + 2 * VALUE_MAX + 64 + 4 * (maxrec + (INJ_MAX if lx is not None else 0)) > cap:
             send(MSG_COMPILE, b"the candidate is too large for the sandbox")
             return
-        reuse, mask = pure_code(code) if REUSE and not cov and lx is None else (0, 0)
+        reuse, mask = pure_code(code) if REUSE and not cov and not record and lx is None else (0, 0)
         self.first_fork = True
         shm[CODE_OFF : CODE_OFF + len(blob)] = blob
         if lx is not None:
             shm[lx_off:end] = lx
         self.job += 1
-        JOB.pack_into(shm, JOB_OFF, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask, n)
+        JOB.pack_into(shm, JOB_OFF, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask, n, 1 if record else 0)
         start = first
         while start < n:
             START[0] = start
@@ -385,7 +386,7 @@ class Manager:
                     (k,) = U32.unpack_from(payload, off)
                     plan = payload[off + 4 : off + 4 + k]
                     off += 4 + k
-                self.evaluate(payload[off:], bool(flags & RUN_COVERAGE), plan, first, end)
+                self.evaluate(payload[off:], bool(flags & RUN_COVERAGE), plan, first, end, bool(flags & RUN_RECORD))
                 send(MSG_DONE, DONE.pack(self.reused, self.forks, 1 if self.idle else 0))
             elif kind == MSG_QUIT:
                 return

@@ -45,6 +45,7 @@ RUN_COVERAGE = 1  # report the lines each case executed
 RUN_ABANDON = 2  # stop at the first case that times out
 RUN_LENIENT = 4  # a lenient run (package lenient): the plan precedes the source
 RUN_RANGE = 8  # run the cases first..end-1 only
+RUN_RECORD = 16  # record the calls test cases make into the target (record.py)
 CAP = struct.Struct("<d")  # the cap of the case timeouts
 RANGE = struct.Struct("<II")  # first case, end
 DONE = struct.Struct("<III")  # a D message: chunks run in a reused child, fresh children, a child kept
@@ -56,13 +57,16 @@ DONE = struct.Struct("<III")  # a D message: chunks run in a reused child, fresh
 # with REC_DETAIL a U16 length and the detail (UTF-8, at most DETAIL_MAX
 # bytes), with REC_LINES a U32 count and as many U32 line numbers, with
 # REC_INJECTIONS the injections (put_injections), with REC_PROGRESS
-# PROGRESS.
+# PROGRESS, with REC_CALLS a U32 length and the calls the case made into
+# the target (JSON, at most CALLS_MAX bytes; record.py).
 
 REC = struct.Struct("<IBBd")  # case, status, flags, seconds
 REC_DETAIL = 1
 REC_LINES = 2
 REC_INJECTIONS = 4
 REC_PROGRESS = 8
+REC_CALLS = 16
+CALLS_MAX = 16 << 10  # bytes of a case's recorded calls
 PROGRESS = struct.Struct("<HH")  # a failing test function's asserts passed, asserts
 U16 = struct.Struct("<H")
 U32 = struct.Struct("<I")
@@ -102,8 +106,9 @@ JOB_OFF = 32
 # records end, whether the child may serve the next candidate too, job
 # number, offset of the lenient runtime and plan (0: not lenient), the
 # pure modules the candidate can reach (a mask, see purity.take_snapshots),
-# the end of the cases to run (the first is in HDR)
-JOB = struct.Struct("<QQQQQQQQQQ")
+# the end of the cases to run (the first is in HDR), whether the cases
+# record their calls into the target (RUN_RECORD)
+JOB = struct.Struct("<QQQQQQQQQQQ")
 CODE_OFF = 128
 
 # Between the processes of a server, over pipes: the manager asks the
@@ -147,13 +152,15 @@ def send(kind, payload=b""):
         view = view[n:]
 
 
-def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None):
+def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None, calls=None):
     """Appends one record (see decodeRecords in server.go) at used and
     returns the new end: status is a verdict (of a death, or of a test
     case) or an ending (ST_*) whose observation is payload; progress, of a
-    failing test function, is (asserts passed, asserts)."""
+    failing test function, is (asserts passed, asserts); calls, the JSON
+    of its calls into the target (at most CALLS_MAX bytes)."""
     fl = ((REC_DETAIL if detail else 0) | (REC_LINES if covmv is not None else 0)
-          | (REC_INJECTIONS if injections is not None else 0) | (REC_PROGRESS if progress else 0))
+          | (REC_INJECTIONS if injections is not None else 0) | (REC_PROGRESS if progress else 0)
+          | (REC_CALLS if calls else 0))
     REC.pack_into(shm, used, i, status, fl, secs)
     used += REC.size
     if payload:
@@ -182,6 +189,10 @@ def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=No
     if progress:
         PROGRESS.pack_into(shm, used, min(progress[0], 0xFFFF), min(progress[1], 0xFFFF))
         used += PROGRESS.size
+    if calls:
+        U32.pack_into(shm, used, len(calls))
+        shm[used + 4 : used + 4 + len(calls)] = calls
+        used += 4 + len(calls)
     return used
 
 

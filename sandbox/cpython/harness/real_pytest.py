@@ -9,7 +9,7 @@ a pytest session of the child; collect_items lists the items for Go.
 import os
 import sys
 
-from . import candidate
+from . import candidate, record, verify
 from .candidate import Ctx, LenientCtx, compile_joined, exc_detail, test_progress
 from .guard import Flags
 from .observe import Output
@@ -86,7 +86,11 @@ class PytestCtx(Ctx):
             if cov is not None:
                 sys.settrace(cov[0])
             try:
-                self.fresh(candidate.MODULE)
+                d = self.fresh(candidate.MODULE)
+                if self.record:
+                    record.install(d, candidate.CAND_FILES)
+                elif verify.ON:
+                    record.install(d, candidate.CAND_FILES, verify.check_result)
             finally:
                 if cov is not None:
                     sys.settrace(None)
@@ -99,6 +103,9 @@ class PytestCtx(Ctx):
             self.items, errors = pytest_collect(self)
             if errors:
                 self.error = (RTE, errors)
+            m = sys.modules.get(candidate.TEST_MODULE)
+            if m is not None:
+                verify.took_test_module(m)
         except BaseException as e:
             self.items = {}
             self.error = (RTE, "pytest: " + exc_detail(e, candidate.FILES))
@@ -120,13 +127,60 @@ class PytestCtx(Ctx):
             sys.settrace(cov[0])
         try:
             reports = runtestprotocol(item, log=False, nextitem=None)
+        except candidate.PYTEST.exit.Exception as e:
+            # pytest.exit in a test ends pytest's run; here it fails the
+            # test (the code under test may raise it).
+            d = exc_detail(e, candidate.FILES)
+            e.__traceback__ = None
+            Flags.restart = True  # the item was not torn down
+            return RTE, b"", "pytest.exit: " + d
         finally:
             if cov is not None:
                 sys.settrace(None)
         e = self.excinfo.get("call")
         if e is not None:
             self.progress = test_progress(e)
-        return pytest_verdict(item, reports, self.excinfo)
+        return pytest_verdict(c, reports, self.excinfo)
+
+
+def collect_in_child(original):
+    """collect_items run in a child process, as JSON: importing the target
+    or the test file may end the process (os._exit, a signal), which must
+    be the suite's error, naming the target, not the server's death."""
+    import json
+
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            data = json.dumps(collect_items(original)).encode()
+            while data:
+                data = data[os.write(w, data):]
+        finally:
+            os._exit(0)
+    os.close(w)
+    chunks = []
+    while True:
+        b = os.read(r, 1 << 16)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(r)
+    status = os.waitpid(pid, 0)[1]
+    data = b"".join(chunks)
+    try:
+        json.loads(data)
+        return data
+    except ValueError:
+        pass
+    if os.WIFSIGNALED(status):
+        how = "it was killed by signal %d" % os.WTERMSIG(status)
+    else:
+        how = "exit status %d: os._exit, or a crash" % (os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1)
+    name = os.path.basename(candidate.CAND_FILE)
+    msg = "importing %s or %s ended the process (%s)" % (name, os.path.basename(candidate.TEST_FILE), how)
+    return json.dumps({"items": [], "error": msg}).encode()
 
 
 def collect_items(original):
@@ -151,7 +205,10 @@ def collect_items(original):
                 line = it.location[1] + 1
         except BaseException:
             pass
-        items.append({"id": nodeid, "line": line})
+        items.append({
+            "id": nodeid, "line": line, "xfail": it.get_closest_marker("xfail") is not None,
+            "skip": it.get_closest_marker("skip") is not None or it.get_closest_marker("skipif") is not None,
+        })
     return {"items": items, "error": ctx.error[1] if ctx.error else None}
 
 
@@ -318,16 +375,39 @@ def pytest_collect(ctx):
     return {it.nodeid: it for it in items}, msg
 
 
-def pytest_verdict(item, reports, excinfo):
-    """The record of one item from its setup, call and teardown reports."""
+def raised_by_candidate(e):
+    """Whether exception e went through a frame of the code under test."""
+    tb = e.__traceback__
+    files = candidate.CAND_FILES
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename in files:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def pytest_verdict(c, reports, excinfo):
+    """The record of test case c from its item's setup, call and teardown
+    reports: pytest's outcomes, but for those the code under test could
+    forge. An xfail outcome passes only when the test carried an xfail
+    mark when the original was collected (c.xfail), and not when the code
+    under test raised it (pytest.xfail); a skip passes only in setup, with
+    a skip or skipif mark collected (c.skip); any other skip fails, as
+    does a strict xpass."""
     for r in reports:
         if r.passed:
             continue
         when = r.when
+        e = excinfo.get(when)
         if r.skipped:
             if hasattr(r, "wasxfail"):
-                continue  # xfail that failed as expected: pytest passes it
-            if when == "setup" and (item.get_closest_marker("skip") or item.get_closest_marker("skipif")):
+                if not c.xfail:
+                    return WRONG, b"", "xfailed, but the test file does not mark it xfail"
+                if e is not None and isinstance(e, candidate.PYTEST.xfail.Exception) and raised_by_candidate(e):
+                    e.__traceback__ = None
+                    return WRONG, b"", "xfailed by the code under test: " + str(e)[:200]
+                continue  # an xfail that failed as expected: pytest passes it
+            if when == "setup" and c.skip and (e is None or not raised_by_candidate(e)):
                 continue  # skipped by its marks, whatever the candidate
             reason = ""
             lr = r.longrepr
@@ -336,7 +416,6 @@ def pytest_verdict(item, reports, excinfo):
                 if reason.startswith("Skipped: "):
                     reason = reason[len("Skipped: "):]
             return WRONG, b"", "skipped" + (": " + reason if reason else "")
-        e = excinfo.get(when)
         if e is None:
             # A strict xpass, or a failure pytest made up.
             text = str(r.longrepr or "failed").strip().splitlines()
