@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"repair/fitness"
 	"repair/guard"
 	"repair/internal/inputerr"
+	"repair/mutate"
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
@@ -34,6 +36,7 @@ const (
 	Repaired    = "repaired"         // a patch that passes every case was found
 	Suspect     = "suspect patch"    // every patch found breaks an input the submission handled
 	Passes      = "passes"           // it passes every case as it is
+	Untrusted   = "untrusted"        // it passes a test file, but uses names that can forge its verdicts
 	NotRepaired = "not repaired"     // no patch within its budget
 	NoCompile   = "does not compile" // a syntax error
 	Misnamed    = "misnamed"         // it lacks the function the suite calls
@@ -65,6 +68,11 @@ type Result struct {
 	// guard): how often it changes the submission's behaviour next to the
 	// cases it passed.
 	Guard *guard.Report `json:"guard,omitempty"`
+	// Uses lists, for a test-file suite, the names of the deny list
+	// (mutate.Denied) the submission uses: code under test can forge a
+	// test file's verdicts with them, so such a submission is never
+	// graded as passing (Untrusted) nor used as a donor.
+	Uses []string `json:"uses,omitempty"`
 }
 
 // Options configure Run.
@@ -131,8 +139,20 @@ func Run(ctx context.Context, subs []string, opts Options) ([]Result, error) {
 		return nil, err
 	}
 	defer eng.Close()
-	if opts.GuardInputs > 0 {
-		if ps, _ := guard.Probes(opts.Suite, opts.GuardInputs); ps != nil {
+	switch {
+	case opts.GuardInputs > 0 && len(opts.Suite.TestSource) > 0:
+		// A test file's inputs are the calls each submission's run
+		// records: an engine for each submission's probes.
+		opts.Repair.Guard = func(ctx context.Context, ps *fitness.Suite) (guard.Runner, func(), error) {
+			geng, err := opts.Open(ctx, sandbox.Options{Suite: ps, Target: target, Workers: 1})
+			if err != nil {
+				return nil, nil, fmt.Errorf("overfitting guard: %w", err)
+			}
+			return geng.Run, func() { geng.Close() }, nil
+		}
+		opts.Repair.GuardInputs = opts.GuardInputs
+	case opts.GuardInputs > 0:
+		if ps, _ := guard.Probes(opts.Suite, nil, opts.GuardInputs); ps != nil {
 			geng, err := opts.Open(ctx, sandbox.Options{Suite: ps, Target: target, Workers: opts.Workers})
 			if err != nil {
 				return nil, fmt.Errorf("overfitting guard: %w", err)
@@ -142,6 +162,36 @@ func Run(ctx context.Context, subs []string, opts Options) ([]Result, error) {
 				return geng.Run, func() {}, nil
 			}
 			opts.Repair.GuardInputs = opts.GuardInputs
+		}
+	}
+
+	if len(opts.Suite.TestSource) > 0 && eng.Name() == "cpython" {
+		// Every repair's fixes are checked against the test file in
+		// servers of their own (sandbox.Options.Verify): one engine for
+		// the batch, opened when the first fix needs it.
+		var v struct {
+			once sync.Once
+			run  repair.Runner
+			eng  sandbox.Engine
+			err  error
+		}
+		defer func() {
+			v.once.Do(func() {}) // the repairs are over: nothing opens it now
+			if v.eng != nil {
+				v.eng.Close()
+			}
+		}()
+		opts.Repair.Verify = func(ctx context.Context) (repair.Runner, func(), error) {
+			v.once.Do(func() {
+				s := *opts.Suite
+				s.Cases = append([]fitness.Case(nil), opts.Suite.Cases...)
+				// Not the first repair's context: the engine outlives it.
+				v.eng, v.err = opts.Open(context.WithoutCancel(ctx), sandbox.Options{Suite: &s, Target: target, Workers: opts.Workers, Verify: true})
+				if v.err == nil {
+					v.run = repair.SameCases(opts.Suite, &s, v.eng.Run)
+				}
+			})
+			return v.run, func() {}, v.err
 		}
 	}
 
@@ -228,6 +278,10 @@ func classify(ctx context.Context, eng sandbox.Engine, path string, opts Options
 		r.Status, r.Detail = Misnamed, err.Error()
 		return r, nil, nil
 	}
+	if len(opts.Suite.TestSource) > 0 {
+		// The test file's asserts run next to the submission.
+		r.Uses = mutate.DeniedNames(string(prog.Src))
+	}
 	orig, err := eng.Run(ctx, prog.Src, sandbox.RunOptions{})
 	if err != nil {
 		return r, nil, err
@@ -243,6 +297,10 @@ func classify(ctx context.Context, eng sandbox.Engine, path string, opts Options
 	}
 	if r.Passed == r.Cases {
 		r.Status = Passes
+		if len(r.Uses) > 0 {
+			r.Status = Untrusted
+			r.Detail = fmt.Sprintf("passes the %d cases, but uses %s: with these, code under test can forge a test file's verdicts; not graded as passing, never a donor", r.Cases, strings.Join(r.Uses, ", "))
+		}
 		return r, nil, nil
 	}
 	return r, prog, nil

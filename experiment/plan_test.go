@@ -82,7 +82,7 @@ func TestParseErrors(t *testing.T) {
 		{"key twice", "bugs: [bugs/*]\nseeds: 3\nseeds: 4\n",
 			`plan.yaml:3: seeds: given twice`},
 		{"engine", "bugs: [bugs/*]\nseeds: 3\nengine: pypy\n",
-			`plan.yaml:3: engine: must be one of auto, cpython, gpython, got "pypy"`},
+			`plan.yaml:3: engine: must be one of auto, cpython, gpython, hybrid, got "pypy"`},
 		{"sandbox", "bugs: [bugs/*]\nseeds: 3\nsandbox: tight\n",
 			`plan.yaml:3: sandbox: must be auto, strict or none, got "tight"`},
 		{"workers", "bugs: [bugs/*]\nseeds: 3\nworkers: -2\n",

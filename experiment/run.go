@@ -247,7 +247,7 @@ func (r *runner) runBug(ctx context.Context, trials []Trial) error {
 	}
 	eng, err := open(ctx, r.engine, sandbox.Options{
 		Suite: bug.Suite, Target: bug.Target, Workers: r.workers, Isolation: r.iso,
-		Python: r.python, Stderr: r.opts.Stderr,
+		Python: r.python, Stderr: r.opts.Stderr, Env: sandbox.Environment{Standard: true},
 	})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -214,6 +214,20 @@ func (c *Cache) store(k Key, e Entry) {
 	c.young[k] = e
 }
 
+// Put scores o and stores it as k's entry, in place of any: the verdict
+// of a judge that overrules the engine that ran k first (--engine hybrid).
+func (c *Cache) Put(k Key, o *Outcome) error {
+	e, err := c.entry(o)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.old, k)
+	c.store(k, e)
+	return nil
+}
+
 // Get returns the cached entry of a key, without counting a hit or a miss.
 func (c *Cache) Get(k Key) (Entry, bool) {
 	c.mu.Lock()

@@ -56,6 +56,13 @@ type Case struct {
 	Args json.RawMessage `json:"args,omitempty"`
 	// Kwargs is a JSON object of keyword arguments; nil means none.
 	Kwargs json.RawMessage `json:"kwargs,omitempty"`
+	// Then, of a call case, is a JSON array of method calls
+	// ([name, args, kwargs]) made in order on what the call returned (an
+	// object's life as a test lived it, RecordedCall.Then); the case's value is
+	// then the list of what each returned. Nil for a plain call. Only the
+	// overfitting guard's probes have it; engines that cannot run it
+	// (gpython) are never given one.
+	Then json.RawMessage `json:"then,omitempty"`
 	// Expected is the expected return value as JSON; nil means the return
 	// value is not checked ("null" means it must be None).
 	Expected json.RawMessage `json:"expected,omitempty"`
@@ -90,6 +97,13 @@ type Case struct {
 	// Line is the 1-based line of the case in its suite file, when known
 	// (JSON lines, Python test files); 0 otherwise.
 	Line int `json:"-"`
+	// XFail and Skip are a test case's pytest marks as collected with the
+	// original program: an xfail mark, a skip or skipif mark. An xfail
+	// outcome passes only with XFail, a skip in setup only with Skip (the
+	// code under test can mark the running item or raise either). Set by
+	// engines that collect with pytest; never read from a suite file.
+	XFail bool `json:"-"`
+	Skip  bool `json:"-"`
 	// Probe marks a case with no expectation whose run is observed, not
 	// judged: its verdict is PASSED whenever the code returned, raised or
 	// finished, and its Result.Detail is the [Behaviour] seen (the

@@ -89,6 +89,9 @@ type Result struct {
 	// when the engine measured it (cpython, with coverage); 0 otherwise.
 	// Seconds much above it mean the case mostly waits (sleeps, I/O).
 	CPU float64 `json:"cpu_seconds,omitempty"`
+	// Calls are, for a test case run with sandbox.RunOptions.Record, the
+	// calls it made into the target (the overfitting guard's inputs).
+	Calls []RecordedCall `json:"calls,omitempty"`
 }
 
 // Injection is one value lenient execution injected: the case's verdict

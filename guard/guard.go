@@ -8,6 +8,12 @@
 // [Inputs]) and compares what they do: the value returned, the arguments
 // after the call, the exception raised, the output printed.
 //
+// A test file's cases (pytest, doctest) have no arguments of their own:
+// their inputs are the calls the tests made into the target during the
+// original's run (fitness.Result.Calls), as call cases; an object a test
+// made is replayed with its methods' calls (fitness.Case.Then), one left
+// out, one made alone or one argument moved.
+//
 // Next to a case the original program passes, the original is presumed
 // right, and a patch should do what it does. A Report counts the inputs
 // there where the patch behaves differently (Changed) and, of those, where
@@ -22,7 +28,9 @@ package guard
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"repair/fitness"
@@ -49,6 +57,8 @@ type Report struct {
 	// Example describes the first changed input: the call or input, then
 	// what each program did.
 	Example string `json:"example,omitempty"`
+
+	testFile bool // the suite is a test file (String says why no inputs)
 }
 
 // Suspect reports whether the patch breaks an input the original handled.
@@ -60,6 +70,9 @@ func (r *Report) String() string {
 		return "not checked"
 	}
 	if r.Inputs == 0 {
+		if r.testFile {
+			return "no generated inputs (the tests the original passes made no call into the target whose arguments are plain values: None, bools, numbers, strings, lists, dicts)"
+		}
 		return "no generated inputs (the suite has no call or stdin cases the original passes)"
 	}
 	s := fmt.Sprintf("behaviour changed on %d of %d generated inputs", r.Changed, r.Inputs)
@@ -94,12 +107,17 @@ type Guard struct {
 	opts   sandbox.RunOptions
 	base   []fitness.Result // the original's behaviour on each probe
 	raises map[string]bool  // exceptions some case of the suite expects
+	// testFile: the suite is a test file, whose inputs are the calls its
+	// tests made into the target.
+	testFile bool
 }
 
 // Probes is the suite of generated inputs for s (at most max), to open an
-// engine with; nil when s has none.
-func Probes(s *fitness.Suite, max int) (*fitness.Suite, []int) {
-	probes, origin := Inputs(s, max)
+// engine with; nil when s has none. orig is the original's outcome on s:
+// for a test file, the run that recorded the calls the tests made into
+// the target (see Inputs); nil otherwise.
+func Probes(s *fitness.Suite, orig *fitness.Outcome, max int) (*fitness.Suite, []int) {
+	probes, origin := Inputs(s, orig, max)
 	if len(probes) == 0 {
 		return nil, nil
 	}
@@ -113,11 +131,24 @@ func Probes(s *fitness.Suite, max int) (*fitness.Suite, []int) {
 // orig) on the probe suite ps made by [Probes], with run an engine opened
 // for ps. opts are the engine options of every run (a timeout cap).
 func New(ctx context.Context, s *fitness.Suite, orig *fitness.Outcome, src []byte, ps *fitness.Suite, origin []int, run Runner, opts sandbox.RunOptions) (*Guard, error) {
-	g := &Guard{suite: s, run: run, opts: opts, raises: map[string]bool{}}
-	for _, c := range s.Cases {
+	g := &Guard{suite: s, run: run, opts: opts, raises: map[string]bool{}, testFile: len(s.TestSource) > 0}
+	for i, c := range s.Cases {
 		if c.Raises != "" {
 			g.raises[c.Raises[strings.LastIndexByte(c.Raises, '.')+1:]] = true
 		}
+		// A test the original passes that saw a call raise expects it.
+		if i < len(orig.Results) && orig.Results[i].Verdict == fitness.Passed {
+			for _, rc := range orig.Results[i].Calls {
+				if rc.Raised != "" {
+					g.raises[rc.Raised] = true
+				}
+			}
+		}
+	}
+	// So does a test file that says pytest.raises(E) or assertRaises(E).
+	for _, m := range raisesRE.FindAllSubmatch(s.TestSource, -1) {
+		name := string(m[1])
+		g.raises[name[strings.LastIndexByte(name, '.')+1:]] = true
 	}
 	if ps != nil {
 		g.probes, g.origin = ps.Cases, origin
@@ -140,10 +171,14 @@ func New(ctx context.Context, s *fitness.Suite, orig *fitness.Outcome, src []byt
 	return g, nil
 }
 
+// raisesRE finds the exceptions a test file expects: pytest.raises(E, ...),
+// self.assertRaises(E, ...), assertRaisesRegex.
+var raisesRE = regexp.MustCompile(`(?:\braises|\bassertRaises(?:Regex)?)\(\s*\(?\s*([A-Za-z_][\w.]*)`)
+
 // Check runs a patched program on the generated inputs and compares it
 // with the original.
 func (g *Guard) Check(ctx context.Context, src []byte) (*Report, error) {
-	r := &Report{}
+	r := &Report{testFile: g.testFile}
 	for _, n := range g.near {
 		if n {
 			r.Inputs++
@@ -224,24 +259,46 @@ func firstLine(s string) string {
 	return s
 }
 
-// describe names probe i as a call or an input.
+// describe names probe i as a call or an input; an object's life as its
+// class's call then its methods' ("Queue().add(1).first()").
 func (g *Guard) describe(i int) string {
 	c := &g.probes[i]
 	if c.Kind == fitness.IO && c.Stdin != nil {
 		return "input " + firstLine(fitness.PyStrRepr(*c.Stdin))
 	}
+	s := callText(c.Function, c.Args, c.Kwargs)
+	var steps [][]json.RawMessage
+	if c.Then != nil && json.Unmarshal(c.Then, &steps) == nil {
+		for _, st := range steps {
+			var name string
+			if len(st) < 2 || json.Unmarshal(st[0], &name) != nil {
+				continue
+			}
+			var kwargs json.RawMessage
+			if len(st) > 2 {
+				kwargs = st[2]
+			}
+			s += "." + callText(name, st[1], kwargs)
+		}
+	}
+	return firstLine(s)
+}
+
+// callText shows a call of name with args (a JSON array) and kwargs (a
+// JSON object, or nil) as Python would write it.
+func callText(name string, args, kwargs json.RawMessage) string {
 	var parts []string
-	if v, err := fitness.ParseJSONValue(c.Args); err == nil {
+	if v, err := fitness.ParseJSONValue(args); err == nil {
 		for _, a := range v.Items {
 			parts = append(parts, a.Repr())
 		}
 	}
-	if c.Kwargs != nil {
-		if v, err := fitness.ParseJSONValue(c.Kwargs); err == nil {
+	if kwargs != nil {
+		if v, err := fitness.ParseJSONValue(kwargs); err == nil {
 			for j := range v.Items {
 				parts = append(parts, v.Items[j].Str+"="+v.Vals[j].Repr())
 			}
 		}
 	}
-	return firstLine(c.Function + "(" + strings.Join(parts, ", ") + ")")
+	return name + "(" + strings.Join(parts, ", ") + ")"
 }

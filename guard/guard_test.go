@@ -16,7 +16,7 @@ func TestCheck(t *testing.T) {
 		{Name: "bad", Kind: fitness.Call, Function: "f", Args: []byte(`[-5]`), Raises: "ValueError", Timeout: 1},
 	}}
 	orig := &fitness.Outcome{Results: []fitness.Result{{Verdict: fitness.Passed}, {Verdict: fitness.WrongAnswer}}}
-	ps, origin := Probes(s, 100)
+	ps, origin := Probes(s, orig, 100)
 	ret := func(d string) fitness.Result { return fitness.Result{Verdict: fitness.Passed, Detail: d + "\tx"} }
 	// Each program's behaviour on the probes, by its text.
 	behave := map[string]func(i int, c fitness.Case) fitness.Result{
@@ -106,4 +106,36 @@ func behaveOrig(i int) fitness.Result {
 		return fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: "timed out after 20ms"}
 	}
 	return fitness.Result{Verdict: fitness.Passed, Detail: "returned 1\tx"}
+}
+
+// TestExpectedFromTestFile: an exception a test file expects
+// (pytest.raises, assertRaises) is behaviour, not a break, as a JSON
+// case's "raises" is.
+func TestExpectedFromTestFile(t *testing.T) {
+	s := &fitness.Suite{TestSource: []byte("import pytest\n\ndef test_a():\n    with pytest.raises(ValueError):\n        f(-1)\n\ndef test_b():\n    self.assertRaises(errors.Bad, f, 2)\n"),
+		Cases: []fitness.Case{{Name: "test_a", Kind: fitness.Test}, {Name: "test_b", Kind: fitness.Test}}}
+	orig := &fitness.Outcome{Results: []fitness.Result{{Verdict: fitness.WrongAnswer}, {Verdict: fitness.WrongAnswer}}}
+	g, err := New(context.Background(), s, orig, nil, nil, nil, nil, sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"ValueError", "Bad"} {
+		if !g.raises[name] {
+			t.Errorf("%s is not expected: %v", name, g.raises)
+		}
+	}
+}
+
+// TestDescribe: a probe is shown as the call Python would write, an
+// object's life as its class's call and its methods'.
+func TestDescribe(t *testing.T) {
+	g := &Guard{probes: []fitness.Case{
+		{Kind: fitness.Call, Function: "f", Args: []byte(`[1, "a"]`), Kwargs: []byte(`{"k": [2]}`)},
+		{Kind: fitness.Call, Function: "Queue", Args: []byte(`[]`), Then: []byte(`[["add", [1], {}], ["first", [], {"x": null}]]`)},
+	}}
+	for i, want := range []string{`f(1, 'a', k=[2])`, `Queue().add(1).first(x=None)`} {
+		if got := g.describe(i); got != want {
+			t.Errorf("probe %d: got %s, want %s", i, got, want)
+		}
+	}
 }

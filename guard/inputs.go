@@ -21,15 +21,22 @@ import (
 // suite are left out (the suite already judges them), and so are
 // duplicates. When there are more than max, they are taken evenly from
 // every case. Deterministic: the same suite gives the same probes.
-func Inputs(s *fitness.Suite, max int) (probes []fitness.Case, origin []int) {
+//
+// The cases of a test file (Kind Test) have no inputs of their own: orig,
+// the original's outcome on s when its run recorded the calls the tests
+// made into the target (sandbox.RunOptions.Record), gives them theirs
+// (fitness.Result.Calls), and origin[i] is then the test whose call
+// probe i was made from.
+func Inputs(s *fitness.Suite, orig *fitness.Outcome, max int) (probes []fitness.Case, origin []int) {
+	base, at := baseCases(s, orig)
 	seen := map[string]bool{}
-	for _, c := range s.Cases {
+	for _, c := range base {
 		seen[caseKey(&c)] = true
 	}
 	var per [][]fitness.Case
 	var from []int
-	for i := range s.Cases {
-		c := &s.Cases[i]
+	for k := range base {
+		c, i := &base[k], at[k]
 		var vs []fitness.Case
 		for _, v := range neighbours(c) {
 			if k := caseKey(&v); !seen[k] {
@@ -63,12 +70,39 @@ func Inputs(s *fitness.Suite, max int) (probes []fitness.Case, origin []int) {
 	return probes, origin
 }
 
+// baseCases are the cases of s whose neighbours are probes, with the
+// index of the case of s each stands for: s's own, and for its test cases
+// the calls orig recorded of them, as call cases.
+func baseCases(s *fitness.Suite, orig *fitness.Outcome) ([]fitness.Case, []int) {
+	var base []fitness.Case
+	var at []int
+	for i, c := range s.Cases {
+		if c.Kind != fitness.Test {
+			base, at = append(base, c), append(at, i)
+			continue
+		}
+		if orig == nil || i >= len(orig.Results) {
+			continue
+		}
+		for _, rc := range orig.Results[i].Calls {
+			base = append(base, fitness.Case{Name: c.Name, Kind: fitness.Call, Function: rc.Function,
+				Args: rc.Args, Kwargs: rc.Kwargs, Then: rc.Then, Weight: 1, Timeout: c.Timeout, Tolerance: c.Tolerance})
+			at = append(at, i)
+		}
+	}
+	return base, at
+}
+
 func caseKey(c *fitness.Case) string {
 	var b strings.Builder
 	b.WriteString(c.Kind.String() + "\x00" + c.Function + "\x00")
 	b.Write(canonJSON(c.Args))
 	b.WriteString("\x00")
 	b.Write(canonJSON(c.Kwargs))
+	if c.Then != nil {
+		b.WriteString("\x00")
+		b.Write(canonJSON(c.Then))
+	}
 	if c.Stdin != nil {
 		b.WriteString("\x00" + *c.Stdin)
 	}
@@ -107,7 +141,7 @@ func encode(v any) []byte {
 // function, timeout and memory.
 func neighbours(c *fitness.Case) []fitness.Case {
 	probe := func() fitness.Case {
-		return fitness.Case{Kind: c.Kind, Function: c.Function, Kwargs: c.Kwargs, Weight: 1,
+		return fitness.Case{Kind: c.Kind, Function: c.Function, Kwargs: c.Kwargs, Then: c.Then, Weight: 1,
 			Timeout: c.Timeout, Probe: true}
 	}
 	var out []fitness.Case
@@ -134,6 +168,13 @@ func neighbours(c *fitness.Case) []fitness.Case {
 				}
 			}
 		}
+		if c.Then != nil {
+			for _, then := range stepNeighbours(c.Then) {
+				p := probe()
+				p.Args, p.Then = c.Args, then
+				out = append(out, p)
+			}
+		}
 	case fitness.IO:
 		if c.Stdin == nil {
 			return nil
@@ -150,8 +191,10 @@ func neighbours(c *fitness.Case) []fitness.Case {
 // perturb returns neighbouring values of a JSON value (decoded with
 // UseNumber): numbers ±1, 0, negated and doubled; strings and lists
 // reversed, shortened at either end, extended by their first element,
-// sorted, and (lists) with one of their first elements perturbed. Objects
-// and null are left alone: their meaning is the program's.
+// sorted, and (lists) with one of their first elements perturbed; objects
+// with the value of one of their first keys perturbed (a graph as a dict
+// of lists loses or gains an edge). Keys and null are left alone: their
+// meaning is the program's.
 func perturb(v any, depth int) []any {
 	var out []any
 	switch x := v.(type) {
@@ -180,6 +223,25 @@ func perturb(v any, depth int) []any {
 			out = append(out, string(s))
 		} else {
 			out = append(out, "a")
+		}
+	case map[string]any:
+		if depth < 1 {
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys[:min(3, len(keys))] {
+				ps := perturb(x[k], depth+1)
+				for _, p := range ps[:min(2, len(ps))] {
+					w := make(map[string]any, len(x))
+					for k2, v2 := range x {
+						w[k2] = v2
+					}
+					w[k] = p
+					out = append(out, w)
+				}
+			}
 		}
 	case []any:
 		if len(x) > 0 {
@@ -286,6 +348,57 @@ func stdinNeighbours(in string) []string {
 		for _, m := range []*big.Int{new(big.Int).Add(n, big.NewInt(1)), new(big.Int).Sub(n, big.NewInt(1)), new(big.Int).Lsh(n, 1)} {
 			if m.Cmp(n) != 0 {
 				out = append(out, in[:l[0]]+m.String()+in[l[1]:])
+			}
+		}
+	}
+	return out
+}
+
+// stepNeighbours are the neighbours of an object's life (fitness.Case.Then,
+// [[name, args, kwargs], ...]): one method call left out, one call made
+// alone on a fresh object (a query of an empty stack), or one argument of
+// one call moved to a neighbouring value.
+func stepNeighbours(raw json.RawMessage) []json.RawMessage {
+	var v any
+	if decode(raw, &v) != nil {
+		return nil
+	}
+	steps, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	var out []json.RawMessage
+	add := func(s []any) {
+		if b := encode(s); b != nil {
+			out = append(out, b)
+		}
+	}
+	for j := range steps {
+		add(append(append([]any(nil), steps[:j]...), steps[j+1:]...))
+	}
+	for j := range steps {
+		if len(steps) > 2 {
+			add([]any{steps[j]})
+		}
+	}
+	for j, st := range steps {
+		call, ok := st.([]any)
+		if !ok || len(call) < 2 {
+			continue
+		}
+		args, ok := call[1].([]any)
+		if !ok {
+			continue
+		}
+		for i, a := range args {
+			for _, n := range perturb(a, 0) {
+				w := append([]any(nil), args...)
+				w[i] = n
+				c := append([]any(nil), call...)
+				c[1] = w
+				s := append([]any(nil), steps...)
+				s[j] = c
+				add(s)
 			}
 		}
 	}

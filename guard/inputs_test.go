@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -29,7 +30,8 @@ func TestInputs(t *testing.T) {
 			`[false,"a"]`, `[true,"aba"]`, `[false,"aba"]`, `[true,"ba"]`, `[false,"ba"]`}},
 		{"lists: reversed, shorter, longer, sorted, empty, an element moved", []fitness.Case{{Kind: fitness.Call, Args: []byte(`[[2, 1]]`)}}, 100,
 			[]string{`[[1,2]]`, `[[1]]`, `[[2]]`, `[[2,1,2]]`, `[[]]`, `[[3,1]]`, `[[1,1]]`, `[[2,2]]`, `[[2,0]]`}},
-		{"objects and null are left alone", []fitness.Case{{Kind: fitness.Call, Args: []byte(`[{"a": 1}, null]`)}}, 100, nil},
+		{"objects: one value moved; null left alone", []fitness.Case{{Kind: fitness.Call, Args: []byte(`[{"a": 1, "b": [2]}, null]`)}}, 100,
+			[]string{`[{"a":2,"b":[2]},null]`, `[{"a":0,"b":[2]},null]`, `[{"a":1,"b":[]},null]`}},
 		{"evenly from every case when capped", []fitness.Case{
 			{Kind: fitness.Call, Args: []byte(`[10]`)},
 			{Kind: fitness.Call, Args: []byte(`[20]`)},
@@ -43,7 +45,7 @@ func TestInputs(t *testing.T) {
 			for i := range tt.cases {
 				tt.cases[i].Name, tt.cases[i].Function, tt.cases[i].Timeout = "c", "f", 2
 			}
-			probes, origin := Inputs(&fitness.Suite{Cases: tt.cases}, tt.max)
+			probes, origin := Inputs(&fitness.Suite{Cases: tt.cases}, nil, tt.max)
 			var got []string
 			for i, p := range probes {
 				if !p.Probe || p.Timeout != 2 || origin[i] >= len(tt.cases) {
@@ -59,6 +61,45 @@ func TestInputs(t *testing.T) {
 				t.Errorf("probes (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestInputsFromCalls: a test file's inputs are the calls its tests made
+// into the target (recorded in the original's run), moved: an argument of
+// a call, a method call of an object's life left out or its argument
+// moved. The recorded calls themselves are left out (their tests judge
+// them).
+func TestInputsFromCalls(t *testing.T) {
+	s := &fitness.Suite{TestSource: []byte("..."), Cases: []fitness.Case{
+		{Name: "test_a", Kind: fitness.Test, Function: "test_a", Timeout: 3},
+		{Name: "test_b", Kind: fitness.Test, Function: "test_b", Timeout: 3},
+	}}
+	orig := &fitness.Outcome{Results: []fitness.Result{
+		{Verdict: fitness.Passed, Calls: []fitness.RecordedCall{
+			{Function: "double", Args: []byte(`[2]`), Result: []byte(`4`)},
+			{Function: "double", Args: []byte(`[3]`)},
+		}},
+		{Verdict: fitness.WrongAnswer, Calls: []fitness.RecordedCall{
+			{Function: "Stack", Args: []byte(`[]`), Then: []byte(`[["push",[1],{}],["pop",[],{}]]`)},
+		}},
+	}}
+	probes, origin := Inputs(s, orig, 100)
+	var got []string
+	for i, p := range probes {
+		if !p.Probe || p.Kind != fitness.Call || p.Timeout != 3 {
+			t.Errorf("probe %d: %+v", i, p)
+		}
+		got = append(got, fmt.Sprintf("%d %s%s %s", origin[i], p.Function, p.Args, p.Then))
+	}
+	want := []string{
+		"0 double[1] ", "0 double[-3] ", "1 Stack[] [[\"pop\",[],{}]]",
+		"0 double[0] ", "0 double[6] ", "1 Stack[] [[\"push\",[1],{}]]",
+		"0 double[-2] ", "1 Stack[] [[\"push\",[2],{}],[\"pop\",[],{}]]",
+		"0 double[4] ", "1 Stack[] [[\"push\",[0],{}],[\"pop\",[],{}]]",
+		"1 Stack[] [[\"push\",[-1],{}],[\"pop\",[],{}]]",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("probes (-want +got):\n%s", diff)
 	}
 }
 

@@ -672,8 +672,11 @@ func Refine(c *Context, ops []Weighted, e program.Edit, rng *rand.Rand) (program
 			continue
 		}
 		r := buf[rng.IntN(len(buf))]
-		e.Site, e.Text = site, r.Text
-		return e, true
+		refined := e
+		refined.Site, refined.Text = site, r.Text
+		if !c.denied(refined) {
+			return refined, true
+		}
 	}
 	return e, false
 }

@@ -83,6 +83,7 @@ type Context struct {
 	boundNames  map[string]bool  // names the program binds anywhere
 	scopeAttrs  [][]string       // per scope: the attributes its statements read
 	firstStore  []map[string]int // per scope: where each name is first assigned
+	deny        *denyInfo        // the deny check (deny.go); nil: nothing to deny
 }
 
 type donorExpr struct {
@@ -271,6 +272,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 		}
 	}
 	c.findDevTargets(w)
+	c.initDeny()
 	return c
 }
 

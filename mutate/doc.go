@@ -50,5 +50,13 @@
 // the statement that holds it ([Context.Weights], from package localize),
 // so statements no failing test executes are never changed.
 //
+// # The deny list
+//
+// No edit brings into a function (class, module code) a name of [Denied]
+// its original does not use: pytest, frames, gc, ctypes, os._exit, a new
+// __eq__ and the like, by which code under test can forge the verdict of
+// a test file it runs next to. Operators, [Neighbourhood] and [Refine]
+// skip such edits (deny.go).
+//
 // `repair operators` prints [All] with their docs.
 package mutate

@@ -52,7 +52,11 @@ func (o *Operator) Apply(c *Context, rng *rand.Rand) (program.Edit, bool) {
 	for try := 0; try < tries; try++ {
 		t := s.draw(rng)
 		buf = buf[:0]
-		o.Edits(c, t, func(e program.Edit) { buf = append(buf, e) })
+		o.Edits(c, t, func(e program.Edit) {
+			if !c.denied(e) {
+				buf = append(buf, e)
+			}
+		})
 		if len(buf) > 0 {
 			return c.pick(buf, rng), true
 		}

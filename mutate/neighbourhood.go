@@ -56,7 +56,11 @@ func NewStream(c *Context, ops []Weighted, rng *rand.Rand, limit int) *Stream {
 		st := s.total()
 		for i, t := range s.ids {
 			buf = buf[:0]
-			o.Op.Edits(c, t, func(e program.Edit) { buf = append(buf, e) })
+			o.Op.Edits(c, t, func(e program.Edit) {
+				if !c.denied(e) {
+					buf = append(buf, e)
+				}
+			})
 			if len(buf) == 0 {
 				continue
 			}

@@ -6,6 +6,7 @@ package repair
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -29,6 +30,23 @@ func (st *search) deliver(c individual) (bool, error) {
 	t0 := time.Now()
 	fix, flaky, err := st.finish(ctx, c)
 	res.ReduceTime += time.Since(t0)
+	var rej *rejection
+	if errors.As(err, &rej) {
+		// The search's runs passed it, the validation's fail it twice alike:
+		// the candidate and its reduction score what the validation saw,
+		// and the search goes on.
+		res.Rejected++
+		for _, k := range []fitness.Key{c.key, fitness.KeyOf(rej.src)} {
+			st.judged[k] = rej.o
+			if err := st.cache.Put(k, rej.o); err != nil {
+				return true, err
+			}
+		}
+		if res.Rejected == 1 {
+			fmt.Fprintf(log, "repair: a candidate that passed the search's runs fails its validation (%s); searching on\n", firstFailure(st.suite, rej.o))
+		}
+		return false, nil
+	}
 	if err != nil {
 		return true, err
 	}
@@ -44,6 +62,17 @@ func (st *search) deliver(c individual) (bool, error) {
 	}
 	st.delivered[k] = true
 	t1 := time.Now()
+	why, err := st.verify(ctx, fix)
+	res.VerifyTime += time.Since(t1)
+	if err != nil {
+		return true, err
+	}
+	if why != "" {
+		res.Refused = append(res.Refused, why)
+		fmt.Fprintf(log, "repair: a fix passes its tests here but not in the check of delivered fixes (%s): refused\n", why)
+		return false, nil
+	}
+	t1 = time.Now()
 	if err := st.check(ctx, fix); err != nil {
 		return true, err
 	}
@@ -87,9 +116,22 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 	src := p.Render(patch)
 	// A fresh run with the suite's own timeouts, not from the cache: a fix
 	// must pass twice.
-	o, err := st.run(ctx, src, sandbox.RunOptions{Lenient: st.opts.Lenient})
+	vo := sandbox.RunOptions{Lenient: st.opts.Lenient, Validate: true}
+	o, err := st.run(ctx, src, vo)
 	if err != nil {
 		return nil, nil, err
+	}
+	if o.CompileError != "" || !allPassed(o) {
+		// Once more: a flaky case passes now and then; a fix the
+		// validation's engine judges otherwise (--engine hybrid) fails the
+		// same way again.
+		o2, err := st.run(ctx, src, vo)
+		if err != nil {
+			return nil, nil, err
+		}
+		if sameVerdicts(o, o2) {
+			return nil, nil, &rejection{o: o, src: src}
+		}
 	}
 	var flaky []int
 	for i, r := range o.Results {
@@ -187,18 +229,89 @@ func (st *search) startGuard(ctx context.Context) func() {
 	}
 }
 
+// guardOpen is the guard's engine being opened from the start of the run,
+// for a suite whose generated inputs the suite alone decides (not a test
+// file's, which its original's run records): most of the guard's cost is
+// its engine's start, which then overlaps the original's run and the
+// search.
+type guardOpen struct {
+	ps     *fitness.Suite
+	origin []int
+	done   chan struct{} // closed once run, close and err are set
+	run    guard.Runner
+	close  func()
+	err    error
+	cancel func()
+	taken  bool // setupGuard took the engine: it closes it
+}
+
+// openGuardEarly starts opening the guard's engine for s, or returns nil
+// when the options ask for no guard, or s's inputs depend on the
+// original's run.
+func openGuardEarly(ctx context.Context, opts *Options, s *fitness.Suite) *guardOpen {
+	if opts.Guard == nil || opts.Lenient != nil || len(s.TestSource) > 0 {
+		return nil
+	}
+	ps, origin := guard.Probes(s, nil, guardInputs(opts))
+	gctx, cancel := context.WithCancel(ctx)
+	g := &guardOpen{ps: ps, origin: origin, done: make(chan struct{}), cancel: cancel}
+	if ps == nil {
+		close(g.done)
+		return g
+	}
+	go func() {
+		g.run, g.close, g.err = opts.Guard(gctx, ps)
+		close(g.done)
+	}()
+	return g
+}
+
+// release closes the early engine unless setupGuard took it. The run's
+// last step.
+func (g *guardOpen) release() {
+	if g == nil {
+		return
+	}
+	if !g.taken {
+		g.cancel()
+		<-g.done
+		if g.close != nil {
+			g.close()
+		}
+	}
+	g.cancel()
+}
+
+func guardInputs(o *Options) int {
+	if o.GuardInputs == 0 {
+		return guard.DefaultInputs
+	}
+	return o.GuardInputs
+}
+
 // setupGuard opens the overfitting guard's engine for inputs generated
-// from the suite and observes the original program on them.
+// from the suite (or takes the one opened early) and observes the
+// original program on them.
 func (st *search) setupGuard(ctx context.Context) guardSetup {
 	o, p := &st.opts, st.prog
-	n := o.GuardInputs
-	if n == 0 {
-		n = guard.DefaultInputs
-	}
-	ps, origin := guard.Probes(st.suite, n)
 	var out guardSetup
 	var run guard.Runner
-	if ps != nil {
+	var ps *fitness.Suite
+	var origin []int
+	if e := st.guardEarly; e != nil {
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			out.err = ctx.Err()
+			return out
+		}
+		e.taken = true
+		ps, origin, run, out.close = e.ps, e.origin, e.run, e.close
+		if e.err != nil {
+			out.err = e.err
+			return out
+		}
+	} else if ps, origin = guard.Probes(st.suite, st.result.Original, guardInputs(o)); ps != nil {
 		r, closeFn, err := o.Guard(ctx, ps)
 		if err != nil {
 			out.err = err
@@ -254,4 +367,46 @@ func (st *search) check(ctx context.Context, fix *Fix) error {
 // change of behaviour).
 func (st *search) guardRun() sandbox.RunOptions {
 	return sandbox.RunOptions{Timeout: max(2*st.result.SearchTimeout, 20*time.Millisecond)}
+}
+
+// rejection is the validation's outcome of a fix it failed twice alike.
+type rejection struct {
+	o   *fitness.Outcome
+	src []byte
+}
+
+func (r *rejection) Error() string { return "the judge failed the fix" }
+
+func sameVerdicts(a, b *fitness.Outcome) bool {
+	if a.CompileError != b.CompileError || len(a.Results) != len(b.Results) {
+		return false
+	}
+	for i := range a.Results {
+		if a.Results[i].Verdict != b.Results[i].Verdict {
+			return false
+		}
+	}
+	return true
+}
+
+func allPassed(o *fitness.Outcome) bool {
+	for _, r := range o.Results {
+		if r.Verdict != fitness.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// firstFailure names the first case o fails and how.
+func firstFailure(s *fitness.Suite, o *fitness.Outcome) string {
+	if o.CompileError != "" {
+		return "it does not compile: " + o.CompileError
+	}
+	for i, r := range o.Results {
+		if r.Verdict != fitness.Passed {
+			return fmt.Sprintf("%s: %s", caseNames(s, []int{i})[0], r.Verdict)
+		}
+	}
+	return "no case"
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // Engines are the names --engine accepts.
-var Engines = []string{"auto", "cpython", "gpython"}
+var Engines = []string{"auto", "cpython", "gpython", "hybrid"}
 
 // OpenEngine starts the named engine ("auto", "cpython", "gpython") for
 // opts.Suite. "auto" is cpython when a CPython 3.8 or newer is found (on
@@ -28,10 +28,17 @@ func OpenEngine(ctx context.Context, name string, opts sandbox.Options) (sandbox
 	}
 	switch name {
 	case "auto", "":
-		py, err := cpython.FindPython(ctx, opts.Python)
+		_, err := cpython.FindPython(ctx, opts.Python)
 		if err == nil {
+			e, err := cpython.New(ctx, opts)
+			if err != nil {
+				return nil, err
+			}
+			// The interpreter that runs the candidates: for a test file,
+			// the one with pytest (said just before, when it is another).
+			py := e.Python()
 			fmt.Fprintf(stderr, "repair: --engine auto: cpython %s (%s)\n", py.Version, py.Path)
-			return openCPython(ctx, opts)
+			return e, nil
 		}
 		if !errors.Is(err, sandbox.ErrNoPython) {
 			return nil, err
@@ -45,10 +52,50 @@ func OpenEngine(ctx context.Context, name string, opts sandbox.Options) (sandbox
 		return openGPython(ctx, opts, true)
 	case "cpython":
 		return openCPython(ctx, opts)
+	case "hybrid":
+		return openHybrid(ctx, opts)
 	case "gpython":
 		return openGPython(ctx, opts, false)
 	}
 	return nil, inputerr.New("--engine: unknown engine %q (want %v)", name, Engines)
+}
+
+// openHybrid starts a CPython pool and a gpython pool for --engine hybrid
+// (Hybrid). A program gpython cannot run at all gets CPython alone, said
+// on opts.Stderr.
+func openHybrid(ctx context.Context, opts sandbox.Options) (sandbox.Engine, error) {
+	stderr := opts.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	type opened struct {
+		e   sandbox.Engine
+		err error
+	}
+	fast := make(chan opened, 1)
+	go func() {
+		o := opts
+		o.Stderr = io.Discard
+		e, err := openGPython(ctx, o, false)
+		fast <- opened{e, err}
+	}()
+	truth, err := openCPython(ctx, opts)
+	g := <-fast
+	if err != nil {
+		if g.e != nil {
+			g.e.Close()
+		}
+		return nil, err
+	}
+	if g.err != nil {
+		if inputerr.Is(g.err) {
+			fmt.Fprintf(stderr, "repair: --engine hybrid: %v; searching on CPython alone\n", g.err)
+			return truth, nil
+		}
+		truth.Close()
+		return nil, g.err
+	}
+	return NewHybrid(g.e, truth, stderr), nil
 }
 
 func openCPython(ctx context.Context, opts sandbox.Options) (sandbox.Engine, error) {

@@ -207,6 +207,9 @@ func (st *search) evaluate(ctx context.Context, pop []individual) (int, bool, er
 		ind := &pop[i]
 		g.Go(func() error {
 			e, err := st.cache.EvalKey(gctx, ind.key, func(c context.Context) (*fitness.Outcome, error) {
+				if o := st.judged[ind.key]; o != nil {
+					return o, nil
+				}
 				return st.runCandidate(c, ind.src, &ind.change)
 			})
 			if err != nil {

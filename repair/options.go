@@ -111,6 +111,17 @@ type Options struct {
 	// GuardInputs is the number of generated inputs (0: the default,
 	// guard.DefaultInputs).
 	GuardInputs int
+	// CheckOriginal, if not nil, is called with the original program's
+	// outcome (once it compiles) before anything else looks at it: an
+	// error stops the run before any search (the parity check with plain
+	// pytest, cmd/repair).
+	CheckOriginal func(ctx context.Context, orig *fitness.Outcome) error
+	// Verify, when not nil, opens an engine for the suite with the check
+	// of delivered fixes (sandbox.Options.Verify): with a test-file suite,
+	// every fix runs its tests there too, and one that fails a test the
+	// search's runs passed is refused (Result.Refused) and the search goes
+	// on. The returned function closes the engine. Nil turns it off.
+	Verify func(ctx context.Context) (Runner, func(), error)
 	// Progress, if not nil, is called after each generation.
 	Progress func(Progress)
 	// Log receives notices (uniform localization, flaky cases). Nil

@@ -39,12 +39,20 @@ func calibrate(orig *fitness.Outcome) time.Duration {
 // original runs the original program's cases with coverage and checks
 // that it compiles and that some case fails (an inputerr error if not).
 func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, opts Options) (*fitness.Outcome, error) {
-	orig, err := runOriginal(ctx, run, p.Src, len(s.Cases), opts.Workers, sandbox.RunOptions{Coverage: true, Lenient: opts.Lenient})
+	// With a test file and the guard, the run records the calls the tests
+	// make into the target: the guard's inputs.
+	record := opts.Guard != nil && len(s.TestSource) > 0
+	orig, err := runOriginal(ctx, run, p.Src, len(s.Cases), opts.Workers, sandbox.RunOptions{Coverage: true, Lenient: opts.Lenient, Record: record})
 	if err != nil {
 		return nil, fmt.Errorf("run the original program: %w", err)
 	}
 	if orig.CompileError != "" {
 		return nil, inputerr.New("%s: does not compile: %s", p.Path, orig.CompileError)
+	}
+	if opts.CheckOriginal != nil {
+		if err := opts.CheckOriginal(ctx, orig); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.CheckRepairable(orig); err != nil {
 		return nil, err

@@ -59,6 +59,14 @@ type Result struct {
 	// Flaky lists cases whose verdict changed when the fix was run again:
 	// the fix is then not claimed (Fixes is empty).
 	Flaky []int
+	// Rejected counts the plausible candidates whose validation failed
+	// twice alike: the search's runs passed them, the final validation's
+	// did not (with --engine hybrid: gpython passed them, CPython did not).
+	Rejected int
+	// Refused says, of each fix the check of delivered fixes refused
+	// (Options.Verify), the test it failed there: such a fix passed its
+	// tests only by what the code under test did to them.
+	Refused []string
 	// Ranking is the fault localization of the original program.
 	Ranking localize.Ranking
 	// Original is the outcome of the original program.
@@ -80,7 +88,7 @@ type Result struct {
 	// "interrupted".
 	StopReason string
 	// Durations of the stages.
-	LocalizeTime, SearchTime, ReduceTime, GuardTime time.Duration
+	LocalizeTime, SearchTime, ReduceTime, GuardTime, VerifyTime time.Duration
 	// SearchTimeout is the cap of case timeouts during the search.
 	SearchTimeout time.Duration
 }

@@ -44,13 +44,23 @@ type search struct {
 	outer     context.Context      // the run's context, which outlives the time budget
 	delivered map[fitness.Key]bool // fixes after reduction, by program
 	stop      bool                 // a fix ended the search
+	// judged are the outcomes of candidates whose validation failed twice
+	// alike, which the search's runs of them return (the cache may evict
+	// them).
+	judged map[fitness.Key]*fitness.Outcome
 	// After a suspect fix (guard.Report.Suspect) the search goes on until
 	// graceEvals evaluations or graceTime from start.
 	graceEvals  int
 	graceTime   time.Duration
+	guardEarly  *guardOpen      // the guard's engine, opened with the run (or nil)
 	guardReady  chan guardSetup // the guard's setup, started with the search
 	guardWaited bool
 	guard       *guard.Guard
+	// The check of delivered fixes (verify.go), opened with the search.
+	verifyReady  chan verifySetup
+	verifyWaited bool
+	verifier     Runner
+	verifiedOrig *fitness.Outcome // the original under the check, once needed
 
 	sel   *selector // test selection and partial re-execution (nil: every case runs, compiled whole)
 	walls []float64 // the search's wall caps of the cases
@@ -76,6 +86,8 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 	res := &Result{}
 	t0 := time.Now()
+	early := openGuardEarly(ctx, &opts, s)
+	defer early.release()
 	if p.HasDonors() {
 		// Donor files are ingredients: candidates run without them.
 		run = withoutDonors(p, run)
@@ -117,7 +129,9 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	if err != nil {
 		return nil, err
 	}
+	st.guardEarly = early
 	defer st.startGuard(ctx)()
+	defer st.startVerify(ctx)()
 	if err := st.explore(ctx); err != nil {
 		return nil, err
 	}
@@ -182,7 +196,7 @@ func newSearch(ctx context.Context, p *program.Program, s *fitness.Suite, run Ru
 		bred:   map[fitness.Key]bool{},
 		fixes:  map[fitness.Key]bool{},
 		result: res,
-		outer:  ctx, delivered: map[fitness.Key]bool{},
+		outer:  ctx, delivered: map[fitness.Key]bool{}, judged: map[fitness.Key]*fitness.Outcome{},
 		sel:   newSelector(p, res.Original, &opts),
 		walls: wallCaps(res.Original),
 	}, nil

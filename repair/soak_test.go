@@ -54,6 +54,14 @@ func (v *verdicts) add(o *fitness.Outcome) {
 	}
 }
 
+// hostile are edits of testdata/soak/stats.py (old, new) that make it loop
+// forever, recurse without end and allocate without bound.
+var hostile = [][2]string{
+	{"i += 1", "i += 0"},
+	{"return depth(n - 1) + 1", "return depth(n) + 1"},
+	{"while len(out) < n:", "while len(out) < n * 10**12:"},
+}
+
 // TestSoak (REPAIR_SOAK=DURATION) repairs testdata/soak/stats.py, whose
 // mutants often loop forever, recurse without end, allocate without bound
 // and flood their output, with the real engines: rounds of a fixed number
@@ -96,6 +104,17 @@ func TestSoak(t *testing.T) {
 				seen.add(out)
 			}
 			return out, err
+		}
+		// Every round also runs one mutant of each hostile kind, so that
+		// the soak exercises them all whatever the operators draw.
+		for _, h := range hostile {
+			mutant := strings.Replace(string(p.Src), h[0], h[1], 1)
+			if mutant == string(p.Src) {
+				t.Fatalf("hostile edit %q does not apply to %s", h[0], target)
+			}
+			if _, err := run(ctx, []byte(mutant), sandbox.RunOptions{Timeout: 300 * time.Millisecond, AbandonAfterTimeout: true}); err != nil {
+				t.Fatalf("round %d (%s): hostile mutant %q: %v", i, name, h[1], err)
+			}
 		}
 		opts := Defaults()
 		opts.Seed = uint64(i + 1)

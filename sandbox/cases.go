@@ -15,11 +15,16 @@ type RunCase struct {
 	Function string          `json:"function,omitempty"`
 	Args     json.RawMessage `json:"args,omitempty"`
 	Kwargs   json.RawMessage `json:"kwargs,omitempty"`
+	Then     json.RawMessage `json:"then,omitempty"`
 	Stdin    *string         `json:"stdin,omitempty"`
 	Timeout  float64         `json:"timeout"`
 	// WantArgs asks for the arguments after the call: the case checks
 	// them.
 	WantArgs bool `json:"want_args,omitempty"`
+	// XFail and Skip are the test case's pytest marks as collected with
+	// the original ([fitness.Case.XFail]).
+	XFail bool `json:"xfail,omitempty"`
+	Skip  bool `json:"skip,omitempty"`
 }
 
 // RunCases are the cases as workers get them; checks are the cases'
@@ -27,8 +32,8 @@ type RunCase struct {
 func RunCases(cases []fitness.Case, checks []fitness.Check) []RunCase {
 	out := make([]RunCase, len(cases))
 	for i, c := range cases {
-		out[i] = RunCase{Kind: c.Kind, Function: c.Function, Args: c.Args, Kwargs: c.Kwargs,
-			Stdin: c.Stdin, Timeout: c.Timeout, WantArgs: checks[i].WantsArgs()}
+		out[i] = RunCase{Kind: c.Kind, Function: c.Function, Args: c.Args, Kwargs: c.Kwargs, Then: c.Then,
+			Stdin: c.Stdin, Timeout: c.Timeout, WantArgs: checks[i].WantsArgs(), XFail: c.XFail, Skip: c.Skip}
 	}
 	return out
 }

@@ -79,8 +79,10 @@ func runShim(args []string) {
 			degrade("mount", errors.New(note))
 		}
 		conf.Namespaces = true
-	} else if err := setupPlainDir(&m); err != nil {
+	} else if note, err := setupPlainDir(&m); err != nil {
 		fail("workdir", err)
+	} else if note != "" {
+		notes = append(notes, note)
 	}
 	if err := os.Chdir(m.Dir); err != nil {
 		fail("workdir", err)

@@ -40,7 +40,8 @@
 //     loader's cache (/lib, /lib64, /usr/lib, ..., /etc/ld.so.cache, with
 //     the merged-/usr symbolic links that lead to them recreated), the time
 //     zone data, [Config.ReadOnly] (the cpython engine gives the
-//     interpreter's prefixes and sys.path) and the program itself;
+//     interpreter's prefixes and sys.path), [Config.Project] (the user's
+//     project a test file runs in) and the program itself;
 //     /dev/null, zero, full, random and urandom (bound without nodev); a
 //     fresh /proc of the PID namespace, read-only; and the private working
 //     directory, a fresh tmpfs at the same path as the host's empty
@@ -97,9 +98,21 @@
 // and loaded from memory by a bootstrap given with -c) running under the
 // real interpreter (sys.executable of python3, resolved once: version
 // managers' shims cost ~100 ms a start) with -s -S -B, inside the shim.
-// The interpreter starts with PYTHONHASHSEED=0 only, for str hashes (set
-// iteration order) that do not depend on which server runs a candidate;
-// the harness empties os.environ before any candidate runs.
+// The interpreter starts with the candidates' environment
+// ([Options.Env], [Environment]): with the zero value PYTHONHASHSEED=0
+// only, for str hashes (set iteration order) that do not depend on which
+// server runs a candidate, and the harness empties os.environ before any
+// candidate runs; with the standard environment (the command line's)
+// PATH, HOME and TMPDIR (directories of the private directory the forker
+// empties and makes afresh before every candidate), LANG, LC_ALL, TZ,
+// PYTHONHASHSEED and the variables the user passed, which the harness
+// keeps.
+//
+// A test file's candidates run in the user's project ([FindTree]): the
+// whole tree, read-only ([Config.Project]: bound at its own path, or
+// without namespaces copied into lib/), the tests in the directory pytest
+// would run in (the child changes into it; the server stays in the
+// private directory), the target handed out by the harness's finder.
 //
 // A server is three kinds of process sharing one anonymous shared mapping:
 //
@@ -174,9 +187,13 @@
 // MEMORY_LIMIT_EXCEEDED: the manager's, for a death or a deadline); a
 // PASSED written by a child becomes RUNTIME_ERROR. A test-file case runs
 // the test function's own asserts in the child, next to the candidate, and
-// its verdict is the child's: a candidate can reach the test's code, so
-// such a verdict is only as trustworthy as the candidate (a skip raised
-// while it runs fails it).
+// its verdict is the child's: a candidate can reach the test's code. An
+// xfail or skip passes only as the test file declared it (its marks as
+// collected with the original travel with each case), never when the code
+// under test raised it; a delivered fix's tests run again under the check
+// of [Options.Verify] (an audit hook and a comparison of the test
+// machinery after each test, in servers of their own); docs/engines.md
+// ("What a test file's verdict rests on") says what remains in-process.
 //
 // The engine also bounds each candidate's wall time in Go, where no
 // process of the sandbox can extend it: the sum of its cases' timeouts,

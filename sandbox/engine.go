@@ -2,7 +2,11 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"repair/fitness"
@@ -72,6 +76,15 @@ type RunOptions struct {
 	// Result lists its Injections. Engines that cannot inject (gpython)
 	// ignore it; callers check Engine.Name first.
 	Lenient *lenient.Plan
+	// Validate marks the final validation of a fix: an engine that runs
+	// the search on a faster interpreter than it judges with (the hybrid
+	// engine) runs it on the judging one. Others ignore it.
+	Validate bool
+	// Record asks, of a test-file suite, for the calls each test case
+	// makes into the target's functions and methods (fitness.Result.Calls:
+	// the overfitting guard's inputs). Engines that cannot record leave
+	// them nil.
+	Record bool
 }
 
 // CaseRange is the cases First..End-1 of a suite, in its order.
@@ -123,4 +136,98 @@ type Options struct {
 	Python string
 	// Stderr receives one-time notices (degraded isolation). Nil discards.
 	Stderr io.Writer
+	// Verify runs a test file's cases under the check of delivered fixes
+	// (cpython; docs/engines.md, "The check of a delivered fix"): servers
+	// that no search ran in, an audit hook installed before pytest and
+	// the target load, the test machinery compared after every case. A
+	// case fails when the code under test reached or changed the test
+	// machinery. Engines without the check run the cases as usual.
+	Verify bool
+	// Env is the environment candidates run with (cpython engine); the
+	// zero value is an empty environment.
+	Env Environment
+}
+
+// Environment is what candidates find in os.environ (DESIGN.md §13).
+type Environment struct {
+	// Standard gives them the documented minimal environment: PATH (the
+	// interpreter's directory and the system's bin directories), HOME and
+	// TMPDIR (empty directories of the candidate's own, made afresh for
+	// each), LANG and LC_ALL C.UTF-8, TZ UTC, PYTHONHASHSEED 0. Nothing
+	// of the invoking user's environment is in it.
+	Standard bool
+	// Vars are KEY=VALUE pairs added to it (--env, --pass-env); a key
+	// given again replaces the earlier value, standard ones included.
+	Vars []string
+}
+
+// IsZero reports an empty environment.
+func (e Environment) IsZero() bool { return !e.Standard && len(e.Vars) == 0 }
+
+// Work directories of the standard environment, in the private directory.
+const (
+	HomeDir = "home"
+	TmpDir  = "tmp"
+)
+
+// SystemBin are the system's bin directories of the standard PATH, after
+// the interpreter's.
+var SystemBin = []string{"/usr/local/bin", "/usr/bin", "/bin"}
+
+// Build is the environment of a program whose interpreter lives in
+// binDir, in the private directory dir: the standard variables (when
+// Standard), then Vars, a later key replacing an earlier one, and
+// PYTHONHASHSEED=0 unless given. Sorted by key.
+func (e Environment) Build(binDir, dir string) []string {
+	vals := map[string]string{"PYTHONHASHSEED": "0"}
+	if e.Standard {
+		path := []string{}
+		for _, d := range append([]string{binDir}, SystemBin...) {
+			if d != "" && !slices.Contains(path, d) {
+				path = append(path, d)
+			}
+		}
+		vals["PATH"] = strings.Join(path, ":")
+		vals["HOME"] = filepath.Join(dir, HomeDir)
+		vals["TMPDIR"] = filepath.Join(dir, TmpDir)
+		vals["LANG"] = "C.UTF-8"
+		vals["LC_ALL"] = "C.UTF-8"
+		vals["TZ"] = "UTC"
+	}
+	for _, kv := range e.Vars {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			vals[k] = v
+		}
+	}
+	out := make([]string, 0, len(vals))
+	for k, v := range vals {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// CheckEnvVar checks a KEY=VALUE of --env (or a NAME of --pass-env, with
+// value false): a name of letters, digits and underscores not starting
+// with a digit, and no NUL byte.
+func CheckEnvVar(s string, value bool) error {
+	k := s
+	if value {
+		var ok bool
+		if k, _, ok = strings.Cut(s, "="); !ok {
+			return fmt.Errorf("%q: want KEY=VALUE", s)
+		}
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return fmt.Errorf("%q: a NUL byte", s)
+	}
+	if k == "" {
+		return fmt.Errorf("%q: no variable name", s)
+	}
+	for i, r := range k {
+		if r != '_' && !(r >= 'A' && r <= 'Z') && !(r >= 'a' && r <= 'z') && (i == 0 || !(r >= '0' && r <= '9')) {
+			return fmt.Errorf("%q: %q is not a variable name (letters, digits, _)", s, k)
+		}
+	}
+	return nil
 }

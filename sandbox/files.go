@@ -80,6 +80,10 @@ type Project struct {
 	ImportRoot string
 	// TestFile is the suite's test file relative to Root, or "".
 	TestFile string
+	// File is the target relative to Root; Package says it is a
+	// package's __init__.py (Module is then the package).
+	File    string
+	Package bool
 	// Files are the project's .py files, except the target and, for a
 	// data suite, the suite.
 	Files []TreeFile
@@ -128,10 +132,14 @@ func FindProject(target string, suite *fitness.Suite) (*Project, error) {
 			root = commonDir(root, filepath.Dir(testAbs))
 		}
 	}
-	p := &Project{Root: root, Module: module}
+	p := &Project{Root: root, Module: module, Package: pymod.IsInit(abs)}
 	if p.ImportRoot, err = filepath.Rel(root, importRoot); err != nil {
 		return nil, err
 	}
+	if p.File, err = filepath.Rel(root, abs); err != nil {
+		return nil, err
+	}
+	p.File = filepath.ToSlash(p.File)
 	p.ImportRoot = filepath.ToSlash(p.ImportRoot)
 	if p.ImportRoot == "." {
 		p.ImportRoot = ""

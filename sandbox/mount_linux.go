@@ -96,7 +96,7 @@ func privateRoot(m *shimMsg, conf *Confinement) (string, error) {
 	if err := unix.Mount("tmpfs", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,nr_inodes=4096,mode=0755"); err != nil {
 		return "mount", fmt.Errorf("tmpfs on %s: %w", root, err)
 	}
-	paths := append(append(append([]string(nil), systemPaths...), m.ReadOnly...), m.Path)
+	paths := append(append(append([]string(nil), systemPaths...), m.ReadOnly...), m.Path, m.Project)
 	binds, links, err := resolveBinds(paths)
 	if err != nil {
 		return "mount", err
@@ -403,13 +403,20 @@ func unescapeMountPath(s string) string {
 }
 
 // setupPlainDir prepares the private directory without a mount namespace:
-// it is the real temporary directory the parent made.
-func setupPlainDir(m *shimMsg) error {
+// it is the real temporary directory the parent made, with a copy of the
+// project's tree (Config.Project) in lib/; note says what the copy left
+// out, if anything.
+func setupPlainDir(m *shimMsg) (note string, err error) {
 	lib := filepath.Join(m.Dir, "lib")
 	if err := copyFiles(lib, m.Files, m.Tree); err != nil {
-		return err
+		return "", err
 	}
-	return filepath.WalkDir(lib, func(p string, d fs.DirEntry, err error) error {
+	if m.Project != "" {
+		if note, err = copyTree(lib, m.Project); err != nil {
+			return "", err
+		}
+	}
+	return note, filepath.WalkDir(lib, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			err = os.Chmod(p, 0o555)
 		}
@@ -448,4 +455,53 @@ func copyFiles(dir string, files []string, tree []TreeFile) error {
 		}
 	}
 	return nil
+}
+
+// copyTree copies the project's tree at src into dst (which exists):
+// regular files and directories, without the directories skipTreeDir
+// leaves out, files read-only, at most maxTreeFiles files and maxTreeBytes
+// bytes. note says what did not fit.
+func copyTree(dst, src string) (note string, err error) {
+	files, total, skipped := 0, int64(0), 0
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable parts of the tree are not copied
+		}
+		rel, rerr := filepath.Rel(src, p)
+		if rerr != nil {
+			return rerr
+		}
+		at := filepath.Join(dst, rel)
+		if d.IsDir() {
+			if p != src && skipTreeDir(p, d.Name()) {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(at, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		fi, ierr := d.Info()
+		if ierr != nil {
+			return nil
+		}
+		if files >= maxTreeFiles || total+fi.Size() > maxTreeBytes {
+			skipped++
+			return nil
+		}
+		data, rerr := os.ReadFile(p)
+		if rerr != nil {
+			return nil
+		}
+		if _, serr := os.Lstat(at); serr == nil {
+			return nil // a file the engine placed there itself
+		}
+		files++
+		total += int64(len(data))
+		return os.WriteFile(at, data, 0o444)
+	})
+	if skipped > 0 {
+		note = fmt.Sprintf("project copy: %d files of %s left out (over %d files or %d MiB)", skipped, src, maxTreeFiles, maxTreeBytes>>20)
+	}
+	return note, err
 }

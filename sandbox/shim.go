@@ -3,6 +3,7 @@ package sandbox
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -43,6 +44,14 @@ type Config struct {
 	// Tree are copied into lib at their relative paths (a package's
 	// project, see [Project]).
 	Tree []TreeFile
+	// Project is a directory of the user's (absolute) the program reads
+	// whole: with a mount namespace it is bound read-only at its own path
+	// like ReadOnly; without one it is copied into the lib subdirectory of
+	// the private directory (hidden directories, caches and virtual
+	// environments left out; at most 10,000 files and 128 MiB), so that
+	// nothing the program does writes the user's tree. [Cmd.ProjectRoot]
+	// says where the program finds it.
+	Project string
 	// ReadOnly are the host paths (absolute; directories or files) the
 	// program may read besides the system libraries: with namespaces the
 	// program sees a root of its own holding only these, the libraries,
@@ -153,3 +162,19 @@ type Cmd struct {
 	cfg   Config
 	state *cmdState // platform specific
 }
+
+// ProjectRoot is where the program finds [Config.Project] once started:
+// its own path with namespaces, else the copy in Dir/lib.
+func (c *Cmd) ProjectRoot() string {
+	if c.cfg.Project == "" {
+		return ""
+	}
+	if c.Confinement.Namespaces {
+		return c.cfg.Project
+	}
+	return filepath.Join(c.Dir, "lib")
+}
+
+// Setenv sets the program's environment (Config.Env) before Start: for
+// variables naming the private directory, which Command makes.
+func (c *Cmd) Setenv(env []string) { c.cfg.Env = env }

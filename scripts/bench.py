@@ -14,6 +14,12 @@ on a private copy, then classifies the outcome:
              exceptions and argument states on the suite's inputs and on
              perturbations of them (neighbouring numbers, shorter and
              reordered lists, edited strings), one and two steps away.
+             For a Python test file, the suite's inputs are the calls its
+             tests make into reference.py (recorded by running the test
+             file under pytest): functions with their arguments, and the
+             objects the tests make with every method they call on them,
+             which are replayed with one call left out or an argument
+             moved.
 
 Usage:
   python3 scripts/bench.py                       # ../shared/bench, 5 seeds
@@ -47,7 +53,8 @@ def find_bugs(dirs, names):
     bugs = []
     for d in dirs:
         d = os.path.abspath(d)
-        if os.path.exists(os.path.join(d, "tests.json")):
+        if os.path.exists(os.path.join(d, "tests.json")) or any(
+                f.startswith("test_") and f.endswith(".py") for f in os.listdir(d)):
             cands = [d]
         else:
             cands = [os.path.join(d, n) for n in sorted(os.listdir(d))]
@@ -99,14 +106,17 @@ def load(path, name):
     return mod
 
 
-def call(path, func, args, kwargs, timeout=2.0):
-    """Call func of a fresh import of path; return a comparable outcome."""
+def call(path, func, args, kwargs, timeout=2.0, then=None):
+    """Call func of a fresh import of path; return a comparable outcome.
+    With then ([[method, args, kwargs], ...]) call each method in turn on
+    what func returned: the outcome holds what each returned."""
     try:
         mod = load(path, "m_%d" % abs(hash(path)))
     except Exception as e:  # noqa: BLE001
         return ("import-error", type(e).__name__)
     args = copy.deepcopy(args)
     kwargs = copy.deepcopy(kwargs)
+    then = copy.deepcopy(then)
     signal.signal(signal.SIGALRM, _alarm)
     _armed[0] = True
     signal.setitimer(signal.ITIMER_REAL, timeout)
@@ -115,6 +125,8 @@ def call(path, func, args, kwargs, timeout=2.0):
         for part in func.split("."):
             f = getattr(f, part)
         ret = f(*args, **kwargs)
+        if then is not None:
+            ret = [steady(getattr(ret, m)(*a, **kw)) for m, a, kw in then]
         if hasattr(ret, "__next__"):
             ret = list(ret)
         _armed[0] = False
@@ -129,6 +141,17 @@ def call(path, func, args, kwargs, timeout=2.0):
         _armed[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
     return out
+
+
+def steady(v):
+    """An object without a value of its own (object's repr) by its class."""
+    if hasattr(v, "__next__"):
+        v = list(v)
+    if isinstance(v, (list, tuple)):
+        return [steady(x) for x in v]
+    if type(v).__repr__ is object.__repr__:
+        return "<%s>" % type(v).__qualname__
+    return v
 
 
 def norm(v):
@@ -199,8 +222,182 @@ def inputs(suite):
                 yield func, v, kwargs
 
 
+# RECORDER runs a test file under pytest with reference.py as the target
+# module, and writes the calls its tests make into the target (the
+# tool's harness records the same in its own runs, record.py): argv is
+# the output file, the module name, reference.py and the test file.
+RECORDER = r"""
+import importlib.util, json, math, sys
+out, module, ref, test = sys.argv[1:5]
+spec = importlib.util.spec_from_file_location(module, ref)
+mod = importlib.util.module_from_spec(spec)
+sys.modules[module] = mod
+spec.loader.exec_module(mod)
+calls, objs, keep = [], {}, []
+FT = type(lambda: None)
+
+
+def plain(v, d=0):
+    t = type(v)
+    if v is None or t in (bool, int, str):
+        return True
+    if t is float:
+        return math.isfinite(v)
+    if t is list and d < 20:
+        return all(plain(x, d + 1) for x in v)
+    if t is dict and d < 20:
+        return all(type(k) is str and plain(x, d + 1) for k, x in v.items())
+    return False
+
+
+def copy(v):
+    return json.loads(json.dumps(v))
+
+
+def outside():
+    return sys._getframe(2).f_code.co_filename != ref
+
+
+def wrap(f, name):
+    def w(*a, **k):
+        if outside() and plain(list(a)) and plain(k):
+            calls.append({"function": name, "args": copy(list(a)), "kwargs": copy(k)})
+        return f(*a, **k)
+    w.__wrapped__, w.__name__ = f, f.__name__
+    return w
+
+
+def wrap_method(f, attr):
+    def w(self, *a, **k):
+        if outside():
+            e = objs.get(id(self), 0)
+            ok = plain(list(a)) and plain(k)
+            if e == 0:
+                if attr == "__init__" or type(self).__init__ is object.__init__:
+                    e = {"function": type(self).__qualname__, "args": [], "kwargs": {}, "then": []}
+                    calls.append(e)
+                    keep.append(self)
+                    objs[id(self)] = e
+                    if attr == "__init__":
+                        if ok:
+                            e["args"], e["kwargs"] = copy(list(a)), copy(k)
+                        else:
+                            e["then"] = None
+                        return f(self, *a, **k)
+                else:
+                    objs[id(self)] = e = None
+                    keep.append(self)
+            if e is not None and e["then"] is not None and attr != "__init__":
+                if ok:
+                    e["then"].append([attr, copy(list(a)), copy(k)])
+                else:
+                    e["then"] = None
+        return f(self, *a, **k)
+    w.__wrapped__, w.__name__ = f, f.__name__
+    return w
+
+
+for name, v in list(vars(mod).items()):
+    if type(v) is FT and v.__module__ == module:
+        setattr(mod, name, wrap(v, name))
+    elif isinstance(v, type) and v.__module__ == module:
+        for attr, f in list(vars(v).items()):
+            if type(f) is FT:
+                setattr(v, attr, wrap_method(f, attr))
+            elif type(f) in (staticmethod, classmethod) and type(f.__func__) is FT:
+                setattr(v, attr, type(f)(wrap(f.__func__, name + "." + attr)))
+import pytest
+
+pytest.main([test, "-q", "-p", "no:cacheprovider"])
+with open(out, "w") as fh:
+    json.dump([c for c in calls if c.get("then", 0) is not None], fh)
+"""
+
+
+def pytest_python():
+    """An interpreter that has pytest: this one, else the system's."""
+    for py in (sys.executable, "/usr/bin/python3", "python3"):
+        try:
+            if subprocess.run([py, "-c", "import pytest"], capture_output=True).returncode == 0:
+                return py
+        except OSError:
+            pass
+    return None
+
+
+def record_calls(folder, target, tests):
+    """The calls the test file tests makes into reference.py run as the
+    target (a list of {function, args, kwargs[, then]}), or None."""
+    py = pytest_python()
+    if py is None:
+        return None
+    d = tempfile.mkdtemp(prefix="bench-record-")
+    try:
+        for f in os.listdir(folder):
+            if f.endswith(".py") and f != target:
+                shutil.copy(os.path.join(folder, f), os.path.join(d, f))
+        module = os.path.splitext(target)[0]
+        ref = os.path.join(d, target)
+        shutil.copy(os.path.join(folder, "reference.py"), ref)
+        out = os.path.join(d, "calls.json")
+        subprocess.run([py, "-c", RECORDER, out, module, ref, os.path.join(d, tests)], cwd=d,
+                       capture_output=True, text=True, timeout=120)
+        with open(out) as f:
+            return json.load(f)
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return None
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def call_inputs(calls):
+    """The inputs of recorded calls: each as recorded, then one argument
+    moved one or two steps, or (of an object) one or two method calls left
+    out, one made alone, or one of its arguments moved."""
+    seen = set()
+    for c in calls:
+        func, args, kwargs, then = c["function"], c.get("args") or [], c.get("kwargs") or {}, c.get("then")
+        variants = [(args, then)]
+        for i, a in enumerate(args):
+            for p in perturb(a):
+                w = list(args)
+                w[i] = p
+                variants.append((w, then))
+                for q in perturb(p)[:4]:
+                    w2 = list(args)
+                    w2[i] = q
+                    variants.append((w2, then))
+        for j, st in enumerate(then or []):
+            variants.append((args, then[:j] + then[j + 1:]))
+            variants.append((args, [st]))
+            for k in range(j + 1, len(then)):
+                variants.append((args, then[:j] + then[j + 1:k] + then[k + 1:]))
+            for i, a in enumerate(st[1]):
+                for p in perturb(a):
+                    w = list(st[1])
+                    w[i] = p
+                    variants.append((args, then[:j] + [[st[0], w, st[2]]] + then[j + 1:]))
+        for v, t in variants:
+            key = json.dumps([func, v, kwargs, t], sort_keys=True, default=repr)
+            if key not in seen:
+                seen.add(key)
+                yield func, v, kwargs, t
+
+
+def calls_behave_like(patched, reference, calls):
+    """Return (True, None) or (False, the first differing input)."""
+    for func, args, kwargs, then in call_inputs(calls):
+        a = call(patched, func, args, kwargs, then=then)
+        b = call(reference, func, args, kwargs, then=then)
+        if a != b:
+            return False, (func, args, then, a, b)
+    return True, None
+
+
 def behaves_like(patched, reference, suite):
     """Return (True, None) or (False, the first differing input)."""
+    if isinstance(suite, list):
+        return calls_behave_like(patched, reference, suite)
     if any("stdin" in c for c in suite.get("tests", [])):
         return io_behaves_like(patched, reference, suite)
     for func, args, kwargs in inputs(suite):
@@ -277,12 +474,17 @@ def run_trial(repair, bug, seed, budget, extra):
         trial["suspect"] = p.returncode == 4
         trial["correct"] = False
         ref = os.path.join(dst, "reference.py")
+        suite = None
         if trial["plausible"] and os.path.exists(ref) and not tests.endswith(".json"):
-            # A Python test file: the suite itself is the only judge here.
-            trial["correct"] = None
+            # A Python test file: the calls its tests make into the
+            # reference are the inputs.
+            suite = record_calls(folder, target, tests)
+            if not suite:
+                trial["correct"] = None  # nothing to judge by but the suite
         elif trial["plausible"] and os.path.exists(ref):
             with open(os.path.join(dst, tests)) as f:
                 suite = json.load(f)
+        if suite:
             ok, diff = behaves_like(os.path.join(dst, target), ref, suite)
             trial["correct"] = ok
             if not ok:
@@ -325,9 +527,12 @@ def report(ns, trials):
     n = sum(r[3] for r in rows)
     evals = sum(t.get("evaluations", 0) for t in trials)
     secs = sum(t.get("search_seconds", 0) for t in trials)
-    print("\n%d programs: %d repaired plausibly, %d correctly (by at least one seed); trials: %d/%d plausible (%d suspect), %d/%d correct; "
+    overfit = sum(1 for t in trials if t["plausible"] and t["correct"] is False)
+    print("\n%d programs: %d repaired plausibly, %d correctly (by at least one seed); trials: %d/%d plausible (%d suspect), %d/%d correct, "
+          "%d overfitting fixes printed; "
           "%d evaluations in %.1f s of search (%.0f/s)"
-          % (len(rows), bugs_pl, bugs_co, n_pl, n, sum(1 for t in trials if t.get("suspect")), n_co, n, evals, secs, evals / secs if secs else 0))
+          % (len(rows), bugs_pl, bugs_co, n_pl, n, sum(1 for t in trials if t.get("suspect")), n_co, n, overfit, evals, secs,
+             evals / secs if secs else 0))
     # The overfitting guard: of the plausible patches the runs reported
     # (the first is the one delivered; the guard ranks the others below
     # it), how many it flagged as suspect, and whether a correct one was

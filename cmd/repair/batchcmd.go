@@ -138,6 +138,10 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 		Suite: suite, Module: module, Repair: o, Workers: workers,
 		Open: func(ctx context.Context, so sandbox.Options) (sandbox.Engine, error) {
 			so.Isolation, so.Python, so.Stderr = iso, f.python, io.Err
+			so.Env = sandbox.Environment{Standard: true}
+			if so.Suite != suite {
+				so.Stderr = nil // the guard's and the check's engines: the notices were said
+			}
 			return repair.OpenEngine(ctx, f.engine, so)
 		},
 		Path:        displayPath,
@@ -267,7 +271,7 @@ func isModuleName(s string) bool {
 }
 
 func batchCounts(rs []batch.Result) string {
-	order := []string{batch.Repaired, batch.Suspect, batch.Passes, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
+	order := []string{batch.Repaired, batch.Suspect, batch.Passes, batch.Untrusted, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
 	n := map[string]int{}
 	for _, r := range rs {
 		n[r.Status]++
@@ -319,6 +323,9 @@ func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers
 	writeBatchTable(&b, rs)
 	for _, r := range rs {
 		fmt.Fprintf(&b, "\n## %s: %s\n\n", r.Submission, r.Status)
+		if len(r.Uses) > 0 && r.Status != batch.Untrusted {
+			fmt.Fprintf(&b, "Uses %s: with these, code under test can forge a test file's verdicts; never a donor.\n\n", strings.Join(r.Uses, ", "))
+		}
 		switch {
 		case r.Status == batch.Repaired || r.Status == batch.Suspect:
 			if r.Status == batch.Suspect {

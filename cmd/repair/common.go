@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -36,19 +38,27 @@ type inputFlags struct {
 	// instead of a local engine; executorToken is their bearer token file.
 	executors     []string
 	executorToken string
+	// env and passEnv add variables to the candidates' environment
+	// (--env KEY=VALUE, --pass-env NAME).
+	env, passEnv []string
+	// allowMismatch goes on when the original's verdicts under the tool
+	// differ from plain pytest's (--allow-mismatch).
+	allowMismatch bool
 }
 
 func (f *inputFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringSliceVar(&f.targets, "target", nil, "the Python file to repair (default: the suite's \"target\"); several files (repeat the flag, or F1,F2) or a directory are repaired together")
 	fl.StringVar(&f.tests, "tests", "", "the test suite: JSON, JSON lines, or a Python test_*.py file (required)")
-	fl.StringVar(&f.engine, "engine", "auto", "engine that runs candidates: auto, cpython or gpython")
+	fl.StringVar(&f.engine, "engine", "auto", "engine that runs candidates: auto, cpython, gpython or hybrid (gpython searches, CPython validates)")
 	fl.IntVar(&f.workers, "workers", 0, "candidates evaluated at once (0: one per CPU)")
 	fl.StringVar(&f.isolation, "sandbox", "auto", "isolation: auto (full where the kernel allows, else rlimits), strict (refuse without full isolation), none")
 	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: python3 on PATH)")
 	registerExecutorFlags(cmd, &f.executors, &f.executorToken)
 	fl.StringSliceVar(&f.donors, "donors", nil, "Python files or directories whose code joins the ingredients of the search (e.g. a class's correct submissions)")
 	fl.IntVar(&f.donorsMax, "donors-max", 5, "use the N donors most similar to the target")
+	fl.StringArrayVar(&f.env, "env", nil, "set KEY=VALUE in the candidates' environment (repeatable; besides PATH, HOME, TMPDIR, LANG, LC_ALL, TZ, PYTHONHASHSEED)")
+	fl.StringArrayVar(&f.passEnv, "pass-env", nil, "pass the variable NAME of this environment to the candidates (repeatable)")
 	_ = cmd.MarkFlagFilename("target", "py")
 	_ = cmd.MarkFlagFilename("tests", "json", "jsonl", "py")
 }
@@ -193,8 +203,13 @@ func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.E
 func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite) (guard.Runner, func(), error) {
 	return func(ctx context.Context, ps *fitness.Suite) (guard.Runner, func(), error) {
 		// One worker: the guard runs a program at a time, and its engine
-		// starts while the search runs.
-		eng, err := f.openSuite(ctx, l, ps, 1, streams{Out: discard{}, Err: discard{}})
+		// starts while the search runs. It judges on CPython with the
+		// hybrid engine.
+		g := *f
+		if g.engine == "hybrid" {
+			g.engine = "cpython"
+		}
+		eng, err := g.openSuite(ctx, l, ps, 1, streams{Out: discard{}, Err: discard{}})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -202,9 +217,88 @@ func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite
 	}
 }
 
+// prestartGuard starts opening the overfitting guard's engine while the
+// main engine starts, for a suite whose generated inputs the suite alone
+// decides (not a test file's): the guard's cost is mostly its engine's
+// start. The opener it returns hands that engine to repair.Run, which asks
+// for it with the same probe suite (else it opens one as guardOpener
+// does); the cleanup closes it if Run never took it.
+func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (func(context.Context, *fitness.Suite) (guard.Runner, func(), error), func()) {
+	open := f.guardOpener(l)
+	ps, _ := guard.Probes(l.suite, nil, n)
+	if ps == nil || len(l.suite.TestSource) > 0 {
+		return open, func() {}
+	}
+	type opened struct {
+		run   guard.Runner
+		close func()
+		err   error
+	}
+	ch := make(chan opened, 1)
+	pctx, cancel := context.WithCancel(ctx)
+	go func() {
+		run, closeFn, err := open(pctx, ps)
+		ch <- opened{run, closeFn, err}
+	}()
+	var taken atomic.Bool
+	get := func(ctx context.Context, want *fitness.Suite) (guard.Runner, func(), error) {
+		if !sameProbes(ps, want) || !taken.CompareAndSwap(false, true) {
+			return open(ctx, want)
+		}
+		o := <-ch
+		return o.run, o.close, o.err
+	}
+	cleanup := func() {
+		cancel()
+		if taken.CompareAndSwap(false, true) {
+			if o := <-ch; o.close != nil {
+				o.close()
+			}
+		}
+	}
+	return get, cleanup
+}
+
+// sameProbes reports whether two probe suites hold the same inputs.
+func sameProbes(a, b *fitness.Suite) bool {
+	if len(a.Cases) != len(b.Cases) {
+		return false
+	}
+	for i := range a.Cases {
+		x, y := &a.Cases[i], &b.Cases[i]
+		if x.Name != y.Name || x.Function != y.Function || string(x.Args) != string(y.Args) || string(x.Kwargs) != string(y.Kwargs) ||
+			(x.Stdin == nil) != (y.Stdin == nil) || x.Stdin != nil && *x.Stdin != *y.Stdin {
+			return false
+		}
+	}
+	return true
+}
+
+// verifyOpener opens the engine of the check of delivered fixes
+// (sandbox.Options.Verify) like the main one; its notices are not
+// repeated.
+func (f *inputFlags) verifyOpener(l *loaded) func(context.Context) (repair.Runner, func(), error) {
+	return func(ctx context.Context) (repair.Runner, func(), error) {
+		// A copy: the engine replaces a pytest file's cases by those it
+		// collects, while the search reads them.
+		s := *l.suite
+		s.Cases = append([]fitness.Case(nil), l.suite.Cases...)
+		eng, err := f.openEngine(ctx, l, &s, 1, streams{Out: discard{}, Err: discard{}}, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		return repair.SameCases(l.suite, &s, eng.Run), func() { eng.Close() }, nil
+	}
+}
+
 // openSuite starts an engine for a loaded target and the given suite,
 // with workers workers (0: --workers).
 func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams) (sandbox.Engine, error) {
+	return f.openEngine(ctx, l, suite, workers, io, false)
+}
+
+// openEngine is openSuite, with the check of delivered fixes when verify.
+func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams, verify bool) (sandbox.Engine, error) {
 	iso, err := f.isolationLevel()
 	if err != nil {
 		return nil, err
@@ -218,9 +312,13 @@ func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Su
 	if workers == 0 {
 		workers = runtime.NumCPU()
 	}
+	env, err := f.environment(io.Err)
+	if err != nil {
+		return nil, err
+	}
 	opts := sandbox.Options{
 		Suite: suite, Target: l.path, Targets: l.paths, Workers: workers, Isolation: iso,
-		Python: f.python, Stderr: io.Err,
+		Python: f.python, Stderr: io.Err, Env: env, Verify: verify,
 	}
 	if len(f.executors) > 0 {
 		open, err := remoteOpener(f.executors, f.executorToken)
@@ -236,7 +334,40 @@ func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Su
 		}
 		return nil, fmt.Errorf("start the %s engine: %w", f.engine, err)
 	}
+	if eng.Name() == "gpython" && len(env.Vars) > 0 {
+		fmt.Fprintln(io.Err, "repair: --env, --pass-env: the gpython engine's os.environ stays empty; use --engine cpython")
+	}
 	return eng, nil
+}
+
+// environment is the candidates' environment: the standard one, then
+// --pass-env's variables of this environment, then --env's (a later one
+// wins). A --pass-env variable that is not set here is said on stderr.
+func (f *inputFlags) environment(stderr io.Writer) (sandbox.Environment, error) {
+	env := sandbox.Environment{Standard: true}
+	if len(f.executors) > 0 && len(f.env)+len(f.passEnv) > 0 {
+		return env, &flagError{fmt.Errorf("--env, --pass-env: not with --executor (candidates run with the servers' environment)")}
+	}
+	for _, name := range f.passEnv {
+		if err := sandbox.CheckEnvVar(name, false); err != nil {
+			return env, &flagError{fmt.Errorf("--pass-env %v", err)}
+		}
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			if stderr != nil {
+				fmt.Fprintf(stderr, "repair: --pass-env %s: not set here; the candidates do not get it\n", name)
+			}
+			continue
+		}
+		env.Vars = append(env.Vars, name+"="+v)
+	}
+	for _, kv := range f.env {
+		if err := sandbox.CheckEnvVar(kv, true); err != nil {
+			return env, &flagError{fmt.Errorf("--env %v", err)}
+		}
+		env.Vars = append(env.Vars, kv)
+	}
+	return env, nil
 }
 
 // registerExecutorFlags adds --executor and --executor-token-file.

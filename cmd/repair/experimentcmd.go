@@ -80,7 +80,7 @@ deterministic slice that does not depend on the rest of the plan.`,
 	fl.StringVar(&f.shard, "shard", "", "run shard K of N (K/N, 1 <= K <= N) of the trials")
 	fl.IntVar(&f.workers, "workers", 0, "worker processes of the whole run (0: the plan's, else one per CPU)")
 	fl.IntVar(&f.trials, "trials", 0, "trials run at once, sharing the workers (0: twice the workers; 1 for undisturbed timings)")
-	fl.StringVar(&f.engine, "engine", "", "engine that runs candidates: auto, cpython or gpython (default: the plan's)")
+	fl.StringVar(&f.engine, "engine", "", "engine that runs candidates: auto, cpython, gpython or hybrid (default: the plan's)")
 	fl.StringVar(&f.isolation, "sandbox", "", "isolation: auto, strict or none (default: the plan's)")
 	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: the plan's, else python3 on PATH)")
 	fl.StringVar(&f.out, "out", "", "directory of the results files (default: the plan's \"output\")")

@@ -38,6 +38,11 @@ func TestScripts(t *testing.T) {
 			if home := os.Getenv("HOME"); home != "" {
 				env.Setenv("HOME", home)
 			}
+			// The interpreter with pytest, for scripts that compare with
+			// plain pytest.
+			if py := pytestPython(); py != "" {
+				env.Setenv("PYTEST_PYTHON", py)
+			}
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
@@ -49,6 +54,10 @@ func TestScripts(t *testing.T) {
 				return os.Geteuid() == 0, nil
 			case "pytest":
 				return havePytest(), nil
+			case "pytest_mock":
+				// Debian's python3-pytest-mock: the mocker fixture.
+				py := pytestPython()
+				return py != "" && exec.Command(py, "-c", "import pytest_mock").Run() == nil, nil
 			}
 			return false, nil
 		},
@@ -57,12 +66,15 @@ func TestScripts(t *testing.T) {
 
 // havePytest reports whether python3, or the system python3, has pytest:
 // the cpython engine then runs test files under it.
-func havePytest() bool {
+func havePytest() bool { return pytestPython() != "" }
+
+// pytestPython is python3, or the system python3, when it has pytest.
+func pytestPython() string {
 	for _, name := range []string{"python3", "/usr/bin/python3"} {
 		py, err := cpython.FindPython(context.Background(), name)
 		if err == nil && cpython.FindPytest(context.Background(), py) != nil {
-			return true
+			return py.Path
 		}
 	}
-	return false
+	return ""
 }

@@ -54,6 +54,7 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	f.in.register(cmd)
 	d := repair.Defaults()
 	fl := cmd.Flags()
+	fl.BoolVar(&f.in.allowMismatch, "allow-mismatch", false, "search even when the original's verdicts under the tool differ from plain pytest's (see docs/engines.md)")
 	fl.StringVar(&f.preset, "preset", "", "start from a preset: book (the Debugging Book's Repairer settings)")
 	fl.IntVar(&f.population, "population", d.Population, "candidates per generation")
 	fl.IntVar(&f.generations, "generations", d.Generations, "maximum number of generations")
@@ -141,6 +142,12 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	for _, n := range l.notes {
 		fmt.Fprintf(log, "repair: %s\n", n)
 	}
+	openGuard := f.in.guardOpener(l)
+	if f.guardInputs > 0 && !f.lenient {
+		var cleanup func()
+		openGuard, cleanup = f.in.prestartGuard(ctx, l, f.guardInputs)
+		defer cleanup()
+	}
 	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: log})
 	if err != nil {
 		return err
@@ -154,13 +161,21 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		engineDesc += ", lenient"
 	}
 	fmt.Fprintf(log, "repair: %s, engine %s, %d cases\n", l.prog.Path, engineDesc, len(l.suite.Cases))
+	if !f.lenient {
+		par := startParity(ctx, eng, l.suite)
+		defer par.stop()
+		opts.CheckOriginal = par.check(f.in.allowMismatch, io.Err)
+	}
 
 	opts.Log = log
 	if f.guardInputs < 0 || f.guardInputs > 100_000 {
 		return &flagError{fmt.Errorf("--guard-inputs must be from 0 to 100000, got %d", f.guardInputs)}
 	}
 	if f.guardInputs > 0 {
-		opts.Guard, opts.GuardInputs = f.in.guardOpener(l), f.guardInputs
+		opts.Guard, opts.GuardInputs = openGuard, f.guardInputs
+	}
+	if len(l.suite.TestSource) > 0 && eng.Name() == "cpython" {
+		opts.Verify = f.in.verifyOpener(l)
 	}
 	if c, ok := eng.(interface{ Capacity() int }); ok && opts.Workers == 0 {
 		// Remote executors: keep as many candidates in flight as their
@@ -194,7 +209,7 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	// search) does not cost the fix: it is printed all the same.
 	var reportErr error
 	if f.report != "" {
-		reportErr = writeReport(f.report, f, opts, l, engineDesc, res, elapsed)
+		reportErr = writeReport(f.report, f, opts, l, engineDesc, eng, res, elapsed)
 	}
 	summarize(log, l, res, elapsed)
 	if runErr != nil && errors.Is(runErr, context.Canceled) {

@@ -17,6 +17,7 @@ import (
 	"repair/localize"
 	"repair/program"
 	"repair/repair"
+	"repair/sandbox"
 )
 
 // report is the JSON record of a run (--report).
@@ -52,8 +53,17 @@ type report struct {
 	Uniform     bool                `json:"localization_uniform"`
 	Fixes       []repair.Fix        `json:"fixes"`
 	Flaky       []string            `json:"flaky_cases,omitempty"`
-	Best        program.Patch       `json:"best_candidate,omitempty"`
-	BestDiff    string              `json:"best_candidate_diff,omitempty"`
+	// Rejected counts fixes whose validation failed twice alike after the
+	// search's runs passed them (with --engine hybrid: CPython disagreed).
+	Rejected int `json:"rejected_fixes"`
+	// Hybrid is, with --engine hybrid, what ran where and whether gpython
+	// and CPython agreed on the original.
+	Hybrid *repair.HybridStats `json:"hybrid,omitempty"`
+	// Refused are the fixes the check of delivered fixes refused: the
+	// test each failed there.
+	Refused  []string      `json:"refused,omitempty"`
+	Best     program.Patch `json:"best_candidate,omitempty"`
+	BestDiff string        `json:"best_candidate_diff,omitempty"`
 	// Lenient is, with --lenient, what the original program ran with.
 	Lenient *lenientReport `json:"lenient,omitempty"`
 }
@@ -75,7 +85,7 @@ type caseInjections struct {
 	Injections []fitness.Injection `json:"injections"`
 }
 
-func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engine string, res *repair.Result, elapsed time.Duration) error {
+func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engine string, eng sandbox.Engine, res *repair.Result, elapsed time.Duration) error {
 	ops := map[string]float64{}
 	for _, w := range o.Operators {
 		ops[w.Op.Name] = w.Weight
@@ -98,13 +108,18 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		StopReason: res.StopReason, Seconds: elapsed.Seconds(),
 		Stages: map[string]float64{
 			"localize": res.LocalizeTime.Seconds(), "search": res.SearchTime.Seconds(), "reduce": res.ReduceTime.Seconds(),
-			"guard": res.GuardTime.Seconds(),
+			"guard": res.GuardTime.Seconds(), "verify": res.VerifyTime.Seconds(),
 		},
 		Evaluations: res.Evaluations, Generations: res.Generations, Restarts: res.Restarts,
 		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, CasesRun: res.CasesRun, CasesSkip: res.CasesSkipped,
 		BestFitness: res.BestFitness,
 		History:     res.History, Ranking: fileLines(l.prog, res.Ranking.Entries), Uniform: res.Ranking.Uniform,
 		Fixes: res.Fixes, Best: res.Best, BestDiff: res.BestDiff,
+	}
+	r.Rejected = res.Rejected
+	if h, ok := eng.(*repair.Hybrid); ok {
+		st := h.Stats()
+		r.Hybrid = &st
 	}
 	r.Outcome = "none"
 	if len(res.Fixes) > 0 {
@@ -118,6 +133,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	for _, i := range res.Flaky {
 		r.Flaky = append(r.Flaky, l.suite.Cases[i].Name)
 	}
+	r.Refused = res.Refused
 	if f.lenient && res.Original != nil {
 		r.Lenient = &lenientReport{Needed: neededInjections(res.Original), Cases: []caseInjections{}}
 		if r.Lenient.Needed == nil {

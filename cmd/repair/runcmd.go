@@ -45,14 +45,29 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 			}
 			defer eng.Close()
 			ro := sandboxRun()
+			var par *parity
 			if lenientRun {
 				if ro.Lenient, err = lenientPlan(l, eng); err != nil {
 					return err
 				}
+			} else {
+				par = startParity(cmd.Context(), eng, l.suite)
+				defer par.stop()
 			}
 			o, err := eng.Run(cmd.Context(), l.prog.Strip(l.prog.Src), ro)
 			if err != nil {
 				return fmt.Errorf("run %s: %w", l.prog.Path, err)
+			}
+			if par != nil && o.CompileError == "" {
+				// What makes these verdicts differ from plain pytest's,
+				// as notes: run shows the verdicts all the same.
+				rep, err := par.report(cmd.Context(), o)
+				if err != nil {
+					return err
+				}
+				for _, line := range rep.Lines {
+					fmt.Fprintf(io.Err, "repair: %s\n", line)
+				}
 			}
 			pass, fail := o.Counts()
 			if asJSON {

@@ -10,8 +10,9 @@ import (
 )
 
 // Module is the dotted name a file is imported by (its base name after
-// the packages, directories with an __init__.py, that hold it) and its
-// import root, the directory above its top package (absolute).
+// the packages, directories with an __init__.py, that hold it; a package's
+// __init__.py is the package itself) and its import root, the directory
+// above its top package (absolute).
 func Module(path string) (name, root string, err error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -19,6 +20,9 @@ func Module(path string) (name, root string, err error) {
 	}
 	parts := []string{strings.TrimSuffix(filepath.Base(abs), ".py")}
 	dir := filepath.Dir(abs)
+	if IsInit(abs) && isFile(abs) {
+		parts = nil // pkg/__init__.py is pkg
+	}
 	for isFile(filepath.Join(dir, "__init__.py")) {
 		parts = append([]string{filepath.Base(dir)}, parts...)
 		parent := filepath.Dir(dir)
@@ -34,6 +38,9 @@ func Module(path string) (name, root string, err error) {
 	}
 	return strings.Join(parts, "."), dir, nil
 }
+
+// IsInit reports whether path is a package's __init__.py.
+func IsInit(path string) bool { return filepath.Base(path) == "__init__.py" }
 
 // InPackage reports whether the file at path sits in a package.
 func InPackage(path string) bool {

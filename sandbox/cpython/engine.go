@@ -35,6 +35,9 @@ type Engine struct {
 	// project, when not nil, is the package tree the target lives in: its
 	// files replace files, the target is imported by its dotted name.
 	project *sandbox.Project
+	// tree, when not nil, is the user's project a test-file suite runs
+	// in (read-only, whole): it replaces files and project.
+	tree *sandbox.Tree
 	// modules are the module names of opts.Targets when several files
 	// are repaired together (the first is the target's).
 	modules []string
@@ -106,14 +109,31 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		return nil, errors.New("cpython: no target")
 	}
 	module := strings.TrimSuffix(filepath.Base(opts.Target), ".py")
-	proj, err := sandbox.FindProject(opts.Target, opts.Suite)
-	if err != nil {
-		return nil, inputerr.New("%v", err)
+	var tree *sandbox.Tree
+	if s := opts.Suite; len(s.TestSource) > 0 && s.Path != "" && !s.Doctest {
+		targets := opts.Targets
+		if len(targets) < 2 {
+			targets = []string{opts.Target}
+		}
+		wd, _ := os.Getwd()
+		var err error
+		if tree, err = sandbox.FindTree(targets, s.Path, wd); err != nil {
+			return nil, inputerr.New("%v", err)
+		}
 	}
-	if proj != nil {
-		module = proj.Module
-	} else if !pymod.Identifier(module) {
-		return nil, fmt.Errorf("cpython: target %s: %q is not a Python module name", opts.Target, module)
+	var proj *sandbox.Project
+	if tree != nil {
+		module = tree.Targets[0].Module
+	} else {
+		var err error
+		if proj, err = sandbox.FindProject(opts.Target, opts.Suite); err != nil {
+			return nil, inputerr.New("%v", err)
+		}
+		if proj != nil {
+			module = proj.Module
+		} else if !pymod.Identifier(module) {
+			return nil, fmt.Errorf("cpython: target %s: %q is not a Python module name", opts.Target, module)
+		}
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
@@ -154,13 +174,23 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if e.bound <= 0 {
 		e.bound = 5 * time.Second
 	}
-	e.readOnly = py.Trees
-	if proj != nil {
+	e.readOnly = e.trees(py)
+	switch {
+	case tree != nil:
+		e.tree = tree
+		if len(tree.Targets) > 1 {
+			for _, t := range tree.Targets {
+				e.modules = append(e.modules, t.Module)
+			}
+		}
+	case proj != nil:
 		e.project = proj
-	} else if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
-		return nil, err
+	default:
+		if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
+			return nil, err
+		}
 	}
-	if len(opts.Targets) > 1 {
+	if len(opts.Targets) > 1 && tree == nil {
 		if e.modules, err = e.multiLayout(module); err != nil {
 			return nil, err
 		}
@@ -171,8 +201,8 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		case pt != nil:
 			fmt.Fprintln(opts.Stderr, pytestNotice(py, chosen, pt))
 			e.python, e.pytest = chosen, pt
-			e.readOnly = append(append([]string(nil), chosen.Trees...), pt.Paths...)
-			if proj == nil {
+			e.readOnly = append(e.trees(chosen), pt.Paths...)
+			if proj == nil && tree == nil {
 				abs, err := filepath.Abs(suite.Path)
 				if err != nil {
 					return nil, err
@@ -417,6 +447,11 @@ func (e *Engine) acquire(ctx context.Context) (*server, error) {
 		return s, nil
 	}
 	fresh, err := e.start()
+	if err != nil && ctx.Err() == nil && !e.isClosed() {
+		// Once more: what killed the server may have killed its
+		// replacement while it started (TestFaultInjection does).
+		fresh, err = e.start()
+	}
 	if err != nil {
 		e.pool <- s // still dead: the next caller tries again
 		return nil, err
@@ -500,12 +535,25 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		Modules []moduleMsg `json:"modules,omitempty"`
 		// Project places the target in its package (sandbox.Project).
 		Project *projectMsg `json:"project,omitempty"`
+		// Tree is the user's project the tests run in (sandbox.Tree);
+		// its root, which depends on the server's isolation, is the
+		// tree_root each server receives first.
+		Tree *treeMsg `json:"tree,omitempty"`
+		// Environ: the interpreter started with the candidates'
+		// environment (sandbox.Environment), else the harness empties it.
+		Environ bool `json:"environ,omitempty"`
+		// WorkDirs are made empty in the private directory for every
+		// candidate (HOME, TMPDIR).
+		WorkDirs []string `json:"work_dirs,omitempty"`
+		// Verify: the check of delivered fixes (harness/verify.py).
+		Verify bool `json:"verify,omitempty"`
 	}{
 		Module:         module,
 		Cases:          []sandbox.RunCase{},
 		MemoryMB:       memoryMB,
 		OutputCap:      opts.OutputCap,
-		Reuse:          !cfg.noReuse,
+		Reuse:          !cfg.noReuse && !opts.Verify,
+		Verify:         opts.Verify && len(s.TestSource) > 0,
 		StaticCheck:    !cfg.noStaticCheck,
 		LenientRuntime: lenientRuntime,
 	}
@@ -549,10 +597,21 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		msg.Modules = append(msg.Modules, moduleMsg{Name: m})
 	}
 	if p := e.project; p != nil {
-		msg.Project = &projectMsg{ImportRoot: p.ImportRoot}
+		msg.Project = &projectMsg{ImportRoot: p.ImportRoot, File: p.File, Package: p.Package}
 		if p.TestFile != "" {
 			msg.TestFile = p.TestFile
 		}
+	}
+	if t := e.tree; t != nil {
+		msg.Tree = &treeMsg{Cwd: t.Cwd, TestFile: t.TestFile}
+		for _, tt := range t.Targets {
+			msg.Tree.Targets = append(msg.Tree.Targets, treeTargetMsg{Module: tt.Module, File: tt.File, ImportRoot: tt.ImportRoot, Package: tt.Package})
+		}
+		msg.TestFile = t.TestFile
+	}
+	msg.Environ = !opts.Env.IsZero()
+	if opts.Env.Standard {
+		msg.WorkDirs = []string{sandbox.HomeDir, sandbox.TmpDir}
 	}
 	data, err := json.Marshal(msg)
 	if err != nil {
@@ -572,6 +631,56 @@ type pytestMsg struct {
 // the project's root, the target's top package is under ImportRoot.
 type projectMsg struct {
 	ImportRoot string `json:"import_root"`
+	File       string `json:"file,omitempty"`
+	Package    bool   `json:"package,omitempty"`
+}
+
+// treeMsg is the "tree" field of the suite message (sandbox.Tree): paths
+// relative to the tree's root.
+type treeMsg struct {
+	Cwd      string          `json:"cwd"`
+	TestFile string          `json:"test_file"`
+	Targets  []treeTargetMsg `json:"targets"`
+}
+
+type treeTargetMsg struct {
+	Module     string `json:"module"`
+	File       string `json:"file"`
+	ImportRoot string `json:"import_root"`
+	Package    bool   `json:"package,omitempty"`
+}
+
+// trees are the host paths candidates read besides the project: the
+// interpreter's, and with the standard environment the system's bin
+// directories its PATH names.
+func (e *Engine) trees(py *Interpreter) []string {
+	ro := append([]string(nil), py.Trees...)
+	if e.opts.Env.Standard {
+		ro = append(ro, sandbox.SystemBin...)
+	}
+	return ro
+}
+
+// env is the environment of a server in the private directory dir.
+func (e *Engine) env(dir string) []string {
+	if e.opts.Env.IsZero() {
+		// Reproducible str hashes (set iteration order) whichever server
+		// runs a candidate; the harness empties os.environ at once.
+		return []string{"PYTHONHASHSEED=0"}
+	}
+	return e.opts.Env.Build(filepath.Dir(e.python.Path), dir)
+}
+
+// withRoot puts the tree's root as a server sees it (root) first in the
+// suite message msg, when candidates run in a project's tree.
+func (e *Engine) withRoot(msg []byte, root string) []byte {
+	if e.tree == nil || len(msg) < 2 || msg[0] != '{' {
+		return msg
+	}
+	q, _ := json.Marshal(root)
+	out := make([]byte, 0, len(msg)+len(q)+16)
+	out = append(append(append(out, `{"tree_root":`...), q...), ',')
+	return append(out, msg[1:]...)
 }
 
 // moduleMsg is one of the targets repaired together.

@@ -85,6 +85,11 @@ func TestHostile(t *testing.T) {
 			[]fitness.Case{secs(call("f", "", "1"), 1)}, []fitness.Verdict{fitness.TimeLimitExceeded}, "timed out"},
 		{"put its deadline off", "import sys, time\ndef f():\n    h = sys.modules['__main__']\n    cur, _ = h.CUR.unpack_from(h.SHM, 0)\n    h.CUR.pack_into(h.SHM, 0, cur, time.monotonic() + 1e6)\n    while True:\n        pass\n",
 			[]fitness.Case{secs(call("f", "", "1"), 1)}, []fitness.Verdict{fitness.TimeLimitExceeded}, "timed out after 1s"},
+		{"stop the sandbox's processes", "import os, signal\ndef f():\n    return 1\ndef g():\n    for p in os.listdir('/proc'):\n        if p.isdigit() and int(p) != os.getpid():\n            try:\n                os.kill(int(p), signal.SIGSTOP)\n            except OSError:\n                pass\n    while True:\n        pass\n",
+			// Finished cases keep their verdicts; the case that stopped the
+			// manager ends at once, and the rest run in a fresh child.
+			[]fitness.Case{call("f", "", "1"), call("g", "", "2"), call("f", "", "1"), call("f", "", "1")},
+			[]fitness.Verdict{fitness.Passed, fitness.RuntimeError, fitness.Passed, fitness.Passed}, ""},
 		{"environment", "import os\ndef f():\n    return [os.environ.get('REPAIR_HOSTILE_SECRET', 'absent'), len(os.environ)]\n",
 			[]fitness.Case{call("f", "", `["absent", 0]`)}, []fitness.Verdict{fitness.Passed}, ""},
 	}

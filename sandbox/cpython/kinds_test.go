@@ -319,6 +319,43 @@ func TestReusedChildLeaksNothing(t *testing.T) {
 	}
 }
 
+// TestReuseStringConstants: a string constant that names a pure module's
+// mutable attribute (re's flags "I" and "M") keeps a candidate out of a
+// reused child only when the candidate imports a module it could reach it
+// through: a table of Roman numerals costs no fresh fork.
+func TestReuseStringConstants(t *testing.T) {
+	python(t)
+	tgt := target(t, "cand.py", map[string]string{"cand.py": "import re\n"})
+	cases := []fitness.Case{call("f", "", "1"), call("f", "", "1")}
+	e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: cases}, Target: tgt}, config{})
+	tests := []struct {
+		name, src string
+		reused    bool // the second run of it reuses the first's child
+	}{
+		{"no import", "TABLE = {'I': 1, 'M': 1000}\ndef f():\n    return TABLE['I']\n", true},
+		{"imports re", "import re\nTABLE = {'I': 1, 'M': 1000}\ndef f():\n    return TABLE['I']\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for round := 0; round < 2; round++ {
+				before := e.Stats()
+				out, err := e.Run(context.Background(), []byte(tt.src), sandbox.RunOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, r := range out.Results {
+					if r.Verdict != fitness.Passed {
+						t.Errorf("round %d, case %d: %v (%s); want PASSED", round, i, r.Verdict, r.Detail)
+					}
+				}
+				if got := e.Stats().Reused > before.Reused; round == 1 && got != tt.reused {
+					t.Errorf("reused %v, want %v", got, tt.reused)
+				}
+			}
+		})
+	}
+}
+
 // TestFreshImportPerCasePure: the same for pure candidates, whose module a
 // child may keep from one case to the next while it provably holds what a
 // fresh import would.

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -23,11 +25,10 @@ type Pytest struct {
 	Paths []string
 }
 
-// pytestProbe imports pytest as the harness will (no plugins from entry
-// points) and prints its version and the sys.path entries of every module
-// that import brought in.
+// pytestProbe imports pytest as the harness will, with the plugins of
+// entry points (group pytest11) as plain pytest loads them, and prints its
+// version and the sys.path entries of every module that import brought in.
 const pytestProbe = `import os, sys
-os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 before = set(sys.modules)
 import pytest, _pytest.config, _pytest.main, _pytest.runner
 for n in _pytest.config.default_plugins:
@@ -35,6 +36,17 @@ for n in _pytest.config.default_plugins:
         __import__("_pytest." + n)
     except ImportError:
         pass
+try:
+    import importlib.metadata as md
+    eps = md.entry_points()
+    eps = eps.select(group="pytest11") if hasattr(eps, "select") else eps.get("pytest11", ())
+    for ep in eps:
+        try:
+            ep.load()
+        except Exception:
+            pass
+except Exception:
+    pass
 entries = sorted({os.path.abspath(p) for p in sys.path if p}, key=len, reverse=True)
 paths = set()
 for name, m in list(sys.modules.items()):
@@ -102,8 +114,10 @@ func (e *Engine) choosePytest(ctx context.Context) (*Interpreter, *Pytest) {
 // collected is what the harness lists in collect mode.
 type collected struct {
 	Items []struct {
-		ID   string `json:"id"`
-		Line int    `json:"line"`
+		ID    string `json:"id"`
+		Line  int    `json:"line"`
+		XFail bool   `json:"xfail"`
+		Skip  bool   `json:"skip"`
 	} `json:"items"`
 	Error *string `json:"error"`
 }
@@ -135,7 +149,7 @@ func (e *Engine) collect(module string) ([]fitness.Case, error) {
 		if c.Error != nil {
 			why = *c.Error
 		}
-		return nil, inputerr.New("%s: pytest collected nothing: %s", suite.Path, why)
+		return nil, inputerr.New("%s: pytest collected nothing: %s%s", suite.Path, why, e.envHint(why))
 	}
 	if c.Error != nil {
 		fmt.Fprintf(e.opts.Stderr, "repair: %s: pytest: %s (the other tests run)\n", name, *c.Error)
@@ -143,19 +157,41 @@ func (e *Engine) collect(module string) ([]fitness.Case, error) {
 	cases := make([]fitness.Case, 0, len(c.Items))
 	for _, it := range c.Items {
 		cases = append(cases, fitness.Case{
-			Name: it.ID, Kind: fitness.Test, Function: it.ID, Line: it.Line,
+			Name: it.ID, Kind: fitness.Test, Function: it.ID, Line: it.Line, XFail: it.XFail, Skip: it.Skip,
 			Weight: fitness.DefaultWeight, Timeout: fitness.DefaultTimeout, Tolerance: fitness.DefaultTolerance,
 		})
 	}
 	return cases, nil
 }
 
-// pytestNotice says which pytest runs the tests, once.
+// keyError finds the key of a KeyError in pytest's collection error.
+var keyError = regexp.MustCompile(`KeyError: '([A-Za-z_][A-Za-z0-9_]*)'`)
+
+// envHint names the flag when a collection error is a KeyError for a
+// variable that is set in the tool's environment but not the candidates'.
+func (e *Engine) envHint(why string) string {
+	m := keyError.FindStringSubmatch(why)
+	if m == nil {
+		return ""
+	}
+	if _, ok := os.LookupEnv(m[1]); !ok {
+		return ""
+	}
+	for _, kv := range e.opts.Env.Build("", "") {
+		if strings.HasPrefix(kv, m[1]+"=") {
+			return ""
+		}
+	}
+	return fmt.Sprintf(" (the environment variable %s is set here but not passed to the candidates: --pass-env %s)", m[1], m[1])
+}
+
+// pytestNotice says which pytest runs the tests, once, and when it is
+// another interpreter's than py's, that this one runs the candidates too.
 func pytestNotice(py, chosen *Interpreter, pt *Pytest) string {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "repair: pytest %s runs the tests", pt.Version)
 	if chosen.Path != py.Path {
-		fmt.Fprintf(&b, ", with %s (Python %s): %s has no pytest", chosen.Path, chosen.Version, py.Path)
+		fmt.Fprintf(&b, " and the candidates with %s (Python %s): %s (Python %s) has no pytest", chosen.Path, chosen.Version, py.Path, py.Version)
 	}
 	return b.String()
 }

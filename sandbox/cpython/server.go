@@ -92,6 +92,7 @@ const (
 	runAbandon              // stop at the first case that times out
 	runLenient              // a lenient run: the plan precedes the source
 	runRange                // run a range of the cases only
+	runRecord               // test cases record their calls into the target
 	runPartial              // the changed definitions follow (partial re-execution)
 	runSelect               // the cases to run follow (test selection)
 	runWall                 // cap each case's wall time too (msgWall)
@@ -103,6 +104,7 @@ const (
 	recLines                  // the lines the case executed
 	recInjections             // the injections of a lenient run
 	recProgress               // a failing test's asserts passed and asserts
+	recCalls                  // the calls a test case made into the target (JSON)
 	recCPU                    // the CPU time the case used
 )
 
@@ -185,14 +187,12 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 	}
 	mb := e.memoryMB
 	cmd, err := sandbox.Command(sandbox.Config{
-		Path: e.python.Path,
-		Args: []string{e.python.Path, "-s", "-S", "-B", "-c", bootstrap, "3", "4"},
-		// Reproducible str hashes (set iteration order) whichever server
-		// runs a candidate; the harness empties os.environ at once.
-		Env:       []string{"PYTHONHASHSEED=0"},
+		Path:      e.python.Path,
+		Args:      []string{e.python.Path, "-s", "-S", "-B", "-c", bootstrap, "3", "4"},
 		Isolation: e.opts.Isolation,
 		Files:     e.files,
 		Tree:      e.projectFiles(),
+		Project:   e.treeRoot(),
 		ReadOnly:  e.readOnly,
 		Limits: sandbox.Limits{
 			AddressSpace: int64(mb+256) << 20,
@@ -210,6 +210,7 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 		outW.Close()
 		return nil, 0, nil, err
 	}
+	cmd.Setenv(e.env(cmd.Dir))
 	s := &server{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), stderr: &tailBuffer{max: 4 << 10}, memo: fitness.NewMemo(e.nCases)}
 	cmd.ExtraFiles = []*os.File{inR, outW}
 	cmd.Stderr = s.stderr
@@ -225,7 +226,7 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 		s.kill()
 		return nil, 0, nil, s.failure("loading the harness", err)
 	}
-	if err := s.send(msgSuite, nil, msg, e.startTimeout); err != nil {
+	if err := s.send(msgSuite, nil, e.withRoot(msg, cmd.ProjectRoot()), e.startTimeout); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("sending the suite", err)
 	}
@@ -314,6 +315,9 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 	if opts.AbandonAfterTimeout {
 		flags[0] |= runAbandon
 	}
+	if opts.Record {
+		flags[0] |= runRecord
+	}
 	binary.LittleEndian.PutUint64(flags[1:], math.Float64bits(opts.Timeout.Seconds()))
 	if first, end := opts.Cases.Bounds(e.nCases); first > 0 || end < e.nCases {
 		// Then the case range.
@@ -328,7 +332,7 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		flags = binary.LittleEndian.AppendUint32(flags, uint32(len(plan)))
 		flags = append(flags, plan...)
 	}
-	if ch := opts.Change; ch != nil && len(ch.Defs) > 0 && !cov && opts.Lenient == nil && fitsU32(src) {
+	if ch := opts.Change; ch != nil && len(ch.Defs) > 0 && !cov && !opts.Record && opts.Lenient == nil && fitsU32(src) {
 		// Then the changed definitions: the harness compiles only them.
 		flags[0] |= runPartial
 		flags = binary.LittleEndian.AppendUint32(flags, uint32(len(ch.Defs)))
@@ -445,6 +449,7 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 //	[recDetail: u16 n, n bytes of detail], [recLines: u32 n, n × u32 lines],
 //	[recInjections: u16 n, n × (u32 line, kind, name, class)],
 //	[recProgress: u16 asserts passed, u16 asserts: a failing test's progress],
+//	[recCalls: u32 n, n bytes: the calls a test case made into the target, JSON],
 //	[recCPU: f64 CPU seconds of the case]
 //
 // all little-endian; kind, name and class are a u8 length and UTF-8. A
@@ -520,6 +525,14 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 				progress = float64(k) / float64(n)
 			}
 			p = p[progressSize:]
+		}
+		if flags&recCalls != 0 {
+			if len(p) < 4 || uint64(le.Uint32(p)) > uint64(len(p)-4) {
+				return errors.New("truncated calls")
+			}
+			n := int(le.Uint32(p))
+			r.Calls = fitness.ParseCalls(p[4 : 4+n])
+			p = p[4+n:]
 		}
 		if flags&recCPU != 0 {
 			if len(p) < cpuSize {
@@ -611,6 +624,14 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
+}
+
+// treeRoot is the project's tree candidates read, if any.
+func (e *Engine) treeRoot() string {
+	if e.tree == nil {
+		return ""
+	}
+	return e.tree.Root
 }
 
 // projectFiles are the files of the target's package project, if any.

@@ -418,13 +418,24 @@ func (r *results) next(i int) int {
 	return i
 }
 
-func (e *Engine) timeout(i int) int64 {
-	t := e.cases[i].Timeout
-	if t <= 0 {
-		t = 2
+// deadline is how long case i may run, in nanoseconds from its start,
+// before its worker is killed from outside: its timeout, capped by cap
+// (seconds, 0 for none), and a grace for the worker to notice its deadline
+// at a probe and report it itself. Under a search's cap the grace is a few
+// times the cap, not the full grace: a candidate stuck where no probe runs
+// (one long builtin call: a huge power, a string repeated a billion
+// times) would otherwise hold its worker for the suite's timeout.
+func (e *Engine) deadline(i int, cap float64) int64 {
+	t := effectiveTimeout(e.cases[i].Timeout, cap)
+	grace := e.grace
+	if cap > 0 {
+		grace = min(grace, capGrace+time.Duration(4*cap*float64(time.Second)))
 	}
-	return int64(t * 1e9)
+	return int64(t*1e9) + int64(grace)
 }
+
+// capGrace is the least grace of a capped case (deadline).
+const capGrace = 20 * time.Millisecond
 
 // evaluate runs a candidate's cases in rng to the end, on as many workers
 // as it kills. cap (seconds, 0 for none) caps every case's timeout.

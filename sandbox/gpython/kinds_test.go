@@ -154,6 +154,29 @@ func TestTimeoutCap(t *testing.T) {
 	})
 }
 
+// TestCapKillsBuiltinLoop: under a search's cap, a case stuck in one
+// long built-in call (no probe runs there) is killed from outside after
+// about the cap, not after its own timeout: a suite timeout of 1000 s must
+// not hold the worker (a 5 ms cap once let such a candidate run 2.3 s).
+func TestCapKillsBuiltinLoop(t *testing.T) {
+	src := "def f(x):\n    return sum(range(10 ** 15))\n"
+	c := call("f", "[0]", "0")
+	c.Timeout = 1000
+	e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: []fitness.Case{c}}, Target: target(t, "cand.py", nil)},
+		config{noCheck: true})
+	// Far above the cap and its grace, far below the case's timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, err := e.Run(ctx, []byte(src), sandbox.RunOptions{Timeout: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("the capped case was not stopped: %v", err)
+	}
+	want := []brief{{fitness.TimeLimitExceeded, "timed out after 0.01s"}}
+	if diff := cmp.Diff(want, briefs(out)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
 // TestCrashRecovery checks that a case that kills its worker (a huge
 // allocation) gets its verdict and the others run on a fresh worker.
 func TestCrashRecovery(t *testing.T) {

@@ -243,7 +243,7 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 			if i != lastCase {
 				lastCase, lastProgress = i, time.Now()
 			}
-			limit := monoTime(t0 + e.timeout(i) + int64(e.grace))
+			limit := monoTime(t0 + e.deadline(i, cap))
 			if limit.Before(wake) {
 				wake = limit
 			}
@@ -262,7 +262,7 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 				return runResult{end: endOverBound, running: i}
 			}
 			i, t0 := p.shm.running()
-			if i >= 0 && i < len(e.cases) && nanotime() >= t0+e.timeout(i)+int64(e.grace) {
+			if i >= 0 && i < len(e.cases) && nanotime() >= t0+e.deadline(i, cap) {
 				p.kill()
 				p.collect(res)
 				p.unmap()

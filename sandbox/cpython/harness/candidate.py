@@ -15,10 +15,12 @@ import sys
 from bisect import bisect_left
 from time import monotonic
 
+from . import verify
 from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, encode_value, observe_output, observe_raise, observe_return
 from .protocol import KINDS, MLE, PASSED, RTE, ST_FINISHED, ST_RAISED, ST_RETURNED, WRONG
 from .purity import reusable_value
+from .record import install as install_recorder, replay
 from .standin import drive, make_pytest, missing_fixtures, test_calls
 
 NoneType = type(None)
@@ -38,41 +40,73 @@ PACKAGE = ""  # the target's package, when it lives in one (CandidateFinder)
 IMPORT_ROOT = ""  # where the target's top package is (lib/ or below it)
 LIB_PREFIX = ""  # lib/ (the helpers, or the package's project), with a final separator
 MULTI = ()  # (module, file) of each target when several are repaired together
+PACKAGES = frozenset()  # the targets that are a package's __init__.py
 TEST_MODULE = ""  # the test file's module name ("": no test file)
 TEST_FILE = ""
 TEST_CODE = None
 ASSERTS = {}  # the test file's assert lines per function (assert_lines)
 FILES = frozenset()  # the candidate's and the test file's (details name their lines)
+CAND_FILES = frozenset()  # the candidate's files: the target's, or each target's (MULTI)
 PYTEST = None  # what the test file imports as pytest: the stand-in or pytest
+PRIVATE = ""  # the private directory: the server's working directory
+WORKDIR = ""  # the project's tree: where tests run (children chdir there); "": PRIVATE
 
 
 def configure(cfg):
     """Sets the candidate's configuration from the suite cfg, registers the
     pytest stand-in for a test file, and puts lib/ (and the package's
-    import root) first on sys.path."""
-    global MODULE, CAND_FILE, PACKAGE, IMPORT_ROOT, LIB_PREFIX, MULTI
-    global TEST_MODULE, TEST_FILE, TEST_CODE, ASSERTS, FILES, PYTEST
+    import root) first on sys.path. With a project's tree (cfg "tree",
+    sandbox.Tree) the helpers, the test file and the targets' import roots
+    are the tree's, at "root" (the tree's own path, or its copy in lib/)."""
+    global MODULE, CAND_FILE, PACKAGE, IMPORT_ROOT, LIB_PREFIX, MULTI, PACKAGES
+    global TEST_MODULE, TEST_FILE, TEST_CODE, ASSERTS, FILES, CAND_FILES, PYTEST, PRIVATE, WORKDIR
     MODULE = cfg["module"]
-    cwd = os.getcwd()
+    cwd = PRIVATE = os.getcwd()
     lib = os.path.join(cwd, "lib")
-    LIB_PREFIX = lib + os.sep
+    tree = cfg.get("tree")
     proj = cfg.get("project")
-    PACKAGE = MODULE.rpartition(".")[0] if proj else ""
-    IMPORT_ROOT = lib
-    if proj and proj.get("import_root"):
-        IMPORT_ROOT = os.path.join(lib, proj["import_root"])
-    CAND_FILE = os.path.join(IMPORT_ROOT, *MODULE.split(".")) + ".py"
-    MULTI = tuple(
-        (m["name"], os.path.join(IMPORT_ROOT, *m["name"].split(".")) + ".py") for m in cfg.get("modules") or ()
-    )
+    join = os.path.join
+    if tree:
+        root = os.path.normpath(cfg["tree_root"])
+        WORKDIR = os.path.normpath(join(root, tree.get("cwd") or ""))
+        targets = [(t["module"], join(root, t["file"]), join(root, t.get("import_root") or ""), t.get("package"))
+                   for t in tree["targets"]]
+        roots = []
+        for _, _, r, _ in targets:
+            if r not in roots:
+                roots.append(os.path.normpath(r))
+        IMPORT_ROOT = roots[0]
+        CAND_FILE = targets[0][1]
+        PACKAGES = frozenset(m for m, _, _, pkg in targets if pkg)
+        PACKAGE = MODULE if MODULE in PACKAGES else MODULE.rpartition(".")[0]
+        MULTI = tuple((m, f) for m, f, _, _ in targets)
+        test_file = join(root, tree["test_file"])
+        lib = root
+    else:
+        WORKDIR = ""
+        PACKAGES = frozenset((MODULE,)) if proj and proj.get("package") else frozenset()
+        PACKAGE = MODULE if PACKAGES else MODULE.rpartition(".")[0] if proj else ""
+        IMPORT_ROOT = lib
+        if proj and proj.get("import_root"):
+            IMPORT_ROOT = join(lib, proj["import_root"])
+        CAND_FILE = join(IMPORT_ROOT, *MODULE.split(".")) + ".py"
+        if proj and proj.get("file"):
+            CAND_FILE = join(lib, proj["file"])
+        MULTI = tuple(
+            (m["name"], join(IMPORT_ROOT, *m["name"].split(".")) + ".py") for m in cfg.get("modules") or ()
+        )
+        test_file = join(lib, cfg.get("test_file") or (cfg.get("test_module") or "") + ".py")
+        roots = [lib]
+    LIB_PREFIX = lib + os.sep
     if len(MULTI) < 2:
         MULTI = ()
     files = {CAND_FILE} | {f for _, f in MULTI}
+    CAND_FILES = frozenset(files)
     TEST_MODULE = cfg.get("test_module") or ""
     TEST_CODE = None
     PYTEST = None
     if TEST_MODULE:
-        TEST_FILE = os.path.join(lib, cfg.get("test_file") or TEST_MODULE + ".py")
+        TEST_FILE = test_file
         if not cfg.get("doctest"):
             files.add(TEST_FILE)  # a generated file's lines mean nothing
         TEST_CODE = compile(cfg.get("test_source") or "", TEST_FILE, "exec", dont_inherit=True)
@@ -85,14 +119,22 @@ def configure(cfg):
     FILES = frozenset(files)
     # The sandbox's private directory: helper modules in lib/ first, then
     # the standard library and site-packages (without running site.py).
+    # In a project's tree: the targets' import roots, the test file's
+    # directory (the built-in runner; pytest adds it itself) and the
+    # directory tests run in, as python -m pytest has it.
     path = [p for p in sys.path if p and p != cwd]
     site = os.path.join(sys.prefix, "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
-    sys.path[:] = [lib] + path + ([site] if os.path.isdir(site) else [])
+    first = list(roots)
+    if tree:
+        for d in ([] if cfg.get("pytest") else [os.path.dirname(TEST_FILE)]) + [WORKDIR]:
+            if d not in first:
+                first.append(d)
+    sys.path[:] = first + path + ([site] if os.path.isdir(site) else [])
     if PACKAGE or MULTI:
         # The target's package imports from its import root (a src/
         # layout), as an installed or editable package would; the target
         # itself is the candidate whoever imports it (CandidateFinder).
-        if IMPORT_ROOT != lib:
+        if IMPORT_ROOT not in sys.path:
             sys.path.insert(0, IMPORT_ROOT)
         sys.meta_path.insert(0, CandidateFinder)
 
@@ -114,7 +156,7 @@ def use_pytest(module):
 def _case_class():
     from collections import namedtuple
 
-    return namedtuple("Case", "kind fn fn_head fn_rest args args_json kwargs kwargs_json want_args stdin timeout")
+    return namedtuple("Case", "kind fn fn_head fn_rest args args_json kwargs kwargs_json want_args stdin timeout xfail skip then_json")
 
 
 Case = _case_class()
@@ -143,6 +185,7 @@ def load_case(c):
         tuple(args) if scalar_args else None, None if scalar_args else json.dumps(args),
         tuple(kwargs.items()) if scalar_kwargs else None, None if scalar_kwargs else json.dumps(kwargs),
         bool(c.get("want_args")), c.get("stdin"), float(c.get("timeout") or 2.0),
+        bool(c.get("xfail")), bool(c.get("skip")), json.dumps(c["then"]) if c.get("then") is not None else None,
     )
 
 
@@ -165,6 +208,8 @@ def exc_detail(e, files):
     # One line: pytest's rewritten asserts explain themselves on the next.
     msg = msg.strip().split("\n", 1)[0].rstrip()
     s = name + (": " + msg if msg else "")
+    if environ_key(e) is not None:
+        s += " (os.environ: not set in the sandbox)"
     if len(s) > 300:
         s = s[:297] + "..."
     where = None
@@ -180,6 +225,27 @@ def exc_detail(e, files):
         else:
             s += " (%s line %d)" % (os.path.basename(where[0]), where[1])
     return s
+
+
+def environ_key(e):
+    """The variable whose lookup in os.environ raised e (a KeyError from
+    os.environ[...]: its innermost frame is os._Environ.__getitem__, a
+    frozen module's since 3.11), or None."""
+    try:
+        if type(e) is not KeyError or len(e.args) != 1 or type(e.args[0]) is not str:
+            return None
+        tb = e.__traceback__
+        last = None
+        while tb is not None:
+            last, tb = tb, tb.tb_next
+        if last is None:
+            return None
+        f = last.tb_frame
+        if f.f_code.co_name == "__getitem__" and f.f_globals.get("__name__") == "os":
+            return e.args[0]
+    except BaseException:
+        pass
+    return None
 
 
 def assert_lines(source):
@@ -272,7 +338,10 @@ class CandidateFinder:
             return None
         from importlib.machinery import ModuleSpec
 
-        spec = ModuleSpec(fullname, cls, origin=found[1])
+        spec = ModuleSpec(fullname, cls, origin=found[1], is_package=fullname in PACKAGES)
+        if fullname in PACKAGES:
+            # A package's __init__.py: its submodules are beside it.
+            spec.submodule_search_locations.append(os.path.dirname(found[1]))
         spec.has_location = True
         return spec
 
@@ -291,6 +360,7 @@ class Ctx:
     """Runs one case of each kind on a fresh import of the candidate."""
 
     progress = None  # of the last failing test function (test_progress)
+    record = False  # a test case records its calls into the target (record.py)
 
     def __init__(self, code):
         self.code = code
@@ -322,7 +392,7 @@ class Ctx:
             modules.pop(m, None)
         if name != "__main__":
             return importlib.import_module(MODULE).__dict__
-        if PACKAGE:
+        if PACKAGE and PACKAGE != MODULE:
             importlib.import_module(PACKAGE)
         del codes[MODULE]  # run as __main__, not imported
         m = ModuleType("__main__")
@@ -374,6 +444,10 @@ class Ctx:
                 r = f(*args, **json_loads(c.kwargs_json))
             else:
                 r = f(*args)
+            if c.then_json is not None:
+                # An object's life as a test lived it (record.py): the
+                # value is what each of its methods returned.
+                r = replay(r, json_loads(c.then_json))
             if c.want_args:
                 return ST_RETURNED, observe_return(r, args), None
             if type(r) is int and I64_MIN <= r <= I64_MAX:
@@ -407,12 +481,17 @@ class Ctx:
         """A test function's verdict: decided here, in the candidate's
         process, by the test file's own asserts (see sandbox/doc.go)."""
         try:
-            self.fresh(MODULE)
+            d = self.fresh(MODULE)
+            if self.record:
+                install_recorder(d, CAND_FILES)
+            elif verify.ON:
+                install_recorder(d, CAND_FILES, verify.check_result)
             tm = ModuleType(TEST_MODULE)
             td = tm.__dict__
             td["__file__"] = TEST_FILE
             modules[TEST_MODULE] = tm
             exec(TEST_CODE, td)
+            verify.took_test_module(tm)
             fn = td.get(c.fn)
             if fn is None or not callable(fn):
                 return RTE, b"", "the test file does not define %s" % c.fn

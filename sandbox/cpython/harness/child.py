@@ -19,13 +19,13 @@ import sys
 from _thread import _count as _thread_count
 from time import monotonic, process_time
 
-from . import candidate, guard, partial, real_pytest
+from . import candidate, guard, partial, real_pytest, record, verify
 from .candidate import Ctx, LenientCtx
 from .guard import Flags
 from .observe import Output, make_stdin
 from .protocol import (
-    CALL, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF, JOB_PARTIAL,
-    JOB_PURE, PROGRESS, REC, U32, put_record,
+    CALL, CALLS_MAX, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF,
+    JOB_PARTIAL, JOB_PURE, JOB_RECORD, PROGRESS, REC, U32, put_record,
 )
 from .real_pytest import LenientPytestCtx, PytestCtx
 
@@ -69,8 +69,13 @@ def child_main(shm, cases, go_r, done_w):
     manager that a reused child waits on. After a pure candidate that left
     the process clean it tells the manager and waits for the next one."""
     try:
-        Flags.copy = Flags.forked = Flags.memory = False
+        Flags.copy = Flags.forked = Flags.memory = Flags.restart = False
         os.setpgid(0, 0)  # the manager kills the group at a deadline
+        if candidate.WORKDIR:
+            try:
+                os.chdir(candidate.WORKDIR)  # a project's tests run where pytest would
+            except OSError:
+                pass
         os.dup2(1, 2)  # fd 1 is /dev/null; fd 2 was the server's diagnostics
         lo, hi = min(go_r, done_w), max(go_r, done_w)
         os.closerange(3, lo)  # the forker's pipes, but not the job pipes
@@ -107,7 +112,7 @@ def child_main(shm, cases, go_r, done_w):
             except (ValueError, OSError):
                 pass
             run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, reuse, lx_off, sel, repl,
-                      bool(jflags & JOB_PURE))
+                      bool(jflags & JOB_PURE), jflags & JOB_RECORD)
             del code, sel, repl
             served += 1
             if not reuse or served >= MAX_SERVED or not clean(mods0, base0, mask):
@@ -127,13 +132,14 @@ def child_main(shm, cases, go_r, done_w):
 
 
 def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_off, sel=None, repl=None,
-              same_import=False):
+              same_import=False, rec=0):
     """Runs cases start..end-1 of the candidate code (only those sel
     selects, when not None); repl are the original's constants a partial
     candidate replaces (partial.py), or None. With coverage and
     same_import (pure code: every fresh import runs the same lines), the
     import of a call case is traced once and its lines given to the next
-    cases (call_with_coverage)."""
+    cases (call_with_coverage). With rec, test cases record their calls
+    into the target (record.py)."""
     if pure and ALL_CALLS and L == 0:
         return run_pure_calls(shm, cases, start, end, code, recbase, cap, pure == 2, sel)
     hdr_pack = HDR.pack_into
@@ -163,6 +169,14 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         ctx = PytestCtx(code, repl)
     else:
         ctx = Ctx(code)
+    recording = bool(rec) and bool(test_module)
+    if recording:
+        ctx.record = True
+        maxrec += 4 + CALLS_MAX
+    checking = verify.ON and bool(test_module)
+    if checking:
+        end_case, begin_case = verify.END, verify.begin
+    calls = None
     trace_all = cov and not pytest_mode
     import_cov = [None] if trace_all and same_import else None
     used = recbase
@@ -189,6 +203,10 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         else:
             if trace_all:
                 sys.settrace(tracer)
+            if recording:
+                record.begin()
+            if checking:
+                begin_case()
             if kind == CALL:
                 status, payload, detail = ctx.run_call(c)
             elif kind == IO:
@@ -199,6 +217,14 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
                 status, payload, detail = ctx.run_test(c)
             if trace_all:
                 sys.settrace(None)
+            if recording:
+                calls = record.take()
+                if calls is not None and len(calls) > CALLS_MAX:
+                    calls = None
+            if checking:
+                (status, payload, detail), ended = end_case((status, payload, detail))
+                if ended:
+                    flags.restart = True
         if flags.copy:
             os._exit(0)  # a fork of the candidate came back into the harness
         t1 = clock()
@@ -215,11 +241,12 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
             p1 = process_time()
             cpu, p0 = p1 - p0, p1
         if lx is not None:
-            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, lx.take(), progress, cpu)
+            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, lx.take(), progress, None, cpu)
             if cov:
                 covmv[:] = zeros
-        elif detail or cov or progress:
-            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, None, progress, cpu)
+        elif detail or cov or progress or calls:
+            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, None, progress,
+                              calls, cpu)
             if cov:
                 covmv[:] = zeros
         else:
@@ -252,7 +279,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         # A case that left processes or threads behind, or a full record
         # area, ends this child at a case boundary: the forker kills what is
         # left and the manager has a fresh child run the remaining cases.
-        if i < n and (flags.forked or thread_count() or used + maxrec > cap):
+        if i < n and (flags.forked or flags.restart or thread_count() or used + maxrec > cap):
             hdr_pack(shm, 0, -1, t1, used, i)
             os._exit(0)
         hdr_pack(shm, 0, i, t1, used, i)

@@ -1,12 +1,14 @@
 """The forker: the process the shim executed (PID 1 of the sandbox's PID
 namespace). It forks a child when the manager asks, reaps it, kills and
 reaps whatever it left behind, and reports its exit status; before the
-first child of a candidate it empties the working directory (and, without
-namespaces, puts lib/ back as it was). Its loop touches few pages, so
+first child of a candidate it empties the working directory, making its
+WORK_DIRS (HOME, TMPDIR) afresh (and, without namespaces, puts lib/ back
+as it was). Its loop touches few pages, so
 forking it costs few copy-on-write faults.
 
-Owns PIDNS and CHILDREN_PATH (identify) and the record of lib/ as the
-shim made it: LIB_FILES, LIB_DIRS, LIB_STATE (snapshot_lib).
+Owns PIDNS and CHILDREN_PATH (identify), WORK_DIRS, LISTING and
+WORK_STATE (configure, make_work_dirs) and the record of lib/ as the shim made it: LIB_FILES,
+LIB_DIRS, LIB_STATE (snapshot_lib).
 """
 import os
 import signal
@@ -19,6 +21,9 @@ CHILDREN_PATH = ""  # /proc's list of the forker's children
 LIB_FILES = ()  # (path, content) of every file of lib/
 LIB_DIRS = ()  # lib/'s directories, parents first
 LIB_STATE = None  # what lib/ holds (lib_state)
+WORK_DIRS = ()  # directories every candidate finds empty (HOME, TMPDIR), beside lib/
+LISTING = ["lib"]  # what the working directory holds between candidates, sorted
+WORK_STATE = []  # WORK_DIRS as made (work_state), updated in place: the guard's copy of the globals stays equal
 
 
 def identify():
@@ -26,6 +31,44 @@ def identify():
     global PIDNS, CHILDREN_PATH
     PIDNS = os.getpid() == 1
     CHILDREN_PATH = "/proc/self/task/%d/children" % os.getpid()
+
+
+def configure(work_dirs):
+    """Sets WORK_DIRS (the suite's "work_dirs") and makes them."""
+    global WORK_DIRS, LISTING
+    WORK_DIRS = tuple(work_dirs)
+    LISTING = sorted(("lib",) + WORK_DIRS)
+    make_work_dirs()
+
+
+def make_work_dirs():
+    """Makes WORK_DIRS, empty, and records them (WORK_STATE)."""
+    for d in WORK_DIRS:
+        try:
+            os.mkdir(d, 0o755)
+        except OSError:
+            pass
+    WORK_STATE[:] = work_state()
+
+
+def work_state():
+    """What WORK_DIRS are: inode, mode, links and change time. A directory
+    whose entries change, whose mode or times are set, gets a new change
+    time (which nothing in the sandbox can set back: no clock calls), so
+    an unchanged state is an unchanged, empty directory: one lstat each."""
+    out = []
+    for d in WORK_DIRS:
+        try:
+            st = os.lstat(d)
+            out.append((st.st_ino, st.st_mode, st.st_nlink, st.st_ctime_ns))
+        except OSError:
+            out.append(None)
+    return out
+
+
+def clean_work_dirs():
+    """Whether every directory of WORK_DIRS is as make_work_dirs left it."""
+    return not WORK_DIRS or work_state() == WORK_STATE
 
 
 def snapshot_lib():
@@ -59,19 +102,51 @@ def forker(rfd, wfd, manager, start_child):
             if pid == 0:
                 start_child()
             write(wfd, pack(FORKED, pid))
-            status = -1
-            while True:
-                try:
-                    status = waitpid(pid, 0)[1]
-                    break
-                except InterruptedError:
-                    continue
-                except ChildProcessError:
-                    break
+            status = wait_child(pid, manager)
             reap_leftovers(manager)
             write(wfd, pack(REAPED, status))
         except BaseException:
             os._exit(3)
+
+
+def wait_child(pid, manager):
+    """Waits until child pid ends and returns its wait status (-1: lost).
+    Meanwhile it watches the manager, its other child: a candidate that
+    stops it (SIGSTOP, SIGTSTP: the manager is not PID 1 and cannot ignore
+    them) would silence the server and cost the records of the cases it
+    finished. The forker, which candidates cannot signal, lets the manager
+    go on and kills the child (the running case is its last: it attacked
+    the sandbox); the manager then sends what the finished cases wrote."""
+    waitpid, kill = os.waitpid, os.kill
+    while True:
+        try:
+            wpid, status = waitpid(-1, os.WUNTRACED)
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return -1
+        if wpid == pid and not os.WIFSTOPPED(status):
+            # A stop of the manager may be reported after the child's end
+            # (the child stopped it and finished): take that report, and
+            # let the manager go on.
+            try:
+                while waitpid(manager, os.WNOHANG | os.WUNTRACED)[0] == manager:
+                    pass
+            except OSError:
+                pass
+            try:
+                kill(manager, signal.SIGCONT)
+            except OSError:
+                pass
+            return status
+        if wpid == manager and os.WIFSTOPPED(status):
+            for f, sig in ((os.killpg, signal.SIGKILL), (kill, signal.SIGKILL), (kill, signal.SIGCONT)):
+                try:
+                    f(pid if sig == signal.SIGKILL else manager, sig)
+                except OSError:
+                    pass
+        # Else an orphan the candidate left, reaped here (reap_leftovers
+        # kills the living ones), or the child stopped: its deadline ends it.
 
 
 def wipe_workdir():
@@ -82,7 +157,7 @@ def wipe_workdir():
     full tmpfs must not make it fail). Without namespaces lib/ is writable
     by its owner: it is put back as it was too."""
     try:
-        if os.listdir(".") == ["lib"] and os.stat(".").st_mode & 0o7777 == 0o755:
+        if sorted(os.listdir(".")) == LISTING and os.stat(".").st_mode & 0o7777 == 0o755 and clean_work_dirs():
             if PIDNS or lib_state() == LIB_STATE:
                 return
     except OSError:
@@ -95,6 +170,7 @@ def wipe_workdir():
     for name in names:
         if name != "lib":
             remove_tree(name)
+    make_work_dirs()
     if not PIDNS and lib_state() != LIB_STATE:
         restore_lib()
 

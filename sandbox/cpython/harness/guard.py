@@ -11,7 +11,7 @@ import os
 import sys
 from _thread import _count as _thread_count
 
-from . import purity
+from . import forker, purity
 
 FunctionType = type(lambda: None)
 modules = sys.modules
@@ -23,6 +23,7 @@ class Flags:
     copy = False  # this process is a fork made by candidate code
     forked = False  # candidate code forked during the case
     memory = False  # a case ran out of memory
+    restart = False  # the case left the session unusable: the next runs in a fresh child
 
 
 def _after_fork_child():
@@ -46,7 +47,7 @@ def make_guard(harness, base, pytest, test_mask):
     flags, thread_count, collect, garbage = Flags, _thread_count, gc.collect, gc.garbage
     gettrace, getprofile, listdir, getcwd = sys.gettrace, sys.getprofile, os.listdir, os.getcwd
     cwd = getcwd()
-    only_lib = ["lib"]
+    listing, work_clean, sort = list(forker.LISTING), forker.clean_work_dirs, sorted
     dicts = copies = funcs = codes = ()
     groups = purity.GROUPS
     import operator
@@ -79,7 +80,7 @@ def make_guard(harness, base, pytest, test_mask):
         if list(map(code_of, funcs)) != codes:
             return False
         try:
-            return getcwd() == cwd and listdir(".") == only_lib
+            return getcwd() == cwd and sort(listdir(".")) == listing and work_clean()
         except OSError:
             return False
 

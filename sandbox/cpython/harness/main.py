@@ -17,7 +17,8 @@ kinds of process share one anonymous shared mapping (see protocol.py):
 
 Owns what the three share: the case table (CASES), the mapping (SHM) and
 the pipes between the manager and a reused child (GO_R, DONE_W), and
-UNDUMPABLE. setup gives every other module its part of the suite.
+UNDUMPABLE. With a test file, the first four are None once the processes
+hold them (a test case's verdict is the record its child writes). setup gives every other module its part of the suite.
 
 It must run on CPython 3.8 and later.
 """
@@ -28,7 +29,7 @@ import mmap
 import os
 import signal
 
-from . import candidate, child, forker, guard, manager, observe, partial, purity, real_pytest
+from . import candidate, child, collected, forker, guard, manager, observe, partial, purity, real_pytest, verify
 from .candidate import load_case
 from .child import child_main
 from .protocol import *  # noqa: F403 -- __main__ shows the protocol, as the one-file harness did
@@ -49,6 +50,9 @@ def setup(cfg):
     CASES = tuple(load_case(c) for c in cfg["cases"])
     observe.configure(int(cfg.get("output_cap") or 65536))
     candidate.configure(cfg)
+    # The check of delivered fixes hooks the interpreter before pytest and
+    # the target load.
+    verify.configure(cfg, candidate.CAND_FILES, candidate.MODULE)
     forker.snapshot_lib()
     pt = cfg.get("pytest")
     if candidate.TEST_MODULE and pt:
@@ -79,11 +83,14 @@ def setup(cfg):
             reuse = False
         if not pure_code(candidate.TEST_CODE, ("pytest", candidate.MODULE), checked=True)[0]:
             select = False
-    partial.configure(original, code, candidate.CAND_FILE, not candidate.MULTI, select)
-    if real_pytest.PYTEST_MODE and not real_pytest.COLLECT:
-        real_pytest.TEST_SOURCE[0] = cfg.get("test_source") or ""
-        real_pytest.collect_once()
-    if candidate.PACKAGE or candidate.MULTI:
+    if verify.ON:
+        # The check of a delivered fix runs it whole, every case.
+        select = False
+    partial.configure(original, code, candidate.CAND_FILE, not candidate.MULTI and not verify.ON, select)
+    if real_pytest.PYTEST_MODE and not real_pytest.COLLECT and not verify.ON:
+        collected.TEST_SOURCE[0] = cfg.get("test_source") or ""
+        collected.collect_once()
+    if candidate.PACKAGE or candidate.MULTI or verify.ON:
         reuse = False
     manager.configure(CASES, cfg.get("lenient_runtime") or "", reuse)
     child.configure(CASES, int(cfg.get("memory_mb") or 512))
@@ -105,30 +112,31 @@ def make_undumpable():
         return False
 
 
-def start_child():
-    """What a fresh fork of the forker runs."""
-    child_main(SHM, CASES, GO_R, DONE_W)
-
-
 def main(harness):
     """Sets the server up, forks the manager and runs the forker's loop;
     harness are the harness's modules (for the guard)."""
     global SHM, GO_R, DONE_W, UNDUMPABLE
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     forker.identify()
-    # The candidate's environment is empty (the interpreter was started
-    # with PYTHONHASHSEED only, for reproducible str hashes).
-    for k in list(os.environ):
-        del os.environ[k]
     UNDUMPABLE = make_undumpable()
     kind, payload = read_msg()
     if kind != MSG_SUITE:
         raise ValueError("expected the suite first")
     cfg = json.loads(payload)
+    if not cfg.get("environ"):
+        # The candidate's environment is empty (the interpreter was
+        # started with PYTHONHASHSEED only, for reproducible str hashes).
+        # Else the interpreter started with the candidates' environment
+        # (sandbox.Environment).
+        for k in list(os.environ):
+            del os.environ[k]
+    forker.configure(cfg.get("work_dirs") or ())
     test_mask = setup(cfg)
     del payload
     if real_pytest.COLLECT:
-        send(MSG_LIST, json.dumps(real_pytest.collect_items(cfg.get("original") or "")).encode())
+        if candidate.WORKDIR:
+            os.chdir(candidate.WORKDIR)
+        send(MSG_LIST, real_pytest.collect_in_child(cfg.get("original") or ""))
         os._exit(0)
     del cfg
     SHM = mmap.mmap(-1, SHM_SIZE)
@@ -136,17 +144,27 @@ def main(harness):
     from_forker_r, from_forker_w = os.pipe()
     GO_R, go_w = os.pipe()  # manager to a reused child: CHILD_GO next job, CHILD_QUIT exit
     done_r, DONE_W = os.pipe()  # reused child to manager: CHILD_DONE finished
+    shm, cases, go_r, done_w = SHM, CASES, GO_R, DONE_W
+    if candidate.TEST_MODULE:
+        # A test case's verdict is the record its child writes: the
+        # mapping, the case table and the pipes are not left where code
+        # under test looks first (call and I/O cases' records are judged
+        # in Go, whatever the child writes).
+        g = globals()
+        for k in ("SHM", "CASES", "GO_R", "DONE_W"):
+            g[k] = None
     guard.make_guard(harness, child.BASE_MODULES, candidate.PYTEST, test_mask)
+    verify.take_server_snapshot(harness)
     gc.collect()
     gc.freeze()  # the children's collections skip (and do not copy) all of this
     manager_pid = os.fork()
     if manager_pid == 0:
         os.close(to_forker_r)
         os.close(from_forker_w)
-        os.close(GO_R)
-        os.close(DONE_W)
+        os.close(go_r)
+        os.close(done_w)
         try:
-            m = manager.Manager(to_forker_w, from_forker_r, go_w, done_r, SHM, CASES)
+            m = manager.Manager(to_forker_w, from_forker_r, go_w, done_r, shm, cases)
             m.serve({"pid_ns": forker.PIDNS, "undumpable": UNDUMPABLE})
         except BaseException as e:
             try:
@@ -162,7 +180,7 @@ def main(harness):
     os.close(IN_FD)
     os.close(OUT_FD)
     os.register_at_fork(after_in_child=guard._after_fork_child, after_in_parent=guard._after_fork_parent)
-    forker.forker(to_forker_r, from_forker_w, manager_pid, start_child)
+    forker.forker(to_forker_r, from_forker_w, manager_pid, lambda: child_main(shm, cases, go_r, done_w))
 
 
 def run(harness):

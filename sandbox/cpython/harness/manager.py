@@ -18,13 +18,14 @@ import signal
 import sys
 from time import clock_gettime, monotonic
 
-from . import candidate, partial, real_pytest
+from . import candidate, collected, partial, real_pytest
 from .candidate import compile_joined
 from .protocol import (
-    CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_PARTIAL, DONE_SELECTED, EXIT_MEMORY, FORK, FORK_WIPE, FORKED,
-    HDR, INJ_MAX, JOB, JOB_OFF, JOB_PARTIAL, JOB_PURE, MLE, MSG, MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT,
-    MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED, REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL,
-    RUN_RANGE, RUN_SELECT, RUN_WALL, SHM_SIZE, SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
+    CALLS_MAX, CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_PARTIAL,
+    DONE_SELECTED, EXIT_MEMORY, FORK, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_PARTIAL, JOB_PURE, JOB_RECORD,
+    MLE, MSG, MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED,
+    REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL, RUN_RANGE, RUN_RECORD, RUN_SELECT, RUN_WALL, SHM_SIZE,
+    SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
 )
 from .purity import pure_code
 
@@ -298,16 +299,17 @@ class Manager:
                 send(MSG_PING)
                 last_ping = now
 
-    def evaluate(self, src, cov, plan=None, first=0, end=None, spans=None, sel=None):
+    def evaluate(self, src, cov, plan=None, first=0, end=None, spans=None, sel=None, record=False):
         """Runs cases first..end-1 (end None: to the last) of candidate
         src, sending their records: with spans (its changed definitions)
         compiled over the original's code when it can be (partial.py),
         and then, with sel (one byte per case), only the selected cases
-        when its edits keep every scope and the code is pure. Returns
-        whether only the selected cases ran."""
+        when its edits keep every scope and the code is pure; with record,
+        test cases record their calls into the target (record.py), the
+        candidate compiled whole. Returns how it ran (DONE_*)."""
         cand = candidate.CAND_FILE
         part = None
-        if spans and plan is None and not cov and not candidate.MULTI:
+        if spans and plan is None and not cov and not record and not candidate.MULTI:
             part = partial.build(src, spans)
         try:
             if part is not None:
@@ -334,7 +336,7 @@ class Manager:
             code, lx = self.lenient(src, code, plan)
         shm, cases = self.shm, self.cases
         n = len(cases) if end is None else min(end, len(cases))
-        if REUSE and not cov and lx is None:
+        if REUSE and not cov and not record and lx is None:
             reuse, mask = partial.pure(part, None) if part is not None else pure_code(code)
         else:
             reuse, mask = 0, 0
@@ -343,7 +345,7 @@ class Manager:
         if selected and real_pytest.PYTEST_MODE:
             # Under pytest: on the items collected once, in an isolated
             # session, with code that stores no state a later test reads.
-            rp = real_pytest
+            rp = collected
             selected = (rp.ISOLATED and partial.pure(part, True, rp.SEL_DENY, rp.SEL_IMPORTS)[0] != 0
                         and rp.swappable(part.repl) and rp.snippets_isolated(src, spans))
         elif selected:
@@ -361,7 +363,8 @@ class Manager:
             end = sel_off + len(sel)
         covoff = (end + 7) & ~7
         recbase = (covoff + L + 7) & ~7
-        maxrec = REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size + CPU_SECS.size
+        maxrec = (REC.size + 2 + DETAIL_MAX + 4 + 4 * L + PROGRESS.size + CPU_SECS.size
+                  + (4 + CALLS_MAX if record else 0))
         cap = SHM_SIZE
         # Room for one record with the largest observation (a value and
         # the arguments, or an output), and a few small ones.
@@ -380,6 +383,8 @@ class Manager:
         jflags = JOB_PARTIAL if part is not None else 0
         if cov and lx is None and not candidate.MULTI and not real_pytest.PYTEST_MODE and pure_code(code, checked=True)[0]:
             jflags |= JOB_PURE
+        if record:
+            jflags |= JOB_RECORD
         JOB.pack_into(shm, JOB_OFF, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask, n, jflags, sel_off)
 
         def next_case(i):
@@ -486,7 +491,8 @@ class Manager:
                 if flags & RUN_SELECT:
                     sel = payload[off : off + len(self.cases)]
                     off += len(self.cases)
-                how = self.evaluate(payload[off:], bool(flags & RUN_COVERAGE), plan, first, end, spans, sel)
+                how = self.evaluate(payload[off:], bool(flags & RUN_COVERAGE), plan, first, end, spans, sel,
+                                    bool(flags & RUN_RECORD))
                 send(MSG_DONE, DONE.pack(self.reused, self.forks, 1 if self.idle else 0, how))
             elif kind == MSG_WALL:
                 k = len(payload) // WALL.size

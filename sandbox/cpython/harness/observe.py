@@ -116,7 +116,21 @@ def _encode(v, out, active, depth):
             items.append(x)
         _encode_container(items, list, out, active, depth)
     else:
-        _opaque(short_repr(v), out)
+        _opaque(no_address(short_repr(v)), out)
+
+
+def no_address(r):
+    """A repr without the addresses that object's default repr shows
+    ("<m.C object at 0x7f...>"): two runs that made alike objects give
+    equal values (the overfitting guard compares two programs so)."""
+    i = r.find(" at 0x")
+    while i >= 0:
+        j = i + 6
+        while j < len(r) and r[j] in "0123456789abcdefABCDEF":
+            j += 1
+        r = r[:i] + r[j:]
+        i = r.find(" at 0x", i)
+    return r
 
 
 def _encode_big(v, out):

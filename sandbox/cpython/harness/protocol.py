@@ -49,9 +49,10 @@ RUN_COVERAGE = 1  # report the lines each case executed
 RUN_ABANDON = 2  # stop at the first case that times out
 RUN_LENIENT = 4  # a lenient run (package lenient): the plan precedes the source
 RUN_RANGE = 8  # run the cases first..end-1 only
-RUN_PARTIAL = 16  # the definitions the candidate changes follow (partial.py)
-RUN_SELECT = 32  # the cases the candidate must run follow (the others may be skipped)
-RUN_WALL = 64  # cap each case's wall time too (MSG_WALL)
+RUN_RECORD = 16  # record the calls test cases make into the target (record.py)
+RUN_PARTIAL = 32  # the definitions the candidate changes follow (partial.py)
+RUN_SELECT = 64  # the cases the candidate must run follow (the others may be skipped)
+RUN_WALL = 128  # cap each case's wall time too (MSG_WALL)
 CAP = struct.Struct("<d")  # the cap of the case timeouts
 RANGE = struct.Struct("<II")  # first case, end
 SPAN = struct.Struct("<IIII")  # a changed definition: its bytes in the candidate, in the original
@@ -67,14 +68,18 @@ DONE_PARTIAL = 2  # compiled over the original's code
 # with REC_DETAIL a U16 length and the detail (UTF-8, at most DETAIL_MAX
 # bytes), with REC_LINES a U32 count and as many U32 line numbers, with
 # REC_INJECTIONS the injections (put_injections), with REC_PROGRESS
-# PROGRESS, with REC_CPU CPU_SECS.
+# PROGRESS, with REC_CALLS a U32 length and the calls the case made into
+# the target (JSON, at most CALLS_MAX bytes; record.py), with REC_CPU
+# CPU_SECS.
 
 REC = struct.Struct("<IBBd")  # case, status, flags, seconds
 REC_DETAIL = 1
 REC_LINES = 2
 REC_INJECTIONS = 4
 REC_PROGRESS = 8
-REC_CPU = 16
+REC_CALLS = 16
+REC_CPU = 32
+CALLS_MAX = 16 << 10  # bytes of a case's recorded calls
 PROGRESS = struct.Struct("<HH")  # a failing test function's asserts passed, asserts
 CPU_SECS = struct.Struct("<d")  # the CPU time the case used (coverage runs)
 U16 = struct.Struct("<H")
@@ -120,6 +125,7 @@ JOB_OFF = 32
 JOB = struct.Struct("<QQQQQQQQQQQQ")
 JOB_PARTIAL = 1  # the code is the original's constants to replace (partial.py)
 JOB_PURE = 2  # pure code: every fresh import runs the same lines (a coverage run traces one)
+JOB_RECORD = 4  # test cases record their calls into the target (RUN_RECORD)
 CODE_OFF = 128
 
 # Between the processes of a server, over pipes: the manager asks the
@@ -163,15 +169,16 @@ def send(kind, payload=b""):
         view = view[n:]
 
 
-def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None, cpu=None):
+def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None, calls=None, cpu=None):
     """Appends one record (see decodeRecords in server.go) at used and
     returns the new end: status is a verdict (of a death, or of a test
     case) or an ending (ST_*) whose observation is payload; progress, of a
-    failing test function, is (asserts passed, asserts); cpu the CPU
+    failing test function, is (asserts passed, asserts); calls, the JSON
+    of its calls into the target (at most CALLS_MAX bytes); cpu the CPU
     seconds the case used."""
     fl = ((REC_DETAIL if detail else 0) | (REC_LINES if covmv is not None else 0)
           | (REC_INJECTIONS if injections is not None else 0) | (REC_PROGRESS if progress else 0)
-          | (REC_CPU if cpu is not None else 0))
+          | (REC_CALLS if calls else 0) | (REC_CPU if cpu is not None else 0))
     REC.pack_into(shm, used, i, status, fl, secs)
     used += REC.size
     if payload:
@@ -196,6 +203,10 @@ def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=No
     if progress:
         PROGRESS.pack_into(shm, used, min(progress[0], 0xFFFF), min(progress[1], 0xFFFF))
         used += PROGRESS.size
+    if calls:
+        U32.pack_into(shm, used, len(calls))
+        shm[used + 4 : used + 4 + len(calls)] = calls
+        used += 4 + len(calls)
     if cpu is not None:
         CPU_SECS.pack_into(shm, used, cpu)
         used += CPU_SECS.size

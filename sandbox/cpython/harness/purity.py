@@ -110,8 +110,14 @@ def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None):
     reach = REACH
     if deny is None:
         deny = DENY
+    deny_names = DENY_NAMES
     if checked is None:
         checked = STATIC_CHECK
+    # A string constant that names a pure module's mutable attribute ("I"
+    # and "M" of re, say) matters only to a candidate that can reach such
+    # a module, by importing one: a Roman numeral table of "I", "X", "L",
+    # "M" must not cost every candidate a fresh fork.
+    module_names = False
     stack = [code]
     while stack:
         co = stack.pop()
@@ -147,10 +153,14 @@ def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None):
             if t is CodeType:
                 stack.append(k)
             elif t is str and checked:
-                if k in deny or (k[:2] == "__" and k[-2:] == "__" and k not in CONST_DUNDERS):
+                if k in deny_names or (k[:2] == "__" and k[-2:] == "__" and k not in CONST_DUNDERS):
                     return 0, 0
+                if k in deny:
+                    module_names = True
             elif t is tuple or t is frozenset:
                 consts.extend(k)
+    if module_names and mask:
+        return 0, 0
     return (1 if attrs else 2), mask
 
 

@@ -9,7 +9,7 @@ a pytest session of the child; collect_items lists the items for Go.
 import os
 import sys
 
-from . import candidate, partial
+from . import candidate, collected, record, verify
 from .candidate import Ctx, LenientCtx, compile_joined, exc_detail, test_progress
 from .guard import Flags
 from .observe import Output
@@ -22,25 +22,18 @@ PYTEST_MODE = False  # test cases run under the real pytest (PytestCtx)
 PREPARED = None  # pytest's configuration, made once in the server
 PREPARED_SESSION = None  # a session of it, started in the server
 COLLECT = False  # the server only lists what pytest collects, then exits
-COLLECTED = None  # nodeid -> item: the original's items, collected once in the server (collect_once)
-IMPORT_TIME = frozenset()  # ids of the target's code objects that ran while the server imported and collected
-LIVE = {}  # id of a code object of the target -> the functions that run it (collect_once)
-EXCINFO = {}  # what the recorder collect_once registers saw: when -> exception
-CONFTESTS = False  # collect_once loaded conftest files into PREPARED, with the original
-ISOLATED = False  # no test can leave anything for the next (isolated): test selection may apply
 
 
 def start(pt):
     """Loads the real pytest (the "pytest" of the suite: pt) for the test
     file: from where the interpreter has it (Go found it with site.py,
-    which -S skipped here), without plugins that setuptools entry points
-    would load; configured once here unless pt asks for a configuration
-    per child."""
+    which -S skipped here), with the plugins that setuptools entry points
+    load, as plain pytest has them; configured once here unless pt asks
+    for a configuration per child."""
     global PYTEST_MODE, PREPARED, PREPARED_SESSION, COLLECT
     for d in pt.get("paths") or ():
         if d not in sys.path:
             sys.path.append(d)
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     modules.pop("pytest", None)  # the stand-in
     import pytest
     import _pytest.config
@@ -56,9 +49,19 @@ def start(pt):
     PYTEST_MODE = True
     speed_up_pytest()
     if not pt.get("per_child"):
-        PREPARED = prepare_pytest()
-        if PREPARED is not None:
-            PREPARED_SESSION = prepare_session(PREPARED)
+        # pytest's rootdir, ini file and conftest files are found from the
+        # directory it runs in: where the children run the tests.
+        if candidate.WORKDIR:
+            try:
+                os.chdir(candidate.WORKDIR)
+            except OSError:
+                pass
+        try:
+            PREPARED = prepare_pytest()
+            if PREPARED is not None:
+                PREPARED_SESSION = prepare_session(PREPARED)
+        finally:
+            os.chdir(candidate.PRIVATE)
     COLLECT = bool(pt.get("collect"))
 
 
@@ -81,19 +84,23 @@ class PytestCtx(Ctx):
         self.import_cov = None
 
     def session(self, cov):
-        if COLLECTED is not None:
-            if cov is None and self.repl is not None and swap(self.repl):
+        if collected.COLLECTED is not None:
+            if cov is None and self.repl is not None and collected.swap(self.repl):
                 # The server's items, the original's functions running the
                 # candidate's code: what importing and collecting the
-                # candidate would give (collect_once).
-                self.items, self.excinfo = COLLECTED, EXCINFO
+                # candidate would give (collected.py).
+                self.items, self.excinfo = collected.COLLECTED, collected.EXCINFO
                 return
-            forget_collection()
+            collected.forget_collection()
         try:
             if cov is not None:
                 sys.settrace(cov[0])
             try:
-                self.fresh(candidate.MODULE)
+                d = self.fresh(candidate.MODULE)
+                if self.record:
+                    record.install(d, candidate.CAND_FILES)
+                elif verify.ON:
+                    record.install(d, candidate.CAND_FILES, verify.check_result)
             finally:
                 if cov is not None:
                     sys.settrace(None)
@@ -106,6 +113,9 @@ class PytestCtx(Ctx):
             self.items, errors = pytest_collect(self)
             if errors:
                 self.error = (RTE, errors)
+            m = sys.modules.get(candidate.TEST_MODULE)
+            if m is not None:
+                verify.took_test_module(m)
         except BaseException as e:
             self.items = {}
             self.error = (RTE, "pytest: " + exc_detail(e, candidate.FILES))
@@ -120,8 +130,8 @@ class PytestCtx(Ctx):
             if self.error is not None:
                 return self.error[0], b"", self.error[1]
             return RTE, b"", "pytest did not collect %s" % c.fn
-        if cov is None and plain(item):
-            return self.run_plain(item)
+        if cov is None and not self.record and not verify.ON and plain(item):
+            return self.run_plain(c, item)
         from _pytest.runner import runtestprotocol
 
         self.excinfo.clear()
@@ -129,29 +139,43 @@ class PytestCtx(Ctx):
             sys.settrace(cov[0])
         try:
             reports = runtestprotocol(item, log=False, nextitem=None)
+        except candidate.PYTEST.exit.Exception as e:
+            # pytest.exit in a test ends pytest's run; here it fails the
+            # test (the code under test may raise it).
+            d = exc_detail(e, candidate.FILES)
+            e.__traceback__ = None
+            Flags.restart = True  # the item was not torn down
+            return RTE, b"", "pytest.exit: " + d
         finally:
             if cov is not None:
                 sys.settrace(None)
         e = self.excinfo.get("call")
         if e is not None:
             self.progress = test_progress(e)
-        return pytest_verdict(item, reports, self.excinfo)
+        return pytest_verdict(c, reports, self.excinfo)
 
 
-    def run_plain(self, item):
+    def run_plain(self, c, item):
         """A plain test function's verdict, called directly: what
-        runtestprotocol and pytest_verdict give it (see plain)."""
+        runtestprotocol and pytest_verdict give it (see plain; it has no
+        xfail or skip mark)."""
         try:
             params = item.callspec.params if hasattr(item, "callspec") else {}
             item.obj(**params)
             return PASSED, b"", None
         except BaseException as e:
             pt = candidate.PYTEST
-            if isinstance(e, (pt.exit.Exception, KeyboardInterrupt)):
+            if isinstance(e, KeyboardInterrupt):
                 raise
+            if isinstance(e, pt.exit.Exception):
+                d = exc_detail(e, candidate.FILES)
+                e.__traceback__ = None
+                Flags.restart = True
+                return RTE, b"", "pytest.exit: " + d
             self.progress = test_progress(e)
             if isinstance(e, pt.xfail.Exception):
-                return PASSED, b"", None  # xfailed: pytest passes it
+                e.__traceback__ = None
+                return WRONG, b"", "xfailed, but the test file does not mark it xfail"
             if isinstance(e, pt.skip.Exception):
                 d = str(getattr(e, "msg", "") or "")
                 e.__traceback__ = None
@@ -177,8 +201,9 @@ def plain(item):
     parameters (no fixture, no setup_module or setup_function, no
     usefixtures), collected by a configuration without plugins of its own
     (conftest files with hooks configure in each child: PREPARED is None
-    then). pytest's plugins do nothing else for it here: -s captures
-    nothing, -W ignore makes every warning quiet."""
+    then; plugins of entry points or -p, and an ini file's
+    filterwarnings, make no item plain: see bare_config). pytest's own
+    plugins do nothing else for it here: -s captures nothing."""
     got = _PLAIN.get(id(item))
     if got is None:
         got = _PLAIN[id(item)] = _plain(item)
@@ -191,7 +216,7 @@ def _plain(item):
 
         from _pytest.python import Function, Module
 
-        if PREPARED is None or type(item) is not Function or type(item.parent) is not Module:
+        if PREPARED is None or not bare_config() or type(item) is not Function or type(item.parent) is not Module:
             return False
         f = item.obj
         if inspect.iscoroutinefunction(f) or inspect.isasyncgenfunction(f) or inspect.isgeneratorfunction(f):
@@ -203,6 +228,81 @@ def _plain(item):
             and not item._fixtureinfo.name2fixturedefs
     except BaseException:
         return False
+
+
+_BARE = []
+
+
+def bare_config():
+    """Whether PREPARED has no plugin but pytest's own (no entry point's,
+    none named by -p: a module outside _pytest that is not a conftest
+    file) and no warning filters of the ini file, which would act around
+    a test's call; computed once."""
+    if not _BARE:
+        _BARE.append(_bare_config())
+    return _BARE[0]
+
+
+def _bare_config():
+    try:
+        pm = PREPARED.pluginmanager
+        if pm.list_plugin_distinfo():
+            return False
+        import types
+
+        for plugin in pm.get_plugins():
+            if isinstance(plugin, types.ModuleType):
+                name = plugin.__name__ or ""
+                if name == "pytest" or name.startswith("_pytest."):
+                    continue
+                if os.path.basename(getattr(plugin, "__file__", "") or "") == "conftest.py":
+                    continue
+                return False
+        if PREPARED.getini("filterwarnings"):
+            return False
+        return True
+    except BaseException:
+        return False
+
+
+def collect_in_child(original):
+    """collect_items run in a child process, as JSON: importing the target
+    or the test file may end the process (os._exit, a signal), which must
+    be the suite's error, naming the target, not the server's death."""
+    import json
+
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            data = json.dumps(collect_items(original)).encode()
+            while data:
+                data = data[os.write(w, data):]
+        finally:
+            os._exit(0)
+    os.close(w)
+    chunks = []
+    while True:
+        b = os.read(r, 1 << 16)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(r)
+    status = os.waitpid(pid, 0)[1]
+    data = b"".join(chunks)
+    try:
+        json.loads(data)
+        return data
+    except ValueError:
+        pass
+    if os.WIFSIGNALED(status):
+        how = "it was killed by signal %d" % os.WTERMSIG(status)
+    else:
+        how = "exit status %d: os._exit, or a crash" % (os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1)
+    name = os.path.basename(candidate.CAND_FILE)
+    msg = "importing %s or %s ended the process (%s)" % (name, os.path.basename(candidate.TEST_FILE), how)
+    return json.dumps({"items": [], "error": msg}).encode()
 
 
 def collect_items(original):
@@ -227,18 +327,43 @@ def collect_items(original):
                 line = it.location[1] + 1
         except BaseException:
             pass
-        items.append({"id": nodeid, "line": line})
+        items.append({
+            "id": nodeid, "line": line, "xfail": it.get_closest_marker("xfail") is not None,
+            "skip": it.get_closest_marker("skip") is not None or it.get_closest_marker("skipif") is not None,
+        })
     return {"items": items, "error": ctx.error[1] if ctx.error else None}
 
 
 def pytest_args():
-    return [
-        candidate.TEST_FILE, "--rootdir", candidate.LIB_PREFIX[:-1], "-s",
-        "-q", "-p", "no:cacheprovider", "-p", "no:faulthandler",
+    """The command line: the test file; the rootdir is the one pytest finds
+    (in a project's tree, from the directory the tests run in, as plain
+    pytest does; else lib/), its ini file's options apply."""
+    args = [candidate.TEST_FILE]
+    if not candidate.WORKDIR:
+        args += ["--rootdir", candidate.LIB_PREFIX[:-1], "-W", "ignore"]
+    return args + [
+        "-s", "-q", "-p", "no:cacheprovider", "-p", "no:faulthandler",
         "-p", "no:stepwise", "-p", "no:pastebin", "-p", "no:junitxml",
-        "--basetemp", os.path.join(os.getcwd(), ".pytest-tmp"),
-        "-W", "ignore",
+        "--basetemp", os.path.join(candidate.PRIVATE, ".pytest-tmp"),
     ]
+
+
+def conftest_hooks():
+    """Whether a conftest.py that pytest loads for the test file (in its
+    directory or above, up to lib/ or the tree's root) defines hooks."""
+    top = candidate.LIB_PREFIX[:-1]
+    d = os.path.dirname(candidate.TEST_FILE)
+    while True:
+        p = os.path.join(d, "conftest.py")
+        try:
+            with open(p, "rb") as f:
+                if b"def pytest_" in f.read():
+                    return True
+        except OSError:
+            pass
+        if d == top or len(d) <= len(top) or os.path.dirname(d) == d:
+            return False
+        d = os.path.dirname(d)
 
 
 def prepare_pytest():
@@ -249,11 +374,8 @@ def prepare_pytest():
     from _pytest.config import _prepareconfig
 
     try:
-        for d, names in ((d, names) for d, _, names in os.walk("lib")):
-            if "conftest.py" in names:
-                with open(os.path.join(d, "conftest.py"), "rb") as f:
-                    if b"def pytest_" in f.read():
-                        return None
+        if conftest_hooks():
+            return None
         config = _prepareconfig(pytest_args() + ["--noconftest"], [])
         if not hasattr(config.pluginmanager, "_try_load_conftest"):
             return None
@@ -334,7 +456,7 @@ def pytest_collect(ctx, collector=None):
 
     config = PREPARED
     session = None
-    if COLLECTED is not None and CONFTESTS:
+    if collected.COLLECTED is not None and collected.CONFTESTS:
         # The server's configuration holds the conftest files it loaded
         # with the original (collect_once): a configuration of our own,
         # as pytest's own inline runs make.
@@ -381,16 +503,39 @@ def pytest_collect(ctx, collector=None):
     return {it.nodeid: it for it in items}, msg
 
 
-def pytest_verdict(item, reports, excinfo):
-    """The record of one item from its setup, call and teardown reports."""
+def raised_by_candidate(e):
+    """Whether exception e went through a frame of the code under test."""
+    tb = e.__traceback__
+    files = candidate.CAND_FILES
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename in files:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def pytest_verdict(c, reports, excinfo):
+    """The record of test case c from its item's setup, call and teardown
+    reports: pytest's outcomes, but for those the code under test could
+    forge. An xfail outcome passes only when the test carried an xfail
+    mark when the original was collected (c.xfail), and not when the code
+    under test raised it (pytest.xfail); a skip passes only in setup, with
+    a skip or skipif mark collected (c.skip); any other skip fails, as
+    does a strict xpass."""
     for r in reports:
         if r.passed:
             continue
         when = r.when
+        e = excinfo.get(when)
         if r.skipped:
             if hasattr(r, "wasxfail"):
-                continue  # xfail that failed as expected: pytest passes it
-            if when == "setup" and (item.get_closest_marker("skip") or item.get_closest_marker("skipif")):
+                if not c.xfail:
+                    return WRONG, b"", "xfailed, but the test file does not mark it xfail"
+                if e is not None and isinstance(e, candidate.PYTEST.xfail.Exception) and raised_by_candidate(e):
+                    e.__traceback__ = None
+                    return WRONG, b"", "xfailed by the code under test: " + str(e)[:200]
+                continue  # an xfail that failed as expected: pytest passes it
+            if when == "setup" and c.skip and (e is None or not raised_by_candidate(e)):
                 continue  # skipped by its marks, whatever the candidate
             reason = ""
             lr = r.longrepr
@@ -399,7 +544,6 @@ def pytest_verdict(item, reports, excinfo):
                 if reason.startswith("Skipped: "):
                     reason = reason[len("Skipped: "):]
             return WRONG, b"", "skipped" + (": " + reason if reason else "")
-        e = excinfo.get(when)
         if e is None:
             # A strict xpass, or a failure pytest made up.
             text = str(r.longrepr or "failed").strip().splitlines()
@@ -425,350 +569,3 @@ class LenientPytestCtx(PytestCtx):
         self.case_builtins = lx.case_builtins
 
     fresh = LenientCtx.fresh
-
-
-def collect_once():
-    """Imports the original and collects the test file once, in the
-    server, so that a child runs a candidate whose edits lie inside
-    definitions on these items after swap put its code in the original's
-    functions: a child then costs a fork and the tests, not an import and
-    a collection. Only for a configuration and session made in the server
-    (PREPARED_SESSION), and when a trial in a child of its own shows
-    that importing and collecting leave no thread or process behind and
-    the process as it was (process_state).
-    Records which of the target's code ran meanwhile (IMPORT_TIME: a
-    candidate that changes it takes the full path) and where each code
-    object of the target runs (LIVE)."""
-    global CONFTESTS
-    if PREPARED_SESSION is None or partial.BASE_CODE is None or candidate.MULTI or candidate.PACKAGE:
-        return
-    CONFTESTS = any("conftest.py" in names for _, _, names in os.walk("lib"))
-    pid = os.fork()
-    if pid == 0:
-        try:
-            before = process_state()
-            ok = _collect_once() and clean_process() and process_state() == before
-        except BaseException:
-            ok = False
-        os._exit(0 if ok else 1)
-    try:
-        _, status = os.waitpid(pid, 0)
-    except OSError:
-        return
-    if status != 0 or not _collect_once():
-        return
-
-
-def process_state():
-    """What of the process the forker's children inherit and the target's
-    import or the collection must leave as they found it: the working
-    directory and what it holds, signal handlers, open descriptors, the
-    environment, the umask, the recursion limit, a tracer or profiler.
-    (The forker empties the working directory between candidates: a
-    collection that moved it elsewhere must never run there.)"""
-    import signal
-
-    handlers = []
-    for s in range(1, signal.NSIG):
-        try:
-            handlers.append((s, signal.getsignal(s)))
-        except (ValueError, OSError):
-            pass
-    mask = os.umask(0o22)
-    os.umask(mask)
-    return (os.getcwd(), sorted(os.listdir(".")), handlers, sorted(os.listdir("/proc/self/fd")), dict(os.environ),
-            mask, sys.getrecursionlimit(), sys.gettrace(), sys.getprofile())
-
-
-def clean_process():
-    """Whether the process runs no other thread and has no child."""
-    from _thread import _count
-
-    if _count():
-        return False
-    try:
-        with open("/proc/self/task/%d/children" % os.getpid()) as f:
-            return not f.read().split()
-    except OSError:
-        return True
-
-
-def _collect_once():
-    """collect_once's work: True when the items are there."""
-    global COLLECTED, IMPORT_TIME, LIVE
-    cand = candidate.CAND_FILE
-    ran = set()
-
-    def profile(frame, event, arg):
-        if event == "call" and frame.f_code.co_filename == cand:
-            ran.add(frame.f_code)
-
-    from _pytest.main import Session
-
-    out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = Output(), Output()
-    ctx = PytestCtx(partial.BASE_CODE)
-    ctx.excinfo = EXCINFO
-    # A session of its own, so that PREPARED_SESSION stays as a child
-    # that collects a candidate itself needs it: PREPARED_SESSION's
-    # plugins make way for its while it starts and collects.
-    pm = PREPARED.pluginmanager
-    theirs = [(name, pm.get_plugin(name)) for name in ("session", "funcmanage")]
-    for _, plugin in theirs:
-        if plugin is not None:
-            pm.unregister(plugin)
-    sys.setprofile(profile)
-    try:
-        ctx.fresh(candidate.MODULE)
-        collector = Session.from_config(PREPARED)
-        PREPARED.hook.pytest_sessionstart(session=collector)
-        ctx.items, errors = pytest_collect(ctx, collector)
-        ctx.error = errors
-    except BaseException:
-        ctx.error = "failed"
-    finally:
-        sys.setprofile(None)
-        sys.stdout, sys.stderr = out, err
-        for name in ("session", "funcmanage"):
-            plugin = pm.get_plugin(name)
-            if plugin is not None:
-                pm.unregister(plugin)
-        for name, plugin in theirs:
-            if plugin is not None:
-                pm.register(plugin, name)
-    if ctx.error is not None or not ctx.items:
-        return False
-    COLLECTED = ctx.items
-    IMPORT_TIME = frozenset(id(co) for co in ran)
-    ran.clear()
-    LIVE = live_functions(modules.get(candidate.MODULE), cand)
-    global ISOLATED
-    ISOLATED = isolated()
-    return True
-
-
-def isolated():
-    """Whether no test of the session can leave anything for the next one
-    to read, so that a test that never reaches a candidate's edit gives
-    what it gave with the original (test selection, docs/engines.md):
-    every item's fixtures are set up and torn down around it (the runner
-    runs each with nextitem=None); the target, the test file and every
-    module of the project they load hold only immutable values,
-    functions and classes whose attributes are such; their code is pure
-    (purity.py), declares no global and stores attributes only on the
-    self of a method (stores_only_self)."""
-    import ast
-
-    global SEL_IMPORTS, SEL_DENY
-    try:
-        if sys.version_info < (3, 10) or partial.BASE_CODE is None:
-            return False
-        # pytest loads most of the standard library, whose mutable
-        # attributes' names all deny purity (purity.take_snapshots): only
-        # those of the modules this code imports and reaches count here.
-        SEL_IMPORTS = frozenset(n for n in imported_names(partial.BASE_CODE) | imported_names(candidate.TEST_CODE)
-                                if n in PURE_MODULES)
-        SEL_DENY = deny_for(SEL_IMPORTS)
-        for code in (partial.BASE_CODE, candidate.TEST_CODE):
-            if pure_code(code, ("pytest", candidate.MODULE), checked=True, deny=SEL_DENY, imports=SEL_IMPORTS)[0] == 0:
-                return False
-        if not stores_only_self(ast.parse(partial.BASE_SRC)) or not stores_only_self(ast.parse(TEST_SOURCE[0])):
-            return False
-        lib = candidate.LIB_PREFIX
-        mods = [m for m in list(modules.values()) if isinstance(getattr(m, "__file__", None), str) and m.__file__.startswith(lib)]
-        names = {id(m) for m in mods}
-        return all(_immutable_module(m, names) for m in mods)
-    except BaseException:
-        return False
-
-
-TEST_SOURCE = [""]  # the test file's source (collect_once)
-SEL_IMPORTS = frozenset()  # the modules the original and the test file import (isolated)
-SEL_DENY = frozenset()  # the names their code must not use (purity.deny_for)
-
-
-def snippets_isolated(src, spans):
-    """Whether a partial candidate's changed definitions (spans of src)
-    keep to stores_only_self."""
-    import ast
-
-    try:
-        return all(stores_only_self(ast.parse(src[cs:ce])) for cs, ce, _, _ in spans)
-    except BaseException:
-        return False
-
-
-def _immutable_module(m, names):
-    from _pytest.mark.structures import Mark, MarkDecorator
-
-    FunctionType = type(isolated)
-    seen = set()
-
-    def ok(k, v):
-        if k[:2] == "__" and k[-2:] == "__" and k not in ("__all__",):
-            return True
-        t = type(v)
-        if deeply_immutable(v) or t is FunctionType or t in (type(len), type([].append)):
-            return True
-        if t is type(sys):
-            # (pytest's assertion rewriting gives a test module builtins
-            # and its own helpers: @py_builtins, @pytest_ar.)
-            return (v.__name__ in PURE_MODULES or v.__name__ in ("pytest", "builtins") or v.__name__.startswith("_pytest.")
-                    or id(v) in names)
-        if isinstance(v, (Mark, MarkDecorator)):
-            return True
-        if isinstance(v, type):
-            if id(v) in seen:
-                return True
-            seen.add(id(v))
-            if v.__module__ in PURE_MODULES or v.__module__ in ("builtins", "pytest") or v.__module__.startswith("_pytest"):
-                return True
-            for ck, cv in vars(v).items():
-                if isinstance(cv, (staticmethod, classmethod)):
-                    cv = cv.__func__
-                if isinstance(cv, property):
-                    continue
-                if ck in ("__dict__", "__weakref__") or not ok(ck, cv):
-                    if ck not in ("__dict__", "__weakref__"):
-                        return False
-            return True
-        return False
-
-    return all(ok(k, v) for k, v in list(vars(m).items()))
-
-
-def stores_only_self(tree):
-    """Whether code (an ast) declares no global and stores or deletes
-    attributes only of the first parameter of a method (a function right
-    in a class body, neither a static nor a class method) that the method
-    never assigns: an instance's own state, which ends with the test that
-    made the instance."""
-    import ast
-
-    def check(node, method_self):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.Global):
-                return False
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                me = None
-                if isinstance(node, ast.ClassDef) and not isinstance(child, ast.Lambda):
-                    decos = {getattr(d, "id", getattr(d, "attr", None)) for d in child.decorator_list}
-                    args = child.args.posonlyargs + child.args.args
-                    if args and not decos & {"staticmethod", "classmethod"}:
-                        me = args[0].arg
-                        if any(isinstance(n, ast.Name) and n.id == me and not isinstance(n.ctx, ast.Load)
-                               for n in ast.walk(child)):
-                            me = None
-                if not check(child, me):
-                    return False
-                continue
-            if isinstance(child, ast.Attribute) and not isinstance(child.ctx, ast.Load):
-                if not (method_self and isinstance(child.value, ast.Name) and child.value.id == method_self):
-                    return False
-            if not check(child, method_self):
-                return False
-        return True
-
-    return check(tree, None)
-
-
-def live_functions(module, cand):
-    """The functions of module (a module of file cand): by the id of their
-    code object, those that run it, through its globals, classes (their
-    methods, static and class methods, properties) and wrappers
-    (__wrapped__)."""
-    FunctionType = type(live_functions)
-    out, seen = {}, set()
-
-    def add(v):
-        for _ in range(8):
-            if id(v) in seen:
-                return
-            seen.add(id(v))
-            if type(v) is FunctionType:
-                if v.__code__.co_filename == cand:
-                    out.setdefault(id(v.__code__), []).append(v)
-            elif isinstance(v, (staticmethod, classmethod)):
-                v = v.__func__
-                continue
-            elif isinstance(v, property):
-                for f in (v.fget, v.fset, v.fdel):
-                    add(f)
-                return
-            elif isinstance(v, type):
-                if getattr(v, "__module__", None) == candidate.MODULE:
-                    for x in list(vars(v).values()):
-                        add(x)
-                return
-            w = getattr(v, "__wrapped__", None) if type(v) is not FunctionType or v.__code__.co_filename != cand else None
-            if w is None:
-                return
-            v = w
-
-    if module is not None:
-        for v in list(vars(module).values()):
-            add(v)
-    return out
-
-
-_NEWLOCALS = 0x0002
-
-
-def swappable(repl):
-    """Whether swap would put a partial candidate's code in place."""
-    plan = []
-    base = partial.BASE_CODE.co_consts
-    return all(_pair(base[i], new, plan) for i, new in repl)
-
-
-def swap(repl):
-    """Puts a partial candidate's code (repl: the original module code's
-    constants it replaces, partial.py) into the original's functions, or
-    changes nothing and returns False when that would not be what
-    importing the candidate gives: a changed function ran at import or
-    collection, its function is not found, its free variables differ, or
-    a class body would run other code."""
-    plan = []
-    base = partial.BASE_CODE.co_consts
-    for i, new in repl:
-        if not _pair(base[i], new, plan):
-            return False
-    for f, code in plan:
-        f.__code__ = code
-    return True
-
-
-def _pair(old, new, plan):
-    if old.co_flags & _NEWLOCALS:
-        if old.co_code == new.co_code and old.co_consts == new.co_consts and old.co_names == new.co_names \
-                and old.co_varnames == new.co_varnames:
-            return True  # the same code (but maybe for its lines)
-        fs = LIVE.get(id(old))
-        if not fs or id(old) in IMPORT_TIME or old.co_freevars != new.co_freevars:
-            return False
-        plan.extend((f, new) for f in fs)
-        return True
-    # A class body: it ran at import, so it must be the same code, but
-    # for its functions.
-    if (old.co_code, old.co_names, old.co_varnames, old.co_flags, old.co_cellvars, old.co_freevars) != (
-            new.co_code, new.co_names, new.co_varnames, new.co_flags, new.co_cellvars, new.co_freevars) \
-            or partial._consts_key(old) != partial._consts_key(new):
-        return False
-    CodeType = type(old)
-    olds = [k for k in old.co_consts if type(k) is CodeType]
-    news = [k for k in new.co_consts if type(k) is CodeType]
-    if len(olds) != len(news):
-        return False
-    return all(_pair(o, n, plan) for o, n in zip(olds, news))
-
-
-def forget_collection():
-    """Before a child imports and collects a candidate itself: forgets the
-    modules the server's collection imported (the target, the test file,
-    the helpers in lib/), so that they are imported again."""
-    lib = candidate.LIB_PREFIX
-    for name in list(modules):
-        m = modules.get(name)
-        f = getattr(m, "__file__", None) if m is not None else None
-        if name in (candidate.MODULE, candidate.TEST_MODULE) or isinstance(f, str) and f.startswith(lib):
-            del modules[name]

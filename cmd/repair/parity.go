@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"repair/fitness"
+	"repair/internal/inputerr"
+	"repair/repair"
+	"repair/sandbox"
+	"repair/sandbox/cpython"
+)
+
+// parity checks the original's verdicts under the tool against plain
+// pytest's (docs/engines.md, "Parity with plain pytest"): start starts
+// plain pytest's run at once, beside the original's under the tool.
+type parity struct {
+	cases []fitness.Case
+	done  chan plainResult // nil: no plain run (a data suite, gpython, executors)
+	stop  context.CancelFunc
+}
+
+type plainResult struct {
+	run *cpython.PlainRun
+	err error
+}
+
+// startParity starts plain pytest on the original when eng runs a
+// project's test file under the real pytest; call stop when done (it
+// waits until plain pytest is gone).
+func startParity(ctx context.Context, eng sandbox.Engine, suite *fitness.Suite) *parity {
+	p := &parity{cases: suite.Cases, stop: func() {}}
+	ce, ok := eng.(*cpython.Engine)
+	if !ok || !ce.RealPytest() {
+		return p
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	p.done = make(chan plainResult, 1)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		run, err := ce.PlainPytest(ctx)
+		p.done <- plainResult{run, err}
+	}()
+	// Stopping kills plain pytest if it still runs, and waits for it:
+	// nothing of it outlives the command.
+	p.stop = func() {
+		cancel()
+		<-finished
+	}
+	return p
+}
+
+// report compares orig with plain pytest's run (waiting for it), or for
+// other suites says which environment variables cases lacked.
+func (p *parity) report(ctx context.Context, orig *fitness.Outcome) (repair.ParityReport, error) {
+	if p.done == nil {
+		return repair.ParityReport{Lines: repair.EnvironNotes(p.cases, orig, os.LookupEnv)}, nil
+	}
+	var r plainResult
+	select {
+	case r = <-p.done:
+	case <-ctx.Done():
+		return repair.ParityReport{}, ctx.Err()
+	}
+	if r.err != nil {
+		if ctx.Err() != nil {
+			return repair.ParityReport{}, ctx.Err()
+		}
+		lines := []string{fmt.Sprintf("the parity check with plain pytest did not run: %v", r.err)}
+		return repair.ParityReport{Lines: append(lines, repair.EnvironNotes(p.cases, orig, os.LookupEnv)...)}, nil
+	}
+	if r.run == nil {
+		return repair.ParityReport{Lines: repair.EnvironNotes(p.cases, orig, os.LookupEnv)}, nil
+	}
+	return repair.Parity(p.cases, orig, r.run, os.LookupEnv), nil
+}
+
+// check is repair.Options.CheckOriginal: the lines on stderr (w), and
+// before any search a mismatch is an input error (exit code 2) unless
+// allow.
+func (p *parity) check(allow bool, w io.Writer) func(context.Context, *fitness.Outcome) error {
+	return func(ctx context.Context, orig *fitness.Outcome) error {
+		rep, err := p.report(ctx, orig)
+		if err != nil {
+			return err
+		}
+		for _, l := range rep.Lines {
+			fmt.Fprintf(w, "repair: %s\n", l)
+		}
+		if rep.Mismatch {
+			if allow {
+				fmt.Fprintln(w, "repair: --allow-mismatch: searching all the same; tests that cannot pass here count as failing")
+				return nil
+			}
+			return inputerr.New("the original's verdicts under the tool differ from plain pytest's (above): fix the cause, or pass --allow-mismatch to search anyway")
+		}
+		return nil
+	}
+}

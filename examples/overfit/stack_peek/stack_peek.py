@@ -1,0 +1,14 @@
+class Stack:
+    """A last-in, first-out stack."""
+
+    def __init__(self):
+        self.items = []
+
+    def push(self, x):
+        self.items.append(x)
+
+    def peek(self):
+        """The top item, or None when the stack is empty."""
+        if len(self.items) < 2:
+            return None
+        return self.items[-1]

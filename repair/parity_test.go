@@ -1,0 +1,174 @@
+package repair
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"repair/fitness"
+	"repair/sandbox"
+	"repair/sandbox/cpython"
+)
+
+// TestParity: each cause of a difference between the tool's verdicts and
+// plain pytest's is one line; only what plain pytest outside the sandbox
+// would not show is a mismatch.
+func TestParity(t *testing.T) {
+	root := t.TempDir()
+	exists := filepath.Join(t.TempDir(), "exists.cfg")
+	if err := os.WriteFile(exists, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lookup := func(name string) (string, bool) {
+		if name == "SET_HERE" {
+			return "1", true
+		}
+		return "", false
+	}
+	type test struct {
+		id      string
+		tool    fitness.Verdict
+		detail  string
+		plain   string // plain pytest's outcome; "" not run
+		cause   *cpython.Cause
+		pdetail string
+	}
+	tests := []struct {
+		name     string
+		tests    []test
+		errors   []cpython.PlainTest
+		want     []string
+		mismatch bool
+	}{
+		{
+			name: "same verdicts, the bug's failing test",
+			tests: []test{
+				{id: "t::a", tool: fitness.Passed, plain: "passed"},
+				{id: "t::b", tool: fitness.WrongAnswer, detail: "assert 1 == 2", plain: "failed"},
+			},
+		},
+		{
+			name: "a variable set here but not passed",
+			tests: []test{
+				{id: "t::a", tool: fitness.RuntimeError, detail: "KeyError: 'SET_HERE' (os.environ: not set in the sandbox)", plain: "failed", cause: &cpython.Cause{Kind: "env", Name: "SET_HERE"}},
+				{id: "t::b", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "env", Name: "SET_HERE"}},
+			},
+			want:     []string{"environment variable SET_HERE is set here but not passed to the candidates: 2 tests fail with KeyError: 'SET_HERE' (e.g. t::a); pass it with --pass-env SET_HERE (or --env SET_HERE=VALUE)"},
+			mismatch: true,
+		},
+		{
+			name: "a variable set nowhere is a note",
+			tests: []test{
+				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "env", Name: "UNSET"}},
+			},
+			want: []string{"environment variable UNSET is not set (here either): 1 test fails with KeyError: 'UNSET' (t::a); --env UNSET=VALUE sets it for the candidates"},
+		},
+		{
+			name: "a file that exists here, one that exists nowhere",
+			tests: []test{
+				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "file", Path: exists}},
+				{id: "t::b", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "file", Path: filepath.Join(root, "missing.json")}},
+			},
+			want:     []string{"file " + exists + " exists here but not in the sandbox (outside the project's tree " + root + "): 1 test fails (t::a)"},
+			mismatch: true,
+		},
+		{
+			name: "a write into the tree, and one elsewhere",
+			tests: []test{
+				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "readonly", Path: filepath.Join(root, "out.txt")}},
+				{id: "t::b", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "readonly", Path: "/etc/shadow"}},
+			},
+			want:     []string{"the project's tree is read-only to candidates: 1 test writes " + filepath.Join(root, "out.txt") + " (t::a); write under tmp_path or $TMPDIR"},
+			mismatch: true,
+		},
+		{
+			name: "the network",
+			tests: []test{
+				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", pdetail: "PermissionError: [Errno 1] Operation not permitted", cause: &cpython.Cause{Kind: "network"}},
+			},
+			want:     []string{"network: candidates have none: 1 test fails (t::a: PermissionError: [Errno 1] Operation not permitted)"},
+			mismatch: true,
+		},
+		{
+			name: "a plugin's fixture, and verdicts the other way",
+			tests: []test{
+				{id: "t::a", tool: fitness.RuntimeError, detail: "error in setup: fixture 'mocker' not found", plain: "passed"},
+				{id: "t::b", tool: fitness.Passed, plain: "failed", pdetail: "AssertionError"},
+			},
+			want: []string{
+				"plugin: fixture 'mocker' not found under the tool, though plain pytest has it",
+				"1 test passes under plain pytest but fails under the tool (t::a: error in setup: fixture 'mocker' not found)",
+				"1 test fails under plain pytest but passes under the tool (t::b: AssertionError)",
+			},
+			mismatch: true,
+		},
+		{
+			name: "timeouts are not compared",
+			tests: []test{
+				{id: "t::a", tool: fitness.TimeLimitExceeded, detail: "timed out after 2s", plain: "passed"},
+				{id: "t::b", tool: fitness.Passed, plain: "timeout"},
+			},
+			want: []string{"2 tests timed out under the tool or plain pytest (e.g. t::a): not compared"},
+		},
+		{
+			name: "tests that skip themselves here cannot pass",
+			tests: []test{
+				{id: "t::a", tool: fitness.WrongAnswer, detail: "skipped: no wcwidth", plain: "skipped", pdetail: "requires wcwidth"},
+				{id: "t::b", tool: fitness.WrongAnswer, detail: "skipped: no numpy", plain: "skipped", pdetail: "no numpy"},
+			},
+			want:     []string{"2 tests skip themselves under plain pytest here (e.g. t::a: requires wcwidth), which the tool counts as failing: no candidate could pass them; install what they need, or leave them out of the test file"},
+			mismatch: true,
+		},
+		{
+			name: "tests plain pytest did not run, and why",
+			tests: []test{
+				{id: "t::a", tool: fitness.Passed},
+			},
+			errors:   []cpython.PlainTest{{ID: "t", Outcome: "error", Detail: "ImportError: nope"}},
+			want:     []string{"1 test the tool runs was not run by plain pytest (t::a)", "plain pytest: collecting t: ImportError: nope"},
+			mismatch: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var cases []fitness.Case
+			orig := &fitness.Outcome{}
+			plain := &cpython.PlainRun{Tree: &sandbox.Tree{Root: root}, Errors: tt.errors}
+			for _, x := range tt.tests {
+				cases = append(cases, fitness.Case{Name: x.id, Kind: fitness.Test})
+				orig.Results = append(orig.Results, fitness.Result{Verdict: x.tool, Detail: x.detail})
+				if x.plain != "" {
+					plain.Tests = append(plain.Tests, cpython.PlainTest{ID: x.id, Outcome: x.plain, Detail: x.pdetail, Cause: x.cause})
+				}
+			}
+			got := Parity(cases, orig, plain, lookup)
+			if diff := cmp.Diff(tt.want, got.Lines); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+			if got.Mismatch != tt.mismatch {
+				t.Errorf("Mismatch = %v; want %v", got.Mismatch, tt.mismatch)
+			}
+		})
+	}
+}
+
+// TestEnvironNotes: any suite's cases that lack a variable name it and
+// the flag that passes it.
+func TestEnvironNotes(t *testing.T) {
+	cases := []fitness.Case{{Name: "c1"}, {Name: "c2"}, {Name: "c3"}}
+	orig := &fitness.Outcome{Results: []fitness.Result{
+		{Verdict: fitness.RuntimeError, Detail: "KeyError: 'TOKEN' (os.environ: not set in the sandbox) (line 3)"},
+		{Verdict: fitness.RuntimeError, Detail: "KeyError: 'TOKEN'"},
+		{Verdict: fitness.RuntimeError, Detail: "KeyError: 'PAGER' (os.environ: not set in the sandbox)"},
+	}}
+	lookup := func(name string) (string, bool) { return "x", name == "TOKEN" }
+	want := []string{
+		"1 case fails (c3) with KeyError: 'PAGER': the environment variable PAGER is not set in the sandbox; --env PAGER=VALUE sets it",
+		"1 case fails (c1) with KeyError: 'TOKEN': the environment variable TOKEN is not set in the sandbox; it is set here: pass it with --pass-env TOKEN (or --env TOKEN=VALUE)",
+	}
+	if diff := cmp.Diff(want, EnvironNotes(cases, orig, lookup)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,123 @@
+// The check of a delivered fix against a test file: its test ids run
+// again in servers of their own (sandbox.Options.Verify), where the code
+// under test cannot reach the test machinery unseen.
+
+package repair
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"repair/fitness"
+	"repair/sandbox"
+)
+
+// verifySetup is the check's engine once open; run is nil when it cannot
+// run (err says why).
+type verifySetup struct {
+	run   Runner
+	close func()
+	err   error
+}
+
+// startVerify starts opening the check's engine, for a test-file suite
+// when the options ask for the check, while the search runs. The caller
+// must call the function it returns when the run ends.
+func (st *search) startVerify(ctx context.Context) func() {
+	if st.opts.Verify == nil || len(st.suite.TestSource) == 0 || st.opts.Lenient != nil {
+		return func() {}
+	}
+	vctx, cancel := context.WithCancel(ctx)
+	st.verifyReady = make(chan verifySetup, 1)
+	go func() {
+		run, closeFn, err := st.opts.Verify(vctx)
+		st.verifyReady <- verifySetup{run: run, close: closeFn, err: err}
+	}()
+	return func() {
+		cancel()
+		if v := <-st.verifyReady; v.close != nil {
+			v.close()
+		}
+	}
+}
+
+// verify runs fix's tests under the check and says why the fix is
+// refused ("" when it is not): a test that passes in the search's runs
+// fails there, while the original's verdict of that test is the same in
+// both (a program whose own code the check fails, one that inspects its
+// frames say, is not held against its fixes). A check that cannot run is
+// said once and skipped.
+func (st *search) verify(ctx context.Context, fix *Fix) (string, error) {
+	if st.verifyReady == nil {
+		return "", nil
+	}
+	if !st.verifyWaited {
+		st.verifyWaited = true
+		select {
+		case v := <-st.verifyReady:
+			st.verifyReady <- v // for the deferred close
+			st.verifier = v.run
+			if v.err != nil {
+				if ctx.Err() != nil {
+					return "", ctx.Err()
+				}
+				fmt.Fprintf(st.log, "repair: warning: the check of delivered fixes cannot run: %v\n", v.err)
+			}
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+	if st.verifier == nil {
+		return "", nil
+	}
+	o, err := st.verifier(ctx, fix.Source, sandbox.RunOptions{})
+	if err != nil {
+		return "", err
+	}
+	for i, r := range o.Results {
+		if r.Verdict == fitness.Passed {
+			continue
+		}
+		if st.verifiedOrig == nil {
+			p := st.prog
+			if st.verifiedOrig, err = st.verifier(ctx, p.Strip(p.Src), sandbox.RunOptions{}); err != nil {
+				return "", err
+			}
+		}
+		orig := st.result.Original.Results
+		if i < len(st.verifiedOrig.Results) && i < len(orig) && st.verifiedOrig.Results[i].Verdict != orig[i].Verdict {
+			continue // the check changes this test's verdict of the original too
+		}
+		detail, _, _ := strings.Cut(r.Detail, "\n")
+		return fmt.Sprintf("%s: %v (%s)", st.suite.Cases[i].Name, r.Verdict, detail), nil
+	}
+	return "", nil
+}
+
+// SameCases wraps run, an engine's for suite got (a copy of want opened
+// apart, whose cases the engine may have collected again), so that its
+// outcomes list want's cases in want's order, by name; a case got does not
+// have is a RUNTIME_ERROR.
+func SameCases(want, got *fitness.Suite, run Runner) Runner {
+	return func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		o, err := run(ctx, src, opts)
+		if err != nil || o == nil {
+			return o, err
+		}
+		at := make(map[string]int, len(got.Cases))
+		for i, c := range got.Cases {
+			at[c.Name] = i
+		}
+		out := &fitness.Outcome{CompileError: o.CompileError, Results: make([]fitness.Result, len(want.Cases))}
+		for i, c := range want.Cases {
+			j, ok := at[c.Name]
+			if !ok || j >= len(o.Results) {
+				out.Results[i] = fitness.Result{Verdict: fitness.RuntimeError, Detail: "not collected under the check"}
+				continue
+			}
+			out.Results[i] = o.Results[j]
+		}
+		return out, nil
+	}
+}

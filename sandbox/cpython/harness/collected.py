@@ -1,0 +1,395 @@
+"""The original's pytest items, collected once in the server.
+
+Owns collect_once and its state: the server imports the original and
+collects the test file once (COLLECTED), so that a child runs a
+candidate whose edits lie inside definitions on those items, its code
+put into the original's functions (swap), instead of importing and
+collecting it; and isolated, whether no test can leave anything for the
+next, which test selection under pytest needs (docs/engines.md, "Partial
+re-execution and test selection").
+"""
+import os
+import sys
+
+from . import candidate, partial, real_pytest, verify
+from .observe import Output
+from .purity import PURE_MODULES, deeply_immutable, deny_for, imported_names, pure_code
+
+modules = sys.modules
+
+COLLECTED = None  # nodeid -> item: the original's items, collected once in the server (collect_once)
+IMPORT_TIME = frozenset()  # ids of the target's code objects that ran while the server imported and collected
+LIVE = {}  # id of a code object of the target -> the functions that run it (collect_once)
+EXCINFO = {}  # what the recorder collect_once registers saw: when -> exception
+CONFTESTS = False  # collect_once loaded conftest files into PREPARED, with the original
+ISOLATED = False  # no test can leave anything for the next (isolated): test selection may apply
+
+
+def collect_once():
+    """Imports the original and collects the test file once, in the
+    server, so that a child runs a candidate whose edits lie inside
+    definitions on these items after swap put its code in the original's
+    functions: a child then costs a fork and the tests, not an import and
+    a collection. Only for a configuration and session made in the server
+    (PREPARED_SESSION), and when a trial in a child of its own shows
+    that importing and collecting leave no thread or process behind, the
+    process as it was (process_state) and the code of every module loaded
+    before as it was (verify.snapshot).
+    Records which of the target's code ran meanwhile (IMPORT_TIME: a
+    candidate that changes it takes the full path) and where each code
+    object of the target runs (LIVE)."""
+    global CONFTESTS
+    if real_pytest.PREPARED_SESSION is None or partial.BASE_CODE is None or candidate.MULTI or candidate.PACKAGE:
+        return
+    CONFTESTS = has_conftest(candidate.LIB_PREFIX[:-1])
+    pid = os.fork()
+    if pid == 0:
+        try:
+            before = process_state()
+            # The code of every module loaded (pytest's, the harness's, the
+            # standard library's): an original that patches pytest at
+            # import (a submission of a batch may) must not do it in the
+            # server, whose children every candidate runs in.
+            snap = verify.snapshot([m for m in list(modules.values()) if m is not None])
+            ok = (_collect_once() and clean_process() and process_state() == before
+                  and verify.changed(snap) is None)
+        except BaseException:
+            ok = False
+        os._exit(0 if ok else 1)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except OSError:
+        return
+    if status != 0 or not _collect_once():
+        return
+
+
+def has_conftest(top):
+    """Whether a conftest.py lies under top (hidden directories, caches and
+    installed packages left out, as the tree's copy leaves them)."""
+    skip = ("__pycache__", "node_modules", "site-packages", "dist-packages")
+    for d, dirs, names in os.walk(top):
+        if "conftest.py" in names:
+            return True
+        dirs[:] = [x for x in dirs if x[:1] != "." and x not in skip and not os.path.exists(os.path.join(d, x, "pyvenv.cfg"))]
+    return False
+
+
+def process_state():
+    """What of the process the forker's children inherit and the target's
+    import or the collection must leave as they found it: the working
+    directory and what it holds, signal handlers, open descriptors, the
+    environment, the umask, the recursion limit, a tracer or profiler.
+    (The forker empties the working directory between candidates: a
+    collection that moved it elsewhere must never run there.)"""
+    import signal
+
+    handlers = []
+    for s in range(1, signal.NSIG):
+        try:
+            handlers.append((s, signal.getsignal(s)))
+        except (ValueError, OSError):
+            pass
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return (os.getcwd(), sorted(os.listdir(".")), handlers, sorted(os.listdir("/proc/self/fd")), dict(os.environ),
+            mask, sys.getrecursionlimit(), sys.gettrace(), sys.getprofile())
+
+
+def clean_process():
+    """Whether the process runs no other thread and has no child."""
+    from _thread import _count
+
+    if _count():
+        return False
+    try:
+        with open("/proc/self/task/%d/children" % os.getpid()) as f:
+            return not f.read().split()
+    except OSError:
+        return True
+
+
+def _collect_once():
+    """collect_once's work: True when the items are there."""
+    global COLLECTED, IMPORT_TIME, LIVE
+    cand = candidate.CAND_FILE
+    ran = set()
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename == cand:
+            ran.add(frame.f_code)
+
+    from _pytest.main import Session
+
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Output(), Output()
+    ctx = real_pytest.PytestCtx(partial.BASE_CODE)
+    ctx.excinfo = EXCINFO
+    # A session of its own, so that PREPARED_SESSION stays as a child
+    # that collects a candidate itself needs it: PREPARED_SESSION's
+    # plugins make way for its while it starts and collects.
+    pm = real_pytest.PREPARED.pluginmanager
+    theirs = [(name, pm.get_plugin(name)) for name in ("session", "funcmanage")]
+    for _, plugin in theirs:
+        if plugin is not None:
+            pm.unregister(plugin)
+    sys.setprofile(profile)
+    try:
+        if candidate.WORKDIR:
+            os.chdir(candidate.WORKDIR)  # where the children collect
+        ctx.fresh(candidate.MODULE)
+        collector = Session.from_config(real_pytest.PREPARED)
+        real_pytest.PREPARED.hook.pytest_sessionstart(session=collector)
+        ctx.items, errors = real_pytest.pytest_collect(ctx, collector)
+        ctx.error = errors
+    except BaseException:
+        ctx.error = "failed"
+    finally:
+        sys.setprofile(None)
+        sys.stdout, sys.stderr = out, err
+        if candidate.WORKDIR:
+            os.chdir(candidate.PRIVATE)
+        for name in ("session", "funcmanage"):
+            plugin = pm.get_plugin(name)
+            if plugin is not None:
+                pm.unregister(plugin)
+        for name, plugin in theirs:
+            if plugin is not None:
+                pm.register(plugin, name)
+    if ctx.error is not None or not ctx.items:
+        return False
+    COLLECTED = ctx.items
+    IMPORT_TIME = frozenset(id(co) for co in ran)
+    ran.clear()
+    LIVE = live_functions(modules.get(candidate.MODULE), cand)
+    global ISOLATED
+    ISOLATED = isolated()
+    return True
+
+
+def isolated():
+    """Whether no test of the session can leave anything for the next one
+    to read, so that a test that never reaches a candidate's edit gives
+    what it gave with the original (test selection, docs/engines.md):
+    every item's fixtures are set up and torn down around it (the runner
+    runs each with nextitem=None); the target, the test file and every
+    module of the project they load hold only immutable values,
+    functions and classes whose attributes are such; their code is pure
+    (purity.py), declares no global and stores attributes only on the
+    self of a method (stores_only_self)."""
+    import ast
+
+    global SEL_IMPORTS, SEL_DENY
+    try:
+        if sys.version_info < (3, 10) or partial.BASE_CODE is None:
+            return False
+        # pytest loads most of the standard library, whose mutable
+        # attributes' names all deny purity (purity.take_snapshots): only
+        # those of the modules this code imports and reaches count here.
+        SEL_IMPORTS = frozenset(n for n in imported_names(partial.BASE_CODE) | imported_names(candidate.TEST_CODE)
+                                if n in PURE_MODULES)
+        SEL_DENY = deny_for(SEL_IMPORTS)
+        for code in (partial.BASE_CODE, candidate.TEST_CODE):
+            if pure_code(code, ("pytest", candidate.MODULE), checked=True, deny=SEL_DENY, imports=SEL_IMPORTS)[0] == 0:
+                return False
+        if not stores_only_self(ast.parse(partial.BASE_SRC)) or not stores_only_self(ast.parse(TEST_SOURCE[0])):
+            return False
+        lib = candidate.LIB_PREFIX
+        mods = [m for m in list(modules.values()) if isinstance(getattr(m, "__file__", None), str) and m.__file__.startswith(lib)]
+        names = {id(m) for m in mods}
+        return all(_immutable_module(m, names) for m in mods)
+    except BaseException:
+        return False
+
+
+TEST_SOURCE = [""]  # the test file's source (collect_once)
+SEL_IMPORTS = frozenset()  # the modules the original and the test file import (isolated)
+SEL_DENY = frozenset()  # the names their code must not use (purity.deny_for)
+
+
+def snippets_isolated(src, spans):
+    """Whether a partial candidate's changed definitions (spans of src)
+    keep to stores_only_self."""
+    import ast
+
+    try:
+        return all(stores_only_self(ast.parse(src[cs:ce])) for cs, ce, _, _ in spans)
+    except BaseException:
+        return False
+
+
+def _immutable_module(m, names):
+    from _pytest.mark.structures import Mark, MarkDecorator
+
+    FunctionType = type(isolated)
+    seen = set()
+
+    def ok(k, v):
+        if k[:2] == "__" and k[-2:] == "__" and k not in ("__all__",):
+            return True
+        t = type(v)
+        if deeply_immutable(v) or t is FunctionType or t in (type(len), type([].append)):
+            return True
+        if t is type(sys):
+            # (pytest's assertion rewriting gives a test module builtins
+            # and its own helpers: @py_builtins, @pytest_ar.)
+            return (v.__name__ in PURE_MODULES or v.__name__ in ("pytest", "builtins") or v.__name__.startswith("_pytest.")
+                    or id(v) in names)
+        if isinstance(v, (Mark, MarkDecorator)):
+            return True
+        if isinstance(v, type):
+            if id(v) in seen:
+                return True
+            seen.add(id(v))
+            if v.__module__ in PURE_MODULES or v.__module__ in ("builtins", "pytest") or v.__module__.startswith("_pytest"):
+                return True
+            for ck, cv in vars(v).items():
+                if isinstance(cv, (staticmethod, classmethod)):
+                    cv = cv.__func__
+                if isinstance(cv, property):
+                    continue
+                if ck in ("__dict__", "__weakref__") or not ok(ck, cv):
+                    if ck not in ("__dict__", "__weakref__"):
+                        return False
+            return True
+        return False
+
+    return all(ok(k, v) for k, v in list(vars(m).items()))
+
+
+def stores_only_self(tree):
+    """Whether code (an ast) declares no global and stores or deletes
+    attributes only of the first parameter of a method (a function right
+    in a class body, neither a static nor a class method) that the method
+    never assigns: an instance's own state, which ends with the test that
+    made the instance."""
+    import ast
+
+    def check(node, method_self):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Global):
+                return False
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                me = None
+                if isinstance(node, ast.ClassDef) and not isinstance(child, ast.Lambda):
+                    decos = {getattr(d, "id", getattr(d, "attr", None)) for d in child.decorator_list}
+                    args = child.args.posonlyargs + child.args.args
+                    if args and not decos & {"staticmethod", "classmethod"}:
+                        me = args[0].arg
+                        if any(isinstance(n, ast.Name) and n.id == me and not isinstance(n.ctx, ast.Load)
+                               for n in ast.walk(child)):
+                            me = None
+                if not check(child, me):
+                    return False
+                continue
+            if isinstance(child, ast.Attribute) and not isinstance(child.ctx, ast.Load):
+                if not (method_self and isinstance(child.value, ast.Name) and child.value.id == method_self):
+                    return False
+            if not check(child, method_self):
+                return False
+        return True
+
+    return check(tree, None)
+
+
+def live_functions(module, cand):
+    """The functions of module (a module of file cand): by the id of their
+    code object, those that run it, through its globals, classes (their
+    methods, static and class methods, properties) and wrappers
+    (__wrapped__)."""
+    FunctionType = type(live_functions)
+    out, seen = {}, set()
+
+    def add(v):
+        for _ in range(8):
+            if id(v) in seen:
+                return
+            seen.add(id(v))
+            if type(v) is FunctionType:
+                if v.__code__.co_filename == cand:
+                    out.setdefault(id(v.__code__), []).append(v)
+            elif isinstance(v, (staticmethod, classmethod)):
+                v = v.__func__
+                continue
+            elif isinstance(v, property):
+                for f in (v.fget, v.fset, v.fdel):
+                    add(f)
+                return
+            elif isinstance(v, type):
+                if getattr(v, "__module__", None) == candidate.MODULE:
+                    for x in list(vars(v).values()):
+                        add(x)
+                return
+            w = getattr(v, "__wrapped__", None) if type(v) is not FunctionType or v.__code__.co_filename != cand else None
+            if w is None:
+                return
+            v = w
+
+    if module is not None:
+        for v in list(vars(module).values()):
+            add(v)
+    return out
+
+
+_NEWLOCALS = 0x0002
+
+
+def swappable(repl):
+    """Whether swap would put a partial candidate's code in place."""
+    plan = []
+    base = partial.BASE_CODE.co_consts
+    return all(_pair(base[i], new, plan) for i, new in repl)
+
+
+def swap(repl):
+    """Puts a partial candidate's code (repl: the original module code's
+    constants it replaces, partial.py) into the original's functions, or
+    changes nothing and returns False when that would not be what
+    importing the candidate gives: a changed function ran at import or
+    collection, its function is not found, its free variables differ, or
+    a class body would run other code."""
+    plan = []
+    base = partial.BASE_CODE.co_consts
+    for i, new in repl:
+        if not _pair(base[i], new, plan):
+            return False
+    for f, code in plan:
+        f.__code__ = code
+    return True
+
+
+def _pair(old, new, plan):
+    if old.co_flags & _NEWLOCALS:
+        if old.co_code == new.co_code and old.co_consts == new.co_consts and old.co_names == new.co_names \
+                and old.co_varnames == new.co_varnames:
+            return True  # the same code (but maybe for its lines)
+        fs = LIVE.get(id(old))
+        if not fs or id(old) in IMPORT_TIME or old.co_freevars != new.co_freevars:
+            return False
+        plan.extend((f, new) for f in fs)
+        return True
+    # A class body: it ran at import, so it must be the same code, but
+    # for its functions.
+    if (old.co_code, old.co_names, old.co_varnames, old.co_flags, old.co_cellvars, old.co_freevars) != (
+            new.co_code, new.co_names, new.co_varnames, new.co_flags, new.co_cellvars, new.co_freevars) \
+            or partial._consts_key(old) != partial._consts_key(new):
+        return False
+    CodeType = type(old)
+    olds = [k for k in old.co_consts if type(k) is CodeType]
+    news = [k for k in new.co_consts if type(k) is CodeType]
+    if len(olds) != len(news):
+        return False
+    return all(_pair(o, n, plan) for o, n in zip(olds, news))
+
+
+def forget_collection():
+    """Before a child imports and collects a candidate itself: forgets the
+    modules the server's collection imported (the target, the test file,
+    the helpers in lib/), so that they are imported again."""
+    lib = candidate.LIB_PREFIX
+    for name in list(modules):
+        m = modules.get(name)
+        f = getattr(m, "__file__", None) if m is not None else None
+        if name in (candidate.MODULE, candidate.TEST_MODULE) or isinstance(f, str) and f.startswith(lib) \
+                and "-packages" + os.sep not in f:
+            del modules[name]

@@ -1,0 +1,260 @@
+"""The check of a delivered fix against a test file, in servers of its own
+(the suite's "verify"): what a test case's verdict must survive besides
+the test's own asserts, which run next to the code under test.
+
+In such a server an audit hook (sys.addaudithook: it cannot be removed)
+is installed before pytest and the target load, and the state of the test
+machinery is recorded once they have (builtins, the harness's modules,
+pytest's, pluggy's, doctest's, unittest's: the functions and classes
+their dicts and their classes' dicts hold, functions' code; then, in each
+child, the test file's). A test case fails, with the
+route named, when while it ran the code under test (a frame of the
+target's files on the stack; the hook refuses these, raising
+RuntimeError, so that what comes next never runs):
+
+  - reached frames or objects it did not make: sys._getframe or
+    inspect.currentframe called from it, a traceback's or generator's
+    frame read by it, gc's listings, ctypes, a tracer or profiler set,
+    /proc/self/mem opened;
+  - set or deleted a function's code or defaults that are not its own;
+  - returned to a test an object whose class, defined by the target,
+    compares by an __eq__ (or __ne__) its class in the original program
+    does not define;
+
+or when after it anything recorded of the test machinery had changed (a
+patched runtest, verdict function, report, doctest checker, a test
+function's __code__). The child then ends (the session may be
+corrupted) and the next case runs in a fresh one.
+
+Owns ON, MODULE, TAINT (the routes the running case took: the hook
+appends), ACTIVE, ORIGINAL_EQ (the original's classes that define __eq__
+or __ne__), the snapshots (SNAPS: the server's, the test file's) and END
+(the end of a case, a closure bound before any code under test runs).
+"""
+import sys
+
+from .protocol import RTE
+
+FunctionType = type(lambda: None)
+
+ON = False  # the server checks delivered fixes
+MODULE = ""  # the target's module name
+TAINT = []  # what the running case's code under test did (hook)
+ACTIVE = [False]  # a case is running: the hook records
+ORIGINAL_EQ = frozenset()  # class names of the original that define __eq__ or __ne__
+SNAPS = [None, None]  # the test machinery as loaded (server), the test file's module (child)
+END = None  # end(result): the end of a case (make_end)
+candidate_doctest = [False]  # the suite is a doctest suite (configure)
+
+FRAME_ATTRS = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "gi_code", "cr_code", "ag_code"))
+MACHINERY = ("builtins", "pytest", "_pytest", "pluggy", "doctest", "unittest", "iniconfig")
+
+
+def configure(cfg, files, module):
+    """Switches the check on for the suite cfg: the hook, watching frames
+    of files (the target's) and objects of module; ORIGINAL_EQ from the
+    original's source."""
+    global ON, ORIGINAL_EQ, MODULE, END
+    ON = bool(cfg.get("verify"))
+    if not ON:
+        return
+    MODULE = module
+    END = make_end()
+    import ast
+
+    eq = set()
+    try:
+        for node in ast.walk(ast.parse(cfg.get("original") or "")):
+            if isinstance(node, ast.ClassDef):
+                for b in node.body:
+                    if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)) and b.name in ("__eq__", "__ne__"):
+                        eq.add(node.name)
+                    if isinstance(b, ast.Assign) and any(getattr(t, "id", "") in ("__eq__", "__ne__") for t in b.targets):
+                        eq.add(node.name)
+    except (SyntaxError, ValueError, RecursionError):
+        pass
+    ORIGINAL_EQ = frozenset(eq)
+    candidate_doctest[0] = bool(cfg.get("doctest"))
+    sys.addaudithook(make_hook(files, module))
+
+
+def make_hook(files, module):
+    """The audit hook: appends to TAINT what the code under test did."""
+    getframe = sys._getframe
+    busy = [False]
+    taint, active = TAINT, ACTIVE
+    watch = frozenset((
+        "sys._getframe", "sys._current_frames", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+        "object.__getattr__", "object.__setattr__", "object.__delattr__", "sys.settrace", "sys.setprofile", "open",
+    ))
+
+    def under_test(f):
+        """(the calling frame is the target's, a frame of the target is on
+        the stack, the calling frame's file)"""
+        first = f.f_code.co_filename
+        mine = first in files
+        on = mine
+        while f is not None and not on:
+            on = f.f_code.co_filename in files
+            f = f.f_back
+        return mine, on, first
+
+    def hook(event, args):
+        if busy[0] or not active[0] or (event not in watch and not event.startswith("ctypes.")):
+            return
+        busy[0] = True
+        what = None
+        try:
+            mine, on, caller = under_test(getframe(1))
+            if not on:
+                return
+            what = None
+            if event.startswith("ctypes.") or event.startswith("gc."):
+                what = event
+            elif event in ("sys._getframe", "sys._current_frames"):
+                if mine or caller.endswith("inspect.py"):
+                    what = event
+            elif event in ("sys.settrace", "sys.setprofile"):
+                if mine:
+                    what = event
+            elif event == "object.__getattr__":
+                if mine and len(args) > 1 and args[1] in FRAME_ATTRS:
+                    what = "reading ." + args[1]
+            elif event in ("object.__setattr__", "object.__delattr__"):
+                obj = args[0]
+                if type(obj) is FunctionType and getattr(obj, "__module__", None) != module:
+                    what = "changing %s.%s" % (getattr(obj, "__qualname__", "?"), args[1])
+            elif event == "open":
+                path = args[0]
+                if isinstance(path, bytes):
+                    path = path.decode("utf-8", "replace")
+                if isinstance(path, str) and path.startswith("/proc/") and path.endswith("/mem"):
+                    what = "opening " + path
+            if what is not None and len(taint) < 8:
+                taint.append(what)
+        except BaseException:
+            what = None
+        finally:
+            busy[0] = False
+        if what is not None:
+            # Refused, not only noted: code that ends its process next
+            # (os._exit after writing records) must not have got there.
+            raise RuntimeError("the check of a fix refuses the code under test: " + what)
+
+    return hook
+
+
+def snapshot(modules):
+    """What a case must leave as it is of modules: the code their dicts and
+    their classes' dicts hold (functions, methods, classes, descriptors:
+    data attributes, which pytest itself sets as it runs, are left out),
+    and their functions' code and defaults."""
+    dicts, funcs, seen = [], [], set()
+
+    def add(d, name):
+        dicts.append((d, {k: v for k, v in d.items() if code_like(v)}, name))
+
+    for m in modules:
+        d = getattr(m, "__dict__", None)
+        if type(d) is not dict or id(d) in seen:
+            continue
+        seen.add(id(d))
+        add(d, getattr(m, "__name__", "a module"))
+        for v in list(d.values()):
+            if isinstance(v, type) and getattr(v, "__module__", None) == m.__name__ and id(v) not in seen:
+                seen.add(id(v))
+                add(v.__dict__, v.__qualname__)
+                for f in list(v.__dict__.values()):
+                    f = getattr(f, "__func__", f)
+                    if type(f) is FunctionType:
+                        funcs.append((f, f.__code__, f.__defaults__, f.__kwdefaults__))
+            elif type(v) is FunctionType:
+                funcs.append((v, v.__code__, v.__defaults__, v.__kwdefaults__))
+    return dicts, funcs
+
+
+def code_like(v):
+    """Whether v is code a test run calls (a function, a method, a class, a
+    descriptor), not data."""
+    return callable(v) or isinstance(v, (property, staticmethod, classmethod))
+
+
+def changed(snap):
+    """The first thing of snap that changed, named, or None."""
+    if snap is None:
+        return None
+    dicts, funcs = snap
+    missing = changed  # any object that is not a value of the dicts
+    for d, copy, name in dicts:
+        for k, v in copy.items():
+            if d.get(k, missing) is not v:
+                return "%s of %s" % (k, name)
+        if len(d) != len(copy):
+            for k, v in list(d.items()):
+                if k not in copy and code_like(v):
+                    return "%s of %s" % (k, name)
+    for f, code, defaults, kwdefaults in funcs:
+        if f.__code__ is not code or f.__defaults__ is not defaults or f.__kwdefaults__ is not kwdefaults:
+            return "the code of %s" % f.__qualname__
+    return None
+
+
+def take_server_snapshot(harness):
+    """Records the test machinery once pytest (or the built-in runner) is
+    loaded: the harness's modules and every loaded module of MACHINERY."""
+    if not ON:
+        return
+    if candidate_doctest[0]:
+        import doctest  # noqa: F401 -- the doctest runner's checker is machinery too
+    mods = list(harness)
+    for name, m in list(sys.modules.items()):
+        if m is not None and name.split(".")[0] in MACHINERY:
+            mods.append(m)
+    SNAPS[0] = snapshot(mods)
+
+
+def took_test_module(m):
+    """Records the test file's module once collected or loaded (a child's)."""
+    if ON:
+        SNAPS[1] = snapshot([m])
+
+
+def begin():
+    """Starts a case."""
+    del TAINT[:]
+    ACTIVE[0] = True
+
+
+def make_end():
+    """END: the end of a case, bound to what it needs (the code under test
+    may rebind this module's globals): end(result) is result, a case's
+    (status, payload, detail), or the failure the check makes of it, and
+    whether the child must end."""
+    taint, active, snaps, diff = TAINT, ACTIVE, SNAPS, changed
+
+    def end(result):
+        active[0] = False
+        why = None
+        if taint:
+            why = "the code under test reached the test machinery (%s)" % ", ".join(taint)
+        else:
+            what = diff(snaps[0]) or diff(snaps[1])
+            if what is not None:
+                why = "the test machinery changed while the test ran (%s)" % what
+        del taint[:]
+        if why is None:
+            return result, False
+        return (RTE, b"", why), True
+
+    return end
+
+
+def check_result(r):
+    """Notes a value the target returned to a test that compares by an
+    __eq__ (or __ne__) that its class in the original does not define."""
+    for k in type(r).__mro__[:-1]:
+        d = k.__dict__
+        if k.__module__ == MODULE and ("__eq__" in d or "__ne__" in d) and k.__name__ not in ORIGINAL_EQ:
+            if len(TAINT) < 8:
+                TAINT.append("an object that compares by %s.__eq__, which the original does not define" % k.__qualname__)
+            return

@@ -1,0 +1,258 @@
+package cpython
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"repair/fitness"
+	"repair/internal/inputerr"
+	"repair/sandbox"
+)
+
+// testFileDir writes a target and its test file into a fresh directory
+// and returns the target's path and the loaded suite.
+func testFileDir(t *testing.T, target, test string) (string, *fitness.Suite) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range map[string]string{"cand.py": target, "test_cand.py": test} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	suite, err := fitness.Load(filepath.Join(dir, "test_cand.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "cand.py"), suite
+}
+
+// TestHostileCollection: a target that ends the process while pytest
+// collects the tests is bad input naming the target (exit code 2), as
+// sys.exit and pytest.exit on import are, never a failure of the sandbox.
+func TestHostileCollection(t *testing.T) {
+	py := realPytest(t)
+	test := "from cand import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
+	for _, tt := range []struct {
+		name, src, want string
+	}{
+		{"os._exit on import", "import os\nos._exit(0)\n", "importing cand.py or test_cand.py ended the process (exit status 0"},
+		{"SIGKILL on import", "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", "importing cand.py or test_cand.py ended the process (it was killed by signal 9)"},
+		{"sys.exit on import", "import sys\nsys.exit(0)\n", "SystemExit: 0 (line 2)"},
+		{"pytest.exit on import", "import pytest\npytest.exit('bye')\n", "bye"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tgt, suite := testFileDir(t, tt.src, test)
+			_, err := newEngine(context.Background(), sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path}, config{})
+			if err == nil || !inputerr.Is(err) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v; want bad input with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// trustTests is the test file the attacks of TestHostileTestFiles try to
+// pass with a wrong add (a + b + 1): two plain tests, one the test file
+// marks xfail (it fails with any add: pytest passes it), one it skips.
+const trustTests = `import pytest
+
+from cand import add
+
+
+def test_one():
+    assert add(1, 2) == 3
+
+
+def test_two():
+    assert add(2, 2) == 4
+
+
+@pytest.mark.xfail(reason="known")
+def test_marked():
+    assert add(0, 0) == 5
+
+
+@pytest.mark.skip(reason="later")
+def test_skipped():
+    assert False
+`
+
+// TestHostileTestFiles: the verdicts of a test file run next to the code
+// under test, which can reach pytest and the harness: each route below
+// once made every test of a wrong add pass. Outcomes the code under test
+// raises or marks (xfail, skip, exit) fail the test, in every run, unless
+// the test file declared them. The routes that reach into the process
+// (a patched pytest or harness, frames, gc, a test's __code__, an object
+// equal to everything) still forge verdicts in the search's runs; the
+// check of a delivered fix (sandbox.Options.Verify) fails them.
+func TestHostileTestFiles(t *testing.T) {
+	py := realPytest(t)
+	const (
+		P = fitness.Passed
+		W = fitness.WrongAnswer
+		R = fitness.RuntimeError
+	)
+	all := func(v fitness.Verdict) []fitness.Verdict { return []fitness.Verdict{v, v, v, v} }
+	rows := []struct {
+		name   string
+		src    string
+		search []fitness.Verdict // test_one, test_two, test_marked, test_skipped
+		check  []fitness.Verdict // the same under the check of a delivered fix
+		detail string            // in test_two's detail under the check
+	}{
+		{"a wrong add", "def add(a, b):\n    return a + b + 1\n", []fitness.Verdict{W, W, P, P}, []fitness.Verdict{W, W, P, P}, "assert 5 == 4"},
+		{"the right add", "def add(a, b):\n    return a + b\n", all(P), all(P), ""},
+		{"xfail call", "import pytest\n\ndef add(a, b):\n    pytest.xfail('no data')\n", []fitness.Verdict{W, W, W, P}, []fitness.Verdict{W, W, W, P},
+			"xfailed, but the test file does not mark it xfail"},
+		{"xfail call at import", "import pytest\npytest.xfail('no data')\n\ndef add(a, b):\n    return a + b + 1\n", all(R), all(R),
+			"no data"},
+		{"xfail marker on the items", `import gc
+import pytest
+
+def add(a, b):
+    for o in gc.get_objects():
+        if type(o).__name__ == "Function" and hasattr(o, "add_marker"):
+            o.add_marker(pytest.mark.xfail(reason="forged"))
+    return a + b + 1
+`, []fitness.Verdict{W, W, P, P}, []fitness.Verdict{R, R, R, P}, "gc.get_objects"},
+		{"skip marker on the items", `import gc
+import pytest
+
+def add(a, b):
+    for o in gc.get_objects():
+        if type(o).__name__ == "Function" and hasattr(o, "add_marker"):
+            o.add_marker(pytest.mark.skip(reason="forged"))
+    return a + b + 1
+`, []fitness.Verdict{W, W, W, P}, []fitness.Verdict{R, R, R, P}, "gc.get_objects"},
+		{"skip call", "import pytest\n\ndef add(a, b):\n    pytest.skip('not today')\n", []fitness.Verdict{W, W, W, P}, []fitness.Verdict{W, W, W, P}, "skipped: not today"},
+		{"exit call", "import pytest\n\ndef add(a, b):\n    pytest.exit('bye')\n", []fitness.Verdict{R, R, R, P}, []fitness.Verdict{R, R, R, P}, "pytest.exit: "},
+		{"runtest patch", `import _pytest.python
+
+_pytest.python.Function.runtest = lambda self: None
+
+def add(a, b):
+    return a + b + 1
+`, all(P), all(R), "the test machinery changed while the test ran (runtest of Function)"},
+		{"verdict patch", `import sys
+
+sys.modules["__main__"].real_pytest.pytest_verdict = lambda c, reports, excinfo: (0, b"", None)
+
+def add(a, b):
+    return a + b + 1
+`, all(P), all(R), "the test machinery changed while the test ran (pytest_verdict of __main__)"},
+		{"shm records", `import os
+import sys
+
+def add(a, b):
+    h = sys.modules["__main__"]
+    f = sys._getframe(1)
+    while f is not None and "shm" not in f.f_locals:
+        f = f.f_back
+    shm, n = f.f_locals["shm"], f.f_locals["n"]
+    off = h.JOB.unpack_from(shm, 32)[3]
+    for i in range(n):
+        h.REC.pack_into(shm, off, i, 0, 0, 0.0)
+        off += h.REC.size
+    h.HDR.pack_into(shm, 0, -1, 0.0, off, n)
+    os._exit(0)
+`, all(P), []fitness.Verdict{R, R, R, P}, "sys._getframe"},
+		{"__code__ swap", `import gc
+
+def _passes():
+    pass
+
+def add(a, b):
+    for o in gc.get_objects():
+        if type(o).__name__ == "function" and o.__name__.startswith("test_"):
+            o.__code__ = _passes.__code__
+    return a + b + 1
+`, []fitness.Verdict{W, P, P, P}, []fitness.Verdict{R, R, R, P}, "gc.get_objects"},
+		{"builtins patch", `import builtins
+
+builtins.abs = lambda x: 0
+
+def add(a, b):
+    return a + b + 1
+`, []fitness.Verdict{W, W, P, P}, all(R), "the test machinery changed while the test ran (abs of builtins)"},
+		{"always-equal object", `class Any:
+    def __eq__(self, other):
+        return True
+
+def add(a, b):
+    return Any()
+`, all(P), []fitness.Verdict{R, R, R, P}, "an object that compares by Any.__eq__, which the original does not define"},
+	}
+	tgt, suite := testFileDir(t, "def add(a, b):\n    return a + b + 1\n", trustTests)
+	search := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path}, config{})
+	check := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{})
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			for _, run := range []struct {
+				e    *Engine
+				want []fitness.Verdict
+				what string
+			}{{search, row.search, "search"}, {check, row.check, "check"}} {
+				out, err := run.e.Run(context.Background(), []byte(row.src), sandbox.RunOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, r := range out.Results {
+					if r.Verdict != run.want[i] {
+						t.Errorf("%s: %s: %v (%s); want %v", run.what, suite.Cases[i].Name, r.Verdict, r.Detail, run.want[i])
+					}
+				}
+				if d := out.Results[1].Detail; run.what == "check" && !strings.Contains(d, row.detail) {
+					t.Errorf("check: test_two's detail %q does not contain %q", d, row.detail)
+				}
+			}
+		})
+	}
+}
+
+// TestHostileDoctest: a doctest suite's verdicts come from the standard
+// doctest module, run next to the code under test: a candidate that
+// patches its output checker passes in the search's runs, and fails under
+// the check of a delivered fix.
+func TestHostileDoctest(t *testing.T) {
+	python(t)
+	orig := "def add(a, b):\n    \"\"\"\n    >>> add(1, 2)\n    3\n    >>> add(2, 2)\n    4\n    \"\"\"\n    return a + b + 1\n"
+	dir := t.TempDir()
+	tgt := filepath.Join(dir, "cand.py")
+	if err := os.WriteFile(tgt, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	suite, err := fitness.Load(fitness.DoctestPrefix + tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	patched := "import doctest\n\ndoctest.OutputChecker.check_output = lambda *a: True\n\n" + orig
+	for _, tt := range []struct {
+		name          string
+		src           string
+		search, check fitness.Verdict
+		detail        string
+	}{
+		{"the wrong add", orig, fitness.WrongAnswer, fitness.WrongAnswer, "expected 3, got 4"},
+		{"the right add", strings.Replace(orig, "a + b + 1", "a + b", 1), fitness.Passed, fitness.Passed, ""},
+		{"doctest checker patch", patched, fitness.Passed, fitness.RuntimeError, "the test machinery changed while the test ran (check_output of OutputChecker)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, run := range []struct {
+				verify bool
+				want   fitness.Verdict
+			}{{false, tt.search}, {true, tt.check}} {
+				e := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Verify: run.verify}, config{})
+				out, err := e.Run(context.Background(), []byte(tt.src), sandbox.RunOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := out.Results[0]
+				if r.Verdict != run.want || run.verify && !strings.Contains(r.Detail, tt.detail) {
+					t.Errorf("verify %v: %v (%s); want %v with %q", run.verify, r.Verdict, r.Detail, run.want, tt.detail)
+				}
+			}
+		})
+	}
+}

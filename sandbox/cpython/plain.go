@@ -1,0 +1,215 @@
+package cpython
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"repair/sandbox"
+)
+
+// plainScript runs plain pytest for the parity check (see plain.py).
+//
+//go:embed plain.py
+var plainScript string
+
+// PlainTest is one test of plain pytest's run of the original program.
+type PlainTest struct {
+	// ID is pytest's node id, as the engine's cases name it.
+	ID string `json:"id"`
+	// Outcome is "passed" (passed, skipped by a skip or skipif mark, an
+	// xfail that failed, a non-strict xpass: what the tool passes),
+	// "failed", "error" (in setup or teardown, or collecting), "timeout"
+	// (past the case's timeout) or "skipped" (the test skipped itself).
+	Outcome string `json:"outcome"`
+	// Detail is the exception's last line, or the skip's reason.
+	Detail string `json:"detail,omitempty"`
+	// Cause, for a failure, is what in the sandbox made it happen, when
+	// plain.py recognises it.
+	Cause *Cause `json:"cause,omitempty"`
+}
+
+// Cause is what in the sandbox made a test fail.
+type Cause struct {
+	// Kind is "env" (os.environ[Name] raised KeyError), "file" (Path
+	// does not exist), "readonly" (writing Path was refused) or
+	// "network".
+	Kind string `json:"kind"`
+	Name string `json:"name,omitempty"`
+	// Path is the file's path on the host (mapped back from the copy of
+	// the tree the sandbox may have had instead).
+	Path string `json:"path,omitempty"`
+}
+
+// PlainRun is what plain pytest said of the original program.
+type PlainRun struct {
+	Tests []PlainTest
+	// Errors are the collection errors (ID: the collector's node id).
+	Errors []PlainTest
+	// Exit is pytest's exit code.
+	Exit int
+	// Tree is the project's tree (its root on the host).
+	Tree *sandbox.Tree
+	// Sandbox is where the tree was in the sandbox.
+	Sandbox string
+}
+
+// RealPytest reports whether the real pytest runs the suite's test file.
+func (e *Engine) RealPytest() bool { return e.pytest != nil }
+
+// PlainPytest runs the test file under plain pytest, on the original
+// target, in the sandbox the candidates run in: the same interpreter,
+// environment, tree, working directory, ini options, conftest files and
+// installed plugins, with the target's import root first on sys.path, but
+// without the harness (see plain.py). It is the reference of the parity
+// check. A nil PlainRun without error means the engine has no such run: a
+// data suite, no pytest, or no project tree.
+func (e *Engine) PlainPytest(ctx context.Context) (*PlainRun, error) {
+	if e.pytest == nil || e.tree == nil {
+		return nil, nil
+	}
+	timeout := 0.0
+	for _, c := range e.opts.Suite.Cases {
+		timeout = max(timeout, c.Timeout)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer outR.Close()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		return nil, err
+	}
+	defer inW.Close()
+	mb := e.memoryMB
+	cmd, err := sandbox.Command(sandbox.Config{
+		Path:      e.python.Path,
+		Args:      []string{e.python.Path, "-s", "-B", "-c", plainScript},
+		Isolation: e.opts.Isolation,
+		Project:   e.tree.Root,
+		ReadOnly:  e.readOnly,
+		Limits: sandbox.Limits{
+			AddressSpace: int64(mb+256) << 20,
+			FileSize:     64 << 20,
+			OpenFiles:    1024,
+			Processes:    64,
+			ScratchBytes: 64 << 20,
+		},
+		NoNamespaces: e.cfg.noNamespaces,
+	})
+	if err != nil {
+		inR.Close()
+		outW.Close()
+		return nil, err
+	}
+	env := e.env(cmd.Dir)
+	cmd.Setenv(env)
+	stdout := &tailBuffer{max: 4 << 10}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, stdout, stdout
+	cmd.ExtraFiles = []*os.File{outW}
+	workDirs := []string{}
+	if e.opts.Env.Standard {
+		// HOME and TMPDIR, as the harness makes them for candidates.
+		workDirs = []string{sandbox.HomeDir, sandbox.TmpDir}
+	}
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		return nil, fmt.Errorf("cpython: plain pytest: %w", err)
+	}
+	done := make(chan struct{})
+	// The whole run gets what the engine gives a candidate: the sum of
+	// the case timeouts and a few seconds.
+	bound := time.NewTimer(e.bound + 10*time.Second)
+	defer bound.Stop()
+	var killed atomic.Bool
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		select {
+		case <-ctx.Done():
+		case <-bound.C:
+		case <-done:
+			return
+		}
+		killed.Store(true)
+		cmd.Kill()
+	}()
+	root := cmd.ProjectRoot()
+	tgts := []string{}
+	for _, t := range e.tree.Targets {
+		tgts = append(tgts, t.ImportRoot)
+	}
+	conf, _ := json.Marshal(map[string]any{
+		"root": root, "cwd": e.tree.Cwd, "test_file": filepath.Join(root, filepath.FromSlash(e.tree.TestFile)),
+		"import_roots": tgts, "timeout": timeout, "work_dirs": workDirs,
+	})
+	inW.Write(conf)
+	inW.Close()
+	data, _ := io.ReadAll(io.LimitReader(outR, 64<<20))
+	outR.Close()
+	cmd.Kill() // what the tests left running, if anything
+	werr := cmd.Wait()
+	close(done)
+	<-stopped
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	var got struct {
+		Tests  []PlainTest `json:"tests"`
+		Errors []PlainTest `json:"errors"`
+		Exit   int         `json:"exit"`
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		why := strings.TrimSpace(stdout.String())
+		if killed.Load() {
+			why = fmt.Sprintf("it ran past %v", (e.bound + 10*time.Second).Round(time.Second))
+		} else if werr != nil && why == "" {
+			why = werr.Error()
+		}
+		return nil, fmt.Errorf("%w: %s", errPlain, lastLine(why))
+	}
+	run := &PlainRun{Tests: got.Tests, Errors: got.Errors, Exit: got.Exit, Tree: e.tree, Sandbox: root}
+	for _, list := range [][]PlainTest{run.Tests, run.Errors} {
+		for i := range list {
+			if c := list[i].Cause; c != nil && c.Path != "" {
+				c.Path = hostPath(c.Path, root, e.tree.Root)
+			}
+		}
+	}
+	return run, nil
+}
+
+// errPlain: plain pytest gave no result.
+var errPlain = errors.New("plain pytest gave no result")
+
+// hostPath maps a path in the sandbox's copy of the tree (at root) back to
+// the host's tree (at host).
+func hostPath(p, root, host string) string {
+	if root == host {
+		return p
+	}
+	if rel, err := filepath.Rel(root, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return filepath.Join(host, rel)
+	}
+	return p
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}

@@ -1,0 +1,185 @@
+# Plain pytest on the original program, in the sandbox, for the parity
+# check (docs/engines.md, "Parity with plain pytest"): what
+#
+#     python -m pytest -p no:cacheprovider TEST_FILE
+#
+# gives in the user's project, run from the same directory with the same
+# environment, ini options, conftest files and installed plugins as the
+# candidates, but without the harness. Its configuration comes on stdin;
+# one JSON object goes to file descriptor 3: each test's outcome as the
+# tool counts it (passed: passed, skipped by a mark, xfailed, a non-strict
+# xpass; failed; error: in setup or teardown; skipped: it skipped itself),
+# the collection errors, and for a failure what in the sandbox caused it
+# when that is recognisable (an environment variable, a file, a write to
+# the read-only tree, the network). This only observes: the tests, the
+# target and pytest run as plain pytest runs them.
+import json
+import os
+import signal
+import sys
+
+
+def environ_key(e):
+    """The variable whose lookup in os.environ raised e, or None."""
+    if type(e) is not KeyError or len(e.args) != 1 or type(e.args[0]) is not str:
+        return None
+    tb, last = e.__traceback__, None
+    while tb is not None:
+        last, tb = tb, tb.tb_next
+    if last is not None:
+        f = last.tb_frame
+        if f.f_code.co_name == "__getitem__" and f.f_globals.get("__name__") == "os":
+            return e.args[0]
+    return None
+
+
+def in_socket(e):
+    tb = e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_globals.get("__name__") == "socket":
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def cause(e):
+    """What in the sandbox made exception e (or one it came from) happen:
+    {"kind": "env", "name"}, {"kind": "file", "path"}, {"kind":
+    "readonly", "path"}, {"kind": "network"}; or None."""
+    import errno
+    import socket
+
+    for _ in range(8):
+        if e is None:
+            return None
+        k = environ_key(e)
+        if k is not None:
+            return {"kind": "env", "name": k}
+        if isinstance(e, OSError):
+            if isinstance(e, socket.gaierror) or e.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+                return {"kind": "network"}
+            if e.errno == errno.EPERM and in_socket(e):
+                return {"kind": "network"}
+            if e.filename is not None and not isinstance(e.filename, int):
+                p = os.path.abspath(os.fsdecode(e.filename))
+                if e.errno in (errno.ENOENT, errno.ENOTDIR):
+                    return {"kind": "file", "path": p}
+                if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                    return {"kind": "readonly", "path": p}
+        reason = getattr(e, "reason", None)  # urllib's URLError
+        e = reason if isinstance(reason, BaseException) else (e.__cause__ or e.__context__)
+    return None
+
+
+def one_line(e):
+    try:
+        s = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
+    except BaseException:
+        s = type(e).__name__
+    s = s.strip().split("\n", 1)[0]
+    return s[:300]
+
+
+class Timeout(BaseException):
+    pass
+
+
+def main():
+    cfg = json.loads(sys.stdin.read())
+    out = os.fdopen(3, "w")
+    root = cfg["root"]
+    for d in cfg.get("work_dirs") or ():
+        os.makedirs(d, exist_ok=True)  # HOME and TMPDIR, in the private directory
+    os.chdir(os.path.join(root, cfg.get("cwd") or ""))
+    for r in reversed(cfg.get("import_roots") or []):
+        p = os.path.normpath(os.path.join(root, r))
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    import pytest
+
+    timeout = float(cfg.get("timeout") or 0)
+    tests, errors = {}, []
+
+    def on_alarm(signum, frame):
+        raise Timeout("timed out after %gs" % timeout)
+
+    class Recorder:
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_protocol(self, item, nextitem):
+            if timeout > 0:
+                signal.signal(signal.SIGALRM, on_alarm)
+                signal.setitimer(signal.ITIMER_REAL, timeout)
+            try:
+                yield
+            finally:
+                if timeout > 0:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_makereport(self, item, call):
+            outcome = yield
+            rep = outcome.get_result()
+            rec = tests.setdefault(item.nodeid, {"id": item.nodeid, "outcome": "passed"})
+            if rec["outcome"] != "passed" or rep.passed:
+                return
+            if rep.skipped:
+                if hasattr(rep, "wasxfail"):
+                    return  # an xfail that failed: pytest passes it
+                if call.when == "setup" and (item.get_closest_marker("skip") or item.get_closest_marker("skipif")):
+                    return  # skipped by its marks
+                rec["outcome"] = "skipped"
+                lr = rep.longrepr
+                rec["detail"] = str(lr[2]) if isinstance(lr, tuple) and len(lr) == 3 else "skipped"
+                return
+            rec["outcome"] = "failed" if call.when == "call" else "error"
+            e = call.excinfo.value if call.excinfo is not None else None
+            if isinstance(e, Timeout):
+                rec["outcome"] = "timeout"
+            rec["detail"] = one_line(e) if e is not None else str(rep.longrepr or "failed").strip().split("\n")[-1][:300]
+            c = cause(e)
+            if c is not None:
+                rec["cause"] = c
+
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_make_collect_report(self, collector):
+            raised = []
+            collect = collector.collect
+
+            def recorded():
+                try:
+                    return collect()
+                except BaseException as e:
+                    raised.append(e)
+                    raise
+
+            collector.collect = recorded
+            try:
+                outcome = yield
+            finally:
+                try:
+                    del collector.collect
+                except AttributeError:
+                    pass
+            rep = outcome.get_result()
+            if rep is not None and rep.failed:
+                e = raised[0] if raised else None
+                text = str(rep.longrepr or "")
+                lines = [ln[1:].strip() for ln in text.splitlines() if ln.startswith("E ")]
+                rec = {"id": rep.nodeid, "outcome": "error", "detail": (lines[-1] if lines else one_line(e) if e else "error")[:300]}
+                c = cause(e)
+                if c is not None:
+                    rec["cause"] = c
+                errors.append(rec)
+
+    args = [cfg["test_file"], "-p", "no:cacheprovider"]
+    try:
+        code = pytest.main(args, plugins=[Recorder()])
+    except BaseException as e:
+        code = -1
+        errors.append({"id": "", "outcome": "error", "detail": one_line(e)})
+    out.write(json.dumps({"tests": list(tests.values()), "errors": errors, "exit": int(code)}))
+    out.flush()
+    os._exit(0)
+
+
+main()
