@@ -114,8 +114,12 @@ type Options struct {
 	// CheckOriginal, if not nil, is called with the original program's
 	// outcome (once it compiles) before anything else looks at it: an
 	// error stops the run before any search (the parity check with plain
-	// pytest, cmd/repair).
-	CheckOriginal func(ctx context.Context, orig *fitness.Outcome) error
+	// pytest, cmd/repair). It returns the indices of the cases to leave
+	// out (tests that plain pytest skips at run time): the search, the
+	// localization and the final validation run without them, as if the
+	// suite did not have them (Result.Suite, Result.LeftOut). Leaving out
+	// every case is an inputerr error.
+	CheckOriginal func(ctx context.Context, orig *fitness.Outcome) (leaveOut []int, err error)
 	// Verify, when not nil, opens an engine for the suite with the check
 	// of delivered fixes (sandbox.Options.Verify): with a test-file suite,
 	// every fix runs its tests there too, and one that fails a test the

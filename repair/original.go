@@ -38,26 +38,35 @@ func calibrate(orig *fitness.Outcome) time.Duration {
 
 // original runs the original program's cases with coverage and checks
 // that it compiles and that some case fails (an inputerr error if not).
-func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, opts Options) (*fitness.Outcome, error) {
+// The cases Options.CheckOriginal leaves out are left out of the outcome
+// it returns, which is on sub's suite (nil: all of s).
+func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, opts Options) (orig *fitness.Outcome, sub *subset, err error) {
 	// With a test file and the guard, the run records the calls the tests
 	// make into the target: the guard's inputs.
 	record := opts.Guard != nil && len(s.TestSource) > 0
-	orig, err := runOriginal(ctx, run, p.Src, len(s.Cases), opts.Workers, sandbox.RunOptions{Coverage: true, Lenient: opts.Lenient, Record: record})
+	orig, err = runOriginal(ctx, run, p.Src, len(s.Cases), opts.Workers, sandbox.RunOptions{Coverage: true, Lenient: opts.Lenient, Record: record})
 	if err != nil {
-		return nil, fmt.Errorf("run the original program: %w", err)
+		return nil, nil, fmt.Errorf("run the original program: %w", err)
 	}
 	if orig.CompileError != "" {
-		return nil, inputerr.New("%s: does not compile: %s", p.Path, orig.CompileError)
+		return nil, nil, inputerr.New("%s: does not compile: %s", p.Path, orig.CompileError)
 	}
 	if opts.CheckOriginal != nil {
-		if err := opts.CheckOriginal(ctx, orig); err != nil {
-			return nil, err
+		out, err := opts.CheckOriginal(ctx, orig)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(out) > 0 {
+			if sub, err = leaveOut(s, out); err != nil {
+				return nil, nil, err
+			}
+			s, orig = sub.suite, sub.outcome(orig)
 		}
 	}
 	if err := s.CheckRepairable(orig); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return orig, nil
+	return orig, sub, nil
 }
 
 // runOriginal runs the original program's n cases for localization, with

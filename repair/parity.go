@@ -26,6 +26,16 @@ type ParityReport struct {
 	// plain pytest gives in the user's project (the search could not
 	// pass a test that passes there). Lines without a mismatch are notes.
 	Mismatch bool
+	// Skipped are the indices of the cases plain pytest skipped at run
+	// time (pytest.skip in the test or a fixture, importorskip: not a
+	// skip or skipif mark, which the tool passes): pytest leaves them out
+	// of its verdict, and so does the search (a line says so). No
+	// candidate could pass them, as the tool fails a skip it did not
+	// mark.
+	Skipped []int
+	// NoneLeft, when every case is in Skipped, says so in one line (in
+	// place of the note in Lines): no test is left to repair against.
+	NoneLeft string
 }
 
 // Parity compares the original's outcome orig on the suite's cases (their
@@ -131,11 +141,11 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		}
 		if t.Outcome == "skipped" {
 			// The tool fails a test that skips itself (a candidate must
-			// not pass by skipping): when the original's does, under
-			// plain pytest too, no candidate can pass it.
-			if r.Verdict != fitness.Passed {
-				skipped = append(skipped, fmt.Sprintf("%s: %s", c.Name, oneLine(t.Detail)))
-			}
+			// not pass by skipping), so no candidate could pass one that
+			// plain pytest skips; pytest leaves it out of its verdict,
+			// and so does the search.
+			rep.Skipped = append(rep.Skipped, i)
+			skipped = append(skipped, fmt.Sprintf("%s: %s", c.Name, skipReason(t.Detail)))
 			continue
 		}
 		if t.Outcome == "timeout" || r.Verdict == fitness.TimeLimitExceeded {
@@ -155,9 +165,11 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 			better = append(better, fmt.Sprintf("%s: %s", c.Name, oneLine(t.Detail)))
 		}
 	}
-	if len(skipped) > 0 {
-		rep.Mismatch = true
-		rep.Lines = append(rep.Lines, fmt.Sprintf("%s %s under plain pytest here (%s), which the tool counts as failing: no candidate could pass %s; install what %s, or leave %s out of the test file", count(len(skipped)), pl(len(skipped), "skips itself", "skip themselves"), example(skipped), pl(len(skipped), "it", "them"), pl(len(skipped), "it needs", "they need"), pl(len(skipped), "it", "them")))
+	switch {
+	case len(skipped) > 0 && len(skipped) == len(cases):
+		rep.NoneLeft = fmt.Sprintf("%s under plain pytest (%s): no test is left to repair against", allSkip(len(skipped)), fewOf(skipped))
+	case len(skipped) > 0:
+		rep.Lines = append(rep.Lines, fmt.Sprintf("%s under plain pytest (%s); left out of the suite", verb(len(skipped), "skips itself", "skip themselves"), fewOf(skipped)))
 	}
 	if len(timeouts) > 0 {
 		rep.Lines = append(rep.Lines, fmt.Sprintf("%s out under the tool or plain pytest (%s): not compared", verb(len(timeouts), "timed", "timed"), example(timeouts)))
@@ -184,6 +196,36 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		}
 	}
 	return rep
+}
+
+// skipReason is a skip's reason, shortened: "why", not "Skipped: why";
+// "could not import 'wcwidth'", without the ModuleNotFoundError that
+// only repeats it.
+func skipReason(detail string) string {
+	r := strings.TrimPrefix(oneLine(detail), "Skipped: ")
+	if strings.HasPrefix(r, "could not import '") {
+		r, _, _ = strings.Cut(r, ": No module named ")
+	}
+	return r
+}
+
+// fewOf is the first few of items, and how many more.
+func fewOf(items []string) string {
+	const few = 3
+	s := strings.Join(items[:min(len(items), few)], "; ")
+	if len(items) > few {
+		s += fmt.Sprintf("; and %d more", len(items)-few)
+	}
+	return s
+}
+
+// allSkip is "the only test skips itself" or "all n tests skip
+// themselves".
+func allSkip(n int) string {
+	if n == 1 {
+		return "the only test skips itself"
+	}
+	return fmt.Sprintf("all %d tests skip themselves", n)
 }
 
 // fixtureNotFound finds the fixture a test lacked in pytest's error.

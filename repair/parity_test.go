@@ -41,6 +41,8 @@ func TestParity(t *testing.T) {
 		errors   []cpython.PlainTest
 		want     []string
 		mismatch bool
+		skipped  []int
+		noneLeft string
 	}{
 		{
 			name: "same verdicts, the bug's failing test",
@@ -113,13 +115,25 @@ func TestParity(t *testing.T) {
 			want: []string{"2 tests timed out under the tool or plain pytest (e.g. t::a): not compared"},
 		},
 		{
-			name: "tests that skip themselves here cannot pass",
+			name: "tests that skip themselves here are left out",
 			tests: []test{
-				{id: "t::a", tool: fitness.WrongAnswer, detail: "skipped: no wcwidth", plain: "skipped", pdetail: "requires wcwidth"},
-				{id: "t::b", tool: fitness.WrongAnswer, detail: "skipped: no numpy", plain: "skipped", pdetail: "no numpy"},
+				{id: "t::a", tool: fitness.WrongAnswer, detail: "skipped: could not import 'wcwidth'", plain: "skipped", pdetail: "could not import 'wcwidth': No module named 'wcwidth'"},
+				{id: "t::b", tool: fitness.Passed, plain: "passed"},
+				{id: "t::c", tool: fitness.WrongAnswer, detail: "skipped: no numpy", plain: "skipped", pdetail: "Skipped: no numpy"},
+				{id: "t::d", tool: fitness.WrongAnswer, plain: "skipped", pdetail: "d"},
+				{id: "t::e", tool: fitness.WrongAnswer, plain: "skipped", pdetail: "e"},
+				{id: "t::f", tool: fitness.WrongAnswer, plain: "skipped", pdetail: "f"},
 			},
-			want:     []string{"2 tests skip themselves under plain pytest here (e.g. t::a: requires wcwidth), which the tool counts as failing: no candidate could pass them; install what they need, or leave them out of the test file"},
-			mismatch: true,
+			want:    []string{"5 tests skip themselves under plain pytest (t::a: could not import 'wcwidth'; t::c: no numpy; t::d: d; and 2 more); left out of the suite"},
+			skipped: []int{0, 2, 3, 4, 5},
+		},
+		{
+			name: "the only test skips itself",
+			tests: []test{
+				{id: "t::a", tool: fitness.WrongAnswer, detail: "skipped: why", plain: "skipped", pdetail: "Skipped: why"},
+			},
+			skipped:  []int{0},
+			noneLeft: "the only test skips itself under plain pytest (t::a: why): no test is left to repair against",
 		},
 		{
 			name: "tests plain pytest did not run, and why",
@@ -149,6 +163,12 @@ func TestParity(t *testing.T) {
 			}
 			if got.Mismatch != tt.mismatch {
 				t.Errorf("Mismatch = %v; want %v", got.Mismatch, tt.mismatch)
+			}
+			if diff := cmp.Diff(tt.skipped, got.Skipped); diff != "" {
+				t.Errorf("Skipped (-want +got):\n%s", diff)
+			}
+			if got.NoneLeft != tt.noneLeft {
+				t.Errorf("NoneLeft = %q; want %q", got.NoneLeft, tt.noneLeft)
 			}
 		})
 	}

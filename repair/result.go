@@ -69,7 +69,15 @@ type Result struct {
 	Refused []string
 	// Ranking is the fault localization of the original program.
 	Ranking localize.Ranking
-	// Original is the outcome of the original program.
+	// Suite is the suite the search ran: the one Run was given, less the
+	// cases Options.CheckOriginal left out. Original, Flaky and each
+	// Fix's Injections are indexed by its cases.
+	Suite *fitness.Suite
+	// LeftOut are the names of the cases Options.CheckOriginal left out
+	// of the search and the final validation (tests that plain pytest
+	// skips at run time), in the order of the suite Run was given.
+	LeftOut []string
+	// Original is the outcome of the original program on Suite.
 	Original *fitness.Outcome
 	// Counters.
 	Evaluations int

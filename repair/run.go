@@ -94,10 +94,25 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 
 	// The original program, with coverage.
-	orig, err := original(ctx, p, s, run, opts)
+	orig, sub, err := original(ctx, p, s, run, opts)
 	if err != nil {
 		return nil, err
 	}
+	if sub != nil {
+		// From here on the suite is without the cases left out, and
+		// every runner's outcomes are on it.
+		s, run, res.LeftOut = sub.suite, sub.runner(run), sub.out
+		if v := opts.Verify; v != nil {
+			opts.Verify = func(ctx context.Context) (Runner, func(), error) {
+				r, closeFn, err := v(ctx)
+				return sub.runner(r), closeFn, err
+			}
+		}
+		if early != nil {
+			early.origin = sub.origin(early.origin)
+		}
+	}
+	res.Suite = s
 	if opts.Lenient != nil {
 		run = needOnly(run, orig)
 	}

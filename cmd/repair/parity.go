@@ -80,23 +80,28 @@ func (p *parity) report(ctx context.Context, orig *fitness.Outcome) (repair.Pari
 
 // check is repair.Options.CheckOriginal: the lines on stderr (w), and
 // before any search a mismatch is an input error (exit code 2) unless
-// allow.
-func (p *parity) check(allow bool, w io.Writer) func(context.Context, *fitness.Outcome) error {
-	return func(ctx context.Context, orig *fitness.Outcome) error {
+// allow. The tests plain pytest skips at run time are left out of the
+// suite (a line says which); when every test does, that is an input error
+// of one line.
+func (p *parity) check(allow bool, w io.Writer) func(context.Context, *fitness.Outcome) ([]int, error) {
+	return func(ctx context.Context, orig *fitness.Outcome) ([]int, error) {
 		rep, err := p.report(ctx, orig)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, l := range rep.Lines {
 			fmt.Fprintf(w, "repair: %s\n", l)
 		}
+		if rep.NoneLeft != "" {
+			return nil, inputerr.New("%s", rep.NoneLeft)
+		}
 		if rep.Mismatch {
 			if allow {
 				fmt.Fprintln(w, "repair: --allow-mismatch: searching all the same; tests that cannot pass here count as failing")
-				return nil
+				return rep.Skipped, nil
 			}
-			return inputerr.New("the original's verdicts under the tool differ from plain pytest's (above): fix the cause, or pass --allow-mismatch to search anyway")
+			return nil, inputerr.New("the original's verdicts under the tool differ from plain pytest's (above): fix the cause, or pass --allow-mismatch to search anyway")
 		}
-		return nil
+		return rep.Skipped, nil
 	}
 }

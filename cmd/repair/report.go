@@ -66,6 +66,10 @@ type report struct {
 	BestDiff string        `json:"best_candidate_diff,omitempty"`
 	// Lenient is, with --lenient, what the original program ran with.
 	Lenient *lenientReport `json:"lenient,omitempty"`
+	// SkippedByPytest are the tests plain pytest skips at run time
+	// (pytest.skip, importorskip), which the search and the validation
+	// left out of the suite: Cases counts them, Failing does not.
+	SkippedByPytest []string `json:"skipped_by_pytest,omitempty"`
 }
 
 // lenientReport lists the values injected in the original program's run
@@ -130,8 +134,13 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	} else if res.StopReason == "interrupted" {
 		r.Outcome = "interrupted"
 	}
+	suite := l.suite
+	if res.Suite != nil {
+		suite = res.Suite // without the cases left out, which Flaky indexes
+	}
+	r.SkippedByPytest = res.LeftOut
 	for _, i := range res.Flaky {
-		r.Flaky = append(r.Flaky, l.suite.Cases[i].Name)
+		r.Flaky = append(r.Flaky, suite.Cases[i].Name)
 	}
 	r.Refused = res.Refused
 	if f.lenient && res.Original != nil {
@@ -144,7 +153,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 			if in == nil {
 				in = []fitness.Injection{}
 			}
-			r.Lenient.Cases = append(r.Lenient.Cases, caseInjections{Case: l.suite.Cases[i].Name, Verdict: c.Verdict, Injections: in})
+			r.Lenient.Cases = append(r.Lenient.Cases, caseInjections{Case: suite.Cases[i].Name, Verdict: c.Verdict, Injections: in})
 		}
 	}
 	if r.Fixes == nil {

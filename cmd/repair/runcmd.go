@@ -22,8 +22,10 @@ func newRunCmd(io streams) *cobra.Command {
 		Short: "Run the test suite once on the target and print a verdict per case",
 		Long: `run executes every case of the suite on the unmodified target, in the same
 sandbox the search uses, and prints a verdict per case: PASSED, WRONG_ANSWER,
-TIME_LIMIT_EXCEEDED, RUNTIME_ERROR, COMPILATION_ERROR or MEMORY_LIMIT_EXCEEDED.
-It exits 0 when every case passes, 1 when some fail.
+TIME_LIMIT_EXCEEDED, RUNTIME_ERROR, COMPILATION_ERROR or MEMORY_LIMIT_EXCEEDED,
+or SKIPPED for a test that skips itself under plain pytest (which repair
+leaves out of the suite). It exits 0 when every other case passes, 1 when
+some fail.
 
 With --lenient, what the program misses (a module the sandbox lacks, a
 name, an attribute defined elsewhere) gets an injected value predicted from
@@ -58,6 +60,9 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 			if err != nil {
 				return fmt.Errorf("run %s: %w", l.prog.Path, err)
 			}
+			// skipped are the tests plain pytest skips at run time: left
+			// out of the counts, as out of repair's suite.
+			skipped := map[int]bool{}
 			if par != nil && o.CompileError == "" {
 				// What makes these verdicts differ from plain pytest's,
 				// as notes: run shows the verdicts all the same.
@@ -68,16 +73,34 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 				for _, line := range rep.Lines {
 					fmt.Fprintf(io.Err, "repair: %s\n", line)
 				}
+				if rep.NoneLeft != "" {
+					fmt.Fprintf(io.Err, "repair: %s\n", rep.NoneLeft)
+				}
+				for _, i := range rep.Skipped {
+					skipped[i] = true
+				}
 			}
-			pass, fail := o.Counts()
+			pass, fail := 0, 0
+			for i, r := range o.Results {
+				switch {
+				case skipped[i]:
+				case r.Verdict == fitness.Passed:
+					pass++
+				default:
+					fail++
+				}
+			}
 			if asJSON {
 				type row struct {
 					Name string `json:"name"`
 					fitness.Result
+					// SkippedByPytest: plain pytest skips the test at
+					// run time; repair leaves it out of the suite.
+					SkippedByPytest bool `json:"skipped_by_pytest,omitempty"`
 				}
 				rows := make([]row, len(o.Results))
 				for i, r := range o.Results {
-					rows[i] = row{Name: l.suite.Cases[i].Name, Result: r}
+					rows[i] = row{Name: l.suite.Cases[i].Name, Result: r, SkippedByPytest: skipped[i]}
 				}
 				data, _ := json.MarshalIndent(rows, "", "  ")
 				fmt.Fprintf(io.Out, "%s\n", data)
@@ -96,7 +119,11 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 					if len(name) > w {
 						name = name[:w-3] + "..."
 					}
-					fmt.Fprintf(io.Out, "%-*s  %-21s %7.3fs  %s\n", w, name, r.Verdict, r.Seconds, oneLine(r.Detail))
+					verdict := r.Verdict.String()
+					if skipped[i] {
+						verdict = "SKIPPED"
+					}
+					fmt.Fprintf(io.Out, "%-*s  %-21s %7.3fs  %s\n", w, name, verdict, r.Seconds, oneLine(r.Detail))
 					if len(r.Injections) == 0 {
 						continue
 					}
@@ -110,9 +137,12 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 						fmt.Fprintf(io.Out, "%-*s  injected: %s\n", w, "", describeInjection(in))
 					}
 				}
-				if lenientRun {
+				switch {
+				case lenientRun:
 					fmt.Fprintf(io.Out, "%d passed, %d failed; %d ran with injected values\n", pass, fail, injected)
-				} else {
+				case len(skipped) > 0:
+					fmt.Fprintf(io.Out, "%d passed, %d failed, %d skipped (by the tests themselves under plain pytest)\n", pass, fail, len(skipped))
+				default:
 					fmt.Fprintf(io.Out, "%d passed, %d failed\n", pass, fail)
 				}
 			}
