@@ -18,6 +18,7 @@ import (
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
+	"repair/sandbox/cpython"
 )
 
 // report is the JSON record of a run (--report).
@@ -59,6 +60,11 @@ type report struct {
 	// Hybrid is, with --engine hybrid, what ran where and whether gpython
 	// and CPython agreed on the original.
 	Hybrid *repair.HybridStats `json:"hybrid,omitempty"`
+	// Sandbox is, with the cpython engine, how its servers ran the
+	// candidates: fresh forks, reused children, candidates compiled one
+	// changed definition at a time, candidates that ran only the cases
+	// their edits can reach (docs/engines.md).
+	Sandbox *sandboxStats `json:"sandbox,omitempty"`
 	// Refused are the fixes the check of delivered fixes refused: the
 	// test each failed there.
 	Refused  []string      `json:"refused,omitempty"`
@@ -124,6 +130,10 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	if h, ok := eng.(*repair.Hybrid); ok {
 		st := h.Stats()
 		r.Hybrid = &st
+	}
+	if c, ok := eng.(*cpython.Engine); ok {
+		st := c.Stats()
+		r.Sandbox = &sandboxStats{Candidates: st.Candidates, Forks: st.Forks, Reused: st.Reused, Partial: st.Partial, Selected: st.Selected}
 	}
 	r.Outcome = "none"
 	if len(res.Fixes) > 0 {
@@ -206,4 +216,13 @@ func rerunCommand(args []string, seed uint64) []string {
 func workingDir() string {
 	wd, _ := os.Getwd()
 	return wd
+}
+
+// sandboxStats are the cpython engine's counters (cpython.Stats).
+type sandboxStats struct {
+	Candidates int64 `json:"candidates"`
+	Forks      int64 `json:"forks"`
+	Reused     int64 `json:"reused"`
+	Partial    int64 `json:"partial"`
+	Selected   int64 `json:"selected"`
 }

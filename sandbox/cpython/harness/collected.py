@@ -39,7 +39,7 @@ def collect_once():
     candidate that changes it takes the full path) and where each code
     object of the target runs (LIVE)."""
     global CONFTESTS
-    if real_pytest.PREPARED_SESSION is None or partial.BASE_CODE is None or candidate.MULTI or candidate.PACKAGE:
+    if real_pytest.PREPARED_SESSION is None or partial.BASE_CODE is None or candidate.MULTI:
         return
     CONFTESTS = has_conftest(candidate.LIB_PREFIX[:-1])
     pid = os.fork()
@@ -52,7 +52,7 @@ def collect_once():
             # server, whose children every candidate runs in.
             snap = verify.snapshot([m for m in list(modules.values()) if m is not None])
             ok = (_collect_once() and clean_process() and process_state() == before
-                  and verify.changed(snap) is None)
+                  and verify.changed(snap, pytest_fixture) is None)
         except BaseException:
             ok = False
         os._exit(0 if ok else 1)
@@ -62,6 +62,13 @@ def collect_once():
         return
     if status != 0 or not _collect_once():
         return
+
+
+def pytest_fixture(v):
+    """Whether v is a pytest fixture: what pytest's collection adds to the
+    classes it collects (unittest.TestCase's setup fixtures, xunit-style
+    setup_method ones), in every child's collection as in the server's."""
+    return getattr(v, "_pytestfixturefunction", None) is not None or type(v).__name__ == "FixtureFunctionDefinition"
 
 
 def has_conftest(top):
