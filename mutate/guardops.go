@@ -186,12 +186,22 @@ var opGuard = Operator{
 
 // exitValues returns the values a return that leaves the function of
 // statement s early may give: the literal values its returns give
-// (0, [], False, ""), at most four.
+// (0, [], False, ""), the empty value of the kind its other returns
+// build (a string of an f-string, str() or join gives "", a list
+// comprehension or list() or sorted() gives []), at most four in all;
+// then the function's parameters, at most two (a guard clause that hands
+// its input back: if not self.group_map: return text).
 func (c *Context) exitValues(s int) []string {
 	p := c.Prog
 	sc := p.Stmts[s].Scope
 	var out []string
 	seen := map[string]bool{"None": true}
+	add := func(t string) {
+		if !seen[t] && len(out) < 4 {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
 	for i := range p.Sites {
 		site := &p.Sites[i]
 		if site.Kind != program.SiteExpr || site.Role != program.RoleReturn || p.Stmts[site.Stmt].Scope != sc ||
@@ -199,25 +209,87 @@ func (c *Context) exitValues(s int) []string {
 			continue
 		}
 		t := p.SiteText(i)
-		ok := literal(site.Node) || t == "[]" || t == "{}" || t == "()" || t == "-1"
-		if !ok || seen[t] || quoted(t) && len(t) > 2 {
-			continue // a long string, a computed value: not an early exit's
+		if literal(site.Node) || t == "[]" || t == "{}" || t == "()" || t == "-1" {
+			if !quoted(t) || len(t) <= 2 {
+				add(t) // not a long string: an early exit's value
+			}
+			continue
 		}
-		seen[t] = true
-		out = append(out, t)
-		if len(out) == 4 {
+		if e := emptyOfKind(t); e != "" {
+			add(e)
+		}
+	}
+	for i, n := range c.params(sc) {
+		if i == 2 {
 			break
+		}
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
 		}
 	}
 	return out
+}
+
+// emptyOfKind returns the empty value of the kind expression t builds,
+// when its text says it: "" for a string, [] for a list; else "".
+func emptyOfKind(t string) string {
+	switch {
+	case strings.HasPrefix(t, "f\"") || strings.HasPrefix(t, "f'") || strings.HasPrefix(t, "str(") ||
+		strings.Contains(t, ".join(") || strings.Contains(t, ".format("):
+		return `""`
+	case strings.HasPrefix(t, "[") && strings.Contains(t, " for ") && strings.HasSuffix(t, "]"),
+		strings.HasPrefix(t, "list(") || strings.HasPrefix(t, "sorted("):
+		return "[]"
+	}
+	return ""
+}
+
+// params returns the plain parameters of function scope sc, in order,
+// without self and cls (and without *args, **kwargs, keyword-only
+// markers): the names a def's parameter list binds.
+func (c *Context) params(sc int) []string {
+	p := c.Prog
+	if sc <= 0 || sc >= len(p.Scopes) || p.Scopes[sc].Kind != "function" || p.Scopes[sc].Stmt < 0 {
+		return nil
+	}
+	line := p.FirstLine(p.Scopes[sc].Stmt)
+	open, end := strings.IndexByte(line, '('), strings.LastIndexByte(line, ')')
+	if open < 0 || end <= open {
+		return nil
+	}
+	var out []string
+	for _, part := range strings.Split(line[open+1:end], ",") {
+		name := strings.TrimSpace(part)
+		if i := strings.IndexAny(name, ":="); i >= 0 {
+			name = strings.TrimSpace(name[:i])
+		}
+		if name == "" || name == "self" || name == "cls" || !identifier(name) {
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// identifier reports whether t is a plain Python identifier (ASCII).
+func identifier(t string) bool {
+	for i, r := range t {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return t != ""
 }
 
 var opEarlyExit = Operator{
 	Name: "early-exit",
 	Doc: "insert an early return or continue under a new if\n\n" +
 		"if node is None: return, if not n: return 0, if x is None: continue before a\n" +
-		"statement (not before an early exit already there): the tests of guard, the\n" +
-		"values of the function's returns.",
+		"statement (not before an early exit already there): the tests of guard; the\n" +
+		"literal values of the function's returns, the empty value of what it builds\n" +
+		"(\"\" for an f-string, [] for a list comprehension), its parameters\n" +
+		"(if not items: return \"\", if not text: return text).",
 	Targets: stmtTargets,
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		p := c.Prog
