@@ -20,7 +20,7 @@ from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, encode_value, observe_output, observe_raise, observe_return
 from .protocol import KINDS, MLE, PASSED, RTE, ST_FINISHED, ST_RAISED, ST_RETURNED, WRONG
 from .purity import reusable_value
-from .record import install as install_recorder, replay
+from .record import expose as expose_recorder, install as install_recorder, replay
 from .standin import drive, make_pytest, missing_fixtures, test_calls
 
 NoneType = type(None)
@@ -491,6 +491,8 @@ class Ctx:
             td["__file__"] = TEST_FILE
             modules[TEST_MODULE] = tm
             exec(TEST_CODE, td)
+            if self.record or verify.ON:
+                expose_recorder(td)
             verify.took_test_module(tm)
             fn = td.get(c.fn)
             if fn is None or not callable(fn):

@@ -115,6 +115,8 @@ class PytestCtx(Ctx):
                 self.error = (RTE, errors)
             m = sys.modules.get(candidate.TEST_MODULE)
             if m is not None:
+                if self.record or verify.ON:
+                    record.expose(m.__dict__)
                 verify.took_test_module(m)
         except BaseException as e:
             self.items = {}

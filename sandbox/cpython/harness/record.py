@@ -2,8 +2,11 @@
 guard's inputs for test-file suites (see guard/ in Go).
 
 A run with RUN_RECORD (the original's run) wraps, once the candidate's
-module is imported and before the test file is, the module's top-level
-functions and the methods of its classes. A wrapper called from outside
+module is imported and before the test file is, the methods of its
+classes; its top-level functions are wrapped where the test file holds
+them (expose, once it is imported), never in the module itself, whose own
+code may compare them by identity (tabulate's fmt.lineabove ==
+_html_begin_table_without_header). A wrapper called from outside
 the target (a test, a fixture, pytest, a helper module) records the call;
 the target's own calls go through unrecorded. What a case recorded goes
 into its record, as JSON (REC_CALLS):
@@ -19,7 +22,8 @@ into its record, as JSON (REC_CALLS):
 
 Calls whose arguments do not encode so are left out (an object's every
 call must, or its life is left out). Owns CALLS (the running case's
-calls), OBJECTS and KEEP; install binds the rest in its wrappers.
+calls), OBJECTS, KEEP and WRAPPED (a target function's id -> its wrapper,
+for expose); install binds the rest in its wrappers.
 """
 import json
 import math
@@ -30,6 +34,7 @@ FunctionType = type(lambda: None)
 CALLS = None  # the running case's calls: a list of entries (dicts)
 OBJECTS = {}  # id(object) -> its entry (a "then" entry, or None when it cannot be replayed)
 KEEP = []  # the objects recorded, kept alive so that their ids stay theirs
+WRAPPED = {}  # id of a top-level function of the target -> (the function, its wrapper)
 
 MAX_CALLS = 200  # entries of a case
 MAX_STEPS = 50  # method calls of an object
@@ -141,15 +146,26 @@ def install(d, files, check=None):
         return _like(recorded, f)
 
     module = d.get("__name__")
+    WRAPPED.clear()
     for name, v in list(d.items()):
         if type(v) is FunctionType and v.__module__ == module:
-            d[name] = wrap_function(v, name)
+            WRAPPED[id(v)] = (v, wrap_function(v, name))
         elif isinstance(v, type) and v.__module__ == module and v.__qualname__ == name:
             for attr, m in list(v.__dict__.items()):
                 if type(m) is FunctionType:
                     setattr(v, attr, wrap_method(m, v, name, attr))
                 elif type(m) in (staticmethod, classmethod) and type(m.__func__) is FunctionType:
                     setattr(v, attr, type(m)(wrap_static(m.__func__, name + "." + attr, type(m) is classmethod)))
+
+
+def expose(d):
+    """Puts install's wrappers of the target's top-level functions in the
+    place of the functions in module dict d (the test file's): the calls
+    the test file makes by those names are recorded."""
+    for k, v in list(d.items()):
+        w = WRAPPED.get(id(v))
+        if w is not None and w[0] is v:
+            d[k] = w[1]
 
 
 def _like(w, f):
