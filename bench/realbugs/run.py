@@ -466,7 +466,9 @@ def judge(args, meta, work, plugin_dir, t, dev_traces, res):
     elif res['ast_sha256'] is not None and res['ast_sha256'] == ast_sha(fixed_target):
         res['correct'], res['judged_by'] = 'yes', 'auto: same AST as the fix'
     elif diff == '':
-        res['correct'], res['judged_by'] = 'yes', 'auto: same results as the fix'
+        # The test files seldom call the code where an overfitting patch
+        # differs: a hint for the reader, not a verdict.
+        res['correct'], res['judged_by'] = '?', 'to read (same results as the fix on the test files)'
     else:
         res['correct'], res['judged_by'] = '?', 'needs review'
         res['note'] = 'differs from the developer fix: ' + (diff or 'no trace')[:300]
