@@ -16,17 +16,24 @@ import (
 // and returns the target's path and the loaded suite.
 func testFileDir(t *testing.T, target, test string) (string, *fitness.Suite) {
 	t.Helper()
+	return moduleTestDir(t, "cand", target, test)
+}
+
+// moduleTestDir writes module.py (target) and test_module.py (test) into
+// a fresh directory and returns the target's path and the loaded suite.
+func moduleTestDir(t *testing.T, module, target, test string) (string, *fitness.Suite) {
+	t.Helper()
 	dir := t.TempDir()
-	for name, text := range map[string]string{"cand.py": target, "test_cand.py": test} {
+	for name, text := range map[string]string{module + ".py": target, "test_" + module + ".py": test} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	suite, err := fitness.Load(filepath.Join(dir, "test_cand.py"))
+	suite, err := fitness.Load(filepath.Join(dir, "test_"+module+".py"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, "cand.py"), suite
+	return filepath.Join(dir, module+".py"), suite
 }
 
 // TestHostileCollection: a target that ends the process while pytest

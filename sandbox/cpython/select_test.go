@@ -353,17 +353,8 @@ def test_scale(x, want):
 def test_scaled():
     assert SCALED == 6
 `
-	dir := t.TempDir()
-	for name, text := range map[string]string{"stack.py": orig, "test_stack.py": tests} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	suite, err := fitness.Load(filepath.Join(dir, "test_stack.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: filepath.Join(dir, "stack.py"), Python: py.Path}, config{})
+	target, suite := moduleTestDir(t, "stack", orig, tests)
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: target, Python: py.Path}, config{})
 	p, err := program.Parse("stack.py", []byte(orig))
 	if err != nil {
 		t.Fatal(err)
@@ -452,17 +443,8 @@ def test_marked():
 def test_fixture(tmp_path):
     assert tmp_path.exists()
 `
-	dir := t.TempDir()
-	for name, text := range map[string]string{"mod.py": target, "test_mod.py": tests} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	suite, err := fitness.Load(filepath.Join(dir, "test_mod.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: filepath.Join(dir, "mod.py"), Python: py.Path}, config{})
+	path, suite := moduleTestDir(t, "mod", target, tests)
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: path, Python: py.Path}, config{})
 	plain, err := e.Run(context.Background(), []byte(target), sandbox.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -595,17 +577,8 @@ def test_fixture_peek(two):
 		{"a class attribute stored", strings.Replace(stack, "        self.items = []\n", "        self.items = []\n        Stack.made = True\n", 1), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			for name, text := range map[string]string{"stack.py": tt.src, "test_stack.py": tests} {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			suite, err := fitness.Load(filepath.Join(dir, "test_stack.py"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: filepath.Join(dir, "stack.py"), Python: py.Path}, config{})
+			target, suite := moduleTestDir(t, "stack", tt.src, tests)
+			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: target, Python: py.Path}, config{})
 			ctx := context.Background()
 			orig, err := e.Run(ctx, []byte(tt.src), sandbox.RunOptions{Coverage: true})
 			if err != nil {
@@ -654,18 +627,9 @@ func TestPytestCollectOnceRefused(t *testing.T) {
 	py := realPytest(t)
 	const mod = "import os\n\nos.chdir(os.path.dirname(os.path.abspath(__file__)))\n\n\ndef f(x):\n    return x + 1\n"
 	const tests = "from mod import f\n\n\ndef test_one():\n    assert f(1) == 2\n\n\ndef test_two():\n    assert f(2) == 3\n"
-	dir := t.TempDir()
-	for name, text := range map[string]string{"mod.py": mod, "test_mod.py": tests} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	suite, err := fitness.Load(filepath.Join(dir, "test_mod.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	target, suite := moduleTestDir(t, "mod", mod, tests)
 	// Without namespaces the private directory is the host's, writable.
-	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: filepath.Join(dir, "mod.py"), Python: py.Path}, config{noNamespaces: true})
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: target, Python: py.Path}, config{noNamespaces: true})
 	p, err := program.Parse("mod.py", []byte(mod))
 	if err != nil {
 		t.Fatal(err)
@@ -688,7 +652,7 @@ func TestPytestCollectOnceRefused(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"mod.py", "test_mod.py"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(target), name)); err != nil {
 			t.Errorf("the project lost %s: %v", name, err)
 		}
 	}
