@@ -64,7 +64,7 @@ type report struct {
 	// candidates: fresh forks, reused children, candidates compiled one
 	// changed definition at a time, candidates that ran only the cases
 	// their edits can reach (docs/engines.md).
-	Sandbox *sandboxStats `json:"sandbox,omitempty"`
+	Sandbox *cpython.Stats `json:"sandbox,omitempty"`
 	// Refused are the fixes the check of delivered fixes refused: the
 	// test each failed there.
 	Refused  []string      `json:"refused,omitempty"`
@@ -133,7 +133,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	}
 	if c, ok := eng.(*cpython.Engine); ok {
 		st := c.Stats()
-		r.Sandbox = &sandboxStats{Candidates: st.Candidates, Forks: st.Forks, Reused: st.Reused, Partial: st.Partial, Selected: st.Selected}
+		r.Sandbox = &st
 	}
 	r.Outcome = "none"
 	if len(res.Fixes) > 0 {
@@ -216,13 +216,4 @@ func rerunCommand(args []string, seed uint64) []string {
 func workingDir() string {
 	wd, _ := os.Getwd()
 	return wd
-}
-
-// sandboxStats are the cpython engine's counters (cpython.Stats).
-type sandboxStats struct {
-	Candidates int64 `json:"candidates"`
-	Forks      int64 `json:"forks"`
-	Reused     int64 `json:"reused"`
-	Partial    int64 `json:"partial"`
-	Selected   int64 `json:"selected"`
 }

@@ -329,19 +329,19 @@ func (e *Engine) Python() Interpreter { return *e.python }
 // Stats counts what the servers did.
 type Stats struct {
 	// Candidates evaluated (compile errors included).
-	Candidates int64
+	Candidates int64 `json:"candidates"`
 	// Forks of a fresh child process.
-	Forks int64
+	Forks int64 `json:"forks"`
 	// Reused counts candidates (or parts of one) that ran in the child of
 	// the previous pure candidate instead of a fresh fork (see
 	// sandbox/doc.go).
-	Reused int64
+	Reused int64 `json:"reused"`
 	// Selected counts candidates that ran only the cases of their
 	// selection (sandbox.RunOptions.Select).
-	Selected int64
+	Selected int64 `json:"selected"`
 	// Partial counts candidates compiled one changed definition at a time
 	// over the original's code (sandbox.RunOptions.Change).
-	Partial int64
+	Partial int64 `json:"partial"`
 }
 
 // Stats reports the counters since New.
