@@ -219,7 +219,7 @@ func (c *Context) exitValues(s int) []string {
 			add(e)
 		}
 	}
-	for i, n := range c.params(sc) {
+	for i, n := range c.plainParams(sc) {
 		if i == 2 {
 			break
 		}
@@ -245,41 +245,14 @@ func emptyOfKind(t string) string {
 	return ""
 }
 
-// params returns the plain parameters of function scope sc, in order,
-// without self and cls (and without *args, **kwargs, keyword-only
-// markers): the names a def's parameter list binds.
-func (c *Context) params(sc int) []string {
+// plainParams returns the parameters of function scope sc, in order,
+// without self, cls and starred ones.
+func (c *Context) plainParams(sc int) []string {
 	p := c.Prog
 	if sc <= 0 || sc >= len(p.Scopes) || p.Scopes[sc].Kind != "function" || p.Scopes[sc].Stmt < 0 {
 		return nil
 	}
-	line := p.FirstLine(p.Scopes[sc].Stmt)
-	open, end := strings.IndexByte(line, '('), strings.LastIndexByte(line, ')')
-	if open < 0 || end <= open {
-		return nil
-	}
-	var out []string
-	for _, part := range strings.Split(line[open+1:end], ",") {
-		name := strings.TrimSpace(part)
-		if i := strings.IndexAny(name, ":="); i >= 0 {
-			name = strings.TrimSpace(name[:i])
-		}
-		if name == "" || name == "self" || name == "cls" || !identifier(name) {
-			continue
-		}
-		out = append(out, name)
-	}
-	return out
-}
-
-// identifier reports whether t is a plain Python identifier (ASCII).
-func identifier(t string) bool {
-	for i, r := range t {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return t != ""
+	return defParams(p.StmtText(p.Scopes[sc].Stmt))
 }
 
 var opEarlyExit = Operator{
