@@ -14,8 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"repair/fitness"
 	"repair/internal/inputerr"
 	"repair/internal/pymod"
@@ -59,6 +57,7 @@ type Engine struct {
 	grow    sync.Mutex     // guards size
 	size    int            // servers in the pool, or on their way (Grow)
 	growing sync.WaitGroup // the servers Grow is starting
+	quit    chan struct{}  // closed by Close: a server still starting is killed
 
 	stats struct{ candidates, forks, reused, selected, partial atomic.Int64 }
 
@@ -231,35 +230,20 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		return nil, err
 	}
 
-	servers := make([]*server, opts.Workers)
-	g, gctx := errgroup.WithContext(ctx)
-	for i := range servers {
-		g.Go(func() error {
-			s, err := e.start()
-			if err != nil {
-				return err
-			}
-			servers[i] = s
-			if gctx.Err() != nil {
-				return gctx.Err()
-			}
-			return nil
-		})
-	}
-	err = g.Wait()
-	for _, s := range servers {
-		if s == nil {
-			continue
-		}
-		if err != nil {
-			s.kill()
-			continue
-		}
-		e.adopt(s)
-		e.pool <- s
-	}
+	// The first server starts now, the others once it is up: servers
+	// that boot together slow each other down on a machine with few
+	// cores, and the first candidate (the original's run) needs one
+	// server only. A later one that fails to start is not replaced.
+	e.quit = make(chan struct{})
+	s, err := e.start(nil)
 	if err != nil {
 		return nil, err
+	}
+	e.adopt(s)
+	e.pool <- s
+	e.size = 1
+	if opts.Workers > 1 {
+		e.Grow(ctx, opts.Workers)
 	}
 	return e, nil
 }
@@ -299,7 +283,7 @@ func (e *Engine) Grow(ctx context.Context, n int) (int, error) {
 		e.growing.Add(1)
 		go func() {
 			defer e.growing.Done()
-			s, err := e.start()
+			s, err := e.start(e.quit)
 			if err != nil {
 				return
 			}
@@ -446,11 +430,11 @@ func (e *Engine) acquire(ctx context.Context) (*server, error) {
 	if !s.dead.Load() {
 		return s, nil
 	}
-	fresh, err := e.start()
+	fresh, err := e.start(e.quit)
 	if err != nil && ctx.Err() == nil && !e.isClosed() {
 		// Once more: what killed the server may have killed its
 		// replacement while it started (TestFaultInjection does).
-		fresh, err = e.start()
+		fresh, err = e.start(e.quit)
 	}
 	if err != nil {
 		e.pool <- s // still dead: the next caller tries again
@@ -486,6 +470,7 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
+	close(e.quit) // servers still starting stop
 	all := make([]*server, 0, len(e.all))
 	for s := range e.all {
 		all = append(all, s)
@@ -501,7 +486,7 @@ func (e *Engine) Close() error {
 		}()
 	}
 	wg.Wait()
-	// A server Grow was starting: it sees closed and kills itself.
+	// A server Grow was starting is killed (quit) and sees closed.
 	e.growing.Wait()
 	return nil
 }

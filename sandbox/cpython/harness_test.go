@@ -698,7 +698,7 @@ func BenchmarkServerStart(b *testing.B) {
 				if !kept {
 					harnessCode.Delete(e.python.Path)
 				}
-				s, err := e.start()
+				s, err := e.start(nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -59,7 +59,7 @@ func loadHarness() (string, []byte) {
 // it instead of compiling their modules again (about 18 ms of CPU a
 // server, BenchmarkServerStart). It comes from a server that had run
 // nothing but the bootstrap and the compiler yet, and runs only in
-// servers.
+// servers. The cache (cache.go) keeps it for the next runs.
 var harnessCode sync.Map // interpreter path → []byte
 
 // lenientRuntime is the runtime of lenient runs (package lenient): the
@@ -158,9 +158,10 @@ type server struct {
 // fitsU32 reports whether offsets into src fit a u32.
 func fitsU32(src []byte) bool { return int64(len(src)) < 1<<32 }
 
-// start starts a server and waits until it is ready.
-func (e *Engine) start() (*server, error) {
-	s, kind, payload, err := e.startWith(e.suiteMsg)
+// start starts a server and waits until it is ready; closing stop kills
+// it while it starts.
+func (e *Engine) start(stop <-chan struct{}) (*server, error) {
+	s, kind, payload, err := e.startWith(e.suiteMsg, stop)
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +174,9 @@ func (e *Engine) start() (*server, error) {
 }
 
 // startWith starts a server, sends it the suite message msg and returns
-// its first answer.
-func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
+// its first answer. Closing stop (when not nil) kills the server while it
+// starts: stopping an engine does not wait for a server's boot.
+func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []byte, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, 0, nil, err
@@ -222,6 +224,17 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 		outR.Close()
 		return nil, 0, nil, fmt.Errorf("cpython: starting %s: %w", e.python.Path, err)
 	}
+	if stop != nil {
+		started := make(chan struct{})
+		defer close(started)
+		go func() {
+			select {
+			case <-stop:
+				s.kill()
+			case <-started:
+			}
+		}()
+	}
 	if err := s.loadHarness(e.python.Path, e.startTimeout); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("loading the harness", err)
@@ -247,6 +260,10 @@ func (s *server) loadHarness(path string, timeout time.Duration) error {
 	var kept []byte
 	if v, ok := harnessCode.Load(path); ok {
 		kept = v.([]byte)
+	} else {
+		// An earlier run's (cache.go); the bootstrap compiles the
+		// sources when it is not this interpreter's code.
+		kept = readCache(harnessKey(path))
 	}
 	head := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(kept)), uint32(len(kept)))
 	if err := s.send(msgModules, append(head, kept...), harnessSources, timeout); err != nil {
@@ -261,8 +278,16 @@ func (s *server) loadHarness(path string, timeout time.Duration) error {
 	}
 	if len(payload) > 0 {
 		harnessCode.Store(path, payload)
+		writeCache(harnessKey(path), payload)
+	} else if kept != nil {
+		harnessCode.Store(path, kept)
 	}
 	return nil
+}
+
+// harnessKey names the harness's code for interpreter path in the cache.
+func harnessKey(path string) string {
+	return cacheKey("harness", []byte(path), []byte(bootstrap), harnessSources)
 }
 
 func (s *server) failure(what string, err error) error {
