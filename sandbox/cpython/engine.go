@@ -55,8 +55,9 @@ type Engine struct {
 	pool    chan *server // idle servers; a dead one is replaced by whoever takes it
 	notice  sync.Once
 	grow    sync.Mutex     // guards size
-	size    int            // servers in the pool, or on their way (Grow)
-	growing sync.WaitGroup // the servers Grow is starting
+	size    int            // servers in the pool, or on their way (spawn)
+	workers int            // servers the engine may have: Options.Workers, or what Grow asked for
+	growing sync.WaitGroup // the servers spawn is starting
 	quit    chan struct{}  // closed by Close: a server still starting is killed
 
 	stats struct{ candidates, forks, reused, selected, partial atomic.Int64 }
@@ -230,10 +231,10 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		return nil, err
 	}
 
-	// The first server starts now, the others once it is up: servers
-	// that boot together slow each other down on a machine with few
-	// cores, and the first candidate (the original's run) needs one
-	// server only. A later one that fails to start is not replaced.
+	// One server starts now; the others start when candidates wait for
+	// one (acquire): servers that boot together slow each other down on
+	// a machine with few cores, the original's run needs one server only,
+	// and a short run may never need the others.
 	e.quit = make(chan struct{})
 	s, err := e.start(nil)
 	if err != nil {
@@ -241,10 +242,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	}
 	e.adopt(s)
 	e.pool <- s
-	e.size = 1
-	if opts.Workers > 1 {
-		e.Grow(ctx, opts.Workers)
-	}
+	e.size, e.workers = 1, opts.Workers
 	return e, nil
 }
 
@@ -278,30 +276,50 @@ const MaxGrowth = 4
 func (e *Engine) Grow(ctx context.Context, n int) (int, error) {
 	e.grow.Lock()
 	defer e.grow.Unlock()
-	n = min(n, cap(e.pool))
-	for ; e.size < n; e.size++ {
-		e.growing.Add(1)
-		go func() {
-			defer e.growing.Done()
-			s, err := e.start(e.quit)
-			if err != nil {
-				return
-			}
-			e.mu.Lock()
-			closed := e.closed
-			if !closed {
-				e.all[s] = true // under mu: Close kills it, or it sees closed
-			}
-			e.mu.Unlock()
-			if closed {
-				s.kill()
-				return
-			}
-			e.adopt(s)
-			e.pool <- s
-		}()
+	e.workers = max(e.workers, min(n, cap(e.pool)))
+	for e.size < e.workers {
+		e.spawn()
 	}
 	return e.size, nil
+}
+
+// spawnOne starts one more server in the background when the engine has
+// fewer than its workers (Options.Workers, or what Grow asked for).
+func (e *Engine) spawnOne() {
+	if e.isClosed() {
+		return
+	}
+	e.grow.Lock()
+	defer e.grow.Unlock()
+	if e.size < e.workers {
+		e.spawn()
+	}
+}
+
+// spawn starts a server in the background (e.grow held): it joins the
+// pool when it is ready, or is killed if the engine closes first.
+func (e *Engine) spawn() {
+	e.size++
+	e.growing.Add(1)
+	go func() {
+		defer e.growing.Done()
+		s, err := e.start(e.quit)
+		if err != nil {
+			return
+		}
+		e.mu.Lock()
+		closed := e.closed
+		if !closed {
+			e.all[s] = true // under mu: Close kills it, or it sees closed
+		}
+		e.mu.Unlock()
+		if closed {
+			s.kill()
+			return
+		}
+		e.adopt(s)
+		e.pool <- s
+	}()
 }
 
 // Name is "cpython".
@@ -420,8 +438,15 @@ func (e *Engine) acquire(ctx context.Context) (*server, error) {
 	var s *server
 	select {
 	case s = <-e.pool:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	default:
+		// Every server is busy: one more starts if the engine has fewer
+		// than its workers.
+		e.spawnOne()
+		select {
+		case s = <-e.pool:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	if e.isClosed() {
 		e.pool <- s
