@@ -54,11 +54,15 @@ type Engine struct {
 
 	pool    chan *server // idle servers; a dead one is replaced by whoever takes it
 	notice  sync.Once
-	grow    sync.Mutex     // guards size
-	size    int            // servers in the pool, or on their way (spawn)
-	workers int            // servers the engine may have: Options.Workers, or what Grow asked for
-	growing sync.WaitGroup // the servers spawn is starting
-	quit    chan struct{}  // closed by Close: a server still starting is killed
+	grow    sync.Mutex // guards size
+	size    int        // servers in the pool, or on their way (spawn)
+	workers int        // servers the engine may have: Options.Workers, or what Grow asked for
+	// bootTime is how long the first server took to start; firstRun the
+	// time (UnixNano) of the first Run: acquire starts the others.
+	bootTime time.Duration
+	firstRun atomic.Int64
+	growing  sync.WaitGroup // the servers spawn is starting
+	quit     chan struct{}  // closed by Close: a server still starting is killed
 
 	stats struct{ candidates, forks, reused, selected, partial atomic.Int64 }
 
@@ -232,14 +236,17 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	}
 
 	// One server starts now; the others start when candidates wait for
-	// one (acquire): servers that boot together slow each other down on
+	// one, once the engine has been busy for as long as this one took to
+	// start (acquire): servers that boot together slow each other down on
 	// a machine with few cores, the original's run needs one server only,
-	// and a short run may never need the others.
+	// and a short run never needs the others.
 	e.quit = make(chan struct{})
+	t0 := time.Now()
 	s, err := e.start(nil)
 	if err != nil {
 		return nil, err
 	}
+	e.bootTime = time.Since(t0)
 	e.adopt(s)
 	e.pool <- s
 	e.size, e.workers = 1, opts.Workers
@@ -435,13 +442,22 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 
 // acquire takes an idle server, replacing it first if it is dead.
 func (e *Engine) acquire(ctx context.Context) (*server, error) {
+	e.firstRun.CompareAndSwap(0, time.Now().UnixNano())
 	var s *server
 	select {
 	case s = <-e.pool:
 	default:
 		// Every server is busy: one more starts if the engine has fewer
-		// than its workers.
-		e.spawnOne()
+		// than its workers and has been busy for as long as a server
+		// takes to start. That is the ski-rental rule (rent until the
+		// rent paid equals the price, then buy: never more than twice
+		// the best cost in hindsight; Karlin, Manasse, McGeoch and
+		// Owicki, "Competitive randomized algorithms for nonuniform
+		// problems", Algorithmica 11, 1994): a repair that ends sooner
+		// than a server boots does not pay for one.
+		if first := e.firstRun.Load(); first != 0 && time.Duration(time.Now().UnixNano()-first) >= e.bootTime {
+			e.spawnOne()
+		}
 		select {
 		case s = <-e.pool:
 		case <-ctx.Done():
