@@ -54,15 +54,9 @@ type Engine struct {
 
 	pool    chan *server // idle servers; a dead one is replaced by whoever takes it
 	notice  sync.Once
-	grow    sync.Mutex // guards size
-	size    int        // servers in the pool, or on their way (spawn)
-	workers int        // servers the engine may have: Options.Workers, or what Grow asked for
-	// bootTime is how long the first server took to start; firstRun the
-	// time (UnixNano) of the first Run: acquire starts the others.
-	bootTime time.Duration
-	firstRun atomic.Int64
-	growing  sync.WaitGroup // the servers spawn is starting
-	quit     chan struct{}  // closed by Close: a server still starting is killed
+	spawner sandbox.Spawner // when to start one more server
+	growing sync.WaitGroup  // the servers spawn is starting
+	quit    chan struct{}   // closed by Close: a server still starting is killed
 
 	stats struct{ candidates, forks, reused, selected, partial atomic.Int64 }
 
@@ -161,7 +155,6 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		watchdog:     cfg.watchdog,
 		startTimeout: 20 * time.Second,
 		pool:         make(chan *server, MaxGrowth*opts.Workers),
-		size:         opts.Workers,
 		all:          map[*server]bool{},
 	}
 	if e.memoryMB <= 0 {
@@ -235,21 +228,16 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		return nil, err
 	}
 
-	// One server starts now; the others start when candidates wait for
-	// one, once the engine has been busy for as long as this one took to
-	// start (acquire): servers that boot together slow each other down on
-	// a machine with few cores, the original's run needs one server only,
-	// and a short run never needs the others.
+	// One server starts now, the others when they pay (sandbox.Spawner).
 	e.quit = make(chan struct{})
 	t0 := time.Now()
 	s, err := e.start(nil)
 	if err != nil {
 		return nil, err
 	}
-	e.bootTime = time.Since(t0)
+	e.spawner.Start(opts.Workers, time.Since(t0))
 	e.adopt(s)
 	e.pool <- s
-	e.size, e.workers = 1, opts.Workers
 	return e, nil
 }
 
@@ -281,33 +269,23 @@ const MaxGrowth = 4
 // have; one that fails to start is not replaced (the error of the last is
 // kept for Close to drop).
 func (e *Engine) Grow(ctx context.Context, n int) (int, error) {
-	e.grow.Lock()
-	defer e.grow.Unlock()
-	e.workers = max(e.workers, min(n, cap(e.pool)))
-	for e.size < e.workers {
+	start, size := e.spawner.Raise(min(n, cap(e.pool)))
+	for range start {
 		e.spawn()
 	}
-	return e.size, nil
+	return size, nil
 }
 
-// spawnOne starts one more server in the background when the engine has
-// fewer than its workers (Options.Workers, or what Grow asked for).
-func (e *Engine) spawnOne() {
-	if e.isClosed() {
+// spawn starts a server in the background: it joins the pool when it is
+// ready, or is killed if the engine closes first.
+func (e *Engine) spawn() {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
 		return
 	}
-	e.grow.Lock()
-	defer e.grow.Unlock()
-	if e.size < e.workers {
-		e.spawn()
-	}
-}
-
-// spawn starts a server in the background (e.grow held): it joins the
-// pool when it is ready, or is killed if the engine closes first.
-func (e *Engine) spawn() {
-	e.size++
-	e.growing.Add(1)
+	e.growing.Add(1) // under mu: before Close waits, or not at all
+	e.mu.Unlock()
 	go func() {
 		defer e.growing.Done()
 		s, err := e.start(e.quit)
@@ -442,21 +420,14 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 
 // acquire takes an idle server, replacing it first if it is dead.
 func (e *Engine) acquire(ctx context.Context) (*server, error) {
-	e.firstRun.CompareAndSwap(0, time.Now().UnixNano())
+	e.spawner.Busy()
 	var s *server
 	select {
 	case s = <-e.pool:
 	default:
-		// Every server is busy: one more starts if the engine has fewer
-		// than its workers and has been busy for as long as a server
-		// takes to start. That is the ski-rental rule (rent until the
-		// rent paid equals the price, then buy: never more than twice
-		// the best cost in hindsight; Karlin, Manasse, McGeoch and
-		// Owicki, "Competitive randomized algorithms for nonuniform
-		// problems", Algorithmica 11, 1994): a repair that ends sooner
-		// than a server boots does not pay for one.
-		if first := e.firstRun.Load(); first != 0 && time.Duration(time.Now().UnixNano()-first) >= e.bootTime {
-			e.spawnOne()
+		// Every server is busy: one more starts if it pays.
+		if e.spawner.Want() {
+			e.spawn()
 		}
 		select {
 		case s = <-e.pool:
