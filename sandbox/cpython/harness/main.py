@@ -71,6 +71,10 @@ def setup(cfg):
         preload = imported_names(code)
     except BaseException:
         pass
+    if candidate.TEST_CODE is not None:
+        # What the test file imports too: loaded once here, not in every
+        # child.
+        preload |= imported_names(candidate.TEST_CODE)
     take_snapshots(preload, candidate.PYTEST)
     test_mask = 0
     # Test selection needs cases that cannot leave anything for the next
