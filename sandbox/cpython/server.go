@@ -27,10 +27,12 @@ import (
 //go:embed harness/*.py
 var harnessFS embed.FS
 
-// bootstrap is harness/boot.py; harnessSources are the other modules as
+// harness is harness/boot.py (the bootstrap) and the other modules as
 // msgModules carries them: each one's name and source, each followed by
-// a NUL byte.
-var bootstrap, harnessSources = loadHarness()
+// a NUL byte. Built at the first server's start, not at the program's:
+// every process of the tool (a sandbox shim, a gpython worker) runs the
+// package inits.
+var harness = sync.OnceValues(loadHarness)
 
 func loadHarness() (string, []byte) {
 	ents, err := fs.ReadDir(harnessFS, "harness")
@@ -188,9 +190,10 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 		return nil, 0, nil, err
 	}
 	mb := e.memoryMB
+	boot, _ := harness()
 	cmd, err := sandbox.Command(sandbox.Config{
 		Path:      e.python.Path,
-		Args:      []string{e.python.Path, "-s", "-S", "-B", "-c", bootstrap, "3", "4"},
+		Args:      []string{e.python.Path, "-s", "-S", "-B", "-c", boot, "3", "4"},
 		Isolation: e.opts.Isolation,
 		Files:     e.files,
 		Tree:      e.projectFiles(),
@@ -266,7 +269,8 @@ func (s *server) loadHarness(path string, timeout time.Duration) error {
 		kept = readCache(harnessKey(path))
 	}
 	head := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(kept)), uint32(len(kept)))
-	if err := s.send(msgModules, append(head, kept...), harnessSources, timeout); err != nil {
+	_, sources := harness()
+	if err := s.send(msgModules, append(head, kept...), sources, timeout); err != nil {
 		return err
 	}
 	kind, payload, err := s.recv(time.Now().Add(timeout))
@@ -287,7 +291,8 @@ func (s *server) loadHarness(path string, timeout time.Duration) error {
 
 // harnessKey names the harness's code for interpreter path in the cache.
 func harnessKey(path string) string {
-	return cacheKey("harness", []byte(path), []byte(bootstrap), harnessSources)
+	boot, sources := harness()
+	return cacheKey("harness", []byte(path), []byte(boot), sources)
 }
 
 func (s *server) failure(what string, err error) error {
