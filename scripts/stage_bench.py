@@ -15,10 +15,13 @@ repairs the same bug once, e.g. a script of your own around a local copy of
 the book's code, which this repository does not hold), is timed the same
 way, interleaved.
 
+Several builds (--repair NAME=BINARY, repeated) run interleaved, trial by
+trial, so that one run compares them on the same machine load.
+
 Usage:
   python3 scripts/stage_bench.py                       # bin/repair, 20 seeds
   python3 scripts/stage_bench.py --engines cpython,hybrid --seeds 10
-  python3 scripts/stage_bench.py --repair /tmp/old/repair --label old
+  python3 scripts/stage_bench.py --repair old=/tmp/old/repair --repair new=bin/repair
 
 Standard library only.
 """
@@ -91,7 +94,8 @@ def table(title, rows, engines, cols):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repair", default=os.path.join(ROOT, "bin", "repair"))
+    ap.add_argument("--repair", action="append",
+                    help="NAME=BINARY (repeatable; default bin/repair)")
     ap.add_argument("--bug", default=os.path.join(ROOT, "examples", "middle"),
                     help="a folder with the target and its suite")
     ap.add_argument("--target", default="middle.py")
@@ -100,22 +104,36 @@ def main():
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--book-cmd", help="a shell command that runs the Debugging Book's Repairer once on the same bug")
     args = ap.parse_args()
-    if not os.access(args.repair, os.X_OK):
-        sys.exit("stage_bench: %s: not an executable (go build -o bin/repair ./cmd/repair)" % args.repair)
+    builds = []
+    for spec in args.repair or [os.path.join(ROOT, "bin", "repair")]:
+        name, _, path = spec.rpartition("=")
+        builds.append((name or os.path.basename(path), path))
+        if not os.access(path, os.X_OK):
+            sys.exit("stage_bench: %s: not an executable (go build -o bin/repair ./cmd/repair)" % path)
     engines = args.engines.split(",")
     work = tempfile.mkdtemp(prefix="stage-bench-")
     full, start = [], []
+
+    def label(build, e):
+        return e if len(builds) == 1 else "%s %s" % (build, e)
+
     try:
         for seed in range(1, args.seeds + 1):
             for e in engines:
-                full.append(trial(args.repair, args.bug, args.target, args.tests, e, seed, [], work))
-                start.append(trial(args.repair, args.bug, args.target, args.tests, e, seed,
-                                   ["--evaluations", "1", "--guard-inputs", "0"], work))
+                for build, path in builds:
+                    r = trial(path, args.bug, args.target, args.tests, e, seed, [], work)
+                    r["engine"] = label(build, e)
+                    full.append(r)
+                    r = trial(path, args.bug, args.target, args.tests, e, seed,
+                              ["--evaluations", "1", "--guard-inputs", "0"], work)
+                    r["engine"] = label(build, e)
+                    start.append(r)
             if args.book_cmd:
                 full.append(book_trial(args.book_cmd))
             print("seed %d done" % seed, file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    engines = [label(b, e) for e in engines for b, _ in builds]
     names = engines + (["book"] if args.book_cmd else [])
     table("End to end (defaults, guard on), medians in seconds over %d seeds:" % args.seeds,
           full, names, STAGES + ["overhead", "wall"])

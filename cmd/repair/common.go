@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/spf13/cobra"
@@ -217,38 +218,61 @@ func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite
 	}
 }
 
-// prestartGuard starts opening the overfitting guard's engine while the
-// main engine starts, for a suite whose generated inputs the suite alone
-// decides (not a test file's): the guard's cost is mostly its engine's
-// start. The opener it returns hands that engine to repair.Run, which asks
+// prestartGuard opens the overfitting guard's engine in the background,
+// once the main engine is up (the returned up is called then), for a
+// suite whose generated inputs the suite alone decides (not a test
+// file's): the guard's cost is mostly its engine's start, and it is
+// needed only when a fix is found. Engines that boot together slow each
+// other down on a machine with few cores, and the main one is needed
+// first. The opener it returns hands that engine to repair.Run, which asks
 // for it with the same probe suite (else it opens one as guardOpener
 // does); the cleanup closes it if Run never took it.
-func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (func(context.Context, *fitness.Suite) (guard.Runner, func(), error), func()) {
+func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (get func(context.Context, *fitness.Suite) (guard.Runner, func(), error), cleanup func(), up func()) {
 	open := f.guardOpener(l)
-	ps, _ := guard.Probes(l.suite, nil, n)
-	if ps == nil || len(l.suite.TestSource) > 0 {
-		return open, func() {}
+	if len(l.suite.TestSource) > 0 {
+		return open, func() {}, func() {}
 	}
 	type opened struct {
-		run   guard.Runner
-		close func()
-		err   error
+		probes *fitness.Suite
+		run    guard.Runner
+		close  func()
+		err    error
 	}
 	ch := make(chan opened, 1)
 	pctx, cancel := context.WithCancel(ctx)
+	mainUp := make(chan struct{})
 	go func() {
+		// Generating the inputs takes a few milliseconds: not before the
+		// main engine starts.
+		ps, _ := guard.Probes(l.suite, nil, n)
+		if ps == nil {
+			ch <- opened{}
+			return
+		}
+		select {
+		case <-mainUp:
+		case <-pctx.Done():
+			ch <- opened{err: pctx.Err()}
+			return
+		}
 		run, closeFn, err := open(pctx, ps)
-		ch <- opened{run, closeFn, err}
+		ch <- opened{ps, run, closeFn, err}
 	}()
 	var taken atomic.Bool
-	get := func(ctx context.Context, want *fitness.Suite) (guard.Runner, func(), error) {
-		if !sameProbes(ps, want) || !taken.CompareAndSwap(false, true) {
+	get = func(ctx context.Context, want *fitness.Suite) (guard.Runner, func(), error) {
+		if !taken.CompareAndSwap(false, true) {
 			return open(ctx, want)
 		}
 		o := <-ch
+		if o.probes == nil || !sameProbes(o.probes, want) {
+			if o.close != nil {
+				o.close()
+			}
+			return open(ctx, want)
+		}
 		return o.run, o.close, o.err
 	}
-	cleanup := func() {
+	cleanup = func() {
 		cancel()
 		if taken.CompareAndSwap(false, true) {
 			if o := <-ch; o.close != nil {
@@ -256,7 +280,8 @@ func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (func(
 			}
 		}
 	}
-	return get, cleanup
+	var once sync.Once
+	return get, cleanup, func() { once.Do(func() { close(mainUp) }) }
 }
 
 // sameProbes reports whether two probe suites hold the same inputs.

@@ -14,8 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"repair/fitness"
 	"repair/internal/inputerr"
 	"repair/internal/pymod"
@@ -56,9 +54,9 @@ type Engine struct {
 
 	pool    chan *server // idle servers; a dead one is replaced by whoever takes it
 	notice  sync.Once
-	grow    sync.Mutex     // guards size
-	size    int            // servers in the pool, or on their way (Grow)
-	growing sync.WaitGroup // the servers Grow is starting
+	spawner sandbox.Spawner // when to start one more server
+	growing sync.WaitGroup  // the servers spawn is starting
+	quit    chan struct{}   // closed by Close: a server still starting is killed
 
 	stats struct{ candidates, forks, reused, selected, partial atomic.Int64 }
 
@@ -157,7 +155,6 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		watchdog:     cfg.watchdog,
 		startTimeout: 20 * time.Second,
 		pool:         make(chan *server, MaxGrowth*opts.Workers),
-		size:         opts.Workers,
 		all:          map[*server]bool{},
 	}
 	if e.memoryMB <= 0 {
@@ -231,36 +228,16 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		return nil, err
 	}
 
-	servers := make([]*server, opts.Workers)
-	g, gctx := errgroup.WithContext(ctx)
-	for i := range servers {
-		g.Go(func() error {
-			s, err := e.start()
-			if err != nil {
-				return err
-			}
-			servers[i] = s
-			if gctx.Err() != nil {
-				return gctx.Err()
-			}
-			return nil
-		})
-	}
-	err = g.Wait()
-	for _, s := range servers {
-		if s == nil {
-			continue
-		}
-		if err != nil {
-			s.kill()
-			continue
-		}
-		e.adopt(s)
-		e.pool <- s
-	}
+	// One server starts now, the others when they pay (sandbox.Spawner).
+	e.quit = make(chan struct{})
+	t0 := time.Now()
+	s, err := e.start(nil)
 	if err != nil {
 		return nil, err
 	}
+	e.spawner.Start(opts.Workers, time.Since(t0))
+	e.adopt(s)
+	e.pool <- s
 	return e, nil
 }
 
@@ -292,32 +269,42 @@ const MaxGrowth = 4
 // have; one that fails to start is not replaced (the error of the last is
 // kept for Close to drop).
 func (e *Engine) Grow(ctx context.Context, n int) (int, error) {
-	e.grow.Lock()
-	defer e.grow.Unlock()
-	n = min(n, cap(e.pool))
-	for ; e.size < n; e.size++ {
-		e.growing.Add(1)
-		go func() {
-			defer e.growing.Done()
-			s, err := e.start()
-			if err != nil {
-				return
-			}
-			e.mu.Lock()
-			closed := e.closed
-			if !closed {
-				e.all[s] = true // under mu: Close kills it, or it sees closed
-			}
-			e.mu.Unlock()
-			if closed {
-				s.kill()
-				return
-			}
-			e.adopt(s)
-			e.pool <- s
-		}()
+	start, size := e.spawner.Raise(min(n, cap(e.pool)))
+	for range start {
+		e.spawn()
 	}
-	return e.size, nil
+	return size, nil
+}
+
+// spawn starts a server in the background: it joins the pool when it is
+// ready, or is killed if the engine closes first.
+func (e *Engine) spawn() {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return
+	}
+	e.growing.Add(1) // under mu: before Close waits, or not at all
+	e.mu.Unlock()
+	go func() {
+		defer e.growing.Done()
+		s, err := e.start(e.quit)
+		if err != nil {
+			return
+		}
+		e.mu.Lock()
+		closed := e.closed
+		if !closed {
+			e.all[s] = true // under mu: Close kills it, or it sees closed
+		}
+		e.mu.Unlock()
+		if closed {
+			s.kill()
+			return
+		}
+		e.adopt(s)
+		e.pool <- s
+	}()
 }
 
 // Name is "cpython".
@@ -433,11 +420,20 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 
 // acquire takes an idle server, replacing it first if it is dead.
 func (e *Engine) acquire(ctx context.Context) (*server, error) {
+	e.spawner.Busy()
 	var s *server
 	select {
 	case s = <-e.pool:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	default:
+		// Every server is busy: one more starts if it pays.
+		if e.spawner.Want() {
+			e.spawn()
+		}
+		select {
+		case s = <-e.pool:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	if e.isClosed() {
 		e.pool <- s
@@ -446,11 +442,11 @@ func (e *Engine) acquire(ctx context.Context) (*server, error) {
 	if !s.dead.Load() {
 		return s, nil
 	}
-	fresh, err := e.start()
+	fresh, err := e.start(e.quit)
 	if err != nil && ctx.Err() == nil && !e.isClosed() {
 		// Once more: what killed the server may have killed its
 		// replacement while it started (TestFaultInjection does).
-		fresh, err = e.start()
+		fresh, err = e.start(e.quit)
 	}
 	if err != nil {
 		e.pool <- s // still dead: the next caller tries again
@@ -486,6 +482,7 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
+	close(e.quit) // servers still starting stop
 	all := make([]*server, 0, len(e.all))
 	for s := range e.all {
 		all = append(all, s)
@@ -501,7 +498,7 @@ func (e *Engine) Close() error {
 		}()
 	}
 	wg.Wait()
-	// A server Grow was starting: it sees closed and kills itself.
+	// A server Grow was starting is killed (quit) and sees closed.
 	e.growing.Wait()
 	return nil
 }

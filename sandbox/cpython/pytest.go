@@ -130,7 +130,7 @@ func (e *Engine) collect(module string) ([]fitness.Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, kind, payload, err := e.startWith(msg)
+	s, kind, payload, err := e.startWith(msg, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"repair/sandbox"
 )
@@ -46,8 +47,10 @@ var (
 )
 
 // FindPython resolves name ("python3" when empty; a name is looked up on
-// PATH) to the real interpreter once per process: version managers such as
-// pyenv install shims that cost about 100 ms per start. It requires
+// PATH) to the real interpreter once per process, and once per change of
+// the interpreter across runs (the probe's output is kept in the cache,
+// cache.go): version managers such as pyenv install shims that cost about
+// 100 ms per start. It requires
 // CPython 3.8 or newer; anything else is an error wrapping
 // [sandbox.ErrNoPython].
 func FindPython(ctx context.Context, name string) (*Interpreter, error) {
@@ -68,6 +71,34 @@ func FindPython(ctx context.Context, name string) (*Interpreter, error) {
 	if ok {
 		return it, nil
 	}
+	key := probeKey(p)
+	var out []byte
+	if key != "" {
+		out = readCache(key)
+	}
+	if out != nil {
+		it, err = parseProbe(p, out)
+	}
+	if out == nil || err != nil {
+		// Not kept, or kept from an interpreter that changed: probe.
+		if out, err = runProbe(ctx, p); err != nil {
+			return nil, err
+		}
+		if it, err = parseProbe(p, out); err != nil {
+			return nil, err
+		}
+		if key != "" {
+			writeCache(key, out)
+		}
+	}
+	interpMu.Lock()
+	interpCache[p] = it
+	interpMu.Unlock()
+	return it, nil
+}
+
+// runProbe runs the probe with the interpreter at p.
+func runProbe(ctx context.Context, p string) ([]byte, error) {
 	var stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, p, "-s", "-S", "-c", probe)
 	cmd.Stderr = &stderr
@@ -78,6 +109,11 @@ func FindPython(ctx context.Context, name string) (*Interpreter, error) {
 		}
 		return nil, fmt.Errorf("%w: %s: %v: %s", sandbox.ErrNoPython, p, err, strings.TrimSpace(stderr.String()))
 	}
+	return out, nil
+}
+
+// parseProbe is the interpreter at p from what the probe printed.
+func parseProbe(p string, out []byte) (*Interpreter, error) {
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if len(lines) != 4 {
 		return nil, fmt.Errorf("%w: %s: unexpected output %q", sandbox.ErrNoPython, p, out)
@@ -93,6 +129,7 @@ func FindPython(ctx context.Context, name string) (*Interpreter, error) {
 		exe = p
 	}
 	if !filepath.IsAbs(exe) {
+		var err error
 		if exe, err = filepath.Abs(exe); err != nil {
 			return nil, err
 		}
@@ -100,11 +137,36 @@ func FindPython(ctx context.Context, name string) (*Interpreter, error) {
 	if _, err := os.Stat(exe); err != nil {
 		return nil, fmt.Errorf("%w: %v", sandbox.ErrNoPython, err)
 	}
-	it = &Interpreter{Path: exe, Version: version, Trees: interpreterTrees(exe, strings.Split(lines[3], "\x00"))}
-	interpMu.Lock()
-	interpCache[p] = it
-	interpMu.Unlock()
-	return it, nil
+	return &Interpreter{Path: exe, Version: version, Trees: interpreterTrees(exe, strings.Split(lines[3], "\x00"))}, nil
+}
+
+// probeKey names the cached probe of the interpreter at p (cache.go) by
+// what decides its output under -s -S: the file (path, and the identity,
+// size and time of what it resolves to), a virtual environment's
+// pyvenv.cfg next to it or one directory up, and the variables that
+// change sys.path. Empty when p cannot be read.
+func probeKey(p string) string {
+	parts := [][]byte{[]byte(p)}
+	for _, f := range []string{p, filepath.Join(filepath.Dir(p), "pyvenv.cfg"), filepath.Join(filepath.Dir(filepath.Dir(p)), "pyvenv.cfg")} {
+		fi, err := os.Stat(f)
+		switch {
+		case err == nil:
+			st, _ := fi.Sys().(*syscall.Stat_t)
+			if st == nil {
+				return ""
+			}
+			parts = append(parts, fmt.Appendf(nil, "%d %d %d %d %d", st.Dev, st.Ino, fi.Size(), fi.ModTime().UnixNano(), st.Ctim.Nano()))
+		case f == p:
+			return ""
+		default:
+			parts = append(parts, nil)
+		}
+	}
+	for _, v := range []string{"PYTHONPATH", "PYTHONHOME", "PYTHONPLATLIBDIR", "PYTHONSAFEPATH"} {
+		val, ok := os.LookupEnv(v)
+		parts = append(parts, fmt.Appendf(nil, "%s=%t:%s", v, ok, val))
+	}
+	return cacheKey("python", parts...)
 }
 
 // interpreterTrees are the directories of an interpreter at exe with the

@@ -27,10 +27,12 @@ import (
 //go:embed harness/*.py
 var harnessFS embed.FS
 
-// bootstrap is harness/boot.py; harnessSources are the other modules as
+// harness is harness/boot.py (the bootstrap) and the other modules as
 // msgModules carries them: each one's name and source, each followed by
-// a NUL byte.
-var bootstrap, harnessSources = loadHarness()
+// a NUL byte. Built at the first server's start, not at the program's:
+// every process of the tool (a sandbox shim, a gpython worker) runs the
+// package inits.
+var harness = sync.OnceValues(loadHarness)
 
 func loadHarness() (string, []byte) {
 	ents, err := fs.ReadDir(harnessFS, "harness")
@@ -59,7 +61,7 @@ func loadHarness() (string, []byte) {
 // it instead of compiling their modules again (about 18 ms of CPU a
 // server, BenchmarkServerStart). It comes from a server that had run
 // nothing but the bootstrap and the compiler yet, and runs only in
-// servers.
+// servers. The cache (cache.go) keeps it for the next runs.
 var harnessCode sync.Map // interpreter path → []byte
 
 // lenientRuntime is the runtime of lenient runs (package lenient): the
@@ -158,9 +160,10 @@ type server struct {
 // fitsU32 reports whether offsets into src fit a u32.
 func fitsU32(src []byte) bool { return int64(len(src)) < 1<<32 }
 
-// start starts a server and waits until it is ready.
-func (e *Engine) start() (*server, error) {
-	s, kind, payload, err := e.startWith(e.suiteMsg)
+// start starts a server and waits until it is ready; closing stop kills
+// it while it starts.
+func (e *Engine) start(stop <-chan struct{}) (*server, error) {
+	s, kind, payload, err := e.startWith(e.suiteMsg, stop)
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +176,9 @@ func (e *Engine) start() (*server, error) {
 }
 
 // startWith starts a server, sends it the suite message msg and returns
-// its first answer.
-func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
+// its first answer. Closing stop (when not nil) kills the server while it
+// starts: stopping an engine does not wait for a server's boot.
+func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []byte, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, 0, nil, err
@@ -186,9 +190,10 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 		return nil, 0, nil, err
 	}
 	mb := e.memoryMB
+	boot, _ := harness()
 	cmd, err := sandbox.Command(sandbox.Config{
 		Path:      e.python.Path,
-		Args:      []string{e.python.Path, "-s", "-S", "-B", "-c", bootstrap, "3", "4"},
+		Args:      []string{e.python.Path, "-s", "-S", "-B", "-c", boot, "3", "4"},
 		Isolation: e.opts.Isolation,
 		Files:     e.files,
 		Tree:      e.projectFiles(),
@@ -222,6 +227,17 @@ func (e *Engine) startWith(msg []byte) (*server, byte, []byte, error) {
 		outR.Close()
 		return nil, 0, nil, fmt.Errorf("cpython: starting %s: %w", e.python.Path, err)
 	}
+	if stop != nil {
+		started := make(chan struct{})
+		defer close(started)
+		go func() {
+			select {
+			case <-stop:
+				s.kill()
+			case <-started:
+			}
+		}()
+	}
 	if err := s.loadHarness(e.python.Path, e.startTimeout); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("loading the harness", err)
@@ -247,9 +263,14 @@ func (s *server) loadHarness(path string, timeout time.Duration) error {
 	var kept []byte
 	if v, ok := harnessCode.Load(path); ok {
 		kept = v.([]byte)
+	} else {
+		// An earlier run's (cache.go); the bootstrap compiles the
+		// sources when it is not this interpreter's code.
+		kept = readCache(harnessKey(path))
 	}
 	head := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(kept)), uint32(len(kept)))
-	if err := s.send(msgModules, append(head, kept...), harnessSources, timeout); err != nil {
+	_, sources := harness()
+	if err := s.send(msgModules, append(head, kept...), sources, timeout); err != nil {
 		return err
 	}
 	kind, payload, err := s.recv(time.Now().Add(timeout))
@@ -261,8 +282,17 @@ func (s *server) loadHarness(path string, timeout time.Duration) error {
 	}
 	if len(payload) > 0 {
 		harnessCode.Store(path, payload)
+		writeCache(harnessKey(path), payload)
+	} else if kept != nil {
+		harnessCode.Store(path, kept)
 	}
 	return nil
+}
+
+// harnessKey names the harness's code for interpreter path in the cache.
+func harnessKey(path string) string {
+	boot, sources := harness()
+	return cacheKey("harness", []byte(path), []byte(boot), sources)
 }
 
 func (s *server) failure(what string, err error) error {

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/go-python/gpython/py"
-	"golang.org/x/sync/errgroup"
 
 	"repair/fitness"
 	"repair/internal/inputerr"
@@ -41,8 +40,11 @@ type Engine struct {
 	poll         time.Duration // how often a waiting Run looks at the running case
 	grace        time.Duration // beyond a case's timeout before its worker is killed
 
-	pool   chan *proc // idle workers; a dead one is replaced by whoever takes it
-	notice sync.Once
+	pool    chan *proc // idle workers; a dead one is replaced by whoever takes it
+	notice  sync.Once
+	spawner sandbox.Spawner // when to start one more worker
+	growing sync.WaitGroup  // the workers spawn is starting
+	quit    chan struct{}   // closed by Close: a worker still starting is killed
 
 	stats struct{ candidates, restarts, unprobed atomic.Int64 }
 
@@ -162,34 +164,16 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		return nil, err
 	}
 
-	procs := make([]*proc, opts.Workers)
-	g, gctx := errgroup.WithContext(ctx)
-	for i := range procs {
-		g.Go(func() error {
-			p, err := e.start()
-			if err != nil {
-				return err
-			}
-			procs[i] = p
-			return gctx.Err()
-		})
-	}
-	err = g.Wait()
-	for _, p := range procs {
-		if p == nil {
-			continue
-		}
-		if err != nil {
-			p.kill()
-			p.unmap()
-			continue
-		}
-		e.adopt(p)
-		e.pool <- p
-	}
+	// One worker starts now, the others when they pay (sandbox.Spawner).
+	e.quit = make(chan struct{})
+	t0 := time.Now()
+	p, err := e.start(nil)
 	if err != nil {
 		return nil, err
 	}
+	e.spawner.Start(opts.Workers, time.Since(t0))
+	e.adopt(p)
+	e.pool <- p
 	if !cfg.noCheck {
 		if err := e.checkRun(ctx, original); err != nil {
 			e.Close()
@@ -551,11 +535,20 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 
 // acquire takes an idle worker, replacing it first if it is dead.
 func (e *Engine) acquire(ctx context.Context) (*proc, error) {
+	e.spawner.Busy()
 	var p *proc
 	select {
 	case p = <-e.pool:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	default:
+		// Every worker is busy: one more starts if it pays.
+		if e.spawner.Want() {
+			e.spawn()
+		}
+		select {
+		case p = <-e.pool:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	if e.isClosed() {
 		e.pool <- p
@@ -564,7 +557,7 @@ func (e *Engine) acquire(ctx context.Context) (*proc, error) {
 	if !p.dead.Load() {
 		return p, nil
 	}
-	fresh, err := e.start()
+	fresh, err := e.start(e.quit)
 	if err != nil {
 		e.pool <- p // still dead: the next caller tries again
 		return nil, err
@@ -600,6 +593,7 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
+	close(e.quit) // workers still starting stop
 	all := make([]*proc, 0, len(e.all))
 	for p := range e.all {
 		all = append(all, p)
@@ -614,7 +608,40 @@ func (e *Engine) Close() error {
 		}()
 	}
 	wg.Wait()
+	e.growing.Wait() // a worker spawn was starting is killed (quit) and sees closed
 	return nil
+}
+
+// spawn starts a worker in the background: it joins the pool when it is
+// ready, or is killed if the engine closes first.
+func (e *Engine) spawn() {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return
+	}
+	e.growing.Add(1) // under mu: before Close waits, or not at all
+	e.mu.Unlock()
+	go func() {
+		defer e.growing.Done()
+		p, err := e.start(e.quit)
+		if err != nil {
+			return
+		}
+		e.mu.Lock()
+		closed := e.closed
+		if !closed {
+			e.all[p] = true // under mu: Close kills it, or it sees closed
+		}
+		e.mu.Unlock()
+		if closed {
+			p.kill()
+			p.unmap()
+			return
+		}
+		e.adopt(p)
+		e.pool <- p
+	}()
 }
 
 // suiteMessage is what every worker receives once.

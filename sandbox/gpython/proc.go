@@ -46,8 +46,9 @@ func (p *proc) unmap() {
 	p.unmapOnce.Do(func() { unix.Munmap(p.shm) })
 }
 
-// start starts a worker under the shim and waits until it is ready.
-func (e *Engine) start() (*proc, error) {
+// start starts a worker under the shim and waits until it is ready;
+// closing stop (when not nil) kills it while it starts.
+func (e *Engine) start(stop <-chan struct{}) (*proc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -111,6 +112,17 @@ func (e *Engine) start() (*proc, error) {
 		unix.Munmap(mem)
 		closeAll(inW, outR)
 		return nil, fmt.Errorf("gpython: starting a worker: %w", err)
+	}
+	if stop != nil {
+		started := make(chan struct{})
+		defer close(started)
+		go func() {
+			select {
+			case <-stop:
+				p.kill()
+			case <-started:
+			}
+		}()
 	}
 	if err := p.send(e.suiteMsg, e.startTimeout, msgSuite); err != nil {
 		p.kill()

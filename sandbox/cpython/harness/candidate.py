@@ -9,7 +9,7 @@ whose lines a detail names (FILES) and the pytest the test file imports
 (PYTEST: the stand-in, or the real one, use_pytest). Ctx runs a case of
 each kind; exc_detail says what a case raised.
 """
-import json
+import marshal
 import os
 import sys
 from bisect import bisect_left
@@ -28,9 +28,10 @@ ModuleType = type(sys)
 FunctionType = type(lambda: None)
 modules = sys.modules
 
-# The harness's own decoder of arguments: candidates cannot reach it (they
-# may reach json's default one).
-json_loads = json.JSONDecoder().decode
+# The harness's own copier of arguments (a case's arguments, as Go sent
+# them, marshalled once and loaded afresh for every call): candidates
+# cannot reach it.
+marshal_loads = marshal.loads
 
 BOUNDARY = b"# ---- repair: the next file starts below ----"  # program.FileBoundary
 
@@ -150,13 +151,24 @@ def use_pytest(module):
 
 # What the child needs of a case to run it: never what it expects (Go
 # keeps that, see observe.py). A tuple: nothing a candidate does can
-# change it for the next one. args is a tuple of scalars, or None (decode
-# args_json); kwargs a tuple of (name, scalar) pairs, or None (decode
-# kwargs_json).
+# change it for the next one. args is a tuple of scalars, or None (load
+# args_m, the marshalled list); kwargs a tuple of (name, scalar) pairs, or
+# None (load kwargs_m). A named tuple as collections.namedtuple makes one,
+# without importing collections (a server loads only what it needs).
 def _case_class():
-    from collections import namedtuple
+    fields = "kind fn fn_head fn_rest args args_m kwargs kwargs_m want_args stdin timeout xfail skip then_m".split()
+    try:
+        from _collections import _tuplegetter as getter
+    except ImportError:
+        from operator import itemgetter
 
-    return namedtuple("Case", "kind fn fn_head fn_rest args args_json kwargs kwargs_json want_args stdin timeout xfail skip then_json")
+        def getter(i, doc):
+            return property(itemgetter(i), doc=doc)
+
+    ns = {"__slots__": (), "_fields": tuple(fields), "__new__": lambda cls, *values: tuple.__new__(cls, values)}
+    for i, f in enumerate(fields):
+        ns[f] = getter(i, f)
+    return type("Case", (tuple,), ns)
 
 
 Case = _case_class()
@@ -182,10 +194,10 @@ def load_case(c):
     scalar_kwargs = is_scalar_list(kwargs.values())
     return Case(
         KINDS[c["kind"]], fn, parts[0], tuple(parts[1:]),
-        tuple(args) if scalar_args else None, None if scalar_args else json.dumps(args),
-        tuple(kwargs.items()) if scalar_kwargs else None, None if scalar_kwargs else json.dumps(kwargs),
+        tuple(args) if scalar_args else None, None if scalar_args else marshal.dumps(args),
+        tuple(kwargs.items()) if scalar_kwargs else None, None if scalar_kwargs else marshal.dumps(kwargs),
         bool(c.get("want_args")), c.get("stdin"), float(c.get("timeout") or 2.0),
-        bool(c.get("xfail")), bool(c.get("skip")), json.dumps(c["then"]) if c.get("then") is not None else None,
+        bool(c.get("xfail")), bool(c.get("skip")), marshal.dumps(c["then"]) if c.get("then") is not None else None,
     )
 
 
@@ -436,18 +448,18 @@ class Ctx:
                     return RTE, b"", "the candidate does not define %s" % c.fn_head
             args = c.args
             if args is None:
-                args = json_loads(c.args_json)
+                args = marshal_loads(c.args_m)
             kwargs = c.kwargs
             if kwargs:
                 r = f(*args, **dict(kwargs))
             elif kwargs is None:
-                r = f(*args, **json_loads(c.kwargs_json))
+                r = f(*args, **marshal_loads(c.kwargs_m))
             else:
                 r = f(*args)
-            if c.then_json is not None:
+            if c.then_m is not None:
                 # An object's life as a test lived it (record.py): the
                 # value is what each of its methods returned.
-                r = replay(r, json_loads(c.then_json))
+                r = replay(r, marshal_loads(c.then_m))
             if c.want_args:
                 return ST_RETURNED, observe_return(r, args), None
             if type(r) is int and I64_MIN <= r <= I64_MAX:

@@ -11,7 +11,7 @@ WORK_STATE (configure, make_work_dirs) and the record of lib/ as the shim made i
 LIB_DIRS, LIB_STATE (snapshot_lib).
 """
 import os
-import signal
+import _signal as signal  # signal's C half: the module itself imports enum, a tenth of a server's start
 from stat import S_ISDIR as stat_isdir
 
 from .protocol import FORK_WIPE, FORKED, MSG, REAPED

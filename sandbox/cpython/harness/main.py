@@ -23,17 +23,16 @@ hold them (a test case's verdict is the record its child writes). setup gives ev
 It must run on CPython 3.8 and later.
 """
 import gc
-import json
 import math  # noqa: F401 -- loaded, as it always was: a pure candidate may import it in a reused child
 import mmap
 import os
-import signal
+import _signal as signal  # signal's C half: the module itself imports enum, a tenth of a server's start
 
 from . import candidate, child, collected, forker, guard, manager, observe, partial, purity, real_pytest, verify
 from .candidate import load_case
 from .child import child_main
 from .protocol import *  # noqa: F403 -- __main__ shows the protocol, as the one-file harness did
-from .protocol import IN_FD, MSG_FATAL, MSG_LIST, MSG_SUITE, OUT_FD, SHM_SIZE, read_msg, send
+from .protocol import IN_FD, MSG_FATAL, MSG_LIST, MSG_SUITE, OUT_FD, SHM_SIZE, go_json, read_msg, send
 from .purity import imported_names, pure_code, take_snapshots
 
 CASES = ()  # what the child needs of each case (candidate.Case), by index
@@ -72,6 +71,10 @@ def setup(cfg):
         preload = imported_names(code)
     except BaseException:
         pass
+    if candidate.TEST_CODE is not None:
+        # What the test file imports too: loaded once here, not in every
+        # child.
+        preload |= imported_names(candidate.TEST_CODE)
     take_snapshots(preload, candidate.PYTEST)
     test_mask = 0
     # Test selection needs cases that cannot leave anything for the next
@@ -122,7 +125,7 @@ def main(harness):
     kind, payload = read_msg()
     if kind != MSG_SUITE:
         raise ValueError("expected the suite first")
-    cfg = json.loads(payload)
+    cfg = go_json(payload)
     if not cfg.get("environ"):
         # The candidate's environment is empty (the interpreter was
         # started with PYTHONHASHSEED only, for reproducible str hashes).

@@ -10,11 +10,10 @@ may reuse a child) and START, the first case of the running chunk; the
 three from the suite are set by configure.
 """
 import gc
-import json
 import marshal
 import os
 import select
-import signal
+import _signal as signal  # signal's C half: the module itself imports enum, a tenth of a server's start
 import sys
 from time import clock_gettime, monotonic
 
@@ -107,7 +106,9 @@ def death(how, status, c, cap, wall=0.0):
         if sig == signal.SIGXCPU:
             return TLE, "CPU time limit exceeded"
         try:
-            name = signal.Signals(sig).name
+            from signal import Signals  # the names: rare, so imported here
+
+            name = Signals(sig).name
         except ValueError:
             name = str(sig)
         return RTE, "killed by signal %s" % name
@@ -452,7 +453,9 @@ class Manager:
         """Says hello (with hello's fields added) and serves Go's requests
         until Go closes the pipe."""
         gc.enable()
-        send(MSG_HELLO, json.dumps(dict({"version": "%d.%d.%d" % sys.version_info[:3]}, **hello)).encode())
+        fields = ['"version": "%d.%d.%d"' % sys.version_info[:3]]
+        fields += ['"%s": %s' % (k, "true" if v else "false") for k, v in hello.items()]
+        send(MSG_HELLO, ("{%s}" % ", ".join(fields)).encode())
         while True:
             try:
                 kind, payload = read_msg()

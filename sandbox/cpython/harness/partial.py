@@ -20,7 +20,6 @@ Owns BASE_SRC, BASE_CODE, FUTURE, the cache of the original's
 definitions (_BASE_DEFS) and of the purity of its parts (_PURE), and
 SELECT_OK (whether test selection can be sound for this suite).
 """
-import re
 import sys
 
 from .purity import CodeType, pure_code
@@ -36,7 +35,7 @@ _BASE_DEFS = {}  # (start, end) of an original definition -> its snippet's modul
 _PURE = {}  # (checked, deny, imports) -> the purity of the original's parts (_base_purity)
 _INDEX = {}  # (co_name, co_firstlineno) of a constant of BASE_CODE -> its index
 
-_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+_CODING = rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)"  # PEP 263
 
 
 def configure(original, code, cand_file, enabled, select):
@@ -51,7 +50,11 @@ def configure(original, code, cand_file, enabled, select):
         return
     src = original.encode("utf-8")
     for line in src.split(b"\n", 2)[:2]:
-        m = _CODING.match(line)
+        if b"coding" not in line:
+            continue
+        import re  # only then: a server imports only what it needs
+
+        m = re.match(_CODING, line)
         if m and m.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
             return  # a snippet alone would be read as UTF-8
     if b"\r" in src.replace(b"\r\n", b""):

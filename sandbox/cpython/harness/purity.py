@@ -90,7 +90,7 @@ _OPS = None
 def _opcodes():
     global _OPS
     if _OPS is None:
-        import dis
+        import opcode as dis  # its opmap, without dis's imports
 
         _OPS = (dis.opmap["EXTENDED_ARG"], dis.opmap["IMPORT_NAME"],
                 {dis.opmap[o] for o in ("STORE_ATTR", "DELETE_ATTR") if o in dis.opmap})

@@ -25,7 +25,6 @@ call must, or its life is left out). Owns CALLS (the running case's
 calls), OBJECTS, KEEP and WRAPPED (a target function's id -> its wrapper,
 for expose); install binds the rest in its wrappers.
 """
-import json
 import math
 import sys
 
@@ -39,6 +38,14 @@ WRAPPED = {}  # id of a top-level function of the target -> (the function, its w
 MAX_CALLS = 200  # entries of a case
 MAX_STEPS = 50  # method calls of an object
 MAX_TEXT = 4096  # characters of a call's arguments as JSON
+
+
+def _json():
+    """The json package, imported when a call is first recorded: a server
+    imports only what it needs."""
+    import json
+
+    return json
 
 
 def begin():
@@ -59,7 +66,7 @@ def take():
     if not out:
         return None
     try:
-        return json.dumps(out, separators=(",", ":")).encode("utf-8", "surrogatepass")
+        return _json().dumps(out, separators=(",", ":")).encode("utf-8", "surrogatepass")
     except (TypeError, ValueError):
         return None
 
@@ -86,7 +93,7 @@ def encode(args, kwargs):
     if not plain(list(args)) or not plain(kwargs):
         return None
     try:
-        a, k = json.dumps(list(args)), json.dumps(kwargs) if kwargs else None
+        a, k = _json().dumps(list(args)), _json().dumps(kwargs) if kwargs else None
     except (TypeError, ValueError):
         return None
     if len(a) + len(k or "") > MAX_TEXT:
@@ -183,9 +190,9 @@ def add_call(name, args, kwargs, run):
     enc = encode(args, kwargs) if len(CALLS) < MAX_CALLS else None
     if enc is None:
         return run()
-    entry = {"function": name, "args": json.loads(enc[0])}
+    entry = {"function": name, "args": _json().loads(enc[0])}
     if enc[1] is not None:
-        entry["kwargs"] = json.loads(enc[1])
+        entry["kwargs"] = _json().loads(enc[1])
     CALLS.append(entry)
     try:
         r = run()
@@ -193,7 +200,7 @@ def add_call(name, args, kwargs, run):
         entry["raised"] = type(e).__name__
         raise
     if plain(r):
-        entry["result"] = json.loads(json.dumps(r))  # as it is now: the test may change it
+        entry["result"] = _json().loads(_json().dumps(r))  # as it is now: the test may change it
     return r
 
 
@@ -221,16 +228,16 @@ def step(obj, cls, name, attr, args, kwargs, init):
             if enc is None:
                 entry["then"] = False
             else:
-                entry["args"] = json.loads(enc[0])
+                entry["args"] = _json().loads(enc[0])
                 if enc[1] is not None:
-                    entry["kwargs"] = json.loads(enc[1])
+                    entry["kwargs"] = _json().loads(enc[1])
             return
     if entry is None or entry["then"] is False or init:
         return
     if enc is None or len(entry["then"]) >= MAX_STEPS:
         entry["then"] = False
         return
-    entry["then"].append([attr, json.loads(enc[0]), json.loads(enc[1]) if enc[1] is not None else {}])
+    entry["then"].append([attr, _json().loads(enc[0]), _json().loads(enc[1]) if enc[1] is not None else {}])
 
 
 def replay(obj, steps):

@@ -1,0 +1,63 @@
+package sandbox
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Spawner decides when an engine's pool starts one more worker process.
+// The pool starts with one; the others start when a candidate waits for a
+// worker and the engine has been busy for as long as its first worker
+// took to start. That is the ski-rental rule (rent until the rent paid
+// equals the price, then buy: never more than twice the best cost in
+// hindsight; Karlin, Manasse, McGeoch and Owicki, "Competitive randomized
+// algorithms for nonuniform problems", Algorithmica 11, 1994): workers
+// that boot together slow each other down on a machine with few cores,
+// the original's run needs one worker, and a repair that ends sooner than
+// a worker boots does not pay for a second. Safe for concurrent use.
+type Spawner struct {
+	mu    sync.Mutex
+	size  int // workers in the pool or on their way
+	limit int // workers the pool may have
+
+	boot  time.Duration // how long the first worker took to start
+	first atomic.Int64  // UnixNano of the first Busy, 0 before
+}
+
+// Start records the first worker, which took boot to start, and the
+// number of workers the pool may have.
+func (s *Spawner) Start(limit int, boot time.Duration) {
+	s.mu.Lock()
+	s.size, s.limit, s.boot = 1, max(limit, 1), boot
+	s.mu.Unlock()
+}
+
+// Busy marks that a candidate asks for a worker (the first call starts
+// the engine's busy time).
+func (s *Spawner) Busy() { s.first.CompareAndSwap(0, time.Now().UnixNano()) }
+
+// Want reports whether to start one more worker now that a candidate
+// found none idle, and counts it when so.
+func (s *Spawner) Want() bool {
+	first := s.first.Load()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if first == 0 || s.size >= s.limit || time.Duration(time.Now().UnixNano()-first) < s.boot {
+		return false
+	}
+	s.size++
+	return true
+}
+
+// Raise lets the pool have n workers (when n is more than it may have
+// now) and returns how many to start at once to get there, counting them:
+// for a suite whose cases mostly wait, more workers pay at once.
+func (s *Spawner) Raise(n int) (start, size int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limit = max(s.limit, n)
+	start = s.limit - s.size
+	s.size = s.limit
+	return start, s.size
+}

@@ -1,0 +1,51 @@
+package sandbox
+
+import (
+	"testing"
+	"time"
+)
+
+// TestSpawner: a pool starts one more worker only when candidates wait,
+// once it has been busy for as long as its first worker took to start,
+// and never past its limit; Raise starts what a new limit asks at once.
+func TestSpawner(t *testing.T) {
+	rows := []struct {
+		name  string
+		limit int
+		boot  time.Duration
+		busy  bool
+		want  []bool // successive Want calls
+	}{
+		{"before any candidate", 3, 0, false, []bool{false}},
+		{"busy for less than a boot", 3, time.Hour, true, []bool{false, false}},
+		{"busy for a boot: up to the limit", 3, 0, true, []bool{true, true, false}},
+		{"one worker only", 1, 0, true, []bool{false}},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			var s Spawner
+			s.Start(r.limit, r.boot)
+			if r.busy {
+				s.Busy()
+			}
+			for i, want := range r.want {
+				if got := s.Want(); got != want {
+					t.Errorf("Want #%d = %v, want %v", i+1, got, want)
+				}
+			}
+		})
+	}
+
+	var s Spawner
+	s.Start(2, time.Hour)
+	if start, size := s.Raise(5); start != 4 || size != 5 {
+		t.Errorf("Raise(5) from one worker = %d to start, %d in all; want 4, 5", start, size)
+	}
+	if start, size := s.Raise(3); start != 0 || size != 5 {
+		t.Errorf("Raise(3) below the limit = %d, %d; want 0, 5", start, size)
+	}
+	s.Busy()
+	if s.Want() {
+		t.Error("Want past the raised limit")
+	}
+}
