@@ -58,6 +58,7 @@ type search struct {
 	guard       *guard.Guard
 	// The check of delivered fixes (verify.go), opened with the search.
 	verifyReady  chan verifySetup
+	verifyWrap   func(Runner) Runner // the suite's subset, when cases were left out
 	verifyWaited bool
 	verifier     Runner
 	verifiedOrig *fitness.Outcome // the original under the check, once needed
@@ -88,6 +89,9 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	t0 := time.Now()
 	early := openGuardEarly(ctx, &opts, s)
 	defer early.release()
+	verifyReady, stopVerify := openVerify(ctx, opts, s)
+	defer stopVerify()
+	var verifyWrap func(Runner) Runner
 	if p.HasDonors() {
 		// Donor files are ingredients: candidates run without them.
 		run = withoutDonors(p, run)
@@ -102,12 +106,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		// From here on the suite is without the cases left out, and
 		// every runner's outcomes are on it.
 		s, run, res.LeftOut = sub.suite, sub.runner(run), sub.out
-		if v := opts.Verify; v != nil {
-			opts.Verify = func(ctx context.Context) (Runner, func(), error) {
-				r, closeFn, err := v(ctx)
-				return sub.runner(r), closeFn, err
-			}
-		}
+		verifyWrap = sub.runner
 		if early != nil {
 			early.origin = sub.origin(early.origin)
 		}
@@ -145,8 +144,8 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		return nil, err
 	}
 	st.guardEarly = early
+	st.verifyReady, st.verifyWrap = verifyReady, verifyWrap
 	defer st.startGuard(ctx)()
-	defer st.startVerify(ctx)()
 	if err := st.explore(ctx); err != nil {
 		return nil, err
 	}

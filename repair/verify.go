@@ -21,22 +21,25 @@ type verifySetup struct {
 	err   error
 }
 
-// startVerify starts opening the check's engine, for a test-file suite
-// when the options ask for the check, while the search runs. The caller
-// must call the function it returns when the run ends.
-func (st *search) startVerify(ctx context.Context) func() {
-	if st.opts.Verify == nil || len(st.suite.TestSource) == 0 || st.opts.Lenient != nil {
-		return func() {}
+// openVerify starts opening the check's engine, for a test-file suite
+// when the options ask for the check, at once: it collects the tests and
+// starts servers of its own (a few tenths of a second with pytest), which
+// overlaps the original's run and the search instead of delaying the
+// first fix. The setup arrives on ready; the caller must call stop when
+// the run ends.
+func openVerify(ctx context.Context, opts Options, s *fitness.Suite) (ready chan verifySetup, stop func()) {
+	if opts.Verify == nil || len(s.TestSource) == 0 || opts.Lenient != nil {
+		return nil, func() {}
 	}
 	vctx, cancel := context.WithCancel(ctx)
-	st.verifyReady = make(chan verifySetup, 1)
+	ready = make(chan verifySetup, 1)
 	go func() {
-		run, closeFn, err := st.opts.Verify(vctx)
-		st.verifyReady <- verifySetup{run: run, close: closeFn, err: err}
+		run, closeFn, err := opts.Verify(vctx)
+		ready <- verifySetup{run: run, close: closeFn, err: err}
 	}()
-	return func() {
+	return ready, func() {
 		cancel()
-		if v := <-st.verifyReady; v.close != nil {
+		if v := <-ready; v.close != nil {
 			v.close()
 		}
 	}
@@ -58,6 +61,9 @@ func (st *search) verify(ctx context.Context, fix *Fix) (string, error) {
 		case v := <-st.verifyReady:
 			st.verifyReady <- v // for the deferred close
 			st.verifier = v.run
+			if v.run != nil && st.verifyWrap != nil {
+				st.verifier = st.verifyWrap(v.run)
+			}
 			if v.err != nil {
 				if ctx.Err() != nil {
 					return "", ctx.Err()
