@@ -7,15 +7,17 @@ import (
 )
 
 // Spawner decides when an engine's pool starts one more worker process.
-// The pool starts with one; the others start when a candidate waits for a
-// worker and the engine has been busy for as long as its first worker
-// took to start. That is the ski-rental rule (rent until the rent paid
-// equals the price, then buy: never more than twice the best cost in
-// hindsight; Karlin, Manasse, McGeoch and Owicki, "Competitive randomized
-// algorithms for nonuniform problems", Algorithmica 11, 1994): workers
-// that boot together slow each other down on a machine with few cores,
-// the original's run needs one worker, and a repair that ends sooner than
-// a worker boots does not pay for a second. Safe for concurrent use.
+// The pool starts with one; with k workers, one more starts when a
+// candidate waits for a worker and the engine has been busy for k+1 times
+// as long as its first worker took to start. That is the ski-rental rule
+// (rent until the rent paid equals the price, then buy: never more than
+// twice the best cost in hindsight; Karlin, Manasse, McGeoch and Owicki,
+// "Competitive randomized algorithms for nonuniform problems",
+// Algorithmica 11, 1994): the price is a worker's start, and the rent is
+// the time lost to running on k workers instead of k+1, a (k+1)th of the
+// time busy. Workers that boot together slow each other down on a machine
+// with few cores, the original's run needs one worker, and a repair that
+// ends sooner does not pay for another. Safe for concurrent use.
 type Spawner struct {
 	mu    sync.Mutex
 	size  int // workers in the pool or on their way
@@ -23,6 +25,15 @@ type Spawner struct {
 
 	boot  time.Duration // how long the first worker took to start
 	first atomic.Int64  // UnixNano of the first Busy, 0 before
+
+	now func() int64 // UnixNano (tests set it)
+}
+
+func (s *Spawner) clock() int64 {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now().UnixNano()
 }
 
 // Start records the first worker, which took boot to start, and the
@@ -35,7 +46,7 @@ func (s *Spawner) Start(limit int, boot time.Duration) {
 
 // Busy marks that a candidate asks for a worker (the first call starts
 // the engine's busy time).
-func (s *Spawner) Busy() { s.first.CompareAndSwap(0, time.Now().UnixNano()) }
+func (s *Spawner) Busy() { s.first.CompareAndSwap(0, s.clock()) }
 
 // Want reports whether to start one more worker now that a candidate
 // found none idle, and counts it when so.
@@ -43,7 +54,7 @@ func (s *Spawner) Want() bool {
 	first := s.first.Load()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if first == 0 || s.size >= s.limit || time.Duration(time.Now().UnixNano()-first) < s.boot {
+	if first == 0 || s.size >= s.limit || time.Duration(s.clock()-first) < time.Duration(s.size+1)*s.boot {
 		return false
 	}
 	s.size++

@@ -6,8 +6,9 @@ import (
 )
 
 // TestSpawner: a pool starts one more worker only when candidates wait,
-// once it has been busy for as long as its first worker took to start,
-// and never past its limit; Raise starts what a new limit asks at once.
+// once it has been busy for k+1 times as long as its first worker took to
+// start (k workers), and never past its limit; Raise starts what a new
+// limit asks at once.
 func TestSpawner(t *testing.T) {
 	rows := []struct {
 		name  string
@@ -34,6 +35,21 @@ func TestSpawner(t *testing.T) {
 				}
 			}
 		})
+	}
+
+	// With k workers, one more after k+1 boots' worth of busy time.
+	now := int64(1) // 0 is "not busy yet"
+	c := Spawner{now: func() int64 { return now }}
+	c.Start(3, time.Second)
+	c.Busy()
+	for _, step := range []struct {
+		at   time.Duration
+		want bool
+	}{{time.Second, false}, {2 * time.Second, true}, {2 * time.Second, false}, {3 * time.Second, true}, {time.Hour, false}} {
+		now = 1 + int64(step.at)
+		if got := c.Want(); got != step.want {
+			t.Errorf("busy %v: Want = %v, want %v", step.at, got, step.want)
+		}
 	}
 
 	var s Spawner
