@@ -241,3 +241,92 @@ func BenchmarkEvaluatePytest(b *testing.B) {
 		b.Errorf("no candidate ran with a selection")
 	}
 }
+
+// BenchmarkCaseCost isolates what one more case costs: a candidate runs
+// on a suite of 5,000 trivial call cases and on one of 50, alternately,
+// and the difference of their CPU times, over the 4,950 cases between
+// them, is the cost of a case, in the tool (go-ns/case: the decoder and
+// the judge) and in the server (py-ns/case: the harness's case loop, the
+// call itself and the record). "pure" runs in a kept child (the loop for
+// pure candidates), "fork" in a fresh fork per candidate (the general
+// loop).
+func BenchmarkCaseCost(b *testing.B) {
+	const small, large = 50, 5000
+	suite := func(n int) *fitness.Suite {
+		s := &fitness.Suite{MemoryMB: 512}
+		for i := range n {
+			v := []byte(strconv.Itoa(i))
+			s.Cases = append(s.Cases, fitness.Case{
+				Kind: fitness.Call, Function: "f", Args: append(append([]byte("["), v...), ']'), Expected: v,
+				Weight: 1, Timeout: 2, Tolerance: 1e-9,
+			})
+		}
+		return s
+	}
+	src := []byte("def f(x):\n    return x\n")
+	for _, fork := range []bool{false, true} {
+		name := "pure"
+		if fork {
+			name = "fork"
+		}
+		b.Run(name, func(b *testing.B) {
+			ctx := context.Background()
+			var engines [2]*Engine
+			for k, n := range []int{small, large} {
+				engines[k] = newTestEngine(b, sandbox.Options{Suite: suite(n), Target: target(b, "cand.py", nil), Workers: 1},
+					config{noReuse: fork})
+				if _, err := engines[k].Run(ctx, src, sandbox.RunOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var goCPU, pyCPU [2]time.Duration
+			var py0 [2]time.Duration
+			for k, e := range engines {
+				py0[k] = serverCPU(e)
+			}
+			evals := 0
+			for b.Loop() {
+				for k, e := range engines {
+					t0 := selfCPU()
+					out, err := e.Run(ctx, src, sandbox.RunOptions{})
+					goCPU[k] += selfCPU() - t0
+					if err != nil {
+						b.Fatal(err)
+					}
+					if out.Results[len(out.Results)-1].Verdict != fitness.Passed {
+						b.Fatal(out.Results[len(out.Results)-1])
+					}
+				}
+				evals++
+			}
+			for k, e := range engines {
+				pyCPU[k] = serverCPU(e) - py0[k]
+			}
+			per := func(d [2]time.Duration) float64 {
+				return float64(d[1]-d[0]) / float64(evals) / (large - small)
+			}
+			b.ReportMetric(per(goCPU), "go-ns/case")
+			b.ReportMetric(per(pyCPU), "py-ns/case")
+		})
+	}
+}
+
+// selfCPU is the CPU time this process used so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// serverCPU is the CPU time used so far by e's servers, their managers
+// and their children, reaped or not.
+func serverCPU(e *Engine) time.Duration {
+	ticks := 0
+	for _, pid := range serverPIDs(e) {
+		ticks += statTicks(pid, true)
+		for _, k := range descendants(pid) {
+			ticks += statTicks(k, false)
+		}
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ
+}
