@@ -153,7 +153,15 @@ type server struct {
 	memo *fitness.Memo // the verdicts of the observations last judged, per case
 
 	walls *float64 // the wall caps the server has (msgWall): the first of RunOptions.WallCaps
+
+	// buf is the payload of the last message run received, kept for the
+	// next (every reader of a payload copies what it keeps): a chunk of
+	// records costs no allocation.
+	buf []byte
 }
+
+// maxKeptBuffer bounds the buffer a server keeps between messages.
+const maxKeptBuffer = 1 << 20
 
 // fitsU32 reports whether offsets into src fit a u32.
 func fitsU32(src []byte) bool { return int64(len(src)) < 1<<32 }
@@ -286,6 +294,11 @@ func (s *server) send(kind byte, head, payload []byte, timeout time.Duration) er
 
 // recv reads one message.
 func (s *server) recv(deadline time.Time) (byte, []byte, error) {
+	return s.recvInto(deadline, nil)
+}
+
+// recvInto reads one message, its payload into buf when it fits.
+func (s *server) recvInto(deadline time.Time, buf []byte) (byte, []byte, error) {
 	s.out.SetReadDeadline(deadline)
 	var hdr [5]byte
 	if _, err := io.ReadFull(s.r, hdr[:]); err != nil {
@@ -295,7 +308,11 @@ func (s *server) recv(deadline time.Time) (byte, []byte, error) {
 	if n == 0 || n > maxMessage {
 		return 0, nil, fmt.Errorf("bad message length %d", n)
 	}
-	payload := make([]byte, n-1)
+	payload := buf[:0]
+	if cap(buf) < int(n-1) {
+		payload = make([]byte, n-1)
+	}
+	payload = payload[:n-1]
 	if _, err := io.ReadFull(s.r, payload); err != nil {
 		return 0, nil, err
 	}
@@ -387,7 +404,10 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		if deadline.After(bound) {
 			deadline = bound
 		}
-		kind, payload, err := s.recv(deadline)
+		kind, payload, err := s.recvInto(deadline, s.buf)
+		if cap(payload) <= maxKeptBuffer {
+			s.buf = payload[:0]
+		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
