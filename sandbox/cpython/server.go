@@ -117,13 +117,31 @@ const (
 	wallSize     = 8  // msgWall's f64 wall cap of a case
 	progressSize = 4  // a record's u16 asserts passed, u16 asserts
 	cpuSize      = 8  // a record's f64 CPU seconds
-	doneSize     = 16 // msgDone's u32 reused, u32 forks, u32 kept, u32 how it ran (done*)
+	doneSize     = 20 // msgDone's u32 reused, u32 forks, u32 kept, u32 how it ran (done*), u32 why (fork*)
 )
 
 // How a candidate ran, in msgDone.
 const (
 	doneSelected = 1 // only the selected cases ran
 	donePartial  = 2 // compiled over the original's code
+)
+
+// Why a candidate's first fresh child was forked, in msgDone (0: none
+// was); [ForkReasons] has what each means.
+const (
+	forkFirst = iota + 1
+	forkOff
+	forkName
+	forkImport
+	forkDunder
+	forkString
+	forkImpure
+	forkAfter
+	forkGuard
+	forkServed
+	forkEnded
+	forkAgain
+	forkReasons // one past the last
 )
 
 // maxMessage bounds what Go accepts from a server, which runs untrusted
@@ -436,7 +454,14 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		case msgDone:
 			if len(payload) == doneSize {
 				e.stats.reused.Add(int64(binary.LittleEndian.Uint32(payload)))
-				e.stats.forks.Add(int64(binary.LittleEndian.Uint32(payload[4:])))
+				forks := binary.LittleEndian.Uint32(payload[4:])
+				e.stats.forks.Add(int64(forks))
+				if why := binary.LittleEndian.Uint32(payload[16:]); why > 0 && why < forkReasons && forks > 0 {
+					// The first fresh child, then the candidate's later
+					// ones: its own children ended early.
+					e.stats.fresh[why].Add(1)
+					e.stats.fresh[forkAgain].Add(int64(forks - 1))
+				}
 				how := binary.LittleEndian.Uint32(payload[12:])
 				if how&donePartial != 0 {
 					e.stats.partial.Add(1)

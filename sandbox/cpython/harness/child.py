@@ -26,14 +26,12 @@ from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, Output, encode_value, make_stdin
 from .protocol import (
     CALL, CALLS_MAX, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF,
-    JOB_PARTIAL, JOB_PURE, JOB_RECORD, PROGRESS, REC, RTE, ST_RETURNED, U32, put_record,
+    JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE, ST_RETURNED, U32, put_record,
 )
 from .real_pytest import LenientPytestCtx, PytestCtx
 
 ModuleType = type(sys)
 modules = sys.modules
-
-MAX_SERVED = 500  # candidates one reused child runs at most
 
 MEMORY_MB = 512  # RLIMIT_AS of a child
 CPU_LIMITS = ()  # RLIMIT_CPU (seconds) of a child that starts at case i
