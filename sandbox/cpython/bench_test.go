@@ -3,8 +3,13 @@ package cpython
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"io"
+	"math"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -329,4 +334,164 @@ func serverCPU(e *Engine) time.Duration {
 		}
 	}
 	return time.Duration(ticks) * time.Second / 100 // USER_HZ
+}
+
+// BenchmarkDecodeRecords measures the tool's side of a case alone:
+// decoding and judging the records of 5,000 call cases that returned an
+// int, as the same observation as last time (memo) or a new one.
+func BenchmarkDecodeRecords(b *testing.B) {
+	const n = 5000
+	var cases []fitness.Case
+	for i := range n {
+		v := []byte(strconv.Itoa(i))
+		cases = append(cases, fitness.Case{Kind: fitness.Call, Function: "f", Expected: v, Weight: 1, Timeout: 2})
+	}
+	checks, err := fitness.NewChecks(cases, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	records := func(delta int64) []byte {
+		var p []byte
+		for i := range n {
+			p = binary.LittleEndian.AppendUint32(p, uint32(i))
+			p = append(p, fitness.StatusReturned, 0)
+			p = binary.LittleEndian.AppendUint64(p, math.Float64bits(1e-6))
+			p = append(p, 'i')
+			p = binary.LittleEndian.AppendUint64(p, uint64(int64(i)+delta))
+			p = append(p, 0)
+		}
+		return p
+	}
+	same, other := records(0), records(1)
+	for _, memo := range []bool{true, false} {
+		name := "new"
+		if memo {
+			name = "memo"
+		}
+		b.Run(name, func(b *testing.B) {
+			m := fitness.NewMemo(n)
+			results := make([]fitness.Result, n)
+			got := make([]bool, n)
+			k := 0
+			for b.Loop() {
+				p := same
+				if !memo && k%2 == 1 {
+					p = other
+				}
+				k++
+				if err := decodeRecords(p, checks, m, results, got, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(k*n), "ns/case")
+		})
+	}
+}
+
+// plainForkServer is the yardstick of a fresh fork (issue 27): a fork
+// server in 30 lines of Python, without a sandbox, deadlines or a
+// harness. Per request (a u32 length and a candidate's source) it forks
+// a child that compiles the source, imports it once, calls the function
+// on every case's arguments and writes the reprs of the results to a
+// pipe; the server reads them, waits for the child and answers with them.
+const plainForkServer = `
+import json, os, struct, sys
+cases = json.loads(sys.argv[1])
+fn = sys.argv[2]
+def read(n):
+    b = b""
+    while len(b) < n:
+        x = os.read(0, n - len(b))
+        if not x:
+            sys.exit(0)
+        b += x
+    return b
+while True:
+    src = read(struct.unpack("<I", read(4))[0])
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        d = {"__name__": "cand"}
+        exec(compile(src, "cand.py", "exec"), d)
+        f = d[fn]
+        out = "\n".join(repr(f(*a)) for a in cases).encode()
+        os.write(w, out)
+        os._exit(0)
+    os.close(w)
+    out = b""
+    while True:
+        x = os.read(r, 1 << 16)
+        if not x:
+            break
+        out += x
+    os.close(r)
+    os.waitpid(pid, 0)
+    os.write(1, struct.pack("<I", len(out)) + out)
+`
+
+// BenchmarkPlainForkServer measures plainForkServer on examples/middle
+// (200 cases), with the CPU time of this process, the server and its
+// children per candidate: compare cpu-µs/eval with BenchmarkEvaluate's
+// fork-per-candidate.
+func BenchmarkPlainForkServer(b *testing.B) {
+	target, suite := middleSuite(b)
+	src, err := os.ReadFile(target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var args []json.RawMessage
+	for _, c := range suite.Cases {
+		args = append(args, c.Args)
+	}
+	argv, err := json.Marshal(args)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(python(b).Path, "-S", "-c", plainForkServer, string(argv), suite.Function)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		in.Close()
+		cmd.Wait()
+	}()
+	req := binary.LittleEndian.AppendUint32(nil, uint32(len(src)))
+	req = append(req, src...)
+	run := func() {
+		if _, err := in.Write(req); err != nil {
+			b.Fatal(err)
+		}
+		var n [4]byte
+		if _, err := io.ReadFull(out, n[:]); err != nil {
+			b.Fatal(err)
+		}
+		res := make([]byte, binary.LittleEndian.Uint32(n[:]))
+		if _, err := io.ReadFull(out, res); err != nil {
+			b.Fatal(err)
+		}
+		if k := bytes.Count(res, []byte("\n")) + 1; k != len(suite.Cases) {
+			b.Fatalf("%d results", k)
+		}
+	}
+	run() // warm up
+	cpu := func() time.Duration {
+		return selfCPU() + time.Duration(statTicks(cmd.Process.Pid, true))*time.Second/100
+	}
+	cpu0 := cpu()
+	n := 0
+	for b.Loop() {
+		run()
+		n++
+	}
+	b.ReportMetric((cpu()-cpu0).Seconds()*1e6/float64(n), "cpu-µs/eval")
 }
