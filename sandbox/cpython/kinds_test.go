@@ -3,6 +3,7 @@ package cpython
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -460,4 +461,65 @@ func TestBuiltinRunnerFixtures(t *testing.T) {
 	if diff := cmp.Diff(want, briefs(out)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
+}
+
+// TestFreshForkReasons: each fresh child is counted once, under why its
+// candidate could not run in the child the previous one left waiting.
+func TestFreshForkReasons(t *testing.T) {
+	python(t)
+	tgt := target(t, "cand.py", map[string]string{"cand.py": "import math, collections\n"})
+	cases := []fitness.Case{call("f", "", "1"), call("f", "", "1")}
+	e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: cases}, Target: tgt}, config{})
+	const pure = "def f():\n    return 1\n"
+	tests := []struct {
+		name string
+		src  string
+		opts sandbox.RunOptions
+		want ForkReasons
+	}{
+		{"first", pure, sandbox.RunOptions{}, ForkReasons{First: 1}},
+		{"reused", pure, sandbox.RunOptions{}, ForkReasons{}},
+		{"a denied name", "def f():\n    open\n    return 1\n", sandbox.RunOptions{}, ForkReasons{ImpureName: 1}},
+		{"after it", pure, sandbox.RunOptions{}, ForkReasons{AfterImpure: 1}},
+		{"an import", "import wave\ndef f():\n    return 1\n", sandbox.RunOptions{}, ForkReasons{ImpureImport: 1}},
+		{"a dunder string", "def f():\n    return len('__xy__') - 5\n", sandbox.RunOptions{}, ForkReasons{ImpureDunder: 1}},
+		{"coverage", pure, sandbox.RunOptions{Coverage: true}, ForkReasons{NoReuse: 1}},
+		{"after coverage", pure, sandbox.RunOptions{}, ForkReasons{AfterImpure: 1}},
+		// Pure by the static check, refused by the guard.
+		{"changes the standard library", "import math\ndef f():\n    math.floor = lambda x: 42\n    return 1\n",
+			sandbox.RunOptions{}, ForkReasons{}},
+		{"after the guard", pure, sandbox.RunOptions{}, ForkReasons{Guard: 1}},
+		// Killed at its first case's cap: its second case in a child of
+		// its own.
+		{"loops", "def f():\n    while True:\n        pass\n", sandbox.RunOptions{Timeout: 50 * time.Millisecond},
+			ForkReasons{Again: 1}},
+		{"after the loop", pure, sandbox.RunOptions{}, ForkReasons{Ended: 1}},
+	}
+	for _, tt := range tests {
+		before := e.Stats()
+		if _, err := e.Run(context.Background(), []byte(tt.src), tt.opts); err != nil {
+			t.Fatal(err)
+		}
+		after := e.Stats()
+		got, sum := forkDelta(before.FreshForks, after.FreshForks)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: fresh forks mismatch (-want +got):\n%s", tt.name, diff)
+		}
+		if forks := after.Forks - before.Forks; forks != sum {
+			t.Errorf("%s: %d forks, %d reasons", tt.name, forks, sum)
+		}
+	}
+}
+
+// forkDelta is b - a, field by field, and the sum of its fields.
+func forkDelta(a, b ForkReasons) (ForkReasons, int64) {
+	var d ForkReasons
+	va, vb, vd := reflect.ValueOf(a), reflect.ValueOf(b), reflect.ValueOf(&d).Elem()
+	sum := int64(0)
+	for i := range vd.NumField() {
+		n := vb.Field(i).Int() - va.Field(i).Int()
+		vd.Field(i).SetInt(n)
+		sum += n
+	}
+	return d, sum
 }
