@@ -523,3 +523,55 @@ func forkDelta(a, b ForkReasons) (ForkReasons, int64) {
 	}
 	return d, sum
 }
+
+// TestPlainCalls: a plain call (scalar arguments, run inlined in the case
+// loops) reports what the same call reports through the general path
+// (an argument that is a list), in a kept child and in a fresh fork per
+// candidate.
+func TestPlainCalls(t *testing.T) {
+	python(t)
+	src := `def ret_int(_):
+    return 7
+def ret_min(_):
+    return -(2 ** 63)
+def ret_over(_):
+    return 2 ** 63
+def ret_bool(_):
+    return True
+def ret_none(_):
+    return None
+def ret_str(_):
+    return "x"
+def ret_list(_):
+    return [1, [2]]
+def ret_gen(_):
+    return (i for i in range(3))
+def gen_raises(_):
+    yield 1
+    raise KeyError("k")
+def raises(_):
+    raise ValueError("bad")
+class Sub(int):
+    pass
+def ret_sub(_):
+    return Sub(3)
+`
+	var cases []fitness.Case
+	for _, fn := range []string{"ret_int", "ret_min", "ret_over", "ret_bool", "ret_none", "ret_str", "ret_list",
+		"ret_gen", "gen_raises", "raises", "ret_sub", "missing"} {
+		// The plain call, then the same through the general path.
+		cases = append(cases, call(fn, "[0]", "7"), call(fn, "[[0]]", "7"))
+	}
+	for _, noReuse := range []bool{false, true} {
+		out := runOne(t, src, cases, sandbox.RunOptions{}, config{noReuse: noReuse})
+		got := briefs(out)
+		for i := 0; i < len(got); i += 2 {
+			if got[i] != got[i+1] {
+				t.Errorf("noReuse %v, %s: plain %v, general %v", noReuse, cases[i].Function, got[i], got[i+1])
+			}
+		}
+		if got[0].Verdict != fitness.Passed || got[2].Verdict != fitness.WrongAnswer {
+			t.Errorf("noReuse %v: %v", noReuse, got[:4])
+		}
+	}
+}

@@ -236,18 +236,19 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
             except BaseException as e:
                 status, payload, detail = raised(e)
             else:
-                f = dd.get(p[0], dd)
-                if f is dd:
-                    status, payload, detail = RTE, b"", "the candidate does not define %s" % p[0]
-                else:
-                    try:
+                f = None
+                try:
+                    f = dd.get(p[0], dd)
+                    if f is dd:
+                        status, payload, detail = RTE, b"", "the candidate does not define %s" % p[0]
+                    else:
                         r = f(*p[1])
                         if type(r) is not int or not lo <= r <= hi:
                             status, payload, detail = ST_RETURNED, encode_value(r) + NO_ARGS, None
                             r = None
-                    except BaseException as e:
-                        r = None
-                        status, payload, detail = raised(e)
+                except BaseException as e:
+                    r = None
+                    status, payload, detail = raised(e)
                 del dd, f
         elif import_cov is not None and kind == CALL:
             status, payload, detail = call_with_coverage(ctx, c, tracer, covmv, import_cov)
@@ -428,11 +429,12 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
         if d is not None and p is not None:
             # Ctx.run_call_in of a plain call, on the module kept.
             mods[modname] = m
-            f = d.get(p[0], d)
-            if f is d:
-                status, payload, detail = RTE, b"", "the candidate does not define %s" % p[0]
-            else:
-                try:
+            f = None
+            try:
+                f = d.get(p[0], d)
+                if f is d:
+                    status, payload, detail = RTE, b"", "the candidate does not define %s" % p[0]
+                else:
                     r = f(*p[1])
                     if type(r) is not int or not lo <= r <= hi:
                         # Encoding may run the candidate's code (a
@@ -440,9 +442,9 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
                         # is the case's exception.
                         status, payload, detail = ST_RETURNED, encode_value(r) + NO_ARGS, None
                         r = None
-                except BaseException as e:
-                    r = None
-                    status, payload, detail = raised(e)
+            except BaseException as e:
+                r = None
+                status, payload, detail = raised(e)
             del f
             if d != snap:
                 d = None
