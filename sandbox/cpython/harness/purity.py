@@ -106,7 +106,7 @@ def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None, why
     (default STATIC_CHECK) applies the static check of names; deny (default
     DENY) are the names it denies, imports (default: every pure module
     loaded) the modules it may import. why, a list, gets the reason
-    (WHY_*) of a (0, 0)."""
+    of a (0, 0): FORK_NAME, FORK_IMPORT, FORK_DUNDER or FORK_STRING."""
     ext_op, import_op, store_ops = _opcodes()
     attrs = False
     mask = 0
