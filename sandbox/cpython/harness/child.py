@@ -197,7 +197,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     # pytest session.
     plain = PLAIN if not (cov or recording or checking or lx is not None or pytest_mode) else ()
     fresh, raised = ctx.fresh, ctx.raised
-    int_pack, int_size = REC_INT.pack_into, REC_INT.size
+    int_pack, int_size, int_obs = REC_INT.pack_into, REC_INT.size, RET_INT.size
     lo, hi = I64_MIN, I64_MAX
     path0 = list(PATH0)
     sysd = sys.__dict__
@@ -282,7 +282,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         t1 = clock()
         if r is not None:
             # A plain call: no progress, coverage, injections or calls.
-            if used + int_size + maxrec > cap:
+            if used + int_obs + maxrec > cap:
                 hdr_pack(shm, 0, -1, t1, used, i)
                 os._exit(0)
             int_pack(shm, used, i, ST_RETURNED, 0, t1 - t0, b"i", r, 0)
@@ -401,6 +401,7 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
     rec_size = REC.size
     int_pack = REC_INT.pack_into
     int_size = REC_INT.size
+    int_obs = RET_INT.size  # the observation's part, as the room check counts a payload
     clock = monotonic
     n = end
     mods = modules
@@ -466,7 +467,7 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
             status, payload, detail = run_call(cases[i])
         t1 = clock()
         if r is not None:
-            if used + int_size + maxrec > cap:
+            if used + int_obs + maxrec > cap:
                 hdr_pack(shm, 0, -1, t1, used, i)  # no room: a fresh child runs it again
                 os._exit(0)
             int_pack(shm, used, i, ST_RETURNED, 0, t1 - t0, b"i", r, 0)
