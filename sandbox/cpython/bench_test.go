@@ -3,8 +3,13 @@ package cpython
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"io"
+	"math"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -240,4 +245,253 @@ func BenchmarkEvaluatePytest(b *testing.B) {
 	if e.Stats().Selected == 0 {
 		b.Errorf("no candidate ran with a selection")
 	}
+}
+
+// BenchmarkCaseCost isolates what one more case costs: a candidate runs
+// on a suite of 5,000 trivial call cases and on one of 50, alternately,
+// and the difference of their CPU times, over the 4,950 cases between
+// them, is the cost of a case, in the tool (go-ns/case: the decoder and
+// the judge) and in the server (py-ns/case: the harness's case loop, the
+// call itself and the record). "pure" runs in a kept child (the loop for
+// pure candidates), "fork" in a fresh fork per candidate (the general
+// loop).
+func BenchmarkCaseCost(b *testing.B) {
+	const small, large = 50, 5000
+	suite := func(n int) *fitness.Suite {
+		s := &fitness.Suite{MemoryMB: 512}
+		for i := range n {
+			v := []byte(strconv.Itoa(i))
+			s.Cases = append(s.Cases, fitness.Case{
+				Kind: fitness.Call, Function: "f", Args: append(append([]byte("["), v...), ']'), Expected: v,
+				Weight: 1, Timeout: 2, Tolerance: 1e-9,
+			})
+		}
+		return s
+	}
+	src := []byte("def f(x):\n    return x\n")
+	for _, fork := range []bool{false, true} {
+		name := "pure"
+		if fork {
+			name = "fork"
+		}
+		b.Run(name, func(b *testing.B) {
+			ctx := context.Background()
+			var engines [2]*Engine
+			for k, n := range []int{small, large} {
+				engines[k] = newTestEngine(b, sandbox.Options{Suite: suite(n), Target: target(b, "cand.py", nil), Workers: 1},
+					config{noReuse: fork})
+				if _, err := engines[k].Run(ctx, src, sandbox.RunOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var goCPU, pyCPU [2]time.Duration
+			var py0 [2]time.Duration
+			for k, e := range engines {
+				py0[k] = serverCPU(e)
+			}
+			evals := 0
+			for b.Loop() {
+				for k, e := range engines {
+					t0 := selfCPU()
+					out, err := e.Run(ctx, src, sandbox.RunOptions{})
+					goCPU[k] += selfCPU() - t0
+					if err != nil {
+						b.Fatal(err)
+					}
+					if out.Results[len(out.Results)-1].Verdict != fitness.Passed {
+						b.Fatal(out.Results[len(out.Results)-1])
+					}
+				}
+				evals++
+			}
+			for k, e := range engines {
+				pyCPU[k] = serverCPU(e) - py0[k]
+			}
+			per := func(d [2]time.Duration) float64 {
+				return float64(d[1]-d[0]) / float64(evals) / (large - small)
+			}
+			b.ReportMetric(per(goCPU), "go-ns/case")
+			b.ReportMetric(per(pyCPU), "py-ns/case")
+		})
+	}
+}
+
+// selfCPU is the CPU time this process used so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// serverCPU is the CPU time used so far by e's servers, their managers
+// and their children, reaped or not.
+func serverCPU(e *Engine) time.Duration {
+	ticks := 0
+	for _, pid := range serverPIDs(e) {
+		ticks += statTicks(pid, true)
+		for _, k := range descendants(pid) {
+			ticks += statTicks(k, false)
+		}
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ
+}
+
+// BenchmarkDecodeRecords measures the tool's side of a case alone:
+// decoding and judging the records of 5,000 call cases that returned an
+// int, as the same observation as last time (memo) or a new one.
+func BenchmarkDecodeRecords(b *testing.B) {
+	const n = 5000
+	var cases []fitness.Case
+	for i := range n {
+		v := []byte(strconv.Itoa(i))
+		cases = append(cases, fitness.Case{Kind: fitness.Call, Function: "f", Expected: v, Weight: 1, Timeout: 2})
+	}
+	checks, err := fitness.NewChecks(cases, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	records := func(delta int64) []byte {
+		var p []byte
+		for i := range n {
+			p = binary.LittleEndian.AppendUint32(p, uint32(i))
+			p = append(p, fitness.StatusReturned, 0)
+			p = binary.LittleEndian.AppendUint64(p, math.Float64bits(1e-6))
+			p = append(p, 'i')
+			p = binary.LittleEndian.AppendUint64(p, uint64(int64(i)+delta))
+			p = append(p, 0)
+		}
+		return p
+	}
+	same, other := records(0), records(1)
+	for _, memo := range []bool{true, false} {
+		name := "new"
+		if memo {
+			name = "memo"
+		}
+		b.Run(name, func(b *testing.B) {
+			m := fitness.NewMemo(n)
+			results := make([]fitness.Result, n)
+			got := make([]bool, n)
+			k := 0
+			for b.Loop() {
+				p := same
+				if !memo && k%2 == 1 {
+					p = other
+				}
+				k++
+				if err := decodeRecords(p, checks, m, results, got, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(k*n), "ns/case")
+		})
+	}
+}
+
+// plainForkServer is the yardstick of a fresh fork (issue 27): a fork
+// server in 30 lines of Python, without a sandbox, deadlines or a
+// harness. Per request (a u32 length and a candidate's source) it forks
+// a child that compiles the source, imports it once, calls the function
+// on every case's arguments and writes the reprs of the results to a
+// pipe; the server reads them, waits for the child and answers with them.
+const plainForkServer = `
+import json, os, struct, sys
+cases = json.loads(sys.argv[1])
+fn = sys.argv[2]
+def read(n):
+    b = b""
+    while len(b) < n:
+        x = os.read(0, n - len(b))
+        if not x:
+            sys.exit(0)
+        b += x
+    return b
+while True:
+    src = read(struct.unpack("<I", read(4))[0])
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        d = {"__name__": "cand"}
+        exec(compile(src, "cand.py", "exec"), d)
+        f = d[fn]
+        out = "\n".join(repr(f(*a)) for a in cases).encode()
+        os.write(w, out)
+        os._exit(0)
+    os.close(w)
+    out = b""
+    while True:
+        x = os.read(r, 1 << 16)
+        if not x:
+            break
+        out += x
+    os.close(r)
+    os.waitpid(pid, 0)
+    os.write(1, struct.pack("<I", len(out)) + out)
+`
+
+// BenchmarkPlainForkServer measures plainForkServer on examples/middle
+// (200 cases), with the CPU time of this process, the server and its
+// children per candidate: compare cpu-µs/eval with BenchmarkEvaluate's
+// fork-per-candidate.
+func BenchmarkPlainForkServer(b *testing.B) {
+	target, suite := middleSuite(b)
+	src, err := os.ReadFile(target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var args []json.RawMessage
+	for _, c := range suite.Cases {
+		args = append(args, c.Args)
+	}
+	argv, err := json.Marshal(args)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(python(b).Path, "-S", "-c", plainForkServer, string(argv), suite.Function)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		in.Close()
+		cmd.Wait()
+	}()
+	req := binary.LittleEndian.AppendUint32(nil, uint32(len(src)))
+	req = append(req, src...)
+	run := func() {
+		if _, err := in.Write(req); err != nil {
+			b.Fatal(err)
+		}
+		var n [4]byte
+		if _, err := io.ReadFull(out, n[:]); err != nil {
+			b.Fatal(err)
+		}
+		res := make([]byte, binary.LittleEndian.Uint32(n[:]))
+		if _, err := io.ReadFull(out, res); err != nil {
+			b.Fatal(err)
+		}
+		if k := bytes.Count(res, []byte("\n")) + 1; k != len(suite.Cases) {
+			b.Fatalf("%d results", k)
+		}
+	}
+	run() // warm up
+	cpu := func() time.Duration {
+		return selfCPU() + time.Duration(statTicks(cmd.Process.Pid, true))*time.Second/100
+	}
+	cpu0 := cpu()
+	n := 0
+	for b.Loop() {
+		run()
+		n++
+	}
+	b.ReportMetric((cpu()-cpu0).Seconds()*1e6/float64(n), "cpu-µs/eval")
 }

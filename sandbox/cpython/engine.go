@@ -58,7 +58,10 @@ type Engine struct {
 	growing sync.WaitGroup  // the servers spawn is starting
 	quit    chan struct{}   // closed by Close: a server still starting is killed
 
-	stats struct{ candidates, forks, reused, selected, partial atomic.Int64 }
+	stats struct {
+		candidates, forks, reused, selected, partial atomic.Int64
+		fresh                                        [forkReasons]atomic.Int64 // by why (fork*)
+	}
 
 	mu          sync.Mutex
 	closed      bool
@@ -329,12 +332,59 @@ type Stats struct {
 	// Partial counts candidates compiled one changed definition at a time
 	// over the original's code (sandbox.RunOptions.Change).
 	Partial int64 `json:"partial"`
+	// FreshForks counts the fresh children (Forks) by why their candidate
+	// did not run in the child the previous one left waiting.
+	FreshForks ForkReasons `json:"fresh_forks"`
+}
+
+// ForkReasons counts fresh children by why a candidate could not reuse a
+// child (see sandbox/doc.go, "Reusing a child for pure candidates").
+type ForkReasons struct {
+	// First: no child was kept yet (the server's first candidate).
+	First int64 `json:"first"`
+	// NoReuse: the run reuses no child (coverage, a recording, lenient),
+	// or the server never does (pytest, a package, several targets, the
+	// check of delivered fixes, a test file that is not pure).
+	NoReuse int64 `json:"no_reuse"`
+	// The candidate is not pure: ImpureName names what reaches the
+	// interpreter, the process or a pure module's mutable attribute;
+	// ImpureImport imports a module that is not pure or not preloaded;
+	// ImpureDunder stores a dunder attribute or holds a dunder name as a
+	// string; ImpureString holds the name of a pure module's mutable
+	// attribute as a string and imports a module; Impure is not pure in
+	// its changed definitions alone (partial re-execution).
+	ImpureName   int64 `json:"impure_name"`
+	ImpureImport int64 `json:"impure_import"`
+	ImpureDunder int64 `json:"impure_dunder"`
+	ImpureString int64 `json:"impure_string"`
+	Impure       int64 `json:"impure"`
+	// AfterImpure: the previous candidate kept no child (it was not pure,
+	// or its run reuses none).
+	AfterImpure int64 `json:"after_impure"`
+	// Guard: the guard refused the previous candidate's child.
+	Guard int64 `json:"guard"`
+	// Served: the previous child had served its 500 candidates.
+	Served int64 `json:"served"`
+	// Ended: the previous candidate's child ended before its last case
+	// (a deadline, a crash, threads or processes left, a full record
+	// area).
+	Ended int64 `json:"ended"`
+	// Again: a later child of the same candidate, whose earlier one ended
+	// before its last case.
+	Again int64 `json:"again"`
 }
 
 // Stats reports the counters since New.
 func (e *Engine) Stats() Stats {
+	f := &e.stats.fresh
 	return Stats{Candidates: e.stats.candidates.Load(), Forks: e.stats.forks.Load(), Reused: e.stats.reused.Load(),
-		Selected: e.stats.selected.Load(), Partial: e.stats.partial.Load()}
+		Selected: e.stats.selected.Load(), Partial: e.stats.partial.Load(),
+		FreshForks: ForkReasons{
+			First: f[forkFirst].Load(), NoReuse: f[forkOff].Load(), ImpureName: f[forkName].Load(),
+			ImpureImport: f[forkImport].Load(), ImpureDunder: f[forkDunder].Load(), ImpureString: f[forkString].Load(),
+			Impure: f[forkImpure].Load(), AfterImpure: f[forkAfter].Load(), Guard: f[forkGuard].Load(),
+			Served: f[forkServed].Load(), Ended: f[forkEnded].Load(), Again: f[forkAgain].Load(),
+		}}
 }
 
 // Confinement is the isolation in force for candidates.

@@ -3,6 +3,7 @@ package cpython
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -459,5 +460,118 @@ func TestBuiltinRunnerFixtures(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, briefs(out)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestFreshForkReasons: each fresh child is counted once, under why its
+// candidate could not run in the child the previous one left waiting.
+func TestFreshForkReasons(t *testing.T) {
+	python(t)
+	tgt := target(t, "cand.py", map[string]string{"cand.py": "import math, collections\n"})
+	cases := []fitness.Case{call("f", "", "1"), call("f", "", "1")}
+	e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: cases}, Target: tgt}, config{})
+	const pure = "def f():\n    return 1\n"
+	tests := []struct {
+		name string
+		src  string
+		opts sandbox.RunOptions
+		want ForkReasons
+	}{
+		{"first", pure, sandbox.RunOptions{}, ForkReasons{First: 1}},
+		{"reused", pure, sandbox.RunOptions{}, ForkReasons{}},
+		{"a denied name", "def f():\n    open\n    return 1\n", sandbox.RunOptions{}, ForkReasons{ImpureName: 1}},
+		{"after it", pure, sandbox.RunOptions{}, ForkReasons{AfterImpure: 1}},
+		{"an import", "import wave\ndef f():\n    return 1\n", sandbox.RunOptions{}, ForkReasons{ImpureImport: 1}},
+		{"a dunder string", "def f():\n    return len('__xy__') - 5\n", sandbox.RunOptions{}, ForkReasons{ImpureDunder: 1}},
+		{"coverage", pure, sandbox.RunOptions{Coverage: true}, ForkReasons{NoReuse: 1}},
+		{"after coverage", pure, sandbox.RunOptions{}, ForkReasons{AfterImpure: 1}},
+		// Pure by the static check, refused by the guard.
+		{"changes the standard library", "import math\ndef f():\n    math.floor = lambda x: 42\n    return 1\n",
+			sandbox.RunOptions{}, ForkReasons{}},
+		{"after the guard", pure, sandbox.RunOptions{}, ForkReasons{Guard: 1}},
+		// Killed at its first case's cap: its second case in a child of
+		// its own.
+		{"loops", "def f():\n    while True:\n        pass\n", sandbox.RunOptions{Timeout: 50 * time.Millisecond},
+			ForkReasons{Again: 1}},
+		{"after the loop", pure, sandbox.RunOptions{}, ForkReasons{Ended: 1}},
+	}
+	for _, tt := range tests {
+		before := e.Stats()
+		if _, err := e.Run(context.Background(), []byte(tt.src), tt.opts); err != nil {
+			t.Fatal(err)
+		}
+		after := e.Stats()
+		got, sum := forkDelta(before.FreshForks, after.FreshForks)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: fresh forks mismatch (-want +got):\n%s", tt.name, diff)
+		}
+		if forks := after.Forks - before.Forks; forks != sum {
+			t.Errorf("%s: %d forks, %d reasons", tt.name, forks, sum)
+		}
+	}
+}
+
+// forkDelta is b - a, field by field, and the sum of its fields.
+func forkDelta(a, b ForkReasons) (ForkReasons, int64) {
+	var d ForkReasons
+	va, vb, vd := reflect.ValueOf(a), reflect.ValueOf(b), reflect.ValueOf(&d).Elem()
+	sum := int64(0)
+	for i := range vd.NumField() {
+		n := vb.Field(i).Int() - va.Field(i).Int()
+		vd.Field(i).SetInt(n)
+		sum += n
+	}
+	return d, sum
+}
+
+// TestPlainCalls: a plain call (scalar arguments, run inlined in the case
+// loops) reports what the same call reports through the general path
+// (an argument that is a list), in a kept child and in a fresh fork per
+// candidate.
+func TestPlainCalls(t *testing.T) {
+	python(t)
+	src := `def ret_int(_):
+    return 7
+def ret_min(_):
+    return -(2 ** 63)
+def ret_over(_):
+    return 2 ** 63
+def ret_bool(_):
+    return True
+def ret_none(_):
+    return None
+def ret_str(_):
+    return "x"
+def ret_list(_):
+    return [1, [2]]
+def ret_gen(_):
+    return (i for i in range(3))
+def gen_raises(_):
+    yield 1
+    raise KeyError("k")
+def raises(_):
+    raise ValueError("bad")
+class Sub(int):
+    pass
+def ret_sub(_):
+    return Sub(3)
+`
+	var cases []fitness.Case
+	for _, fn := range []string{"ret_int", "ret_min", "ret_over", "ret_bool", "ret_none", "ret_str", "ret_list",
+		"ret_gen", "gen_raises", "raises", "ret_sub", "missing"} {
+		// The plain call, then the same through the general path.
+		cases = append(cases, call(fn, "[0]", "7"), call(fn, "[[0]]", "7"))
+	}
+	for _, noReuse := range []bool{false, true} {
+		out := runOne(t, src, cases, sandbox.RunOptions{}, config{noReuse: noReuse})
+		got := briefs(out)
+		for i := 0; i < len(got); i += 2 {
+			if got[i] != got[i+1] {
+				t.Errorf("noReuse %v, %s: plain %v, general %v", noReuse, cases[i].Function, got[i], got[i+1])
+			}
+		}
+		if got[0].Verdict != fitness.Passed || got[2].Verdict != fitness.WrongAnswer {
+			t.Errorf("noReuse %v: %v", noReuse, got[:4])
+		}
 	}
 }

@@ -119,13 +119,31 @@ const (
 	wallSize     = 8  // msgWall's f64 wall cap of a case
 	progressSize = 4  // a record's u16 asserts passed, u16 asserts
 	cpuSize      = 8  // a record's f64 CPU seconds
-	doneSize     = 16 // msgDone's u32 reused, u32 forks, u32 kept, u32 how it ran (done*)
+	doneSize     = 20 // msgDone's u32 reused, u32 forks, u32 kept, u32 how it ran (done*), u32 why (fork*)
 )
 
 // How a candidate ran, in msgDone.
 const (
 	doneSelected = 1 // only the selected cases ran
 	donePartial  = 2 // compiled over the original's code
+)
+
+// Why a candidate's first fresh child was forked, in msgDone (0: none
+// was); [ForkReasons] has what each means.
+const (
+	forkFirst = iota + 1
+	forkOff
+	forkName
+	forkImport
+	forkDunder
+	forkString
+	forkImpure
+	forkAfter
+	forkGuard
+	forkServed
+	forkEnded
+	forkAgain
+	forkReasons // one past the last
 )
 
 // maxMessage bounds what Go accepts from a server, which runs untrusted
@@ -155,7 +173,15 @@ type server struct {
 	memo *fitness.Memo // the verdicts of the observations last judged, per case
 
 	walls *float64 // the wall caps the server has (msgWall): the first of RunOptions.WallCaps
+
+	// buf is the payload of the last message run received, kept for the
+	// next (every reader of a payload copies what it keeps): a chunk of
+	// records costs no allocation.
+	buf []byte
 }
+
+// maxKeptBuffer bounds the buffer a server keeps between messages.
+const maxKeptBuffer = 1 << 20
 
 // fitsU32 reports whether offsets into src fit a u32.
 func fitsU32(src []byte) bool { return int64(len(src)) < 1<<32 }
@@ -316,6 +342,11 @@ func (s *server) send(kind byte, head, payload []byte, timeout time.Duration) er
 
 // recv reads one message.
 func (s *server) recv(deadline time.Time) (byte, []byte, error) {
+	return s.recvInto(deadline, nil)
+}
+
+// recvInto reads one message, its payload into buf when it fits.
+func (s *server) recvInto(deadline time.Time, buf []byte) (byte, []byte, error) {
 	s.out.SetReadDeadline(deadline)
 	var hdr [5]byte
 	if _, err := io.ReadFull(s.r, hdr[:]); err != nil {
@@ -325,7 +356,11 @@ func (s *server) recv(deadline time.Time) (byte, []byte, error) {
 	if n == 0 || n > maxMessage {
 		return 0, nil, fmt.Errorf("bad message length %d", n)
 	}
-	payload := make([]byte, n-1)
+	payload := buf[:0]
+	if cap(buf) < int(n-1) {
+		payload = make([]byte, n-1)
+	}
+	payload = payload[:n-1]
 	if _, err := io.ReadFull(s.r, payload); err != nil {
 		return 0, nil, err
 	}
@@ -417,7 +452,10 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		if deadline.After(bound) {
 			deadline = bound
 		}
-		kind, payload, err := s.recv(deadline)
+		kind, payload, err := s.recvInto(deadline, s.buf)
+		if cap(payload) <= maxKeptBuffer {
+			s.buf = payload[:0]
+		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -446,7 +484,14 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		case msgDone:
 			if len(payload) == doneSize {
 				e.stats.reused.Add(int64(binary.LittleEndian.Uint32(payload)))
-				e.stats.forks.Add(int64(binary.LittleEndian.Uint32(payload[4:])))
+				forks := binary.LittleEndian.Uint32(payload[4:])
+				e.stats.forks.Add(int64(forks))
+				if why := binary.LittleEndian.Uint32(payload[16:]); why > 0 && why < forkReasons && forks > 0 {
+					// The first fresh child, then the candidate's later
+					// ones: its own children ended early.
+					e.stats.fresh[why].Add(1)
+					e.stats.fresh[forkAgain].Add(int64(forks - 1))
+				}
 				how := binary.LittleEndian.Uint32(payload[12:])
 				if how&donePartial != 0 {
 					e.stats.partial.Add(1)

@@ -7,7 +7,7 @@ one.
 
 Owns what a child needs besides the case table and the shared memory
 (which main.py hands it): MEMORY_MB, the CPU limits CPU_LIMITS, ALL_CALLS,
-and what each case must find as the previous one left it: PATH0,
+PLAIN (the cases the loops run inlined), and what each case must find as the previous one left it: PATH0,
 RECURSION_LIMIT, EMPTY_STDIN and BASE_MODULES, the modules a case keeps
 (configure, the last step of the setup).
 """
@@ -15,6 +15,7 @@ import gc
 import marshal
 import os
 import resource
+import struct
 import sys
 from _thread import _count as _thread_count
 from time import monotonic, process_time
@@ -22,17 +23,15 @@ from time import monotonic, process_time
 from . import candidate, guard, partial, real_pytest, record, verify
 from .candidate import Ctx, LenientCtx
 from .guard import Flags
-from .observe import Output, make_stdin
+from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, Output, encode_value, make_stdin
 from .protocol import (
     CALL, CALLS_MAX, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF,
-    JOB_PARTIAL, JOB_PURE, JOB_RECORD, PROGRESS, REC, U32, put_record,
+    JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE, ST_RETURNED, U32, put_record,
 )
 from .real_pytest import LenientPytestCtx, PytestCtx
 
 ModuleType = type(sys)
 modules = sys.modules
-
-MAX_SERVED = 500  # candidates one reused child runs at most
 
 MEMORY_MB = 512  # RLIMIT_AS of a child
 CPU_LIMITS = ()  # RLIMIT_CPU (seconds) of a child that starts at case i
@@ -41,12 +40,17 @@ EMPTY_STDIN = None  # sys.stdin of a case without input
 RECURSION_LIMIT = 1000
 PATH0 = ()  # sys.path as every case starts with it
 BASE_MODULES = set()  # the modules a case keeps loaded (prune_modules adds the standard library's)
+PLAIN = ()  # per case: (callee, arguments) of a plain call (run_pure_calls), else None
+
+# The record of a call that returned an int: REC and its observation,
+# RET_INT, in one layout.
+REC_INT = struct.Struct(REC.format + RET_INT.format[1:])
 
 
 def configure(cases, memory_mb):
     """Sets what a child needs for cases: call it last in the setup, once
     sys.path and the modules loaded are as every case must find them."""
-    global MEMORY_MB, CPU_LIMITS, ALL_CALLS, EMPTY_STDIN, RECURSION_LIMIT, PATH0, BASE_MODULES
+    global MEMORY_MB, CPU_LIMITS, ALL_CALLS, EMPTY_STDIN, RECURSION_LIMIT, PATH0, BASE_MODULES, PLAIN
     MEMORY_MB = memory_mb
     # RLIMIT_CPU of a child that starts at case i: a backstop only, the
     # manager enforces each case's deadline.
@@ -57,6 +61,15 @@ def configure(cases, memory_mb):
         limits.append(int(total) + 1)
     CPU_LIMITS = tuple(reversed(limits))
     ALL_CALLS = all(c.kind == CALL and c.stdin is None for c in cases)
+    # A plain call: a top-level function, scalar arguments, no keyword
+    # arguments, nothing to report but the value (Ctx.run_call_in's
+    # shortest path).
+    PLAIN = tuple(
+        (c.fn_head, c.args)
+        if c.kind == CALL and not c.fn_rest and c.args is not None and c.kwargs == () and c.then_json is None
+        and not c.want_args else None
+        for c in cases
+    )
     EMPTY_STDIN = make_stdin("")
     RECURSION_LIMIT = sys.getrecursionlimit()
     PATH0 = tuple(sys.path)
@@ -179,6 +192,15 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     calls = None
     trace_all = cov and not pytest_mode
     import_cov = [None] if trace_all and same_import else None
+    # Plain calls (PLAIN) run inlined, as in run_pure_calls, when nothing
+    # wraps a case: no coverage, recording, check, lenient runtime or
+    # pytest session.
+    plain = PLAIN if not (cov or recording or checking or lx is not None or pytest_mode) else ()
+    fresh, raised = ctx.fresh, ctx.raised
+    int_pack, int_size, int_obs = REC_INT.pack_into, REC_INT.size, RET_INT.size
+    lo, hi = I64_MIN, I64_MAX
+    path0 = list(PATH0)
+    sysd = sys.__dict__
     used = recbase
     out = err = None
     i = start
@@ -194,11 +216,41 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
             out = Output()
         if err is None or err.n or err.closed:
             err = Output()
-        sys.stdout = out
-        sys.stderr = err
-        sys.stdin = EMPTY_STDIN if c.stdin is None else make_stdin(c.stdin)
+        # (Set only when changed: setting an attribute of sys costs more
+        # than reading its dict.)
+        if sysd.get("stdout") is not out:
+            sysd["stdout"] = out
+        if sysd.get("stderr") is not err:
+            sysd["stderr"] = err
+        stdin = EMPTY_STDIN if c.stdin is None else make_stdin(c.stdin)
+        if sysd.get("stdin") is not stdin:
+            sysd["stdin"] = stdin
+        del stdin
         kind = c.kind
-        if import_cov is not None and kind == CALL:
+        r = None  # a returned int, its record written in one pack
+        p = plain[i] if plain else None
+        if p is not None:
+            # Ctx.run_call of a plain call.
+            try:
+                dd = fresh(module)
+            except BaseException as e:
+                status, payload, detail = raised(e)
+            else:
+                f = None
+                try:
+                    f = dd.get(p[0], dd)
+                    if f is dd:
+                        status, payload, detail = RTE, b"", "the candidate does not define %s" % p[0]
+                    else:
+                        r = f(*p[1])
+                        if type(r) is not int or not lo <= r <= hi:
+                            status, payload, detail = ST_RETURNED, encode_value(r) + NO_ARGS, None
+                            r = None
+                except BaseException as e:
+                    r = None
+                    status, payload, detail = raised(e)
+                del dd, f
+        elif import_cov is not None and kind == CALL:
             status, payload, detail = call_with_coverage(ctx, c, tracer, covmv, import_cov)
         else:
             if trace_all:
@@ -228,32 +280,41 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         if flags.copy:
             os._exit(0)  # a fork of the candidate came back into the harness
         t1 = clock()
-        if used + len(payload) + maxrec > cap:
-            # No room for this record: a fresh child runs the case again
-            # with an empty record area.
-            hdr_pack(shm, 0, -1, t1, used, i)
-            os._exit(0)
-        progress = ctx.progress
-        if progress is not None:
-            ctx.progress = None
-        cpu = None
-        if cov:
-            p1 = process_time()
-            cpu, p0 = p1 - p0, p1
-        if lx is not None:
-            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, lx.take(), progress, None, cpu)
-            if cov:
-                covmv[:] = zeros
-        elif detail or cov or progress or calls:
-            used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, None, progress,
-                              calls, cpu)
-            if cov:
-                covmv[:] = zeros
+        if r is not None:
+            # A plain call: no progress, coverage, injections or calls.
+            if used + int_obs + maxrec > cap:
+                hdr_pack(shm, 0, -1, t1, used, i)
+                os._exit(0)
+            int_pack(shm, used, i, ST_RETURNED, 0, t1 - t0, b"i", r, 0)
+            used += int_size
+            detail = payload = None
         else:
-            rec_pack(shm, used, i, status, 0, t1 - t0)
-            used += rec_size
-            shm[used : used + len(payload)] = payload
-            used += len(payload)
+            if used + len(payload) + maxrec > cap:
+                # No room for this record: a fresh child runs the case again
+                # with an empty record area.
+                hdr_pack(shm, 0, -1, t1, used, i)
+                os._exit(0)
+            progress = ctx.progress
+            if progress is not None:
+                ctx.progress = None
+            cpu = None
+            if cov:
+                p1 = process_time()
+                cpu, p0 = p1 - p0, p1
+            if lx is not None:
+                used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, lx.take(), progress, None, cpu)
+                if cov:
+                    covmv[:] = zeros
+            elif detail or cov or progress or calls:
+                used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, None, progress,
+                                  calls, cpu)
+                if cov:
+                    covmv[:] = zeros
+            else:
+                rec_pack(shm, used, i, status, 0, t1 - t0)
+                used += rec_size
+                shm[used : used + len(payload)] = payload
+                used += len(payload)
         i += 1
         if sel is not None:
             while i < n and not sel[i]:
@@ -269,8 +330,10 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
                 nmods = prune_modules(BASE_MODULES)
         if modules.get("__main__") is not harness_main:
             modules["__main__"] = harness_main
-        if tuple(sys.path) != PATH0:
+        sp = sys.path
+        if (sp != path0) if type(sp) is list else (tuple(sp) != PATH0):
             sys.path = list(PATH0)
+        del sp
         if getrl() != RECURSION_LIMIT:
             setrl(RECURSION_LIMIT)
         if EMPTY_STDIN.closed:
@@ -327,17 +390,27 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
     and things of pure standard-library modules, and the case left its
     globals as they were. Without attribute stores, pure code cannot change
     anything such a module body reads, so executing it again would make the
-    same module."""
+    same module.
+
+    A case of PLAIN (a plain call, see configure) on the module kept is
+    Ctx.run_call_in inlined, and a returned int is its record and
+    observation in one pack: the commonest case costs a few struct calls,
+    not a few calls of functions."""
     hdr_pack = HDR.pack_into
     rec_pack = REC.pack_into
     rec_size = REC.size
+    int_pack = REC_INT.pack_into
+    int_size = REC_INT.size
+    int_obs = RET_INT.size  # the observation's part, as the room check counts a payload
     clock = monotonic
     n = end
     mods = modules
     modname = candidate.MODULE
     maxrec = REC.size + 2 + DETAIL_MAX + 4
     ctx = Ctx(code)
-    run_call, run_in = ctx.run_call, ctx.run_call_in
+    run_call, run_in, raised = ctx.run_call, ctx.run_call_in, ctx.raised
+    plain = PLAIN
+    lo, hi = I64_MIN, I64_MAX
     out = Output()
     sys.stdout = out
     sys.stderr = Output()
@@ -352,7 +425,31 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
     t0 = clock()
     hdr_pack(shm, 0, i, t0, used, i)
     while i < n:
-        if d is not None:
+        p = plain[i]
+        r = None  # a returned int, its record written in one pack
+        if d is not None and p is not None:
+            # Ctx.run_call_in of a plain call, on the module kept.
+            mods[modname] = m
+            f = None
+            try:
+                f = d.get(p[0], d)
+                if f is d:
+                    status, payload, detail = RTE, b"", "the candidate does not define %s" % p[0]
+                else:
+                    r = f(*p[1])
+                    if type(r) is not int or not lo <= r <= hi:
+                        # Encoding may run the candidate's code (a
+                        # returned generator, a __repr__): what it raises
+                        # is the case's exception.
+                        status, payload, detail = ST_RETURNED, encode_value(r) + NO_ARGS, None
+                        r = None
+            except BaseException as e:
+                r = None
+                status, payload, detail = raised(e)
+            del f
+            if d != snap:
+                d = None
+        elif d is not None:
             mods[modname] = m
             status, payload, detail = run_in(cases[i], d)
             if d != snap:
@@ -369,16 +466,24 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
         else:
             status, payload, detail = run_call(cases[i])
         t1 = clock()
-        if used + len(payload) + maxrec > cap:
-            hdr_pack(shm, 0, -1, t1, used, i)  # no room: a fresh child runs it again
-            os._exit(0)
-        if detail:
-            used = put_record(shm, used, i, status, t1 - t0, payload, detail, None)
+        if r is not None:
+            if used + int_obs + maxrec > cap:
+                hdr_pack(shm, 0, -1, t1, used, i)  # no room: a fresh child runs it again
+                os._exit(0)
+            int_pack(shm, used, i, ST_RETURNED, 0, t1 - t0, b"i", r, 0)
+            used += int_size
         else:
-            rec_pack(shm, used, i, status, 0, t1 - t0)
-            used += rec_size
-            shm[used : used + len(payload)] = payload
-            used += len(payload)
+            if used + len(payload) + maxrec > cap:
+                hdr_pack(shm, 0, -1, t1, used, i)  # no room: a fresh child runs it again
+                os._exit(0)
+            if detail:
+                used = put_record(shm, used, i, status, t1 - t0, payload, detail, None)
+            else:
+                rec_pack(shm, used, i, status, 0, t1 - t0)
+                used += rec_size
+                shm[used : used + len(payload)] = payload
+                used += len(payload)
+            del detail, payload
         i += 1
         if sel is not None:
             while i < n and not sel[i]:
@@ -389,7 +494,6 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
         if out.n:
             out = Output()
             sys.stdout = out
-        del detail, payload
         if i < n and used + maxrec > cap:
             hdr_pack(shm, 0, -1, t1, used, i)
             os._exit(0)

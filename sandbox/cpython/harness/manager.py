@@ -21,8 +21,9 @@ from . import candidate, collected, partial, real_pytest
 from .candidate import compile_joined
 from .protocol import (
     CALLS_MAX, CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_PARTIAL,
-    DONE_SELECTED, EXIT_MEMORY, FORK, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_PARTIAL, JOB_PURE, JOB_RECORD,
-    MLE, MSG, MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED,
+    DONE_SELECTED, EXIT_MEMORY, FORK, FORK_AFTER, FORK_AGAIN, FORK_ENDED, FORK_FIRST, FORK_GUARD, FORK_IMPURE, FORK_OFF,
+    FORK_SERVED, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
+    MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED,
     REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL, RUN_RANGE, RUN_RECORD, RUN_SELECT, RUN_WALL, SHM_SIZE,
     SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
 )
@@ -145,6 +146,16 @@ class Manager:
         self.walls = ()  # the wall caps of the cases (MSG_WALL)
         self.wall = ()  # of the running candidate: walls, or () without RUN_WALL
         self.walled = 0.0  # the wall cap of the case killed last, if that killed it
+        # Why the next candidate finds no child waiting (FORK_*), the
+        # candidates the running child has served, and of the current
+        # candidate: why it cannot reuse a child (FORK_OFF, not pure;
+        # 0: it may), its children so far, why its first fresh one was
+        # forked (0: none yet).
+        self.gone = FORK_FIRST
+        self.served = 0
+        self.cause = 0
+        self.children = 0
+        self.why = 0
 
     def forker_msg(self):
         b = b""
@@ -172,18 +183,25 @@ class Manager:
         or "timeout", wait status) once the forker has reaped it and
         everything it left."""
         fork_time = monotonic()
+        why = FORK_AGAIN if self.children else self.cause or self.gone
+        self.children += 1
         if reuse and self.idle:
             pid = self.idle
             self.idle = 0
             self.reused += 1
+            self.served += 1
             os.write(self.go, CHILD_GO)
             how, status = self.supervise(pid, fork_time)
             if how != "exit" or HDR.unpack_from(self.shm, 0)[3] != START[0] or CUR.unpack_from(self.shm, 0)[0] != -1:
                 return how, status
             # The idle child was gone before it started: use a fresh one.
             fork_time = monotonic()
+            why = FORK_ENDED
         self.retire()
         self.forks += 1
+        self.served = 1
+        if not self.why:
+            self.why = why
         # The first fresh child of a candidate starts in an emptied
         # working directory (FORK_WIPE); its later children keep what the
         # candidate's earlier cases wrote there, as one process would.
@@ -337,10 +355,16 @@ class Manager:
             code, lx = self.lenient(src, code, plan)
         shm, cases = self.shm, self.cases
         n = len(cases) if end is None else min(end, len(cases))
+        self.cause = FORK_OFF
+        reuse, mask = 0, 0
         if REUSE and not cov and not record and lx is None:
-            reuse, mask = partial.pure(part, None) if part is not None else pure_code(code)
-        else:
-            reuse, mask = 0, 0
+            why = []
+            reuse, mask = partial.pure(part, None) if part is not None else pure_code(code, why=why)
+            self.cause = 0
+            if not reuse:
+                if part is not None:
+                    pure_code(code, why=why)  # the whole module's reason
+                self.cause = why[0] if why else FORK_IMPURE
         selected = (sel is not None and part is not None and part.same_scopes and lx is None and not cov
                     and len(sel) == len(cases))
         if selected and real_pytest.PYTEST_MODE:
@@ -406,6 +430,16 @@ class Manager:
             if not (recbase <= used <= cap and start <= nxt <= n):
                 used, nxt = recbase, start  # the header is garbage: trust nothing
             nxt = next_case(nxt)
+            if how != "done":
+                # Why the next candidate will find no child waiting.
+                if not reuse:
+                    self.gone = FORK_AFTER
+                elif how == "timeout" or nxt < n or status != 0:
+                    self.gone = FORK_ENDED
+                elif self.served >= MAX_SERVED:
+                    self.gone = FORK_SERVED
+                else:
+                    self.gone = FORK_GUARD
             if how != "done" and nxt < n and (how == "timeout" or cur == nxt or nxt == start):
                 if used > cap - maxrec:
                     used, nxt = recbase, start
@@ -469,7 +503,7 @@ class Manager:
                 # with RUN_PARTIAL a u32 count and the changed
                 # definitions, with RUN_SELECT a byte per case, then the
                 # source.
-                self.reused = self.forks = 0
+                self.reused = self.forks = self.children = self.why = 0
                 flags = payload[0]
                 (self.cap,) = CAP.unpack_from(payload, 1)
                 self.abandon = bool(flags & RUN_ABANDON)
@@ -496,7 +530,7 @@ class Manager:
                     off += len(self.cases)
                 how = self.evaluate(payload[off:], bool(flags & RUN_COVERAGE), plan, first, end, spans, sel,
                                     bool(flags & RUN_RECORD))
-                send(MSG_DONE, DONE.pack(self.reused, self.forks, 1 if self.idle else 0, how))
+                send(MSG_DONE, DONE.pack(self.reused, self.forks, 1 if self.idle else 0, how, self.why))
             elif kind == MSG_WALL:
                 k = len(payload) // WALL.size
                 self.walls = tuple(WALL.unpack_from(payload, j * WALL.size)[0] for j in range(k))

@@ -57,9 +57,26 @@ CAP = struct.Struct("<d")  # the cap of the case timeouts
 RANGE = struct.Struct("<II")  # first case, end
 SPAN = struct.Struct("<IIII")  # a changed definition: its bytes in the candidate, in the original
 WALL = struct.Struct("<d")  # a case's wall cap (seconds)
-DONE = struct.Struct("<IIII")  # a D message: chunks run in a reused child, fresh children, a child kept, how it ran (DONE_*)
+# a D message: chunks run in a reused child, fresh children, a child kept,
+# how it ran (DONE_*), why its first fresh child was forked (FORK_*; 0: none)
+DONE = struct.Struct("<IIIII")
 DONE_SELECTED = 1  # only the selected cases ran
 DONE_PARTIAL = 2  # compiled over the original's code
+# Why a candidate ran in a fresh child rather than in the one the previous
+# candidate left waiting: the cpython engine counts each (Stats).
+FORK_FIRST = 1  # no child was kept yet: the server's first candidate
+FORK_OFF = 2  # this run reuses no child: coverage, a recording, lenient, or a server that never reuses
+FORK_NAME = 3  # not pure: a name that reaches the interpreter, the process or a mutable attribute (purity.py)
+FORK_IMPORT = 4  # not pure: an import of a module that is not pure or not loaded
+FORK_DUNDER = 5  # not pure: a dunder attribute stored, or a dunder name as a string
+FORK_STRING = 6  # not pure: a string naming a pure module's mutable attribute, and an import
+FORK_IMPURE = 7  # not pure, changed definitions alone (partial.py)
+FORK_AFTER = 8  # the previous candidate kept no child: not pure, or its run reuses none
+FORK_GUARD = 9  # the guard refused the previous candidate's child (guard.py)
+FORK_SERVED = 10  # the previous candidate's child had served MAX_SERVED candidates
+FORK_ENDED = 11  # the previous candidate's child ended before its last case: a deadline, a crash, threads left
+FORK_AGAIN = 12  # the candidate's own earlier child ended before its last case
+MAX_SERVED = 500  # candidates one reused child runs at most
 
 # ---- records -----------------------------------------------------------------
 #

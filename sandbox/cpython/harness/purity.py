@@ -18,6 +18,8 @@ and STATIC_CHECK (configure).
 """
 import sys
 
+from .protocol import FORK_DUNDER, FORK_IMPORT, FORK_NAME, FORK_STRING
+
 NoneType = type(None)
 CodeType = type(compile("", "", "exec"))
 FunctionType = type(lambda: None)
@@ -97,13 +99,14 @@ def _opcodes():
     return _OPS
 
 
-def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None):
+def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None, why=None):
     """(0, 0) if code (or a code object in it) is not pure (see above),
     else (1 or 2 when it also stores or deletes no attribute at all (see
     run_pure_calls), the mask of the pure modules it can reach). checked
     (default STATIC_CHECK) applies the static check of names; deny (default
     DENY) are the names it denies, imports (default: every pure module
-    loaded) the modules it may import."""
+    loaded) the modules it may import. why, a list, gets the reason
+    of a (0, 0): FORK_NAME, FORK_IMPORT, FORK_DUNDER or FORK_STRING."""
     ext_op, import_op, store_ops = _opcodes()
     attrs = False
     mask = 0
@@ -124,7 +127,7 @@ def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None):
         names = co.co_names
         for name in names:
             if name in deny and checked:
-                return 0, 0
+                return _impure(why, FORK_NAME)
         b = co.co_code
         ext = 0
         for i in range(0, len(b), 2):
@@ -139,13 +142,13 @@ def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None):
                 if name in extra_imports:
                     continue
                 if name not in PURE_MODULES or name not in modules or imports is not None and name not in imports:
-                    return 0, 0
+                    return _impure(why, FORK_IMPORT)
                 mask |= reach.get(name, 0)
             elif op in store_ops:
                 attrs = True
                 name = names[arg]
                 if name.startswith("__") and name.endswith("__") and checked:
-                    return 0, 0
+                    return _impure(why, FORK_DUNDER)
         consts = list(co.co_consts)
         while consts:
             k = consts.pop()
@@ -153,15 +156,23 @@ def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None):
             if t is CodeType:
                 stack.append(k)
             elif t is str and checked:
-                if k in deny_names or (k[:2] == "__" and k[-2:] == "__" and k not in CONST_DUNDERS):
-                    return 0, 0
+                if k in deny_names:
+                    return _impure(why, FORK_NAME)
+                if k[:2] == "__" and k[-2:] == "__" and k not in CONST_DUNDERS:
+                    return _impure(why, FORK_DUNDER)
                 if k in deny:
                     module_names = True
             elif t is tuple or t is frozenset:
                 consts.extend(k)
     if module_names and mask:
-        return 0, 0
+        return _impure(why, FORK_STRING)
     return (1 if attrs else 2), mask
+
+
+def _impure(why, reason):
+    if why is not None:
+        why.append(reason)
+    return 0, 0
 
 
 def imported_names(code):
