@@ -66,7 +66,7 @@ def configure(cases, memory_mb):
     # shortest path).
     PLAIN = tuple(
         (c.fn_head, c.args)
-        if c.kind == CALL and not c.fn_rest and c.args is not None and c.kwargs == () and c.then_json is None
+        if c.kind == CALL and not c.fn_rest and c.args is not None and c.kwargs == () and c.then_m is None
         and not c.want_args else None
         for c in cases
     )
