@@ -56,7 +56,7 @@ type search struct {
 	guardReady  chan guardSetup // the guard's setup, started with the search
 	guardWaited bool
 	guard       *guard.Guard
-	// The check of delivered fixes (verify.go), opened with the search.
+	// The check of delivered fixes (verify.go), opened when the run starts.
 	verifyReady  chan verifySetup
 	verifyWrap   func(Runner) Runner // the suite's subset, when cases were left out
 	verifyWaited bool
