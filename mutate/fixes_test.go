@@ -64,6 +64,10 @@ var devFixes = []struct {
 		"def meter(n, r_bar, r_bar_user):\n    left = r_bar * n\n    if n:\n        left += r_bar\n    return left\n",
 		"def meter(n, r_bar, r_bar_user):\n    left = r_bar_user * n\n    if n:\n        left += r_bar_user\n    return left\n"},
 
+	{"one name wrapped at every read", "rename",
+		"def size(n, gnu):\n    if n < 1000:\n        return f\"{n}B\" if gnu else f\"{n} Bytes\"\n    return f\"{n / 1000:.1f} kB\"\n",
+		"def size(n, gnu):\n    if n < 1000:\n        return f\"{int(n)}B\" if gnu else f\"{int(n)} Bytes\"\n    return f\"{n / 1000:.1f} kB\"\n"},
+
 	// A callable used where its call was meant.
 	{"not str_op into its call", "add-call",
 		"def match(op, negate):\n    str_op = OPS[op]\n    if negate:\n        return lambda attr, value: not str_op\n    return str_op\n",
