@@ -128,7 +128,8 @@ var opWrap = Operator{
 		"of the function or 0. A sequence into set(xs), sorted(xs), tuple(xs),\n" +
 		"list(set(xs)); another name, attribute, call or subscript into str(x), int(x);\n" +
 		"a == b into set(a) == set(b) (sorted, len, list, str, int); a call into one of\n" +
-		"its arguments: yield flatten(x) into yield x.",
+		"its arguments: yield flatten(x) into yield x; a display of one element into the\n" +
+		"conversion of it: [src] into list(src). In an f-string's field, x into int(x).",
 	Targets: siteTargets(program.SiteExpr),
 	Applies: onKind(program.SiteExpr),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
@@ -154,6 +155,9 @@ var opWrap = Operator{
 		// Conversions: of a sequence into another collection, of
 		// anything else into a string or a number.
 		convs := []string{"str", "int"}
+		if s.InString {
+			convs = []string{"int"} // a replacement field formats with str already
+		}
 		if c.sequence(id) {
 			convs = []string{"set", "sorted", "tuple", "list(set"}
 		} else if s.Node != "identifier" && s.Node != "attribute" && s.Node != "call" && s.Node != "subscript" {
@@ -171,6 +175,7 @@ var opWrap = Operator{
 			emit(replaceText(id, f+"("+arg+")"))
 		}
 		c.unwrap(id, emit)
+		c.displayToCall(id, emit)
 		if !s.InString || !strings.HasPrefix(cur, "{") {
 			emit(replaceText(id, "["+arg+"]"))
 		}
@@ -251,6 +256,37 @@ func (c *Context) unwrap(id int, emit func(program.Edit)) {
 			emit(replaceText(id, s.Fit(p.SiteText(e), p.Sites[e].Prec)))
 		}
 	}
+}
+
+// displayToCall proposes, for a display of one element, the conversion
+// of that element: [src] into list(src), {x} into set(x), (x,) into
+// tuple(x) — a collection of the element's items, not the element.
+func (c *Context) displayToCall(id int, emit func(program.Edit)) {
+	p := c.Prog
+	s := &p.Sites[id]
+	cur := p.SiteText(id)
+	var f string
+	switch s.Node {
+	case "list":
+		f = "list"
+	case "set":
+		f = "set"
+	case "tuple":
+		f = "tuple"
+	default:
+		return
+	}
+	if !c.builtin(f) || len(cur) < 3 || !strings.ContainsRune("[{(", rune(cur[0])) {
+		return
+	}
+	inner := strings.TrimSpace(cur[1 : len(cur)-1])
+	if f == "tuple" {
+		inner = strings.TrimSpace(strings.TrimSuffix(inner, ","))
+	}
+	if args := topLevel(inner); len(args) != 1 || inner == "" || strings.HasPrefix(inner, "*") {
+		return
+	}
+	emit(replaceText(id, f+"("+inner+")"))
 }
 
 var opSwapOperands = Operator{

@@ -292,11 +292,14 @@ func (c *Context) findDevTargets(w func(int) float64) {
 				c.consts.add(i, w(s.Stmt))
 			}
 		case program.SiteIdent:
-			if !readSite(p, i) || len(c.similarNames(s.Stmt, p.SiteText(i))) == 0 {
+			if !readSite(p, i) {
 				continue
 			}
-			c.similar.add(i, w(s.Stmt))
-			if stmts, _ := c.renameLevels(i); len(stmts) > 0 {
+			sim := len(c.similarNames(s.Stmt, p.SiteText(i))) > 0
+			if sim {
+				c.similar.add(i, w(s.Stmt))
+			}
+			if stmts, _ := c.renameLevels(i); len(stmts) > 0 && (sim || stmts[0] == s.Stmt && !p.Stmts[s.Stmt].Compound && p.Stmts[s.Stmt].Kind != "delete_statement" && len(c.conversions(p.SiteText(i))) > 0) {
 				c.renameSites.add(i, w(s.Stmt))
 			}
 		case program.SiteExpr, program.SiteCond:

@@ -64,6 +64,10 @@ var devFixes = []struct {
 		"def meter(n, r_bar, r_bar_user):\n    left = r_bar * n\n    if n:\n        left += r_bar\n    return left\n",
 		"def meter(n, r_bar, r_bar_user):\n    left = r_bar_user * n\n    if n:\n        left += r_bar_user\n    return left\n"},
 
+	{"one name wrapped at every read", "rename",
+		"def size(n, gnu):\n    if n < 1000:\n        return f\"{n}B\" if gnu else f\"{n} Bytes\"\n    return f\"{n / 1000:.1f} kB\"\n",
+		"def size(n, gnu):\n    if n < 1000:\n        return f\"{int(n)}B\" if gnu else f\"{int(n)} Bytes\"\n    return f\"{n / 1000:.1f} kB\"\n"},
+
 	// A callable used where its call was meant.
 	{"not str_op into its call", "add-call",
 		"def match(op, negate):\n    str_op = OPS[op]\n    if negate:\n        return lambda attr, value: not str_op\n    return str_op\n",
@@ -110,6 +114,15 @@ var devFixes = []struct {
 	{"a call into its argument", "wrap",
 		"def walk(x):\n    for c in x:\n        yield flatten(c)\n",
 		"def walk(x):\n    for c in x:\n        yield c\n"},
+	{"a value formatted in an f-string", "wrap",
+		"def size(n):\n    return f\"{n} Byte\"\n",
+		"def size(n):\n    return f\"{int(n)} Byte\"\n"},
+	{"a field with a format spec", "wrap",
+		"def mixed(whole, num, den):\n    return f\"{whole:.0f} {num:.0f}/{den:.0f}\"\n",
+		"def mixed(whole, num, den):\n    return f\"{whole:.0f} {abs(num):.0f}/{den:.0f}\"\n"},
+	{"[src] into list(src)", "wrap",
+		"def chunks(src, n):\n    if n == 0:\n        yield [src]\n",
+		"def chunks(src, n):\n    if n == 0:\n        yield list(src)\n"},
 	{"a list display sliced", "slice",
 		"def tail(a, b, c):\n    return [a, b, c]\n",
 		"def tail(a, b, c):\n    return [a, b, c][1:]\n"},

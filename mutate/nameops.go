@@ -136,7 +136,8 @@ var opRename = Operator{
 		"format_meter(l_bar, n, l_bar) into format_meter(l_bar_user, n, l_bar_user): one\n" +
 		"name read two or more times, changed into a similar name (as similar-name) at\n" +
 		"each read of its statement, of the statement of the function that holds it, or\n" +
-		"of the whole function.",
+		"of the whole function; or wrapped in a conversion at each read of its statement:\n" +
+		"f\"{n}B\" if gnu else f\"{n} B\" into f\"{int(n)}B\" if gnu else f\"{int(n)} B\".",
 	Targets: func(c *Context) *Sampler { return &c.renameSites },
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
@@ -144,13 +145,41 @@ var opRename = Operator{
 			return
 		}
 		stmts, firsts := c.renameLevels(id)
-		names := c.similarNames(p.Sites[id].Stmt, p.SiteText(id))
+		name := p.SiteText(id)
+		names := c.similarNames(p.Sites[id].Stmt, name)
 		for k, st := range stmts {
 			for _, n := range names {
 				emit(program.Edit{Op: program.Rename, Stmt: st, Site: firsts[k], Text: n})
 			}
+			if st != p.Sites[id].Stmt || p.Stmts[st].Compound || p.Stmts[st].Kind == "delete_statement" {
+				continue // a simple statement only: del int(x) does not compile
+			}
+			// Wrapped at every read: of the statement only.
+			for _, f := range c.conversions(name) {
+				emit(program.Edit{Op: program.Rename, Stmt: st, Site: firsts[k], Text: f + "(" + name + ")"})
+			}
 		}
 	},
+}
+
+// conversions returns the calls rename may wrap a name in at every read:
+// int and abs for a name the file uses as a number, list and sorted for a
+// sequence, else str and int — the builtins the program does not rebind.
+func (c *Context) conversions(name string) []string {
+	fs := []string{"str", "int"}
+	switch {
+	case c.numNames[name]:
+		fs = []string{"int", "abs"}
+	case c.seqNames[name]:
+		fs = []string{"list", "sorted"}
+	}
+	var out []string
+	for _, f := range fs {
+		if c.builtin(f) && name != f {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // callable reports whether site id is a name or attribute used as a

@@ -225,6 +225,7 @@ func TestSites(t *testing.T) {
 		`expr "f\"{n!r}\" + 'a' 'b'" return`,
 		`expr "f\"{n!r}\"" operand`,
 		`literal "f\"{n!r}\""`,
+		`expr "n" in-string arg`,
 		`ident "n" in-string`,
 		`binop "+"`,
 		`expr "'a' 'b'" operand`,

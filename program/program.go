@@ -151,7 +151,7 @@ type Role uint8
 
 const (
 	RoleNone    Role = iota
-	RoleArg          // a call argument (positional or keyword value)
+	RoleArg          // a call argument (positional or keyword value), or an f-string field's value
 	RoleIndex        // a subscript index or slice bound
 	RoleReturn       // the value of a return statement or a yield
 	RoleOperand      // an operand of an operator or conditional expression (see MinPrec)

@@ -98,6 +98,9 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 					c := sn.NamedChild(i)
 					if c.Type() == "interpolation" {
 						if e := c.ChildByFieldName("expression"); e != nil {
+							// The value formatted is an argument of format():
+							// f"{n} B" into f"{int(n)} B".
+							b.expr(e, stmt, RoleArg, PrecTernary, true)
 							visit(e, false, true)
 						}
 					}
