@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/spf13/cobra"
@@ -218,19 +217,17 @@ func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite
 	}
 }
 
-// prestartGuard opens the overfitting guard's engine in the background,
-// once the main engine is up (the returned up is called then), for a
-// suite whose generated inputs the suite alone decides (not a test
-// file's): the guard's cost is mostly its engine's start, and it is
-// needed only when a fix is found. Engines that boot together slow each
-// other down on a machine with few cores, and the main one is needed
-// first. The opener it returns hands that engine to repair.Run, which asks
-// for it with the same probe suite (else it opens one as guardOpener
-// does); the cleanup closes it if Run never took it.
-func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (get func(context.Context, *fitness.Suite) (guard.Runner, func(), error), cleanup func(), up func()) {
+// prestartGuard opens the overfitting guard's engine in the background
+// while the main engine starts, for a suite whose generated inputs the
+// suite alone decides (not a test file's): the guard's cost is mostly its
+// engine's start, and the inputs are generated there too, off the main
+// engine's way. The opener it returns hands that engine to repair.Run,
+// which asks for it with the same probe suite (else it opens one as
+// guardOpener does); the cleanup closes it if Run never took it.
+func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (get func(context.Context, *fitness.Suite) (guard.Runner, func(), error), cleanup func()) {
 	open := f.guardOpener(l)
 	if len(l.suite.TestSource) > 0 {
-		return open, func() {}, func() {}
+		return open, func() {}
 	}
 	type opened struct {
 		probes *fitness.Suite
@@ -240,19 +237,10 @@ func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (get f
 	}
 	ch := make(chan opened, 1)
 	pctx, cancel := context.WithCancel(ctx)
-	mainUp := make(chan struct{})
 	go func() {
-		// Generating the inputs takes a few milliseconds: not before the
-		// main engine starts.
 		ps, _ := guard.Probes(l.suite, nil, n)
 		if ps == nil {
 			ch <- opened{}
-			return
-		}
-		select {
-		case <-mainUp:
-		case <-pctx.Done():
-			ch <- opened{err: pctx.Err()}
 			return
 		}
 		run, closeFn, err := open(pctx, ps)
@@ -280,8 +268,7 @@ func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (get f
 			}
 		}
 	}
-	var once sync.Once
-	return get, cleanup, func() { once.Do(func() { close(mainUp) }) }
+	return get, cleanup
 }
 
 // sameProbes reports whether two probe suites hold the same inputs.

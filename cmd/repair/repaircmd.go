@@ -143,10 +143,9 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		fmt.Fprintf(log, "repair: %s\n", n)
 	}
 	openGuard := f.in.guardOpener(l)
-	guardUp := func() {}
 	if f.guardInputs > 0 && !f.lenient {
 		var cleanup func()
-		openGuard, cleanup, guardUp = f.in.prestartGuard(ctx, l, f.guardInputs)
+		openGuard, cleanup = f.in.prestartGuard(ctx, l, f.guardInputs)
 		defer cleanup()
 	}
 	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: log})
@@ -154,7 +153,6 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		return err
 	}
 	defer eng.Close()
-	guardUp()
 	engineDesc := repair.Describe(eng)
 	if f.lenient {
 		if opts.Lenient, err = lenientPlan(l, eng); err != nil {
