@@ -7,9 +7,10 @@ one.
 
 Owns what a child needs besides the case table and the shared memory
 (which main.py hands it): MEMORY_MB, the CPU limits CPU_LIMITS, ALL_CALLS,
-PLAIN (the cases the loops run inlined), and what each case must find as the previous one left it: PATH0,
-RECURSION_LIMIT, EMPTY_STDIN and BASE_MODULES, the modules a case keeps
-(configure, the last step of the setup).
+PLAIN (the cases the loops run inlined), and what each case must find as
+the previous one left it: PATH0, RECURSION_LIMIT, EMPTY_STDIN and
+BASE_MODULES, the modules a case keeps (configure, the last step of the
+setup).
 """
 import gc
 import marshal
