@@ -72,3 +72,22 @@ func (s *Spawner) Raise(n int) (start, size int) {
 	s.size = s.limit
 	return start, s.size
 }
+
+// KillOnStop calls kill if stop is closed before the function it returns
+// is called: a worker still starting when its engine closes is killed, not
+// waited for. A nil stop does nothing. Call it once the worker's process
+// has started, and defer the returned function.
+func KillOnStop(stop <-chan struct{}, kill func()) (started func()) {
+	if stop == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-stop:
+			kill()
+		case <-done:
+		}
+	}()
+	return func() { close(done) }
+}

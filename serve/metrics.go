@@ -3,6 +3,8 @@ package serve
 import (
 	"bufio"
 	"fmt"
+	"iter"
+	"maps"
 	"math"
 	"net/http"
 	"os"
@@ -221,18 +223,27 @@ func (c *counterVec) WithLabelValues(values ...string) *counter {
 
 func (c *counterVec) write(w *bufio.Writer) {
 	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n", c.name, c.help, c.name)
-	c.mu.Lock()
-	keys := make([]string, 0, len(c.series))
-	for k := range c.series {
-		keys = append(keys, k)
-	}
-	c.mu.Unlock()
-	slices.Sort(keys)
-	for _, k := range keys {
-		c.mu.Lock()
-		s := c.series[k]
-		c.mu.Unlock()
+	for k, s := range sortedSeries(&c.mu, c.series) {
 		fmt.Fprintf(w, "%s%s %s\n", c.name, k, num(s.get()))
+	}
+}
+
+// sortedSeries yields a family's series by key, in key order, as they
+// are under mu.
+func sortedSeries[T any](mu *sync.Mutex, series map[string]*T) iter.Seq2[string, *T] {
+	mu.Lock()
+	keys := slices.Sorted(maps.Keys(series))
+	vals := make([]*T, len(keys))
+	for i, k := range keys {
+		vals[i] = series[k]
+	}
+	mu.Unlock()
+	return func(yield func(string, *T) bool) {
+		for i, k := range keys {
+			if !yield(k, vals[i]) {
+				return
+			}
+		}
 	}
 }
 
@@ -276,17 +287,7 @@ func (h *histogram) Observe(v float64) {
 
 func (h *histogramVec) write(w *bufio.Writer) {
 	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s histogram\n", h.name, h.help, h.name)
-	h.mu.Lock()
-	values := make([]string, 0, len(h.series))
-	for v := range h.series {
-		values = append(values, v)
-	}
-	h.mu.Unlock()
-	slices.Sort(values)
-	for _, v := range values {
-		h.mu.Lock()
-		s := h.series[v]
-		h.mu.Unlock()
+	for v, s := range sortedSeries(&h.mu, h.series) {
 		s.mu.Lock()
 		var cum uint64
 		for i, le := range buckets {

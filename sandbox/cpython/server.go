@@ -253,17 +253,7 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 		outR.Close()
 		return nil, 0, nil, fmt.Errorf("cpython: starting %s: %w", e.python.Path, err)
 	}
-	if stop != nil {
-		started := make(chan struct{})
-		defer close(started)
-		go func() {
-			select {
-			case <-stop:
-				s.kill()
-			case <-started:
-			}
-		}()
-	}
+	defer sandbox.KillOnStop(stop, s.kill)()
 	if err := s.loadHarness(e.python.Path, e.startTimeout); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("loading the harness", err)

@@ -113,17 +113,7 @@ func (e *Engine) start(stop <-chan struct{}) (*proc, error) {
 		closeAll(inW, outR)
 		return nil, fmt.Errorf("gpython: starting a worker: %w", err)
 	}
-	if stop != nil {
-		started := make(chan struct{})
-		defer close(started)
-		go func() {
-			select {
-			case <-stop:
-				p.kill()
-			case <-started:
-			}
-		}()
-	}
+	defer sandbox.KillOnStop(stop, p.kill)()
 	if err := p.send(e.suiteMsg, e.startTimeout, msgSuite); err != nil {
 		p.kill()
 		p.unmap()
