@@ -81,13 +81,27 @@ func KillOnStop(stop <-chan struct{}, kill func()) (started func()) {
 	if stop == nil {
 		return func() {}
 	}
+	// A select with both channels ready picks either: the flag, under
+	// mu, says whether started ran first, so that a worker that has
+	// started is never killed for a stop that came after.
+	var mu sync.Mutex
+	finished := false
 	done := make(chan struct{})
 	go func() {
 		select {
 		case <-stop:
-			kill()
+			mu.Lock()
+			if !finished {
+				kill()
+			}
+			mu.Unlock()
 		case <-done:
 		}
 	}()
-	return func() { close(done) }
+	return func() {
+		mu.Lock()
+		finished = true
+		mu.Unlock()
+		close(done)
+	}
 }
