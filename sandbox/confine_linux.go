@@ -51,14 +51,12 @@ func runShim(args []string) {
 		fmt.Fprintf(status, "E %s\t%s\n", stage, msg)
 		os.Exit(126)
 	}
+	// The configuration is one JSON value; the parent closes the pipe
+	// once this process is in its pids cgroup, which the program must
+	// not run outside.
 	cf := os.NewFile(uintptr(cfgFD), "config")
-	data, err := io.ReadAll(cf)
-	cf.Close()
-	if err != nil {
-		fail("config", err)
-	}
 	var m shimMsg
-	if err := json.Unmarshal(data, &m); err != nil {
+	if err := json.NewDecoder(cf).Decode(&m); err != nil {
 		fail("config", err)
 	}
 
@@ -112,6 +110,10 @@ func runShim(args []string) {
 			conf.Seccomp = true
 		}
 	}
+	if _, err := io.Copy(io.Discard, cf); err != nil {
+		fail("config", err)
+	}
+	cf.Close()
 	conf.Degraded = strings.Join(notes, "; ")
 	env := m.Env
 	if env == nil {

@@ -192,12 +192,6 @@ func (c *Cmd) start(useNS bool) error {
 		}
 		return err
 	}
-	if cg != nil {
-		if err := cg.add(cmd.Process.Pid); err != nil {
-			cg.remove()
-			cg = nil
-		}
-	}
 	msg := shimMsg{Config: c.cfg, Dir: c.Dir, Namespaces: useNS}
 	data, err := json.Marshal(msg)
 	if err != nil {
@@ -205,6 +199,15 @@ func (c *Cmd) start(useNS bool) error {
 	}
 	if _, err := cfgW.Write(data); err != nil {
 		return fail(fmt.Errorf("sandbox: sending the shim its configuration: %w", err))
+	}
+	// The shim confines itself while the pids cgroup takes it (a cgroup
+	// v1 migration can take milliseconds), and executes the program only
+	// once the pipe closes, in the cgroup.
+	if cg != nil {
+		if err := cg.add(cmd.Process.Pid); err != nil {
+			cg.remove()
+			cg = nil
+		}
 	}
 	cfgW.Close()
 	// The status pipe is close-on-exec in the shim: EOF means the program
