@@ -30,6 +30,9 @@ type Engine struct {
 	exe      string
 	files    []string
 	suiteMsg []byte
+	// prepared is closed once checks and suiteMsg are set: the first
+	// worker starts before, and waits for it to send the suite.
+	prepared chan struct{}
 	// checks judge what workers report of each case (never sent to them).
 	checks []fitness.Check
 	cases  []fitness.Case
@@ -119,11 +122,6 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if err != nil {
 		return nil, fmt.Errorf("gpython: %w", err)
 	}
-	if !cfg.noCheck {
-		if err := checkSyntax(opts.Target, original, opts.Suite); err != nil {
-			return nil, err
-		}
-	}
 	e := &Engine{
 		opts:         opts,
 		cfg:          cfg,
@@ -157,21 +155,40 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
 		return nil, err
 	}
-	if e.checks, err = fitness.NewChecks(opts.Suite.Cases, opts.OutputCap); err != nil {
-		return nil, fmt.Errorf("gpython: %w", err)
-	}
-	if e.suiteMsg, err = suiteMessage(module, opts, e.checks); err != nil {
-		return nil, err
-	}
 
 	// One worker starts now, the others when they pay (sandbox.Spawner).
+	// The first one boots (namespaces, two process starts) while the
+	// program is checked and the suite's message made, which it waits
+	// for; it is killed if they fail.
 	e.quit = make(chan struct{})
-	t0 := time.Now()
-	p, err := e.start(nil)
-	if err != nil {
+	e.prepared = make(chan struct{})
+	type booted struct {
+		p    *proc
+		err  error
+		took time.Duration
+	}
+	first := make(chan booted, 1)
+	abort := make(chan struct{})
+	go func() {
+		t0 := time.Now()
+		p, err := e.start(abort)
+		first <- booted{p, err, time.Since(t0)}
+	}()
+	if err := e.prepare(module, original); err != nil {
+		close(abort)
+		if b := <-first; b.p != nil {
+			b.p.kill()
+			b.p.unmap()
+		}
 		return nil, err
 	}
-	e.spawner.Start(opts.Workers, time.Since(t0))
+	close(e.prepared)
+	b := <-first
+	if b.err != nil {
+		return nil, b.err
+	}
+	p := b.p
+	e.spawner.Start(opts.Workers, b.took)
 	e.adopt(p)
 	e.pool <- p
 	if !cfg.noCheck {
@@ -181,6 +198,22 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		}
 	}
 	return e, nil
+}
+
+// prepare checks the program (unless the engine's config says not to)
+// and makes the suite's message every worker receives.
+func (e *Engine) prepare(module string, original []byte) error {
+	if !e.cfg.noCheck {
+		if err := checkSyntax(e.opts.Target, original, e.opts.Suite); err != nil {
+			return err
+		}
+	}
+	var err error
+	if e.checks, err = fitness.NewChecks(e.opts.Suite.Cases, e.opts.OutputCap); err != nil {
+		return fmt.Errorf("gpython: %w", err)
+	}
+	e.suiteMsg, err = suiteMessage(module, e.opts, e.checks)
+	return err
 }
 
 // checkSyntax compiles the target and the test file with gpython, and

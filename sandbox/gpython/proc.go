@@ -114,6 +114,13 @@ func (e *Engine) start(stop <-chan struct{}) (*proc, error) {
 		return nil, fmt.Errorf("gpython: starting a worker: %w", err)
 	}
 	defer sandbox.KillOnStop(stop, p.kill)()
+	select {
+	case <-e.prepared:
+	case <-stop:
+		p.kill()
+		p.unmap()
+		return nil, errors.New("gpython: the engine stopped while a worker started")
+	}
 	if err := p.send(e.suiteMsg, e.startTimeout, msgSuite); err != nil {
 		p.kill()
 		p.unmap()
