@@ -6,6 +6,7 @@ package mutate
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"repair/program"
 )
@@ -44,22 +45,26 @@ type DenyEntry struct {
 }
 
 // denyKeys are, per entry of Denied, a substring every match holds (a
-// quick test before the pattern), and denyRes the compiled patterns.
-var denyKeys, denyRes = func() ([]string, []*regexp.Regexp) {
-	keys := []string{"pytest", "_pytest", "doctest", "_getframe", "inspect", "gc", "ctypes", "builtins",
+// quick test before the pattern); denyRes compiles the patterns on first
+// use (a process that never mutates, such as a sandboxed worker, never
+// pays for them).
+var (
+	denyKeys = []string{"pytest", "_pytest", "doctest", "_getframe", "inspect", "gc", "ctypes", "builtins",
 		"__code__", "__globals__", "_exit", "atexit", "modules", "__eq__", "__hash__"}
-	res := make([]*regexp.Regexp, len(Denied))
-	for i, d := range Denied {
-		res[i] = regexp.MustCompile(d.Pattern)
-	}
-	return keys, res
-}()
+	denyRes = sync.OnceValue(func() []*regexp.Regexp {
+		res := make([]*regexp.Regexp, len(Denied))
+		for i, d := range Denied {
+			res[i] = regexp.MustCompile(d.Pattern)
+		}
+		return res
+	})
+)
 
 // denyMask is the set of entries of Denied that text uses, as bits.
 func denyMask(text string) uint32 {
 	var m uint32
 	for i, k := range denyKeys {
-		if strings.Contains(text, k) && denyRes[i].MatchString(text) {
+		if strings.Contains(text, k) && denyRes()[i].MatchString(text) {
 			m |= 1 << i
 		}
 	}

@@ -4,8 +4,6 @@
 
 package gpython
 
-import "strings"
-
 // Names CPython has, for telling a gpython limitation (a method, built-in
 // or module CPython has) from a mistake of the program (one it has not).
 var (
@@ -44,7 +42,7 @@ textwrap this threading time timeit tkinter token tokenize tomllib trace traceba
 turtle turtledemo types typing unicodedata unittest urllib uu uuid venv warnings wave weakref
 webbrowser winreg winsound wsgiref xdrlib xml xmlrpc zipapp zipfile zipimport zlib zoneinfo`)
 	// cpythonTypeAttrs are the attributes of the built-in types, by name.
-	cpythonTypeAttrs = map[string]map[string]bool{
+	cpythonTypeAttrs = map[string]*wordSet{
 		"str": words(`__add__ __class__ __contains__ __delattr__ __dir__ __doc__ __eq__ __format__ __ge__ __getattribute__
 __getitem__ __getnewargs__ __getstate__ __gt__ __hash__ __init__ __init_subclass__ __iter__ __le__
 __len__ __lt__ __mod__ __mul__ __ne__ __new__ __reduce__ __reduce_ex__ __repr__ __rmod__ __rmul__
@@ -132,7 +130,7 @@ __repr__ __ror__ __setattr__ __sizeof__ __str__ __subclasscheck__ __subclasses__
 __text_signature__ __weakrefoffset__ mro`),
 	}
 	// cpythonModuleAttrs are the attributes of the modules gpython embeds.
-	cpythonModuleAttrs = map[string]map[string]bool{
+	cpythonModuleAttrs = map[string]*wordSet{
 		"math": words(`acos acosh asin asinh atan atan2 atanh cbrt ceil comb copysign cos cosh degrees dist e erf erfc exp
 exp2 expm1 fabs factorial floor fmod frexp fsum gamma gcd hypot inf isclose isfinite isinf isnan
 isqrt lcm ldexp lgamma log log10 log1p log2 modf nan nextafter perm pi pow prod radians remainder
@@ -198,11 +196,3 @@ strftime strptime struct_time thread_time thread_time_ns time time_ns timezone t
 ascii_uppercase capwords digits hexdigits octdigits printable punctuation whitespace`),
 	}
 )
-
-func words(list string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(list) {
-		m[w] = true
-	}
-	return m
-}

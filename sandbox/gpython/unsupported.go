@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-python/gpython/py"
 )
@@ -148,7 +149,7 @@ func (w *worker) limitation(it *interp, o outcome) string {
 		typ, attr := m[1], m[2]
 		if typ == "module" {
 			for name, attrs := range cpythonModuleAttrs {
-				if mod, err := it.ctx.GetModule(name); err == nil && attrs[attr] {
+				if mod, err := it.ctx.GetModule(name); err == nil && attrs.has(attr) {
 					if _, ok := mod.Globals[attr]; !ok {
 						return fmt.Sprintf("%s.%s (not available under gpython)", name, attr)
 					}
@@ -156,23 +157,23 @@ func (w *worker) limitation(it *interp, o outcome) string {
 			}
 			return ""
 		}
-		if t, ok := gpythonTypeNames[typ]; ok && cpythonTypeAttrs[t][attr] {
+		if t, ok := gpythonTypeNames[typ]; ok && cpythonTypeAttrs[t].has(attr) {
 			if strings.HasPrefix(attr, "__") {
 				return fmt.Sprintf("the attribute %s of %s objects", attr, t)
 			}
 			return fmt.Sprintf("%s.%s()", t, attr)
 		}
-		if strings.HasPrefix(attr, "__") && (cpythonTypeAttrs["type"][attr] || cpythonTypeAttrs["object"][attr]) {
+		if strings.HasPrefix(attr, "__") && (cpythonTypeAttrs["type"].has(attr) || cpythonTypeAttrs["object"].has(attr)) {
 			return fmt.Sprintf("the attribute %s", attr)
 		}
 	case isSubtype(exc.Base, py.NameError):
-		if m := nameErrorRE.FindStringSubmatch(msg); m != nil && cpythonBuiltins[m[1]] {
+		if m := nameErrorRE.FindStringSubmatch(msg); m != nil && cpythonBuiltins.has(m[1]) {
 			return fmt.Sprintf("the built-in %s", m[1])
 		}
 	case isSubtype(exc.Base, py.ImportError):
 		if m := importRE.FindStringSubmatch(msg); m != nil {
 			top, _, _ := strings.Cut(m[1], ".")
-			if cpythonStdlib[top] {
+			if cpythonStdlib.has(top) {
 				return fmt.Sprintf("the module %s", m[1])
 			}
 		}
@@ -300,4 +301,28 @@ func silentDunder(code *py.Code) string {
 		}
 	}
 	return ""
+}
+
+// wordSet is a set of names, split from its list on first use: most
+// processes of the tool never ask (a worker does when a case fails).
+type wordSet struct {
+	once sync.Once
+	list string
+	m    map[string]bool
+}
+
+func words(list string) *wordSet { return &wordSet{list: list} }
+
+// has reports whether name is in the set; a nil set has nothing.
+func (w *wordSet) has(name string) bool {
+	if w == nil {
+		return false
+	}
+	w.once.Do(func() {
+		w.m = map[string]bool{}
+		for _, n := range strings.Fields(w.list) {
+			w.m[n] = true
+		}
+	})
+	return w.m[name]
 }
