@@ -61,6 +61,12 @@ type Config struct {
 	ReadOnly []string
 	// Limits are the resource limits of the program.
 	Limits Limits
+	// EarlyStart lets the program start while the pids cgroup takes it
+	// (a cgroup v1 migration can take milliseconds), for a program that
+	// runs nothing it is sent until told to: call [Cmd.Contained] before
+	// sending it anything of the user's. Without it the program starts
+	// in the cgroup.
+	EarlyStart bool
 	// NoNamespaces makes the shim act as if the kernel refused
 	// namespaces: the degraded path that IsolationAuto falls back to.
 	// For tests.

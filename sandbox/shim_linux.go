@@ -27,6 +27,10 @@ type cmdState struct {
 	cgroup  *pidsCgroup
 	started bool
 	cleaned bool
+	// joined is closed once the pids cgroup holds the program (or
+	// refused it: lost), with Config.EarlyStart; nil without.
+	joined chan struct{}
+	lost   bool
 }
 
 // shimMsg is what the parent sends the shim on its config pipe.
@@ -184,11 +188,15 @@ func (c *Cmd) start(useNS bool) error {
 		}
 		return &ShimError{Stage: stage, Msg: err.Error()}
 	}
+	var joined chan struct{}
 	fail := func(err error) error {
 		cmd.Process.Kill()
 		cmd.Wait()
+		if joined != nil {
+			<-joined
+		}
 		if cg != nil {
-			cg.remove()
+			cg.remove() // again, if the move failed: harmless
 		}
 		return err
 	}
@@ -202,8 +210,19 @@ func (c *Cmd) start(useNS bool) error {
 	}
 	// The shim confines itself while the pids cgroup takes it (a cgroup
 	// v1 migration can take milliseconds), and executes the program only
-	// once the pipe closes, in the cgroup.
-	if cg != nil {
+	// once the pipe closes: in the cgroup, or, with EarlyStart, while the
+	// cgroup takes it and Contained waits.
+	if cg != nil && c.cfg.EarlyStart {
+		joined = make(chan struct{})
+		cfgW.Close()
+		go func(pid int) {
+			defer close(joined)
+			if err := cg.add(pid); err != nil {
+				cg.remove()
+				c.state.lost = true
+			}
+		}(cmd.Process.Pid)
+	} else if cg != nil {
 		if err := cg.add(cmd.Process.Pid); err != nil {
 			cg.remove()
 			cg = nil
@@ -232,12 +251,29 @@ func (c *Cmd) start(useNS bool) error {
 	if shimErr != nil {
 		return fail(shimErr)
 	}
-	conf.PidsCgroup = cg != nil
+	conf.PidsCgroup = cg != nil && joined == nil
 	c.state.cmd = cmd
 	c.state.cgroup = cg
+	c.state.joined = joined
 	c.Process = cmd.Process
 	c.Confinement = conf
 	return nil
+}
+
+// Contained waits until the pids cgroup holds the program, when
+// Config.EarlyStart let it start before, and says so in
+// Confinement.PidsCgroup; it returns at once otherwise. A cgroup the
+// kernel refuses to move the program into is given up, as Start does.
+func (c *Cmd) Contained() {
+	if c.state.joined == nil {
+		return
+	}
+	<-c.state.joined
+	c.state.joined = nil
+	if c.state.lost {
+		c.state.cgroup = nil
+	}
+	c.Confinement.PidsCgroup = c.state.cgroup != nil
 }
 
 // Kill kills the program and everything it started. With a PID namespace
@@ -250,6 +286,7 @@ func (c *Cmd) Kill() error {
 		return errors.New("sandbox: not started")
 	}
 	if !c.Confinement.Namespaces {
+		c.Contained()
 		if cg := c.state.cgroup; cg != nil && !cg.v2 {
 			killCgroup(cg.dir)
 		}
@@ -343,6 +380,7 @@ func (c *Cmd) Cleanup() {
 		return
 	}
 	c.state.cleaned = true
+	c.Contained()
 	if c.state.cgroup != nil {
 		c.state.cgroup.remove()
 	}

@@ -29,5 +29,8 @@ func (c *Cmd) Wait() error { return errUnsupported }
 // Kill is not supported on this platform.
 func (c *Cmd) Kill() error { return errUnsupported }
 
+// Contained does nothing on this platform.
+func (c *Cmd) Contained() {}
+
 // Cleanup does nothing on this platform.
 func (c *Cmd) Cleanup() {}

@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -204,5 +205,41 @@ func TestShimAsNonRoot(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "--- PASS: TestShimFullIsolation") {
 		t.Errorf("as uid 65534, TestShimFullIsolation did not pass:\n%s", out)
+	}
+}
+
+// TestShimEarlyStart: with EarlyStart the program may start while the pids
+// cgroup takes it; once Contained returns the cgroup holds it and says so.
+func TestShimEarlyStart(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the pids cgroup needs root")
+	}
+	for _, early := range []bool{false, true} {
+		inR, inW, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd, err := sandbox.Command(sandbox.Config{Path: "/bin/sh", Args: []string{"sh", "-c", "read x; true"},
+			ReadOnly: []string{"/bin", "/usr/bin"}, Limits: sandbox.Limits{Processes: 8}, EarlyStart: early})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stdin = inR
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		inR.Close()
+		cmd.Contained()
+		cg, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", cmd.Process.Pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !cmd.Confinement.PidsCgroup || !strings.Contains(string(cg), "/repair-sandbox-") {
+			t.Errorf("EarlyStart %v: PidsCgroup %v, cgroups of the program:\n%s", early, cmd.Confinement.PidsCgroup, cg)
+		}
+		inW.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("EarlyStart %v: %v", early, err)
+		}
 	}
 }

@@ -233,6 +233,10 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 			ScratchBytes: 64 << 20,
 		},
 		NoNamespaces: e.cfg.noNamespaces,
+		// The server boots and loads the harness while the pids cgroup
+		// takes it; the suite, whose imports run the user's code, is
+		// sent once it is contained.
+		EarlyStart: true,
 	})
 	if err != nil {
 		inR.Close()
@@ -258,6 +262,7 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 		s.kill()
 		return nil, 0, nil, s.failure("loading the harness", err)
 	}
+	cmd.Contained()
 	if err := s.send(msgSuite, nil, e.withRoot(msg, cmd.ProjectRoot()), e.startTimeout); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("sending the suite", err)

@@ -96,6 +96,9 @@ func (e *Engine) start(stop <-chan struct{}) (*proc, error) {
 			ScratchBytes: 64 << 20,
 		},
 		NoNamespaces: e.cfg.noNamespaces,
+		// The worker boots while the pids cgroup takes it; it runs
+		// nothing before the suite, sent once it is contained.
+		EarlyStart: true,
 	})
 	if err != nil {
 		unix.Munmap(mem)
@@ -121,6 +124,7 @@ func (e *Engine) start(stop <-chan struct{}) (*proc, error) {
 		p.unmap()
 		return nil, errors.New("gpython: the engine stopped while a worker started")
 	}
+	cmd.Contained()
 	if err := p.send(e.suiteMsg, e.startTimeout, msgSuite); err != nil {
 		p.kill()
 		p.unmap()
