@@ -64,3 +64,54 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzScan: on valid JSON, scanFields and scanElems split an object or an
+// array exactly as encoding/json does (keys unescaped, values byte for
+// byte), and refuse every other value.
+func FuzzScan(f *testing.F) {
+	for _, s := range []string{`{"a": 1, "b": [1, {"c": "]}"}], "d\"e": "\\"}`, ` [ 1 , "x" , [ ] , { } , null ] `,
+		`{}`, `[]`, `{"k": -1.5e3, "t": true, "n": null}`, `"s"`, `12`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		fs, okF := scanFields(data)
+		var obj []field
+		if dec := json.NewDecoder(strings.NewReader(string(data))); jsonType(data) == "object" {
+			dec.Token()
+			for dec.More() {
+				k, _ := dec.Token()
+				var v json.RawMessage
+				dec.Decode(&v)
+				obj = append(obj, field{k.(string), v})
+			}
+			if !okF || len(fs) != len(obj) {
+				t.Fatalf("scanFields(%q) = %q, %v; want %q", data, fs, okF, obj)
+			}
+			for i := range obj {
+				if fs[i].key != obj[i].key || string(fs[i].val) != string(obj[i].val) {
+					t.Fatalf("scanFields(%q)[%d] = %q; want %q", data, i, fs[i], obj[i])
+				}
+			}
+		} else if okF {
+			t.Fatalf("scanFields(%q) accepted a %s", data, jsonType(data))
+		}
+		elems, okE := scanElems(data)
+		var arr []json.RawMessage
+		if jsonType(data) == "array" {
+			json.Unmarshal(data, &arr)
+			if !okE || len(elems) != len(arr) {
+				t.Fatalf("scanElems(%q) = %q, %v; want %q", data, elems, okE, arr)
+			}
+			for i := range arr {
+				if string(elems[i]) != string(arr[i]) {
+					t.Fatalf("scanElems(%q)[%d] = %q; want %q", data, i, elems[i], arr[i])
+				}
+			}
+		} else if okE {
+			t.Fatalf("scanElems(%q) accepted a %s", data, jsonType(data))
+		}
+	})
+}

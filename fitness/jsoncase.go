@@ -156,10 +156,11 @@ func parseCase(l loc, raw json.RawMessage, d suiteDefaults) (Case, error) {
 			c.Function = "foo" // EiplGrader's default function_name
 		}
 	}
-	var nargs []json.RawMessage
-	_ = json.Unmarshal(c.Args, &nargs)
-	if c.Inplace > 0 && len(nargs) == 0 {
-		return c, has["inplace"].errorf(`in-place mode %d checks the first argument: give "parameters"`, c.Inplace)
+	if c.Inplace > 0 {
+		var nargs []json.RawMessage
+		if json.Unmarshal(c.Args, &nargs); len(nargs) == 0 {
+			return c, has["inplace"].errorf(`in-place mode %d checks the first argument: give "parameters"`, c.Inplace)
+		}
 	}
 	return c, finishCase(l, &c, has, d)
 }

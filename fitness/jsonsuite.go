@@ -94,6 +94,14 @@ func parseJSON(path string, data []byte) (*Suite, error) {
 }
 
 func hasKey(obj json.RawMessage, key string) bool {
+	if fs, ok := scanFields(obj); ok {
+		for _, f := range fs {
+			if f.key == key {
+				return true
+			}
+		}
+		return false
+	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(obj, &m) != nil {
 		return false
@@ -204,9 +212,11 @@ func parseArray(path string, raw json.RawMessage) (*Suite, error) {
 
 // parseCases reads the array of cases at l.
 func parseCases(l loc, raw json.RawMessage, d suiteDefaults) ([]Case, error) {
-	var elems []json.RawMessage
-	if err := json.Unmarshal(raw, &elems); err != nil {
-		return nil, l.errorf("%v", err)
+	elems, ok := scanElems(raw)
+	if !ok {
+		if err := json.Unmarshal(raw, &elems); err != nil {
+			return nil, l.errorf("%v", err)
+		}
 	}
 	if len(elems) == 0 {
 		return nil, l.errorf("empty suite: no cases")

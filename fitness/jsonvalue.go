@@ -45,7 +45,7 @@ func plainKey(k string) bool {
 }
 
 func (l loc) index(i int) loc {
-	return loc{l.file, l.line, fmt.Sprintf("%s[%d]", l.path, i)}
+	return loc{l.file, l.line, l.path + "[" + strconv.Itoa(i) + "]"}
 }
 
 func (l loc) String() string {
@@ -72,6 +72,25 @@ type field struct {
 // objectFields splits a syntactically valid JSON object into its fields in
 // file order. A key given twice is an error.
 func objectFields(l loc, raw json.RawMessage) ([]field, error) {
+	if fs, ok := scanFields(raw); ok {
+		var seen map[string]bool // a case's few keys are compared in place
+		if len(fs) > 16 {
+			seen = make(map[string]bool, len(fs))
+		}
+		for i, f := range fs {
+			dup := seen[f.key]
+			for j := 0; seen == nil && j < i && !dup; j++ {
+				dup = fs[j].key == f.key
+			}
+			if dup {
+				return nil, l.key(f.key).errorf("duplicate key")
+			}
+			if seen != nil {
+				seen[f.key] = true
+			}
+		}
+		return fs, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if _, err := dec.Token(); err != nil { // '{'
 		return nil, l.errorf("%v", err)
@@ -132,6 +151,9 @@ func wantType(l loc, raw json.RawMessage, want string) error {
 func jsonString(l loc, raw json.RawMessage) (string, error) {
 	if err := wantType(l, raw, "string"); err != nil {
 		return "", err
+	}
+	if end, plain := scanString(raw, 0); plain && end == len(raw) {
+		return string(raw[1 : end-1]), nil
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {

@@ -379,3 +379,14 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLoad: reading examples/middle's suite (200 cases), which every
+// repair of it does before its engine starts.
+func BenchmarkLoad(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load("../examples/middle/tests.json"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
