@@ -85,7 +85,13 @@
 // namespace (a namespace that maps uid 0 to itself is still that user),
 // so when the tool runs as root the shim is also placed in a pids cgroup
 // (cgroup v1's pids hierarchy, or v2 with CLONE_INTO_CGROUP) when one can
-// be created; [Confinement.PidsCgroup] says whether it was.
+// be created; [Confinement.PidsCgroup] says whether it was. The shim
+// mounts and confines itself while the cgroup takes it (a cgroup v1
+// migration can take milliseconds) and executes the program only once it
+// is in; with [Config.EarlyStart] (the engines' workers, which run nothing
+// of the user's before they are sent the suite) the program may boot
+// before, and [Cmd.Contained], which the engines call before sending the
+// suite, waits for the move.
 //
 // [Cmd.Wait] removes the private directory and the cgroup; [Cmd.Kill]
 // kills the program and, without a PID namespace, its cgroup and every
