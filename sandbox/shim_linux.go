@@ -29,9 +29,12 @@ type cmdState struct {
 	started bool
 	cleaned bool
 	// joined is closed once the pids cgroup holds the program (or
-	// refused it: lost), with Config.EarlyStart; nil without.
-	joined chan struct{}
-	lost   bool
+	// refused it: lost), with Config.EarlyStart; nil without. contained
+	// records it once (Contained may be called from several goroutines:
+	// the worker's start, a Kill).
+	joined    chan struct{}
+	lost      bool
+	contained sync.Once
 }
 
 // shimMsg is what the parent sends the shim on its config pipe.
@@ -275,11 +278,12 @@ func (c *Cmd) Contained() {
 		return
 	}
 	<-c.state.joined
-	c.state.joined = nil
-	if c.state.lost {
-		c.state.cgroup = nil
-	}
-	c.Confinement.PidsCgroup = c.state.cgroup != nil
+	c.state.contained.Do(func() {
+		if c.state.lost {
+			c.state.cgroup = nil
+		}
+		c.Confinement.PidsCgroup = c.state.cgroup != nil
+	})
 }
 
 // Kill kills the program and everything it started. With a PID namespace
