@@ -252,7 +252,13 @@ func openGuardEarly(ctx context.Context, opts *Options, s *fitness.Suite) *guard
 	if opts.Guard == nil || opts.Lenient != nil || len(s.TestSource) > 0 {
 		return nil
 	}
-	ps, origin := guard.Probes(s, nil, guardInputs(opts))
+	var ps *fitness.Suite
+	var origin []int
+	if opts.GuardProbes != nil {
+		ps, origin = opts.GuardProbes()
+	} else {
+		ps, origin = guard.Probes(s, nil, guardInputs(opts))
+	}
 	gctx, cancel := context.WithCancel(ctx)
 	g := &guardOpen{ps: ps, origin: origin, done: make(chan struct{}), cancel: cancel}
 	if ps == nil {

@@ -145,3 +145,37 @@ func TestChangedLines(t *testing.T) {
 		t.Errorf("changedLines = %d, want 2", n)
 	}
 }
+
+// TestGuardProbesGiven: with Options.GuardProbes the guard's engine is
+// opened on the inputs the caller made, asked for once, and its report
+// covers them.
+func TestGuardProbesGiven(t *testing.T) {
+	p := parseMiddle(t)
+	s := argSuite()
+	made, origin := guard.Probes(s, nil, 5)
+	asked := 0
+	opts := Defaults()
+	opts.GuardInputs = 5
+	opts.GuardProbes = func() (*fitness.Suite, []int) {
+		asked++
+		return made, origin
+	}
+	opened := 0
+	inner := probeRunner(&opened)
+	opts.Guard = func(ctx context.Context, ps *fitness.Suite) (guard.Runner, func(), error) {
+		if ps != made {
+			t.Errorf("guard engine opened on other inputs than those given")
+		}
+		return inner(ctx, ps)
+	}
+	res, err := Run(context.Background(), p, s, twoFixes(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asked != 1 || opened != 1 {
+		t.Errorf("inputs asked for %d times, engine opened %d times; want once each", asked, opened)
+	}
+	if len(res.Fixes) == 0 || res.Fixes[0].Guard == nil || res.Fixes[0].Guard.Inputs == 0 {
+		t.Fatalf("no guarded fix: %+v", res.Fixes)
+	}
+}

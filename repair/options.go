@@ -111,6 +111,11 @@ type Options struct {
 	// GuardInputs is the number of generated inputs (0: the default,
 	// guard.DefaultInputs).
 	GuardInputs int
+	// GuardProbes, when not nil, returns the guard's generated inputs for
+	// the suite Run is given, as guard.Probes(suite, nil, GuardInputs)
+	// does, when the caller makes them already (in the background, while
+	// the engine starts): Run then does not make them again on its way.
+	GuardProbes func() (*fitness.Suite, []int)
 	// CheckOriginal, if not nil, is called with the original program's
 	// outcome (once it compiles) before anything else looks at it: an
 	// error stops the run before any search (the parity check with plain

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/spf13/cobra"
@@ -224,10 +225,10 @@ func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite
 // engine's way. The opener it returns hands that engine to repair.Run,
 // which asks for it with the same probe suite (else it opens one as
 // guardOpener does); the cleanup closes it if Run never took it.
-func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (get func(context.Context, *fitness.Suite) (guard.Runner, func(), error), cleanup func()) {
+func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (get func(context.Context, *fitness.Suite) (guard.Runner, func(), error), probes func() (*fitness.Suite, []int), cleanup func()) {
 	open := f.guardOpener(l)
 	if len(l.suite.TestSource) > 0 {
-		return open, func() {}
+		return open, nil, func() {}
 	}
 	type opened struct {
 		probes *fitness.Suite
@@ -236,9 +237,15 @@ func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (get f
 		err    error
 	}
 	ch := make(chan opened, 1)
+	type made struct {
+		ps     *fitness.Suite
+		origin []int
+	}
+	inputs := make(chan made, 1)
 	pctx, cancel := context.WithCancel(ctx)
 	go func() {
-		ps, _ := guard.Probes(l.suite, nil, n)
+		ps, origin := guard.Probes(l.suite, nil, n)
+		inputs <- made{ps, origin}
 		if ps == nil {
 			ch <- opened{}
 			return
@@ -260,6 +267,11 @@ func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (get f
 		}
 		return o.run, o.close, o.err
 	}
+	// The inputs, for repair.Options.GuardProbes: made once, here.
+	probes = sync.OnceValues(func() (*fitness.Suite, []int) {
+		m := <-inputs
+		return m.ps, m.origin
+	})
 	cleanup = func() {
 		cancel()
 		if taken.CompareAndSwap(false, true) {
@@ -268,7 +280,7 @@ func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (get f
 			}
 		}
 	}
-	return get, cleanup
+	return get, probes, cleanup
 }
 
 // sameProbes reports whether two probe suites hold the same inputs.

@@ -145,7 +145,7 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	openGuard := f.in.guardOpener(l)
 	if f.guardInputs > 0 && !f.lenient {
 		var cleanup func()
-		openGuard, cleanup = f.in.prestartGuard(ctx, l, f.guardInputs)
+		openGuard, opts.GuardProbes, cleanup = f.in.prestartGuard(ctx, l, f.guardInputs)
 		defer cleanup()
 	}
 	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: log})
