@@ -200,8 +200,10 @@ func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.E
 
 // guardOpener opens engines for the overfitting guard's generated inputs
 // like the main one (same engine, isolation, executors); its notices are
-// not repeated.
-func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite) (guard.Runner, func(), error) {
+// not repeated. With closing, an engine's close returns at once and the
+// engine closes in the background, beside the main one: closing.Wait
+// waits for it.
+func (f *inputFlags) guardOpener(l *loaded, closing *sync.WaitGroup) func(context.Context, *fitness.Suite) (guard.Runner, func(), error) {
 	return func(ctx context.Context, ps *fitness.Suite) (guard.Runner, func(), error) {
 		// One worker: the guard runs a program at a time, and its engine
 		// starts while the search runs. It judges on CPython with the
@@ -214,7 +216,10 @@ func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite
 		if err != nil {
 			return nil, nil, err
 		}
-		return eng.Run, func() { eng.Close() }, nil
+		if closing == nil {
+			return eng.Run, func() { eng.Close() }, nil
+		}
+		return eng.Run, func() { closing.Go(func() { eng.Close() }) }, nil
 	}
 }
 
@@ -225,8 +230,8 @@ func (f *inputFlags) guardOpener(l *loaded) func(context.Context, *fitness.Suite
 // engine's way. The opener it returns hands that engine to repair.Run,
 // which asks for it with the same probe suite (else it opens one as
 // guardOpener does); the cleanup closes it if Run never took it.
-func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int) (get func(context.Context, *fitness.Suite) (guard.Runner, func(), error), probes func() (*fitness.Suite, []int), cleanup func()) {
-	open := f.guardOpener(l)
+func (f *inputFlags) prestartGuard(ctx context.Context, l *loaded, n int, closing *sync.WaitGroup) (get func(context.Context, *fitness.Suite) (guard.Runner, func(), error), probes func() (*fitness.Suite, []int), cleanup func()) {
+	open := f.guardOpener(l, closing)
 	if len(l.suite.TestSource) > 0 {
 		return open, nil, func() {}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -142,10 +143,14 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	for _, n := range l.notes {
 		fmt.Fprintf(log, "repair: %s\n", n)
 	}
-	openGuard := f.in.guardOpener(l)
+	// The guard's engine closes beside the main one, before the process
+	// ends.
+	var closing sync.WaitGroup
+	defer closing.Wait()
+	openGuard := f.in.guardOpener(l, &closing)
 	if f.guardInputs > 0 && !f.lenient {
 		var cleanup func()
-		openGuard, opts.GuardProbes, cleanup = f.in.prestartGuard(ctx, l, f.guardInputs)
+		openGuard, opts.GuardProbes, cleanup = f.in.prestartGuard(ctx, l, f.guardInputs, &closing)
 		defer cleanup()
 	}
 	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: log})
