@@ -43,6 +43,9 @@ type Engine struct {
 	// harness/real_pytest.py).
 	pytest   *Pytest
 	suiteMsg []byte
+	// prepared is closed once checks and suiteMsg are set: the first
+	// server starts before, and waits for it to send the suite.
+	prepared chan struct{}
 	nCases   int
 	// checks judge what servers report of each case (never sent to them).
 	checks []fitness.Check
@@ -224,24 +227,52 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	for _, c := range opts.Suite.Cases {
 		e.bound += time.Duration(c.Timeout*float64(time.Second)) + 50*time.Millisecond
 	}
-	if e.checks, err = fitness.NewChecks(opts.Suite.Cases, opts.OutputCap); err != nil {
-		return nil, fmt.Errorf("cpython: %w", err)
-	}
-	if e.suiteMsg, err = e.suiteMessage(module, e.checks, false); err != nil {
-		return nil, err
-	}
 
 	// One server starts now, the others when they pay (sandbox.Spawner).
+	// The first one boots (namespaces, the interpreter, the harness)
+	// while the checks and the suite's message are made, which it waits
+	// for; it is killed if they fail.
 	e.quit = make(chan struct{})
-	t0 := time.Now()
-	s, err := e.start(nil)
-	if err != nil {
+	e.prepared = make(chan struct{})
+	type booted struct {
+		s    *server
+		err  error
+		took time.Duration
+	}
+	first := make(chan booted, 1)
+	abort := make(chan struct{})
+	go func() {
+		t0 := time.Now()
+		s, err := e.start(abort)
+		first <- booted{s, err, time.Since(t0)}
+	}()
+	if err := e.prepare(module); err != nil {
+		close(abort)
+		if b := <-first; b.s != nil {
+			b.s.kill()
+		}
 		return nil, err
 	}
-	e.spawner.Start(opts.Workers, time.Since(t0))
-	e.adopt(s)
-	e.pool <- s
+	close(e.prepared)
+	b := <-first
+	if b.err != nil {
+		return nil, b.err
+	}
+	e.spawner.Start(opts.Workers, b.took)
+	e.adopt(b.s)
+	e.pool <- b.s
 	return e, nil
+}
+
+// prepare makes the checks of the cases and the suite's message every
+// server receives.
+func (e *Engine) prepare(module string) error {
+	var err error
+	if e.checks, err = fitness.NewChecks(e.opts.Suite.Cases, e.opts.OutputCap); err != nil {
+		return fmt.Errorf("cpython: %w", err)
+	}
+	e.suiteMsg, err = e.suiteMessage(module, e.checks, false)
+	return err
 }
 
 // adopt registers a started server and says once if isolation is degraded.

@@ -189,7 +189,7 @@ func fitsU32(src []byte) bool { return int64(len(src)) < 1<<32 }
 // start starts a server and waits until it is ready; closing stop kills
 // it while it starts.
 func (e *Engine) start(stop <-chan struct{}) (*server, error) {
-	s, kind, payload, err := e.startWith(e.suiteMsg, stop)
+	s, kind, payload, err := e.startWith(nil, stop)
 	if err != nil {
 		return nil, err
 	}
@@ -201,9 +201,10 @@ func (e *Engine) start(stop <-chan struct{}) (*server, error) {
 	return s, nil
 }
 
-// startWith starts a server, sends it the suite message msg and returns
-// its first answer. Closing stop (when not nil) kills the server while it
-// starts: stopping an engine does not wait for a server's boot.
+// startWith starts a server, sends it the suite message msg (nil: the
+// engine's, once prepared) and returns its first answer. Closing stop
+// (when not nil) kills the server while it starts: stopping an engine
+// does not wait for a server's boot.
 func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []byte, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -261,6 +262,15 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 	if err := s.loadHarness(e.python.Path, e.startTimeout); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("loading the harness", err)
+	}
+	if msg == nil {
+		select {
+		case <-e.prepared:
+			msg = e.suiteMsg
+		case <-stop:
+			s.kill()
+			return nil, 0, nil, errors.New("cpython: the engine stopped while a server started")
+		}
 	}
 	cmd.Contained()
 	if err := s.send(msgSuite, nil, e.withRoot(msg, cmd.ProjectRoot()), e.startTimeout); err != nil {
