@@ -657,3 +657,76 @@ func TestPytestCollectOnceRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestPytestPlainPlugins: a plain test function is called directly only
+// when no plugin but pytest's own acts while a test runs and no warning
+// filter of the ini file or the command line does: a plugin that only
+// configures (pytest-mock's kind) keeps the direct call, one that
+// implements a hook of the run, or -W error, sends every test through
+// pytest's runner. Either way the verdicts are the runner's (a run with
+// coverage takes it) and plain pytest's.
+func TestPytestPlainPlugins(t *testing.T) {
+	py := realPytest(t)
+	const tests = `import os
+import warnings
+
+from mod import f
+
+
+def test_passes():
+    assert f(2) == 4
+
+
+def test_fails():
+    assert f(2) == 5
+
+
+def test_warns():
+    warnings.warn("careful", UserWarning)
+    assert f(1) == 2
+
+
+def test_current():
+    assert os.environ["PYTEST_CURRENT_TEST"] == "tests/test_mod.py::test_current (call)"
+`
+	for _, tt := range []struct {
+		name, ini, plugin string
+		want              []fitness.Verdict // passes, fails, warns, current
+	}{
+		{"no plugin", "[pytest]\n", "", []fitness.Verdict{fitness.Passed, fitness.WrongAnswer, fitness.Passed, fitness.Passed}},
+		{"a plugin that configures", "[pytest]\naddopts = -p plug\n", "def pytest_configure(config):\n    config.addinivalue_line('markers', 'slow: slow')\n",
+			[]fitness.Verdict{fitness.Passed, fitness.WrongAnswer, fitness.Passed, fitness.Passed}},
+		{"a plugin of the run", "[pytest]\naddopts = -p plug\n", "def pytest_runtest_call(item):\n    raise RuntimeError('from the plugin')\n",
+			[]fitness.Verdict{fitness.RuntimeError, fitness.RuntimeError, fitness.RuntimeError, fitness.RuntimeError}},
+		{"-W error", "[pytest]\naddopts = -W error::UserWarning\n", "",
+			[]fitness.Verdict{fitness.Passed, fitness.WrongAnswer, fitness.RuntimeError, fitness.Passed}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"pytest.ini": tt.ini, "mod.py": "def f(x):\n    return x * 2\n", "tests/test_mod.py": tests}
+			if tt.plugin != "" {
+				files["plug.py"] = tt.plugin
+			}
+			t.Chdir(writeTree(t, files))
+			suite, err := fitness.Load(filepath.Join("tests", "test_mod.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: "mod.py", Python: py.Path, Env: sandbox.Environment{Standard: true}}, config{})
+			src := []byte(files["mod.py"])
+			plain, err := e.Run(context.Background(), src, sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runner, err := e.Run(context.Background(), src, sandbox.RunOptions{Coverage: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range suite.Cases {
+				p, r := plain.Results[i], runner.Results[i]
+				if p.Verdict != tt.want[i] || r.Verdict != tt.want[i] {
+					t.Errorf("%s: %v %q, by pytest's runner %v %q; want %v", c.Name, p.Verdict, p.Detail, r.Verdict, r.Detail, tt.want[i])
+				}
+			}
+		})
+	}
+}

@@ -62,6 +62,9 @@ def collect_once():
         return
     if status != 0 or not _collect_once():
         return
+    # Whether each item is plain, once here rather than in every child.
+    for item in COLLECTED.values():
+        real_pytest.plain(item)
 
 
 def pytest_fixture(v):
