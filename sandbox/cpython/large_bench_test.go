@@ -213,6 +213,7 @@ func BenchmarkEvaluatePytestLarge(b *testing.B) {
 			st2 := e.Stats()
 			b.ReportMetric(float64(st2.Partial-st.Partial)/float64(n), "partial")
 			b.ReportMetric(float64(st2.Selected-st.Selected)/float64(n), "selected")
+			b.ReportMetric(float64(st2.Reused-st.Reused)/float64(n), "reused")
 		})
 	}
 }

@@ -92,6 +92,7 @@ class PytestCtx(Ctx):
                 self.items, self.excinfo = collected.COLLECTED, collected.EXCINFO
                 return
             collected.forget_collection()
+        Flags.ran_pytest = True
         try:
             if cov is not None:
                 sys.settrace(cov[0])
@@ -136,6 +137,7 @@ class PytestCtx(Ctx):
             return self.run_plain(c, item)
         from _pytest.runner import runtestprotocol
 
+        Flags.ran_pytest = True
         self.excinfo.clear()
         if cov is not None:
             sys.settrace(cov[0])
@@ -249,8 +251,16 @@ def _plain(item):
         if any(m.name != "parametrize" for m in item.iter_markers()):
             return False
         params = item.callspec.params if hasattr(item, "callspec") else {}
-        return list(item.fixturenames) == list(params) and getattr(item, "_fixtureinfo", None) is not None \
-            and not item._fixtureinfo.name2fixturedefs
+        if list(item.fixturenames) != list(params) or getattr(item, "_fixtureinfo", None) is None:
+            return False
+        # pytest (before 8) gives each directly parametrized argument a
+        # pseudo fixture that returns its parameter: the direct call
+        # passes the same value.
+        import _pytest.fixtures as fx
+
+        direct = getattr(fx, "get_direct_param_fixture_func", None)
+        return all(name in params and direct is not None and all(d.func is direct for d in defs)
+                   for name, defs in item._fixtureinfo.name2fixturedefs.items())
     except BaseException:
         return False
 
