@@ -228,6 +228,8 @@ func BenchmarkEvaluatePytest(b *testing.B) {
 				b.Fatal(err)
 			}
 			evals := 0
+			st := e.Stats()
+			cpu0 := engineCPU(e)
 			start := time.Now()
 			for b.Loop() {
 				out, err := e.Run(ctx, bc.src, bc.opts)
@@ -240,6 +242,8 @@ func BenchmarkEvaluatePytest(b *testing.B) {
 				evals++
 			}
 			b.ReportMetric(float64(evals)/time.Since(start).Seconds(), "evals/s")
+			b.ReportMetric((engineCPU(e)-cpu0).Seconds()*1e6/float64(evals), "cpu-µs/eval")
+			b.ReportMetric(float64(e.Stats().Reused-st.Reused)/float64(evals), "reused")
 		})
 	}
 	if e.Stats().Selected == 0 {

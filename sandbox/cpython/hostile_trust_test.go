@@ -93,7 +93,9 @@ def test_skipped():
 // the test file declared them. The routes that reach into the process
 // (a patched pytest or harness, frames, gc, a test's __code__, an object
 // equal to everything) still forge verdicts in the search's runs; the
-// check of a delivered fix (sandbox.Options.Verify) fails them.
+// check of a delivered fix (sandbox.Options.Verify) fails them. (A patch
+// of pytest's runner or of the harness's pytest_verdict does not reach
+// test_one and test_two: plain test functions are called directly.)
 func TestHostileTestFiles(t *testing.T) {
 	py := realPytest(t)
 	const (
@@ -141,14 +143,14 @@ _pytest.python.Function.runtest = lambda self: None
 
 def add(a, b):
     return a + b + 1
-`, all(P), all(R), "the test machinery changed while the test ran (runtest of Function)"},
+`, []fitness.Verdict{W, W, P, P}, all(R), "the test machinery changed while the test ran (runtest of Function)"},
 		{"verdict patch", `import sys
 
 sys.modules["__main__"].real_pytest.pytest_verdict = lambda c, reports, excinfo: (0, b"", None)
 
 def add(a, b):
     return a + b + 1
-`, all(P), all(R), "the test machinery changed while the test ran (pytest_verdict of __main__)"},
+`, []fitness.Verdict{W, W, P, P}, all(R), "the test machinery changed while the test ran (pytest_verdict of __main__)"},
 		{"shm records", `import os
 import sys
 

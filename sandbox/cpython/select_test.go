@@ -657,3 +657,239 @@ func TestPytestCollectOnceRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestPytestPlainPlugins: a plain test function is called directly only
+// when no plugin but pytest's own acts while a test runs and no warning
+// filter of the ini file or the command line does: a plugin that only
+// configures (pytest-mock's kind) keeps the direct call, one that
+// implements a hook of the run, or -W error, sends every test through
+// pytest's runner. Either way the verdicts are the runner's (a run with
+// coverage takes it) and plain pytest's.
+func TestPytestPlainPlugins(t *testing.T) {
+	py := realPytest(t)
+	const tests = `import os
+import warnings
+
+from mod import f
+
+
+def test_passes():
+    assert f(2) == 4
+
+
+def test_fails():
+    assert f(2) == 5
+
+
+def test_warns():
+    warnings.warn("careful", UserWarning)
+    assert f(1) == 2
+
+
+def test_current():
+    assert os.environ["PYTEST_CURRENT_TEST"] == "tests/test_mod.py::test_current (call)"
+`
+	for _, tt := range []struct {
+		name, ini, plugin string
+		want              []fitness.Verdict // passes, fails, warns, current
+	}{
+		{"no plugin", "[pytest]\n", "", []fitness.Verdict{fitness.Passed, fitness.WrongAnswer, fitness.Passed, fitness.Passed}},
+		{"a plugin that configures", "[pytest]\naddopts = -p plug\n", "def pytest_configure(config):\n    config.addinivalue_line('markers', 'slow: slow')\n",
+			[]fitness.Verdict{fitness.Passed, fitness.WrongAnswer, fitness.Passed, fitness.Passed}},
+		{"a plugin of the run", "[pytest]\naddopts = -p plug\n", "def pytest_runtest_call(item):\n    raise RuntimeError('from the plugin')\n",
+			[]fitness.Verdict{fitness.RuntimeError, fitness.RuntimeError, fitness.RuntimeError, fitness.RuntimeError}},
+		{"-W error", "[pytest]\naddopts = -W error::UserWarning\n", "",
+			[]fitness.Verdict{fitness.Passed, fitness.WrongAnswer, fitness.RuntimeError, fitness.Passed}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"pytest.ini": tt.ini, "mod.py": "def f(x):\n    return x * 2\n", "tests/test_mod.py": tests}
+			if tt.plugin != "" {
+				files["plug.py"] = tt.plugin
+			}
+			t.Chdir(writeTree(t, files))
+			suite, err := fitness.Load(filepath.Join("tests", "test_mod.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: "mod.py", Python: py.Path, Env: sandbox.Environment{Standard: true}}, config{})
+			src := []byte(files["mod.py"])
+			plain, err := e.Run(context.Background(), src, sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runner, err := e.Run(context.Background(), src, sandbox.RunOptions{Coverage: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range suite.Cases {
+				p, r := plain.Results[i], runner.Results[i]
+				if p.Verdict != tt.want[i] || r.Verdict != tt.want[i] {
+					t.Errorf("%s: %v %q, by pytest's runner %v %q; want %v", c.Name, p.Verdict, p.Detail, r.Verdict, r.Detail, tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestPytestReuse: under pytest, a child serves one candidate after
+// another (no fork between them) only when no test can leave anything
+// for another, the candidates' code keeps it so, and the tests it ran
+// were plain; the functions it changed get the original's code back.
+// Every candidate's verdicts are those of a fresh child that imports and
+// collects it whole, whatever ran in the child before: fixtures,
+// parametrize, xfail and skip marks, errors in setup and teardown, a
+// mutable default, a test that stores into the module.
+func TestPytestReuse(t *testing.T) {
+	py := realPytest(t)
+	const stack = `class Stack:
+    def __init__(self):
+        self.items = []
+
+    def push(self, item):
+        self.items.append(item)
+
+    def pop(self):
+        if not self.items:
+            raise IndexError("empty")
+        return self.items.pop(0)
+
+    def peek(self):
+        return self.items[-1] if self.items else None
+
+    def size(self):
+        return len(self.items)
+`
+	const plainTests = `import pytest
+
+from stack import Stack
+
+
+def test_pop():
+    s = Stack()
+    s.push(1)
+    s.push(2)
+    assert s.pop() == 2
+
+
+def test_peek():
+    s = Stack()
+    s.push(3)
+    assert s.peek() == 3
+
+
+def test_empty():
+    with pytest.raises(IndexError):
+        Stack().pop()
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_size(n):
+    s = Stack()
+    for i in range(n):
+        s.push(i)
+    assert s.size() == n
+`
+	const markedTests = plainTests + `
+
+@pytest.fixture
+def two():
+    s = Stack()
+    s.push(1)
+    s.push(2)
+    return s
+
+
+def test_fixture_peek(two):
+    assert two.peek() == 2
+
+
+@pytest.mark.xfail(reason="known")
+def test_marked_xfail():
+    assert Stack().pop() == 1
+
+
+@pytest.mark.skip(reason="later")
+def test_marked_skip():
+    assert False
+
+
+@pytest.fixture
+def broken():
+    raise RuntimeError("setup fails")
+
+
+def test_setup_error(broken):
+    pass
+
+
+@pytest.fixture
+def torn():
+    yield Stack()
+    raise RuntimeError("teardown fails")
+
+
+def test_teardown_error(torn):
+    torn.push(1)
+    assert torn.pop() == 1
+`
+	// A default list that size() appends to: a second call in the same
+	// process sees the first's.
+	defaults := strings.Replace(stack, "    def size(self):\n        return len(self.items)\n",
+		"    def size(self, calls=[]):\n        calls.append(1)\n        return len(self.items) + len(calls) - 1\n", 1)
+	const storingTests = plainTests + `
+
+def test_store():
+    import stack
+    stack.Stack.limit = 3
+    assert Stack().limit == 3
+`
+	candidates := [][]edit{
+		{{op: program.ReplaceText, stmt: "return self.items.pop(0)", site: "0", text: "-1"}},
+		{{op: program.ReplaceText, stmt: "return self.items[-1] if self.items else None", site: "-1", text: "0"}},
+		{{op: program.ReplaceText, stmt: "return self.items.pop(0)", site: "0", text: "-1"}},
+		{{op: program.ReplaceText, stmt: "return self.items.pop(0)", site: "0", text: "0"}},
+		{{op: program.ReplaceText, stmt: "self.items.append(item)", site: "item", text: "None"}},
+		{{op: program.ReplaceText, stmt: "return self.items.pop(0)", site: "0", text: "-1"}},
+	}
+	for _, tt := range []struct {
+		name, src, tests string
+		noNS             bool // without namespaces (the private directory is the host's)
+		reuse            bool // whether a child serves several candidates
+	}{
+		{"plain tests", stack, plainTests, false, true},
+		{"plain tests, degraded", stack, plainTests, true, true},
+		{"fixtures, marks, setup and teardown errors", stack, markedTests, false, false},
+		{"a mutable default", defaults, plainTests, false, false},
+		{"a test that stores into the module", stack, storingTests, false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			target, suite := moduleTestDir(t, "stack", tt.src, tt.tests)
+			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: target, Python: py.Path, Workers: 1}, config{noNamespaces: tt.noNS})
+			fresh := newTestEngine(t, sandbox.Options{Suite: suite, Target: target, Python: py.Path, Workers: 1}, config{noReuse: true})
+			p, err := program.Parse("stack.py", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			for round := range 2 {
+				for k, edits := range candidates {
+					src, ch := p.RenderChange(patchOf(t, p, edits))
+					got, err := e.Run(ctx, src, sandbox.RunOptions{Change: &ch})
+					if err != nil {
+						t.Fatal(err)
+					}
+					full, err := fresh.Run(ctx, src, sandbox.RunOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(briefs(got), briefs(full)) {
+						t.Errorf("round %d, candidate %d: %v\nin a fresh child, whole: %v", round, k, briefs(got), briefs(full))
+					}
+				}
+			}
+			if reused := e.Stats().Reused; (reused > 0) != tt.reuse {
+				t.Errorf("%d candidates ran in a child that served another; want reuse: %v (%+v)", reused, tt.reuse, e.Stats().FreshForks)
+			}
+		})
+	}
+}

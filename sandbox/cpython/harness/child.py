@@ -21,7 +21,7 @@ import sys
 from _thread import _count as _thread_count
 from time import monotonic, process_time
 
-from . import candidate, guard, partial, real_pytest, record, verify
+from . import candidate, collected, guard, partial, real_pytest, record, verify
 from .candidate import Ctx, LenientCtx
 from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, Output, encode_value, make_stdin
@@ -83,7 +83,7 @@ def child_main(shm, cases, go_r, done_w):
     manager that a reused child waits on. After a pure candidate that left
     the process clean it tells the manager and waits for the next one."""
     try:
-        Flags.copy = Flags.forked = Flags.memory = Flags.restart = False
+        Flags.copy = Flags.forked = Flags.memory = Flags.restart = Flags.ran_pytest = False
         os.setpgid(0, 0)  # the manager kills the group at a deadline
         if candidate.WORKDIR:
             try:
@@ -103,6 +103,7 @@ def child_main(shm, cases, go_r, done_w):
         gc.enable()
         served = 0
         clean = guard.LEFT_CLEAN
+        pytest_mode = real_pytest.PYTEST_MODE
         mods0, base0 = dict(modules), set(BASE_MODULES)
         while True:
             _, _, _, start = HDR.unpack_from(shm, 0)
@@ -129,7 +130,17 @@ def child_main(shm, cases, go_r, done_w):
                       bool(jflags & JOB_PURE), jflags & JOB_RECORD)
             del code, sel, repl
             served += 1
-            if not reuse or served >= MAX_SERVED or not clean(mods0, base0, mask):
+            if not reuse or served >= MAX_SERVED:
+                os._exit(0)
+            if pytest_mode:
+                # Only plain tests ran, on the original's items (the
+                # manager reuses a child under pytest only for candidates
+                # that keep the session isolated): their functions get the
+                # original's code back, and the guard looks at the rest.
+                collected.unswap()
+                if Flags.ran_pytest:
+                    os._exit(0)
+            if not clean(mods0, base0, mask):
                 os._exit(0)
             os.write(done_w, CHILD_DONE)
             while True:

@@ -62,6 +62,9 @@ def collect_once():
         return
     if status != 0 or not _collect_once():
         return
+    # Whether each item is plain, once here rather than in every child.
+    for item in COLLECTED.values():
+        real_pytest.plain(item)
 
 
 def pytest_fixture(v):
@@ -232,11 +235,22 @@ def _immutable_module(m, names):
     seen = set()
 
     def ok(k, v):
-        if k[:2] == "__" and k[-2:] == "__" and k not in ("__all__",):
-            return True
         t = type(v)
-        if deeply_immutable(v) or t is FunctionType or t in (type(len), type([].append)):
+        if k[:2] == "__" and k[-2:] == "__" and k not in ("__all__",) and t is not FunctionType:
             return True
+        if deeply_immutable(v):
+            return True
+        if t is FunctionType:
+            # Its defaults and closure are state a call can change
+            # (def f(x, seen=[]): seen.append(x)).
+            # A method's closure holds its class (super()).
+            return (deeply_immutable(v.__defaults__)
+                    and (v.__kwdefaults__ is None or deeply_immutable(tuple(v.__kwdefaults__.values())))
+                    and all(ok(k, c.cell_contents) for c in v.__closure__ or ()))
+        if t in (type(len), type([].append)):
+            # A builtin function, not a method bound to an object
+            # (push = [].append).
+            return type(getattr(v, "__self__", None)) in (type(None), type(sys))
         if t is type(sys):
             # (pytest's assertion rewriting gives a test module builtins
             # and its own helpers: @py_builtins, @pytest_ar.)
@@ -254,6 +268,8 @@ def _immutable_module(m, names):
                 if isinstance(cv, (staticmethod, classmethod)):
                     cv = cv.__func__
                 if isinstance(cv, property):
+                    if not all(f is None or ok(ck, f) for f in (cv.fget, cv.fset, cv.fdel)):
+                        return False
                     continue
                 if ck in ("__dict__", "__weakref__") or not ok(ck, cv):
                     if ck not in ("__dict__", "__weakref__"):
@@ -361,8 +377,38 @@ def swap(repl):
         if not _pair(base[i], new, plan):
             return False
     for f, code in plan:
+        SWAPPED.append((f, f.__code__))
         f.__code__ = code
     return True
+
+
+SWAPPED = []  # (function, its original code) of every swap in this child, to put back (unswap)
+
+
+def unswap():
+    """Puts the original's code back into the functions swap changed: a
+    child that serves the next candidate (reuse under pytest) runs it on
+    the original's items again."""
+    while SWAPPED:
+        f, code = SWAPPED.pop()
+        f.__code__ = code
+
+
+def keeps_isolation(part, src, spans):
+    """(level, mask) of pure_code when a partial candidate part (source
+    src, changed definitions spans) keeps the session isolated: the suite
+    is (ISOLATED), its new code is pure with the names and imports
+    isolated allows, stores attributes only on a method's self, and runs
+    on the items collected once (swappable). Else (0, 0). Test selection
+    and the reuse of a child under pytest rest on it: no test of such a
+    candidate can leave anything that another test, of this candidate or
+    of the next one run in the same child, would read."""
+    if not ISOLATED or part is None:
+        return 0, 0
+    r = partial.pure(part, True, SEL_DENY, SEL_IMPORTS)
+    if r[0] == 0 or not swappable(part.repl) or not snippets_isolated(src, spans):
+        return 0, 0
+    return r
 
 
 def _pair(old, new, plan):

@@ -51,24 +51,26 @@ def make_work_dirs():
     WORK_STATE[:] = work_state()
 
 
-def work_state():
-    """What WORK_DIRS are: inode, mode, links and change time. A directory
+def work_state(base=""):
+    """What WORK_DIRS (in base: the working directory by default) are:
+    inode, mode, links and change time. A directory
     whose entries change, whose mode or times are set, gets a new change
     time (which nothing in the sandbox can set back: no clock calls), so
     an unchanged state is an unchanged, empty directory: one lstat each."""
     out = []
     for d in WORK_DIRS:
         try:
-            st = os.lstat(d)
+            st = os.lstat(os.path.join(base, d))
             out.append((st.st_ino, st.st_mode, st.st_nlink, st.st_ctime_ns))
         except OSError:
             out.append(None)
     return out
 
 
-def clean_work_dirs():
-    """Whether every directory of WORK_DIRS is as make_work_dirs left it."""
-    return not WORK_DIRS or work_state() == WORK_STATE
+def clean_work_dirs(base=""):
+    """Whether every directory of WORK_DIRS (in base: the working
+    directory by default) is as make_work_dirs left it."""
+    return not WORK_DIRS or work_state(base) == WORK_STATE
 
 
 def snapshot_lib():

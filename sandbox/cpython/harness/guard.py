@@ -24,6 +24,7 @@ class Flags:
     forked = False  # candidate code forked during the case
     memory = False  # a case ran out of memory
     restart = False  # the case left the session unusable: the next runs in a fresh child
+    ran_pytest = False  # pytest's runner or collection ran in this child: it serves no other candidate
 
 
 def _after_fork_child():
@@ -34,19 +35,21 @@ def _after_fork_parent():
     Flags.forked = True
 
 
-def make_guard(harness, base, pytest, test_mask):
+def make_guard(harness, base, pytest, test_mask, workdir=""):
     """Sets LEFT_CLEAN, the check run after a pure candidate, in its child,
     before that child may serve another one: a closure over what it
     compares, so that rebinding a global of the harness cannot switch it
     off. harness are the harness's modules (__main__ among them), base the
     modules a case leaves loaded (child.BASE_MODULES), pytest the test
     file's pytest stand-in (or None), test_mask the pure modules the test
-    file reaches. Call it once the harness's globals are all set (main)."""
+    file reaches, workdir the project's tree the tests run in (or "").
+    Call it once the harness's globals are all set (main)."""
     global LEFT_CLEAN
     mods = modules
     flags, thread_count, collect, garbage = Flags, _thread_count, gc.collect, gc.garbage
     gettrace, getprofile, listdir, getcwd = sys.gettrace, sys.getprofile, os.listdir, os.getcwd
-    cwd = getcwd()
+    cwd = getcwd()  # the private directory, where the working directories are
+    home = workdir or cwd  # where a child runs the tests (child_main)
     listing, work_clean, sort = list(forker.LISTING), forker.clean_work_dirs, sorted
     dicts = copies = funcs = codes = ()
     groups = purity.GROUPS
@@ -60,7 +63,8 @@ def make_guard(harness, base, pytest, test_mask):
         no fork, thread, MemoryError or uncollectable garbage; the same
         modules; builtins, the pure modules it could reach (mask), the
         pytest stand-in and the harness's globals, classes and functions
-        unchanged; no tracer; the working directory as empty as it was."""
+        unchanged; no tracer; the working directory where a child starts,
+        and the private directory as empty as it was."""
         if flags.forked or flags.memory or thread_count() or mods != mods0 or base != base0:
             return False
         if gettrace() is not None or getprofile() is not None:
@@ -80,7 +84,7 @@ def make_guard(harness, base, pytest, test_mask):
         if list(map(code_of, funcs)) != codes:
             return False
         try:
-            return getcwd() == cwd and sort(listdir(".")) == listing and work_clean()
+            return getcwd() == home and sort(listdir(cwd)) == listing and work_clean(cwd)
         except OSError:
             return False
 

@@ -59,7 +59,7 @@ def setup(cfg):
     import warnings
 
     warnings.simplefilter("ignore")  # compile() of candidates must not print
-    reuse = bool(cfg.get("reuse", True))
+    reuse = pytest_reuse = bool(cfg.get("reuse", True))
     # Tests switch the static check off to see the guard (guard.make_guard)
     # catch what a pure candidate changed.
     purity.configure(bool(cfg.get("static_check", True)))
@@ -93,9 +93,13 @@ def setup(cfg):
     if real_pytest.PYTEST_MODE and not real_pytest.COLLECT and not verify.ON:
         collected.TEST_SOURCE[0] = cfg.get("test_source") or ""
         collected.collect_once()
+        purity.refresh_snapshots()
     if candidate.PACKAGE or candidate.MULTI or verify.ON:
-        reuse = False
-    manager.configure(CASES, cfg.get("lenient_runtime") or "", reuse)
+        reuse = pytest_reuse = False
+    # Under pytest a child may serve several candidates when no test can
+    # leave anything for the next (collected.isolated).
+    pytest_reuse = pytest_reuse and real_pytest.PYTEST_MODE and collected.ISOLATED
+    manager.configure(CASES, cfg.get("lenient_runtime") or "", reuse, pytest_reuse)
     child.configure(CASES, int(cfg.get("memory_mb") or 512))
     return test_mask
 
@@ -170,7 +174,7 @@ def main(harness):
         g = globals()
         for k in ("SHM", "CASES", "GO_R", "DONE_W"):
             g[k] = None
-    guard.make_guard(harness, child.BASE_MODULES, candidate.PYTEST, test_mask)
+    guard.make_guard(harness, child.BASE_MODULES, candidate.PYTEST, test_mask, candidate.WORKDIR)
     verify.take_server_snapshot(harness)
     gc.collect()
     gc.freeze()  # the children's collections skip (and do not copy) all of this

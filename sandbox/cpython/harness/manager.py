@@ -38,18 +38,21 @@ FORKER_WAIT = 5.0  # seconds the forker may take to reap a killed child
 
 LENIENT_SOURCE = ""  # lenient.py, compiled at the first lenient candidate
 REUSE = True  # pure candidates may run in the child of the previous one
+PYTEST_REUSE = False  # under pytest, candidates that keep the session isolated may (collected.keeps_isolation)
 START = [0]  # the first case of the running chunk
 
 
-def configure(cases, lenient_source, reuse):
+def configure(cases, lenient_source, reuse, pytest_reuse=False):
     """Sets the manager's configuration from the case table, the lenient
-    runtime's source and whether pure candidates may reuse a child."""
-    global LOOK, LENIENT_SOURCE, REUSE
+    runtime's source and whether pure candidates (under pytest: those
+    that keep the session isolated) may reuse a child."""
+    global LOOK, LENIENT_SOURCE, REUSE, PYTEST_REUSE
     # The manager looks at a running child at least twice per shortest
     # timeout: it learns that a case started only by looking.
     LOOK = min([HEARTBEAT] + [c.timeout / 2 for c in cases if c.timeout > 0])
     LENIENT_SOURCE = lenient_source
     REUSE = reuse
+    PYTEST_REUSE = pytest_reuse
 
 
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -357,6 +360,7 @@ class Manager:
         n = len(cases) if end is None else min(end, len(cases))
         self.cause = FORK_OFF
         reuse, mask = 0, 0
+        isolated = None  # under pytest: collected.keeps_isolation, once asked
         if REUSE and not cov and not record and lx is None:
             why = []
             reuse, mask = partial.pure(part, None) if part is not None else pure_code(code, why=why)
@@ -365,14 +369,21 @@ class Manager:
                 if part is not None:
                     pure_code(code, why=why)  # the whole module's reason
                 self.cause = why[0] if why else FORK_IMPURE
+        elif PYTEST_REUSE and part is not None and not cov and not record and lx is None:
+            # Under pytest: a candidate that keeps the session isolated
+            # may run in the child of the previous one, which then ran
+            # only plain tests on the original's items (child.py).
+            isolated = collected.keeps_isolation(part, src, spans)
+            reuse, mask = isolated
+            self.cause = 0 if reuse else FORK_IMPURE
         selected = (sel is not None and part is not None and part.same_scopes and lx is None and not cov
                     and len(sel) == len(cases))
         if selected and real_pytest.PYTEST_MODE:
             # Under pytest: on the items collected once, in an isolated
             # session, with code that stores no state a later test reads.
-            rp = collected
-            selected = (rp.ISOLATED and partial.pure(part, True, rp.SEL_DENY, rp.SEL_IMPORTS)[0] != 0
-                        and rp.swappable(part.repl) and rp.snippets_isolated(src, spans))
+            if isolated is None:
+                isolated = collected.keeps_isolation(part, src, spans)
+            selected = isolated[0] != 0
         elif selected:
             selected = partial.SELECT_OK and partial.pure(part, True)[0] != 0
         blob = marshal.dumps(part.repl if part is not None else code)

@@ -295,6 +295,17 @@ def take_snapshots(names, pytest):
     REACH = reach
 
 
+def refresh_snapshots():
+    """Copies the dicts take_snapshots recorded again, as they are now:
+    after the server's collection under pytest (collected.collect_once),
+    which sets attributes of pytest's classes once (Function's
+    _pytest_diamond_inheritance_warning_shown), what every fork of the
+    server starts with."""
+    global BUILTINS_GROUP, GROUPS
+    BUILTINS_GROUP = [(d, dict(d)) for d, _ in BUILTINS_GROUP]
+    GROUPS = tuple((ds, tuple(dict(d) for d in ds)) for ds, _ in GROUPS)
+
+
 def deny_for(names):
     """DENY_NAMES and what DENY has for the pure modules names and those
     they reach: the names that code importing only names must not use

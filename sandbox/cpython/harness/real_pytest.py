@@ -92,6 +92,7 @@ class PytestCtx(Ctx):
                 self.items, self.excinfo = collected.COLLECTED, collected.EXCINFO
                 return
             collected.forget_collection()
+        Flags.ran_pytest = True
         try:
             if cov is not None:
                 sys.settrace(cov[0])
@@ -136,11 +137,13 @@ class PytestCtx(Ctx):
             return self.run_plain(c, item)
         from _pytest.runner import runtestprotocol
 
+        Flags.ran_pytest = True
         self.excinfo.clear()
         if cov is not None:
             sys.settrace(cov[0])
         try:
-            reports = runtestprotocol(item, log=False, nextitem=None)
+            with warning_filters(item):
+                reports = runtestprotocol(item, log=False, nextitem=None)
         except candidate.PYTEST.exit.Exception as e:
             # pytest.exit in a test ends pytest's run; here it fails the
             # test (the code under test may raise it).
@@ -160,9 +163,12 @@ class PytestCtx(Ctx):
     def run_plain(self, c, item):
         """A plain test function's verdict, called directly: what
         runtestprotocol and pytest_verdict give it (see plain; it has no
-        xfail or skip mark)."""
+        xfail or skip mark). The test sees PYTEST_CURRENT_TEST as the
+        runner sets it for the call."""
+        environ = os.environ
         try:
             params = item.callspec.params if hasattr(item, "callspec") else {}
+            environ["PYTEST_CURRENT_TEST"] = ("%s (call)" % item.nodeid).replace("\0", "(null)")
             item.obj(**params)
             return PASSED, b"", None
         except BaseException as e:
@@ -191,6 +197,23 @@ class PytestCtx(Ctx):
             if isinstance(e, (AssertionError, pt.fail.Exception)):
                 return WRONG, b"", d
             return RTE, b"", d
+        finally:
+            environ.pop("PYTEST_CURRENT_TEST", None)
+
+
+def warning_filters(item):
+    """What pytest's warnings plugin puts around each test
+    (pytest_runtest_protocol, which runtestprotocol does not call): the
+    filters of the ini file, -W and filterwarnings marks, under which
+    "error" makes a warning fail the test as under plain pytest."""
+    try:
+        from _pytest.warnings import catch_warnings_for_item
+
+        return catch_warnings_for_item(item.config, item.ihook, "runtest", item)
+    except BaseException:
+        import contextlib
+
+        return contextlib.nullcontext()
 
 
 _PLAIN = {}  # id of an item -> whether it is plain
@@ -201,11 +224,13 @@ def plain(item):
     only calls: a module-level function (not a method, not a coroutine),
     whose only mark is parametrize and whose only arguments are its
     parameters (no fixture, no setup_module or setup_function, no
-    usefixtures), collected by a configuration without plugins of its own
-    (conftest files with hooks configure in each child: PREPARED is None
-    then; plugins of entry points or -p, and an ini file's
-    filterwarnings, make no item plain: see bare_config). pytest's own
-    plugins do nothing else for it here: -s captures nothing."""
+    usefixtures), collected by a configuration whose plugins, but pytest's
+    own, act on no test run (conftest files with hooks configure in each
+    child: PREPARED is None then; a plugin of an entry point or -p that
+    implements a hook of the run, and warning filters of the ini file or
+    the command line, make no item plain: see bare_config). pytest's own
+    plugins do nothing else for it here: -s captures nothing. Computed
+    once per item (in the server for the items it collected once)."""
     got = _PLAIN.get(id(item))
     if got is None:
         got = _PLAIN[id(item)] = _plain(item)
@@ -226,8 +251,16 @@ def _plain(item):
         if any(m.name != "parametrize" for m in item.iter_markers()):
             return False
         params = item.callspec.params if hasattr(item, "callspec") else {}
-        return list(item.fixturenames) == list(params) and getattr(item, "_fixtureinfo", None) is not None \
-            and not item._fixtureinfo.name2fixturedefs
+        if list(item.fixturenames) != list(params) or getattr(item, "_fixtureinfo", None) is None:
+            return False
+        # pytest (before 8) gives each directly parametrized argument a
+        # pseudo fixture that returns its parameter: the direct call
+        # passes the same value.
+        import _pytest.fixtures as fx
+
+        direct = getattr(fx, "get_direct_param_fixture_func", None)
+        return all(name in params and direct is not None and all(d.func is direct for d in defs)
+                   for name, defs in item._fixtureinfo.name2fixturedefs.items())
     except BaseException:
         return False
 
@@ -236,33 +269,54 @@ _BARE = []
 
 
 def bare_config():
-    """Whether PREPARED has no plugin but pytest's own (no entry point's,
-    none named by -p: a module outside _pytest that is not a conftest
-    file) and no warning filters of the ini file, which would act around
-    a test's call; computed once."""
+    """Whether PREPARED runs a plain test function as a direct call does:
+    no plugin but pytest's own acts while a test runs (one of an entry
+    point or named by -p may implement only hooks of RUN_FREE_HOOKS:
+    pytest-mock's options and configuration, say), and no warning filter
+    of the ini file or the command line but the harness's own -W ignore
+    acts around a test's call; computed once."""
     if not _BARE:
         _BARE.append(_bare_config())
     return _BARE[0]
 
 
+# The hooks pytest calls while it configures, collects and reports, none
+# while it runs a collected item (runtestprotocol): a plugin that
+# implements only these cannot make a plain test's verdict differ from a
+# direct call's. Collection's hooks ran before plain() reads an item.
+RUN_FREE_HOOKS = frozenset((
+    "pytest_addhooks", "pytest_addoption", "pytest_configure", "pytest_unconfigure", "pytest_plugin_registered",
+    "pytest_cmdline_parse", "pytest_cmdline_preparse", "pytest_cmdline_main", "pytest_load_initial_conftests",
+    "pytest_sessionstart", "pytest_sessionfinish", "pytest_collection", "pytest_collection_modifyitems",
+    "pytest_collection_finish", "pytest_ignore_collect", "pytest_collect_file", "pytest_collect_directory",
+    "pytest_pycollect_makemodule", "pytest_pycollect_makeitem", "pytest_generate_tests",
+    "pytest_make_parametrize_id", "pytest_collectstart", "pytest_itemcollected", "pytest_collectreport",
+    "pytest_deselected", "pytest_make_collect_report", "pytest_report_header", "pytest_report_collectionfinish",
+    "pytest_terminal_summary",
+))
+
+
 def _bare_config():
     try:
         pm = PREPARED.pluginmanager
-        if pm.list_plugin_distinfo():
-            return False
         import types
 
         for plugin in pm.get_plugins():
             if isinstance(plugin, types.ModuleType):
                 name = plugin.__name__ or ""
-                if name == "pytest" or name.startswith("_pytest."):
-                    continue
                 if os.path.basename(getattr(plugin, "__file__", "") or "") == "conftest.py":
-                    continue
+                    continue  # (one with hooks leaves PREPARED None)
+            elif isinstance(plugin, type):
+                name = plugin.__module__ or ""
+            else:
+                name = type(plugin).__module__ or ""
+            if name == "pytest" or name.startswith("_pytest.") or type(plugin) in (Recorder, Failures):
+                continue
+            if not all(h.name in RUN_FREE_HOOKS for h in pm.get_hookcallers(plugin) or ()):
                 return False
         if PREPARED.getini("filterwarnings"):
             return False
-        return True
+        return all(w == "ignore" for w in PREPARED.known_args_namespace.pythonwarnings or ())
     except BaseException:
         return False
 
@@ -444,17 +498,35 @@ def speed_up_pytest():
     _pytest.python.Function._repr_failure_py = short_report
 
 
+class Recorder:
+    """The plugin that keeps the exception of each phase of a test
+    (ctx.excinfo: when -> exception), which pytest_verdict reads."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def pytest_runtest_makereport(self, item, call):
+        if call.excinfo is not None:
+            self.ctx.excinfo[call.when] = call.excinfo.value
+
+
+class Failures:
+    """The plugin that keeps the failed collection reports (errors)."""
+
+    def __init__(self, errors):
+        self.errors = errors
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.errors.append(report)
+
+
 def pytest_collect(ctx, collector=None):
     """A configured session's items by node id, and the collection errors
     (one line) or None. collector, if not None, is the session of
     PREPARED that collects (collect_once)."""
     from _pytest.config import _prepareconfig
     from _pytest.main import Session
-
-    class Recorder:
-        def pytest_runtest_makereport(self, item, call):
-            if call.excinfo is not None:
-                ctx.excinfo[call.when] = call.excinfo.value
 
     config = PREPARED
     session = None
@@ -471,22 +543,16 @@ def pytest_collect(ctx, collector=None):
         pm = config.pluginmanager
         pm._noconftest = False
         pm._try_load_conftest(Path(candidate.TEST_FILE), config.getoption("importmode"), config.rootpath)
-        pm.register(Recorder())
+        pm.register(Recorder(ctx))
         session = collector or PREPARED_SESSION
     else:
-        config = _prepareconfig(pytest_args(), [Recorder()])
+        config = _prepareconfig(pytest_args(), [Recorder(ctx)])
         config._do_configure()
     if session is None:
         session = Session.from_config(config)
         config.hook.pytest_sessionstart(session=session)
     errors = []
-
-    class Failures:
-        def pytest_collectreport(self, report):
-            if report.failed:
-                errors.append(report)
-
-    config.pluginmanager.register(Failures())
+    config.pluginmanager.register(Failures(errors))
     try:
         items = session.perform_collect()
     except BaseException:
