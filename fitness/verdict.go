@@ -87,7 +87,9 @@ type Result struct {
 	Progress float64 `json:"progress,omitempty"`
 	// CPU is the CPU time (seconds) the case's process used while it ran,
 	// when the engine measured it (cpython, with coverage); 0 otherwise.
-	// Seconds much above it mean the case mostly waits (sleeps, I/O).
+	// The time the process waited for a CPU (a loaded machine) counts in
+	// it, so Seconds much above it mean the case mostly waits (sleeps,
+	// I/O).
 	CPU float64 `json:"cpu_seconds,omitempty"`
 	// Calls are, for a test case run with sandbox.RunOptions.Record, the
 	// calls it made into the target (the overfitting guard's inputs).

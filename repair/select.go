@@ -104,8 +104,9 @@ func (sl *selector) merge(out *fitness.Outcome, abandon bool) {
 const WaitFactor = 4
 
 // waits reports whether the original's cases mostly wait: with their CPU
-// time measured (the cpython engine's coverage runs), more than 50 ms of
-// wall time in all, WaitFactor times their CPU time.
+// time measured (the cpython engine's coverage runs, which count the time
+// a case waited for a CPU in it), more than 50 ms of wall time in all,
+// WaitFactor times their CPU time.
 func waits(orig *fitness.Outcome) bool {
 	wall, cpu, measured := 0.0, 0.0, false
 	for _, r := range orig.Results {
