@@ -93,9 +93,10 @@ def test_skipped():
 // the test file declared them. The routes that reach into the process
 // (a patched pytest or harness, frames, gc, a test's __code__, an object
 // equal to everything) still forge verdicts in the search's runs; the
-// check of a delivered fix (sandbox.Options.Verify) fails them. (A patch
-// of pytest's runner or of the harness's pytest_verdict does not reach
-// test_one and test_two: plain test functions are called directly.)
+// check of a delivered fix (sandbox.Options.Verify) fails them. (Plain
+// test functions are called directly, but not once pytest's runner or the
+// harness's pytest_verdict was replaced: their verdicts are those of the
+// runner in every run, as under plain pytest.)
 func TestHostileTestFiles(t *testing.T) {
 	py := realPytest(t)
 	const (
@@ -143,14 +144,14 @@ _pytest.python.Function.runtest = lambda self: None
 
 def add(a, b):
     return a + b + 1
-`, []fitness.Verdict{W, W, P, P}, all(R), "the test machinery changed while the test ran (runtest of Function)"},
+`, all(P), all(R), "the test machinery changed while the test ran (runtest of Function)"},
 		{"verdict patch", `import sys
 
 sys.modules["__main__"].real_pytest.pytest_verdict = lambda c, reports, excinfo: (0, b"", None)
 
 def add(a, b):
     return a + b + 1
-`, []fitness.Verdict{W, W, P, P}, all(R), "the test machinery changed while the test ran (pytest_verdict of __main__)"},
+`, all(P), all(R), "the test machinery changed while the test ran (pytest_verdict of __main__)"},
 		{"shm records", `import os
 import sys
 

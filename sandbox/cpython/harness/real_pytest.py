@@ -38,6 +38,7 @@ def start(pt):
     import pytest
     import _pytest.config
     import _pytest.main
+    import _pytest.python
     import _pytest.runner
 
     for name in _pytest.config.default_plugins:
@@ -47,6 +48,7 @@ def start(pt):
             pass
     candidate.use_pytest(pytest)
     PYTEST_MODE = True
+    RUNNER[:] = [_pytest.python.Function, _pytest.python.Function.runtest, pytest_verdict]
     speed_up_pytest()
     if not pt.get("per_child"):
         # pytest's rootdir, ini file and conftest files are found from the
@@ -133,7 +135,7 @@ class PytestCtx(Ctx):
             if self.error is not None:
                 return self.error[0], b"", self.error[1]
             return RTE, b"", "pytest did not collect %s" % c.fn
-        if cov is None and not self.record and not verify.ON and plain(item):
+        if cov is None and not self.record and not verify.ON and plain(item) and intact():
             return self.run_plain(c, item)
         from _pytest.runner import runtestprotocol
 
@@ -217,6 +219,19 @@ def warning_filters(item):
 
 
 _PLAIN = {}  # id of an item -> whether it is plain
+
+# What a direct call stands for, as the server loaded it: pytest's
+# Function, its runtest and this module's pytest_verdict.
+RUNNER = []
+
+
+def intact():
+    """Whether what a direct call stands for is still what the server
+    loaded. Code under test that replaced Function.runtest or
+    pytest_verdict (to forge verdicts) runs through the runner, as under
+    plain pytest and in coverage runs: its verdicts are the same in every
+    run, and the check of a delivered fix fails them."""
+    return len(RUNNER) == 3 and RUNNER[0].runtest is RUNNER[1] and globals().get("pytest_verdict") is RUNNER[2]
 
 
 def plain(item):
