@@ -73,6 +73,38 @@ func (s *Spawner) Raise(n int) (start, size int) {
 	return start, s.size
 }
 
+// BootWhile starts an engine's first worker with start while prepare
+// makes what the worker is sent once it is up (the checks of the cases,
+// the suite's message): start must wait for ready, which closes once
+// prepare succeeds, before it sends it. It returns the worker and how
+// long its start took. When prepare fails, start's stop closes, the
+// worker (if it started) is killed and prepare's error returned.
+func BootWhile[W any](start func(stop <-chan struct{}) (W, error), kill func(W), prepare func() error, ready chan<- struct{}) (W, time.Duration, error) {
+	type booted struct {
+		w    W
+		err  error
+		took time.Duration
+	}
+	first := make(chan booted, 1)
+	stop := make(chan struct{})
+	go func() {
+		t0 := time.Now()
+		w, err := start(stop)
+		first <- booted{w, err, time.Since(t0)}
+	}()
+	if err := prepare(); err != nil {
+		close(stop)
+		if b := <-first; b.err == nil {
+			kill(b.w)
+		}
+		var none W
+		return none, 0, err
+	}
+	close(ready)
+	b := <-first
+	return b.w, b.took, b.err
+}
+
 // KillOnStop calls kill if stop is closed before the function it returns
 // is called: a worker still starting when its engine closes is killed, not
 // waited for. A nil stop does nothing. Call it once the worker's process

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"testing"
 	"time"
 )
@@ -88,4 +89,57 @@ func TestKillOnStop(t *testing.T) {
 		}
 	}
 	KillOnStop(nil, func() { t.Error("killed with a nil stop") })()
+}
+
+// TestBootWhile: the first worker starts while prepare runs and is sent
+// nothing before ready; a failed prepare stops and kills it; a failed
+// start is the error.
+func TestBootWhile(t *testing.T) {
+	errPrep, errStart := errors.New("prepare failed"), errors.New("start failed")
+	for _, tc := range []struct {
+		name               string
+		prepErr, startErr  error
+		wantErr            error
+		wantKilled, wantUp bool
+	}{
+		{name: "up", wantUp: true},
+		{name: "prepare fails", prepErr: errPrep, wantErr: errPrep, wantKilled: true},
+		{name: "start fails", startErr: errStart, wantErr: errStart},
+		{name: "both fail", prepErr: errPrep, startErr: errStart, wantErr: errPrep},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ready := make(chan struct{})
+			prepared := false
+			var sentEarly, stopped bool
+			start := func(stop <-chan struct{}) (string, error) {
+				if tc.startErr != nil {
+					return "", tc.startErr
+				}
+				select {
+				case <-ready:
+					sentEarly = !prepared
+					return "worker", nil
+				case <-stop:
+					stopped = true
+					return "worker", nil // up, but stopped: BootWhile kills it
+				}
+			}
+			killed := false
+			prepare := func() error {
+				time.Sleep(5 * time.Millisecond) // the worker is starting meanwhile
+				prepared = tc.prepErr == nil
+				return tc.prepErr
+			}
+			w, _, err := BootWhile(start, func(string) { killed = true }, prepare, ready)
+			if err != tc.wantErr {
+				t.Errorf("err = %v, want %v", err, tc.wantErr)
+			}
+			if (w == "worker") != tc.wantUp || killed != tc.wantKilled || sentEarly {
+				t.Errorf("worker %q, killed %v, sent before ready %v", w, killed, sentEarly)
+			}
+			if tc.wantKilled && !stopped {
+				t.Error("start's stop did not close")
+			}
+		})
+	}
 }

@@ -234,33 +234,13 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	// for; it is killed if they fail.
 	e.quit = make(chan struct{})
 	e.prepared = make(chan struct{})
-	type booted struct {
-		s    *server
-		err  error
-		took time.Duration
-	}
-	first := make(chan booted, 1)
-	abort := make(chan struct{})
-	go func() {
-		t0 := time.Now()
-		s, err := e.start(abort)
-		first <- booted{s, err, time.Since(t0)}
-	}()
-	if err := e.prepare(module); err != nil {
-		close(abort)
-		if b := <-first; b.s != nil {
-			b.s.kill()
-		}
+	s, took, err := sandbox.BootWhile(e.start, (*server).kill, func() error { return e.prepare(module) }, e.prepared)
+	if err != nil {
 		return nil, err
 	}
-	close(e.prepared)
-	b := <-first
-	if b.err != nil {
-		return nil, b.err
-	}
-	e.spawner.Start(opts.Workers, b.took)
-	e.adopt(b.s)
-	e.pool <- b.s
+	e.spawner.Start(opts.Workers, took)
+	e.adopt(s)
+	e.pool <- s
 	return e, nil
 }
 

@@ -162,33 +162,12 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	// for; it is killed if they fail.
 	e.quit = make(chan struct{})
 	e.prepared = make(chan struct{})
-	type booted struct {
-		p    *proc
-		err  error
-		took time.Duration
-	}
-	first := make(chan booted, 1)
-	abort := make(chan struct{})
-	go func() {
-		t0 := time.Now()
-		p, err := e.start(abort)
-		first <- booted{p, err, time.Since(t0)}
-	}()
-	if err := e.prepare(module, original); err != nil {
-		close(abort)
-		if b := <-first; b.p != nil {
-			b.p.kill()
-			b.p.unmap()
-		}
+	p, took, err := sandbox.BootWhile(e.start, func(p *proc) { p.kill(); p.unmap() },
+		func() error { return e.prepare(module, original) }, e.prepared)
+	if err != nil {
 		return nil, err
 	}
-	close(e.prepared)
-	b := <-first
-	if b.err != nil {
-		return nil, b.err
-	}
-	p := b.p
-	e.spawner.Start(opts.Workers, b.took)
+	e.spawner.Start(opts.Workers, took)
 	e.adopt(p)
 	e.pool <- p
 	if !cfg.noCheck {
