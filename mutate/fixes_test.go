@@ -30,6 +30,17 @@ var devFixes = []struct {
 		"def vowel(ch):\n    return ch in \"aeio\"\n",
 		"def vowel(ch):\n    return ch in \"aeiou\"\n"},
 
+	// A default value for a lookup that raises on a missing key.
+	{"pop with a default", "default-arg",
+		"def invalidate(cache, key):\n    cache.pop(key)\n",
+		"def invalidate(cache, key):\n    cache.pop(key, None)\n"},
+	{"getattr with a default", "default-arg",
+		"def size(obj):\n    return getattr(obj, \"size\")\n",
+		"def size(obj):\n    return getattr(obj, \"size\", None)\n"},
+	{"next with a default", "default-arg",
+		"def first(xs):\n    return next(iter(xs))\n",
+		"def first(xs):\n    return next(iter(xs), None)\n"},
+
 	// A literal into a constant of an imported module.
 	{"os.pathsep", "module-const",
 		"import os\n\ndef path(dirs):\n    return ':'.join(dirs)\n",

@@ -54,3 +54,8 @@ def area(r):
 def walk(node):
     yield flatten(node.children)
     yield [c.name for c in node.children]
+
+
+def invalidate(cache, key):
+    cache.pop(key)
+    return getattr(cache, "size")
