@@ -42,6 +42,7 @@ type Context struct {
 	scopeLocals  [][]string      // per scope: the names of its enclosing functions
 	numNames     map[string]bool // names the file uses as numbers
 	seqNames     map[string]bool // names and attributes the file uses as sequences
+	seqCallees   map[string]bool // functions and methods whose calls the file subscripts
 	// inside are, per statement, the one-line sites in its text (its own
 	// and its nested statements').
 	inside [][]int

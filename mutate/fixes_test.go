@@ -140,6 +140,9 @@ var devFixes = []struct {
 	{"a comprehension sliced", "slice",
 		"def doubles(xs):\n    return [x * 2 for x in xs]\n",
 		"def doubles(xs):\n    return [x * 2 for x in xs][1:]\n"},
+	{"a call the file subscripts elsewhere, sliced", "slice",
+		"def key(v):\n    return hash(v.to_tuple())\n\ndef older(v, w):\n    return v.to_tuple()[:3] < w.to_tuple()[:3]\n",
+		"def key(v):\n    return hash(v.to_tuple()[:-1])\n\ndef older(v, w):\n    return v.to_tuple()[:3] < w.to_tuple()[:3]\n"},
 }
 
 // TestDeveloperFixes: each fix of devFixes is among the edits its
