@@ -1,9 +1,11 @@
-// The default-arg operator: a lookup call that raises when the key is
-// missing given the default value the developer meant.
+// The default-arg operator (a lookup call that raises when the key is
+// missing given the default value the developer meant) and item-call (an
+// assignment to an item that meant to add one).
 
 package mutate
 
 import (
+	"regexp"
 	"strings"
 
 	"repair/program"
@@ -88,6 +90,63 @@ var opDefaultArg = Operator{
 		text := c.Prog.SiteText(id)
 		for _, d := range c.defaults(id) {
 			emit(replaceText(id, text+", "+d))
+		}
+	},
+}
+
+// itemAssign matches a one-line assignment to one item of a sequence:
+// the sequence, the index and the value.
+var itemAssign = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.]*)\[([^\[\]=]+)\]\s*=\s*([^=]+)$`)
+
+// itemCalls returns the calls statement i, an assignment to an item
+// (xs[i] = v), may have meant: xs.append(v), xs.insert(i, v).
+func (c *Context) itemCalls(i int) []string {
+	st := &c.Prog.Stmts[i]
+	if st.Kind != "expression_statement" || st.Compound {
+		return nil
+	}
+	text := strings.TrimSpace(c.Prog.StmtText(i))
+	m := itemAssign.FindStringSubmatch(text)
+	if m == nil || strings.ContainsAny(text, "\r\n;") {
+		return nil
+	}
+	seq, idx, val := m[1], strings.TrimSpace(m[2]), strings.TrimSpace(m[3])
+	if strings.Contains(idx, ":") || topLevelComma(val) {
+		return nil
+	}
+	return []string{seq + ".append(" + val + ")", seq + ".insert(" + idx + ", " + val + ")"}
+}
+
+// topLevelComma reports whether text holds a comma outside brackets (a
+// tuple without parentheses). Brackets inside strings may mislead it:
+// the edit is then skipped, not broken.
+func topLevelComma(text string) bool {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				return true
+			}
+		case '\'', '"', '#':
+			return true
+		}
+	}
+	return false
+}
+
+var opItemCall = Operator{
+	Name: "item-call",
+	Doc: "turn an assignment to an item into an append or insert\n\n" +
+		"self.lists[0] = tmp into self.lists.append(tmp) or self.lists.insert(0, tmp).",
+	Targets: func(c *Context) *Sampler { return &c.itemAssigns },
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		for _, t := range c.itemCalls(s) {
+			emit(program.Edit{Op: program.ReplaceLine, Stmt: s, Text: t})
 		}
 	},
 }

@@ -81,6 +81,7 @@ type Context struct {
 	calls       Sampler // names and attributes a call of may have been meant
 	values      Sampler // values a conditional expression may choose
 	lookups     Sampler // last arguments of lookup calls without a default
+	itemAssigns Sampler // assignments to an item (xs[i] = v)
 	// argsLast are the argument lists (program.SiteArgs) by their last
 	// positional argument.
 	argsLast   map[program.Span]int
@@ -178,6 +179,9 @@ func NewContext(p *program.Program, weights []float64) *Context {
 			continue
 		}
 		c.stmts.add(i, w(i))
+		if len(c.itemCalls(i)) > 0 {
+			c.itemAssigns.add(i, w(i))
+		}
 		if !stringStmt(p.StmtText(i)) {
 			c.donors = append(c.donors, i)
 		}

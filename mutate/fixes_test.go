@@ -41,6 +41,11 @@ var devFixes = []struct {
 		"def first(xs):\n    return next(iter(xs))\n",
 		"def first(xs):\n    return next(iter(xs), None)\n"},
 
+	// An assignment to an item that meant to add one.
+	{"item into append", "item-call",
+		"def merge(self, tmp):\n    self.lists[0] = tmp\n",
+		"def merge(self, tmp):\n    self.lists.append(tmp)\n"},
+
 	// A literal into a constant of an imported module.
 	{"os.pathsep", "module-const",
 		"import os\n\ndef path(dirs):\n    return ':'.join(dirs)\n",

@@ -100,7 +100,7 @@ var goldens = []struct {
 	{"fixes.py", "fixes.golden", func(name string) bool {
 		switch name {
 		case "string-char", "module-const", "similar-name", "rename", "add-call",
-			"guard", "early-exit", "cond-expr", "default-arg", "wrap", "slice", "insert":
+			"guard", "early-exit", "cond-expr", "default-arg", "item-call", "wrap", "slice", "insert":
 			return true
 		}
 		return false

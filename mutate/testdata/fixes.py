@@ -59,3 +59,8 @@ def walk(node):
 def invalidate(cache, key):
     cache.pop(key)
     return getattr(cache, "size")
+
+
+def regroup(self, lists):
+    tmp_sorted = sorted(lists)
+    self.lists[0] = tmp_sorted
