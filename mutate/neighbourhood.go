@@ -80,6 +80,9 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 			if top > 0 {
 				rel = w / top
 			}
+			if c.atImport(e) {
+				rel *= importShare
+			}
 			// The logarithm of the score, the order of emission breaking
 			// ties.
 			key := -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel) + float64(n)*1e-9
@@ -93,6 +96,32 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	stream.init(all, limit)
 	sweep.init(best, sweepLimit)
 	return stream, sweep
+}
+
+// importShare scales, in the sweep's order, the suspiciousness of a
+// statement that runs when the module is imported (at module or class
+// level): every case runs it, so its coverage says little, and a change
+// to it runs every case again (no test selection), often for a minute
+// on a project's test file.
+const importShare = 0.5
+
+// atImport reports whether edit e changes a statement that runs when the
+// module is imported: one outside every function.
+func (c *Context) atImport(e program.Edit) bool {
+	p := c.Prog
+	s := e.Stmt
+	if e.Op == program.ReplaceText || e.Op == program.SwapText {
+		s = p.Sites[e.Site].Stmt
+	}
+	if s < 0 || s >= len(p.Stmts) {
+		return false
+	}
+	for sc := p.Stmts[s].Scope; sc >= 0; sc = p.Scopes[sc].Parent {
+		if p.Scopes[sc].Kind == "function" {
+			return false
+		}
+	}
+	return true
 }
 
 // sweepSharpness is the power of a statement's relative suspiciousness in
