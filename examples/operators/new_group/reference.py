@@ -1,4 +1,4 @@
 def new_group(groups, item):
-    """Add a new group holding only item after the others; return how many groups there are."""
+    """Add a new group holding only item after the others; return the groups."""
     groups.append([item])
-    return len(groups)
+    return groups
