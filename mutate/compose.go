@@ -334,7 +334,7 @@ func swappable(s *program.Site) bool {
 
 var opSlice = Operator{
 	Name:    "slice",
-	Doc:     "slice a sequence, or change a subscript\n\narr into arr[1:], arr[:-1], arr[k:], arr[:k], arr[::-1]; a[i] into a[i:] or\na[:i + 1]; a[i:j] into a[:j] or a[i:]; dp[i][j] into dp[j][i]. A sequence is a\nname the file uses as one, a subscript, a list display or comprehension\n([...][1:]), or a call of sorted, list, split, strip...",
+	Doc:     "slice a sequence, or change a subscript\n\narr into arr[1:], arr[:-1], arr[k:], arr[:k], arr[::-1]; a[i] into a[i:] or\na[:i + 1]; a[i:j] into a[:j] or a[i:]; dp[i][j] into dp[j][i]. A sequence is a\nname the file uses as one, a subscript, a list display or comprehension\n([...][1:]), a call of sorted, list, split, strip..., or of a function the file\nsubscripts elsewhere (v.to_tuple() into v.to_tuple()[:-1] beside v.to_tuple()[:3]).",
 	Targets: func(c *Context) *Sampler { return &c.seqs },
 	Applies: func(c *Context, id int) bool { return c.sequence(id) },
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
@@ -404,13 +404,27 @@ func (c *Context) sequence(id int) bool {
 	case "identifier", "attribute":
 		return c.seqNames[c.Prog.SiteText(id)]
 	case "call":
-		callee, _, _ := strings.Cut(c.Prog.SiteText(id), "(")
+		text := c.Prog.SiteText(id)
+		if c.seqCallees[calleeName(text)] {
+			return true
+		}
+		callee, _, _ := strings.Cut(text, "(")
 		if i := strings.LastIndexByte(callee, '.'); i >= 0 {
 			return slices.Contains(seqMethods, callee[i+1:])
 		}
 		return slices.Contains(seqBuiltins, callee) && c.builtin(callee)
 	}
 	return false
+}
+
+// calleeName is the name of the function or method a call's text calls:
+// to_tuple of self.to_tuple().
+func calleeName(call string) string {
+	callee, _, _ := strings.Cut(call, "(")
+	if i := strings.LastIndexByte(callee, '.'); i >= 0 {
+		callee = callee[i+1:]
+	}
+	return strings.TrimSpace(callee)
 }
 
 // seqBuiltins and seqMethods are the calls whose results are sequences a
@@ -493,6 +507,18 @@ func (c *Context) findShapes() {
 		}
 		if s.Node == "binary_operator" {
 			nums[s.Stmt] = append(nums[s.Stmt], s.Parts...)
+		}
+	}
+	// Calls followed by [ return sequences: the file's other calls of the
+	// same function or method do too.
+	c.seqCallees = map[string]bool{}
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if s.Kind != program.SiteExpr || s.Node != "subscript" {
+			continue
+		}
+		if base, _ := subscripts(p.SiteText(i)); strings.HasSuffix(base, ")") {
+			c.seqCallees[calleeName(base)] = true
 		}
 	}
 	// Names followed by [ are subscripted; the arguments of range() are

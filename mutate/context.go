@@ -42,6 +42,7 @@ type Context struct {
 	scopeLocals  [][]string      // per scope: the names of its enclosing functions
 	numNames     map[string]bool // names the file uses as numbers
 	seqNames     map[string]bool // names and attributes the file uses as sequences
+	seqCallees   map[string]bool // functions and methods whose calls the file subscripts
 	// inside are, per statement, the one-line sites in its text (its own
 	// and its nested statements').
 	inside [][]int
@@ -79,11 +80,16 @@ type Context struct {
 	renameSites Sampler // name reads that occur again in their statement or function
 	calls       Sampler // names and attributes a call of may have been meant
 	values      Sampler // values a conditional expression may choose
-	imports     []importBinding
-	boundNames  map[string]bool  // names the program binds anywhere
-	scopeAttrs  [][]string       // per scope: the attributes its statements read
-	firstStore  []map[string]int // per scope: where each name is first assigned
-	deny        *denyInfo        // the deny check (deny.go); nil: nothing to deny
+	lookups     Sampler // last arguments of lookup calls without a default
+	itemAssigns Sampler // assignments to an item (xs[i] = v)
+	// argsLast are the argument lists (program.SiteArgs) by their last
+	// positional argument.
+	argsLast   map[program.Span]int
+	imports    []importBinding
+	boundNames map[string]bool  // names the program binds anywhere
+	scopeAttrs [][]string       // per scope: the attributes its statements read
+	firstStore []map[string]int // per scope: where each name is first assigned
+	deny       *denyInfo        // the deny check (deny.go); nil: nothing to deny
 }
 
 type donorExpr struct {
@@ -173,6 +179,9 @@ func NewContext(p *program.Program, weights []float64) *Context {
 			continue
 		}
 		c.stmts.add(i, w(i))
+		if len(c.itemCalls(i)) > 0 {
+			c.itemAssigns.add(i, w(i))
+		}
 		if !stringStmt(p.StmtText(i)) {
 			c.donors = append(c.donors, i)
 		}
@@ -281,6 +290,12 @@ func NewContext(p *program.Program, weights []float64) *Context {
 // and the name shapes.
 func (c *Context) findDevTargets(w func(int) float64) {
 	p := c.Prog
+	c.argsLast = map[program.Span]int{}
+	for i := range p.Sites {
+		if a := &p.Sites[i]; a.Kind == program.SiteArgs && len(a.Parts) > 0 {
+			c.argsLast[a.Parts[len(a.Parts)-1]] = i
+		}
+	}
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		switch s.Kind {
@@ -308,6 +323,9 @@ func (c *Context) findDevTargets(w func(int) float64) {
 			}
 			if c.choosable(i) {
 				c.values.add(i, w(s.Stmt))
+			}
+			if len(c.defaults(i)) > 0 {
+				c.lookups.add(i, w(s.Stmt))
 			}
 		}
 	}

@@ -140,6 +140,8 @@ func (c *Context) denied(e program.Edit) bool {
 		return d.stmt[e.Donor]&^home(e.Stmt, true) != 0 || d.stmt[e.Stmt]&^home(e.Donor, true) != 0
 	case program.ReplaceText:
 		return denyMask(e.Text)&^home(p.Sites[e.Site].Stmt, false) != 0
+	case program.ReplaceLine:
+		return denyMask(e.Text)&^home(e.Stmt, false) != 0
 	case program.SwapText:
 		a, b := &p.Sites[e.Site], &p.Sites[e.Site2]
 		return denyMask(p.SiteText(e.Site2))&^home(a.Stmt, false) != 0 || denyMask(p.SiteText(e.Site))&^home(b.Stmt, false) != 0

@@ -32,7 +32,9 @@
 // new if ([program.Guard]), early-exit inserts "if c: return" or
 // "continue" ([program.InsertText]) and cond-expr makes a value
 // conditional, with conditions built from the names bound where they
-// stand. wrap and slice also convert (set, sorted, str...), unwrap a call
+// stand; default-arg gives a lookup the default it lacks (cache.pop(key)
+// into cache.pop(key, None)) and item-call turns an assignment to an item
+// into an append ([program.ReplaceLine]). wrap and slice also convert (set, sorted, str...), unwrap a call
 // and slice any sequence. Their weights are small: they widen what the
 // search can reach without crowding out the edits most small bugs need.
 // No insert lands where it cannot run: after a statement that always

@@ -30,6 +30,22 @@ var devFixes = []struct {
 		"def vowel(ch):\n    return ch in \"aeio\"\n",
 		"def vowel(ch):\n    return ch in \"aeiou\"\n"},
 
+	// A default value for a lookup that raises on a missing key.
+	{"pop with a default", "default-arg",
+		"def invalidate(cache, key):\n    cache.pop(key)\n",
+		"def invalidate(cache, key):\n    cache.pop(key, None)\n"},
+	{"getattr with a default", "default-arg",
+		"def size(obj):\n    return getattr(obj, \"size\")\n",
+		"def size(obj):\n    return getattr(obj, \"size\", None)\n"},
+	{"next with a default", "default-arg",
+		"def first(xs):\n    return next(iter(xs))\n",
+		"def first(xs):\n    return next(iter(xs), None)\n"},
+
+	// An assignment to an item that meant to add one.
+	{"item into append", "item-call",
+		"def merge(self, tmp):\n    self.lists[0] = tmp\n",
+		"def merge(self, tmp):\n    self.lists.append(tmp)\n"},
+
 	// A literal into a constant of an imported module.
 	{"os.pathsep", "module-const",
 		"import os\n\ndef path(dirs):\n    return ':'.join(dirs)\n",
@@ -129,6 +145,9 @@ var devFixes = []struct {
 	{"a comprehension sliced", "slice",
 		"def doubles(xs):\n    return [x * 2 for x in xs]\n",
 		"def doubles(xs):\n    return [x * 2 for x in xs][1:]\n"},
+	{"a call the file subscripts elsewhere, sliced", "slice",
+		"def key(v):\n    return hash(v.to_tuple())\n\ndef older(v, w):\n    return v.to_tuple()[:3] < w.to_tuple()[:3]\n",
+		"def key(v):\n    return hash(v.to_tuple()[:-1])\n\ndef older(v, w):\n    return v.to_tuple()[:3] < w.to_tuple()[:3]\n"},
 }
 
 // TestDeveloperFixes: each fix of devFixes is among the edits its

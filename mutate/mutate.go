@@ -77,7 +77,7 @@ var All = []Operator{
 	opSibling, opAttr,
 	opCondName, opWrap, opSwapOperands, opSlice, opAssign, opInsertChanged,
 	opStringChar, opModuleConst, opSimilarName, opRename, opAddCall,
-	opGuard, opEarlyExit, opCondExpr,
+	opGuard, opEarlyExit, opCondExpr, opDefaultArg, opItemCall,
 	opReplaceFunction,
 }
 
@@ -112,7 +112,7 @@ func Default() []Weighted {
 		// Developers' edits (issue 28): modest, so that the search's
 		// first draws stay where most small bugs are fixed.
 		"string-char": 0.2, "module-const": 0.2, "similar-name": 0.25, "rename": 0.15, "add-call": 0.15,
-		"guard": 0.2, "early-exit": 0.1, "cond-expr": 0.15,
+		"guard": 0.2, "early-exit": 0.1, "cond-expr": 0.15, "default-arg": 0.1, "item-call": 0.1,
 		"replace-function": 0.2,
 	}
 	var out []Weighted

@@ -100,7 +100,7 @@ var goldens = []struct {
 	{"fixes.py", "fixes.golden", func(name string) bool {
 		switch name {
 		case "string-char", "module-const", "similar-name", "rename", "add-call",
-			"guard", "early-exit", "cond-expr", "wrap", "slice", "insert":
+			"guard", "early-exit", "cond-expr", "default-arg", "item-call", "wrap", "slice", "insert":
 			return true
 		}
 		return false
@@ -413,4 +413,81 @@ func describeEdits(t *testing.T, c *Context, op Operator) []string {
 		})
 	}
 	return got
+}
+
+// The sweep takes the edits at the most suspicious statement first, in
+// the same order every time, each once; a statement half as suspicious
+// comes after the top one's edits even when its operator weighs more.
+func TestSweep(t *testing.T) {
+	src := "def f(a, b):\n    t = a + b\n    if t > 3:\n        return t\n    return a\n"
+	p, err := program.Parse("f.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := -1
+	weights := make([]float64, len(p.Stmts))
+	for i := range p.Stmts {
+		weights[i] = 0.5
+		if p.StmtText(i) == "return t" {
+			weights[i], top = 1, i
+		}
+	}
+	c := NewContext(p, weights)
+	tests := []struct {
+		name     string
+		ops      []Weighted
+		firstTop int // edits of the top statement that must come first
+	}{
+		{"one operator", []Weighted{{opDelete, 1}}, 1},
+		{"a heavier operator elsewhere", []Weighted{{opDelete, 1}, {opCmp, 4}}, 1},
+		{"wrap at the top before a name anywhere else", []Weighted{{opWrap, 0.25}, {opIdent, 2}}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			order := func() []program.Edit {
+				_, sw := NewStreams(c, tt.ops, rand.New(rand.NewPCG(1, 2)), 0, 1000)
+				var out []program.Edit
+				for e, ok := sw.Next(); ok; e, ok = sw.Next() {
+					out = append(out, e)
+				}
+				return out
+			}
+			a, b := order(), order()
+			if len(a) < tt.firstTop || !slices.Equal(a, b) {
+				t.Fatalf("sweep of %d edits, again %d, orders equal %v", len(a), len(b), slices.Equal(a, b))
+			}
+			seen := map[program.Edit]bool{}
+			for i, e := range a {
+				if seen[e] {
+					t.Fatalf("edit %v twice", e)
+				}
+				seen[e] = true
+				stmt := e.Stmt
+				if e.Op == program.ReplaceText || e.Op == program.SwapText {
+					stmt = p.Sites[e.Site].Stmt
+				}
+				if i < tt.firstTop && stmt != top {
+					t.Errorf("edit %d is %s, not at the top statement", i, p.Describe(e))
+				}
+			}
+		})
+	}
+}
+
+// At equal suspiciousness the sweep takes a function's statements before
+// the module's, which every case runs at import.
+func TestSweepImportLast(t *testing.T) {
+	p, err := program.Parse("m.py", []byte("LIMIT = 3\n\ndef f(a):\n    return a\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewContext(p, nil)
+	_, sw := NewStreams(c, []Weighted{{opDelete, 1}}, rand.New(rand.NewPCG(1, 2)), 0, 10)
+	var got []string
+	for e, ok := sw.Next(); ok; e, ok = sw.Next() {
+		got = append(got, p.StmtText(e.Stmt))
+	}
+	if want := []string{"return a", "LIMIT = 3"}; !slices.Equal(got, want) {
+		t.Errorf("sweep deletes %q, want %q", got, want)
+	}
 }

@@ -35,17 +35,122 @@ type Stream struct {
 
 // NewStream is the stream of [Neighbourhood]'s edits, in its order.
 func NewStream(c *Context, ops []Weighted, rng *rand.Rand, limit int) *Stream {
-	st := &Stream{}
-	if limit <= 0 {
-		return st
+	st, _ := NewStreams(c, ops, rng, limit, 0)
+	return st
+}
+
+// NewStreams returns, from one pass over the edits, [NewStream]'s stream
+// and the sweep: the first sweepLimit first-order edits at the most
+// suspicious statements, in a fixed order, by a score that is the product
+// of the suspiciousness of the edit's statement relative to the most
+// suspicious one's, to the power sweepSharpness (a draw counts it
+// linearly), the square root of its operator's weight (a draw counts it
+// linearly: the sweep tries a rarer operator's few edits at a statement
+// before a common operator's many edits at the next ones) and the edit's
+// share of its operator's edits at its target. The sweep is the
+// systematic first phase of template-based repair tools (Liu et al.,
+// "TBar: revisiting template-based automated program repair", ISSTA
+// 2019; Ghanbari et al., "Practical program repair via bytecode
+// mutation", ISSTA 2019): every edit the operators make at the
+// top-ranked statements, each tried once, most suspicious first. Where a
+// random draw of one given edit among thousands is a matter of luck (a
+// wrap of one name at the top statement is one draw in ten thousand),
+// the sweep reaches it after the edits it ranks before it. Ties keep the
+// operators' order.
+func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit int) (stream, sweep *Stream) {
+	stream, sweep = &Stream{}, &Stream{}
+	if limit <= 0 && sweepLimit <= 0 {
+		return stream, sweep
 	}
+	top := 0.0
+	for _, w := range c.Weights {
+		top = max(top, w)
+	}
+	var all, best []keyed
+	n := 0
+	eachEdit(c, ops, func(e program.Edit, p, w, opW, share float64) {
+		if limit > 0 {
+			all = append(all, keyed{-math.Log(1-rng.Float64()) / p, e})
+			if len(all) >= 2*limit+trimSlack {
+				all = smallest(all, limit)
+			}
+		}
+		if sweepLimit > 0 {
+			rel := 1.0
+			if top > 0 {
+				rel = w / top
+			}
+			if c.atImport(e) {
+				rel *= importShare
+			}
+			// The logarithm of the score, the order of emission breaking
+			// ties.
+			key := -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel) + float64(n)*1e-9
+			n++
+			best = append(best, keyed{key, e})
+			if len(best) >= 2*sweepLimit+trimSlack {
+				best = smallest(best, sweepLimit)
+			}
+		}
+	})
+	stream.init(all, limit)
+	sweep.init(best, sweepLimit)
+	return stream, sweep
+}
+
+// importShare scales, in the sweep's order, the suspiciousness of a
+// statement that runs when the module is imported (at module or class
+// level): every case runs it, so its coverage says little, and a change
+// to it runs every case again (no test selection), often for a minute
+// on a project's test file.
+const importShare = 0.5
+
+// atImport reports whether edit e changes a statement that runs when the
+// module is imported: one outside every function.
+func (c *Context) atImport(e program.Edit) bool {
+	p := c.Prog
+	s := e.Stmt
+	if e.Op == program.ReplaceText || e.Op == program.SwapText {
+		s = p.Sites[e.Site].Stmt
+	}
+	if s < 0 || s >= len(p.Stmts) {
+		return false
+	}
+	for sc := p.Stmts[s].Scope; sc >= 0; sc = p.Scopes[sc].Parent {
+		if p.Scopes[sc].Kind == "function" {
+			return false
+		}
+	}
+	return true
+}
+
+// sweepSharpness is the power of a statement's relative suspiciousness in
+// the sweep's order: with 5, an edit of a statement half as suspicious as
+// the top one comes after the top one's edits thirty-two times rarer.
+const sweepSharpness = 5
+
+func (st *Stream) init(all []keyed, limit int) {
+	if len(all) > limit {
+		all = smallest(all, limit)
+	}
+	st.h = all
+	for i := len(all)/2 - 1; i >= 0; i-- {
+		st.down(i)
+	}
+}
+
+// eachEdit calls f with every first-order edit of the operators, the
+// probability p that the Mutator draws it (an operator by its weight, a
+// target by its weight, an edit there uniformly or by its ingredient's
+// weight), the weight w of its target, its operator's weight and its
+// share of the operator's edits at the target.
+func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, share float64)) {
 	total := 0.0
 	for _, o := range ops {
 		if o.Weight > 0 && !o.Op.Targets(c).empty() {
 			total += o.Weight
 		}
 	}
-	var all []keyed
 	var buf []program.Edit
 	for _, o := range ops {
 		s := o.Op.Targets(c)
@@ -64,7 +169,7 @@ func NewStream(c *Context, ops []Weighted, rng *rand.Rand, limit int) *Stream {
 			if len(buf) == 0 {
 				continue
 			}
-			p := pOp * s.w[i] / st / float64(len(buf))
+			share := 1 / float64(len(buf))
 			nearW, farW := c.weights(buf)
 			if nearW != farW {
 				nFar := 0
@@ -73,32 +178,22 @@ func NewStream(c *Context, ops []Weighted, rng *rand.Rand, limit int) *Stream {
 						nFar++
 					}
 				}
-				p = pOp * s.w[i] / st / (float64(len(buf)-nFar)*nearW + float64(nFar)*farW)
+				share = 1 / (float64(len(buf)-nFar)*nearW + float64(nFar)*farW)
 			}
+			p := pOp * s.w[i] / st
 			for _, e := range buf {
-				pe := p
+				se := share
 				if nearW != farW {
 					if c.far(e) {
-						pe *= farW
+						se *= farW
 					} else {
-						pe *= nearW
+						se *= nearW
 					}
 				}
-				all = append(all, keyed{-math.Log(1-rng.Float64()) / pe, e})
-				if len(all) >= 2*limit+trimSlack {
-					all = smallest(all, limit)
-				}
+				f(e, p*se, s.w[i], o.Weight, se)
 			}
 		}
 	}
-	if len(all) > limit {
-		all = smallest(all, limit)
-	}
-	st.h = all
-	for i := len(all)/2 - 1; i >= 0; i-- {
-		st.down(i)
-	}
-	return st
 }
 
 // Len is the number of edits left.

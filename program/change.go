@@ -53,7 +53,7 @@ func (p *Program) RenderChange(pt Patch) ([]byte, Change) {
 		}
 		n++
 		switch e.Op {
-		case Delete, Replace, InsertBefore, InsertAfter:
+		case Delete, Replace, InsertBefore, InsertAfter, ReplaceLine:
 			add(e.Stmt)
 		case Swap:
 			add(e.Stmt)

@@ -65,6 +65,8 @@ func (p *Program) Describe(e Edit) string {
 		return fmt.Sprintf("%s: wrapped %s and the %d statements after it in %s", line(e.Stmt), st(e.Stmt), n-1, q("if "+e.Text+":"))
 	case InsertText:
 		return fmt.Sprintf("%s: inserted %s before %s", line(e.Stmt), q(e.Text), st(e.Stmt))
+	case ReplaceLine:
+		return fmt.Sprintf("%s: replaced %s with %s", line(e.Stmt), st(e.Stmt), q(e.Text))
 	case Rename:
 		return fmt.Sprintf("%s: renamed %s to %s in %s", line(e.Stmt), q(p.SiteText(e.Site)), q(e.Text), st(e.Stmt))
 	}

@@ -42,10 +42,14 @@ const (
 	// text is that of site Site, which must be one of them, by Text: one
 	// name changed consistently at every use.
 	Rename
+	// ReplaceLine replaces statement Stmt, a simple statement on one
+	// line, by Text, a one-line statement the caller composed
+	// ("xs.append(v)" for "xs[0] = v").
+	ReplaceLine
 )
 
 var opNames = [...]string{"delete", "insert-before", "insert-after", "replace", "swap", "replace-text", "swap-text",
-	"guard", "insert-text", "rename"}
+	"guard", "insert-text", "rename", "replace-line"}
 
 func (o Op) String() string {
 	if int(o) < len(opNames) {
@@ -223,6 +227,9 @@ func (p *Program) render(pt Patch, ok []bool, points []int) ([]byte, []int) {
 		case InsertText:
 			a, _ := d.span(p, e.Stmt)
 			rs = append(rs, repl{start: a, end: a, text: p.Stmts[e.Stmt].Indent + e.Text + p.NL, rank: 1, idx: i})
+		case ReplaceLine:
+			a, b := d.span(p, e.Stmt)
+			rs = append(rs, repl{start: a, end: b, text: fitEnd(p.Stmts[e.Stmt].Indent+e.Text+p.NL, d.b, b), idx: i})
 		case Guard:
 			if p.guardsLines(e) {
 				rs = append(rs, p.guardLines(e, d, i)...)
@@ -402,7 +409,7 @@ func (p *Program) explode(pt Patch, ok []bool) *doc {
 			continue
 		}
 		switch e.Op {
-		case Delete, Replace, InsertBefore, InsertAfter, InsertText:
+		case Delete, Replace, InsertBefore, InsertAfter, InsertText, ReplaceLine:
 			touch(e.Stmt)
 		case Swap:
 			touch(e.Stmt)

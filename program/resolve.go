@@ -49,6 +49,12 @@ func (p *Program) valid(e Edit) bool {
 		return a.Block == b.Block && a.Start <= b.Start
 	case InsertText:
 		return okS(e.Stmt) && oneLine(e.Text)
+	case ReplaceLine:
+		if !okS(e.Stmt) || !oneLine(e.Text) {
+			return false
+		}
+		st := &p.Stmts[e.Stmt]
+		return !st.Compound && !strings.ContainsAny(p.StmtText(e.Stmt), "\r\n") && strings.TrimSpace(p.StmtText(e.Stmt)) != strings.TrimSpace(e.Text)
 	case Rename:
 		if !okS(e.Stmt) || !okSite(e.Site) || !oneLine(e.Text) {
 			return false
@@ -109,7 +115,7 @@ func (p *Program) claimOf(e Edit) claim {
 	st := func(i int) Span { return Span{p.Stmts[i].Start, p.Stmts[i].End} }
 	si := func(i int) Span { return Span{p.Sites[i].Start, p.Sites[i].End} }
 	switch e.Op {
-	case Delete, Replace:
+	case Delete, Replace, ReplaceLine:
 		c.spans[0], c.n, c.stmts, c.s1 = st(e.Stmt), 1, true, e.Stmt
 	case Swap:
 		c.spans[0], c.spans[1], c.n, c.stmts, c.s1, c.s2 = st(e.Stmt), st(e.Donor), 2, true, e.Stmt, e.Donor

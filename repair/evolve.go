@@ -54,7 +54,7 @@ func (st *search) explore(ctx context.Context) error {
 	}
 	st.start = time.Now()
 	if o.Immigrants > 0 {
-		st.stream = mutate.NewStream(st.mctx, o.Operators, st.rngFor(-1, -1), neighbourhoodLimit)
+		st.stream, st.sweep = mutate.NewStreams(st.mctx, o.Operators, st.rngFor(-1, -1), neighbourhoodLimit, sweepLimit)
 	}
 	err := st.evolve(sctx)
 	res.SearchTime = time.Since(st.start) - res.ReduceTime - res.GuardTime
@@ -382,12 +382,28 @@ func (st *search) children(next []individual, gen, i int, a, b program.Patch, se
 	return next
 }
 
-// immigrant returns the next first-order mutant of the original from the
-// neighbourhood stream that renders to a program not seen yet, or false
-// when the stream is exhausted.
+// immigrant returns the next first-order mutant of the original that
+// renders to a program not seen yet, or false when both streams are
+// exhausted. Immigrants take turns: the sweep's next edit (the top
+// statements' edits in a fixed order), then the neighbourhood stream's
+// (every edit, in a weighted random order).
 func (st *search) immigrant() (program.Patch, bool) {
-	for st.stream != nil {
-		e, ok := st.stream.Next()
+	st.turn++
+	first, second := st.stream, st.sweep
+	if st.turn%2 == 1 {
+		first, second = second, first
+	}
+	if pt, ok := st.fresh(first); ok {
+		return pt, true
+	}
+	return st.fresh(second)
+}
+
+// fresh returns the next edit of s that renders to a program not seen
+// yet, or false when s is exhausted (or nil).
+func (st *search) fresh(s *mutate.Stream) (program.Patch, bool) {
+	for s != nil {
+		e, ok := s.Next()
 		if !ok {
 			break
 		}
@@ -400,6 +416,10 @@ func (st *search) immigrant() (program.Patch, bool) {
 	}
 	return nil, false
 }
+
+// sweepLimit bounds the sweep: the first edits of its order, about the
+// candidates of a minute's search of a project's test file.
+const sweepLimit = 2_000
 
 // neighbourhoodLimit bounds the first-order edits kept for immigrants:
 // the first of the neighbourhood's order (a search takes at most

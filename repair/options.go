@@ -48,13 +48,14 @@ type Options struct {
 	// next generation (tournament selection).
 	Elitism float64
 	// Immigrants is the fraction of each generation made of first-order
-	// mutants of the original not evaluated before, taken in a weighted
-	// random order without replacement (mutate.Neighbourhood): "random
-	// immigrants" (Grefenstette, "Genetic algorithms for changing
-	// environments", PPSN 1992) that make the search cover every single
-	// edit before long, while the rest of the population recombines. 0
-	// turns them off (and generation 0 is then random mutants, as in
-	// GenProg).
+	// mutants of the original not evaluated before, taken in turns from a
+	// weighted random order without replacement (mutate.Neighbourhood)
+	// and from the sweep of the most suspicious statements' edits in a
+	// fixed order (mutate.NewStreams): "random immigrants" (Grefenstette,
+	// "Genetic algorithms for changing environments", PPSN 1992) that make
+	// the search cover every single edit before long, while the rest of
+	// the population recombines. 0 turns them off (and generation 0 is
+	// then random mutants, as in GenProg).
 	Immigrants float64
 	// MaxEdits caps the number of edits of a candidate (the oldest are
 	// dropped), against bloat.

@@ -54,3 +54,13 @@ def area(r):
 def walk(node):
     yield flatten(node.children)
     yield [c.name for c in node.children]
+
+
+def invalidate(cache, key):
+    cache.pop(key)
+    return getattr(cache, "size")
+
+
+def regroup(self, lists):
+    tmp_sorted = sorted(lists)
+    self.lists[0] = tmp_sorted

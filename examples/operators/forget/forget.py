@@ -1,0 +1,4 @@
+def forget(cache, key):
+    """Remove key from cache if it is there; return how many keys are left."""
+    cache.pop(key)
+    return len(cache)

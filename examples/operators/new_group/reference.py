@@ -1,0 +1,4 @@
+def new_group(groups, item):
+    """Add a new group holding only item after the others; return the groups."""
+    groups.append([item])
+    return groups
