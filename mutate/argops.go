@@ -118,25 +118,10 @@ func (c *Context) itemCalls(i int) []string {
 }
 
 // topLevelComma reports whether text holds a comma outside brackets (a
-// tuple without parentheses). Brackets inside strings may mislead it:
-// the edit is then skipped, not broken.
+// tuple without parentheses). A string or a comment may hide brackets:
+// then the edit is skipped, not broken.
 func topLevelComma(text string) bool {
-	depth := 0
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				return true
-			}
-		case '\'', '"', '#':
-			return true
-		}
-	}
-	return false
+	return strings.ContainsAny(text, "'\"#") || len(topLevel(text)) > 1
 }
 
 var opItemCall = Operator{
