@@ -28,13 +28,17 @@ type cmdState struct {
 	cgroup  *pidsCgroup
 	started bool
 	cleaned bool
-	// joined is closed once the pids cgroup holds the program (or
-	// refused it: lost), with Config.EarlyStart; nil without. contained
-	// records it once (Contained may be called from several goroutines:
-	// the worker's start, a Kill).
-	joined    chan struct{}
-	lost      bool
-	contained sync.Once
+	join    *cgJoin // the pids cgroup taking the program, with Config.EarlyStart
+}
+
+// cgJoin is a pids cgroup taking a program that started before it: done
+// closes once it holds the program or refused it (lost). once records it
+// in the Cmd (Contained may be called from several goroutines: the
+// worker's start, a Kill).
+type cgJoin struct {
+	done chan struct{}
+	lost bool
+	once sync.Once
 }
 
 // shimMsg is what the parent sends the shim on its config pipe.
@@ -197,12 +201,12 @@ func (c *Cmd) start(useNS bool) error {
 		}
 		return &ShimError{Stage: stage, Msg: err.Error()}
 	}
-	var joined chan struct{}
+	var join *cgJoin
 	fail := func(err error) error {
 		cmd.Process.Kill()
 		cmd.Wait()
-		if joined != nil {
-			<-joined
+		if join != nil {
+			<-join.done
 		}
 		if cg != nil {
 			cg.remove() // again, if the move failed: harmless
@@ -222,13 +226,12 @@ func (c *Cmd) start(useNS bool) error {
 	// once the pipe closes: in the cgroup, or, with EarlyStart, while the
 	// cgroup takes it and Contained waits.
 	if cg != nil && c.cfg.EarlyStart {
-		joined = make(chan struct{})
-		cfgW.Close()
+		join = &cgJoin{done: make(chan struct{})}
 		go func(pid int) {
-			defer close(joined)
+			defer close(join.done)
 			if err := cg.add(pid); err != nil {
 				cg.remove()
-				c.state.lost = true
+				join.lost = true
 			}
 		}(cmd.Process.Pid)
 	} else if cg != nil {
@@ -260,10 +263,10 @@ func (c *Cmd) start(useNS bool) error {
 	if shimErr != nil {
 		return fail(shimErr)
 	}
-	conf.PidsCgroup = cg != nil && joined == nil
+	conf.PidsCgroup = cg != nil && join == nil
 	c.state.cmd = cmd
 	c.state.cgroup = cg
-	c.state.joined = joined
+	c.state.join = join
 	c.Process = cmd.Process
 	c.Confinement = conf
 	return nil
@@ -274,12 +277,13 @@ func (c *Cmd) start(useNS bool) error {
 // Confinement.PidsCgroup; it returns at once otherwise. A cgroup the
 // kernel refuses to move the program into is given up, as Start does.
 func (c *Cmd) Contained() {
-	if c.state.joined == nil {
+	j := c.state.join
+	if j == nil {
 		return
 	}
-	<-c.state.joined
-	c.state.contained.Do(func() {
-		if c.state.lost {
+	<-j.done
+	j.once.Do(func() {
+		if j.lost {
 			c.state.cgroup = nil
 		}
 		c.Confinement.PidsCgroup = c.state.cgroup != nil
