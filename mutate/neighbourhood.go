@@ -68,6 +68,7 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	}
 	var all, best []keyed
 	n := 0
+	donorLine := c.Prog.DonorLine()
 	eachEdit(c, ops, func(e program.Edit, p, w, opW, share float64) {
 		if limit > 0 {
 			all = append(all, keyed{-math.Log(1-rng.Float64()) / p, e})
@@ -75,7 +76,12 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 				all = smallest(all, limit)
 			}
 		}
-		if sweepLimit > 0 {
+		// The sweep leaves out copies of donor files' statements: a donor
+		// (another submission of the same exercise) holds a whole working
+		// version of the top statement's block, whose copy the sweep would
+		// try first and the fix would be; the random stream still draws
+		// them.
+		if sweepLimit > 0 && !(donorLine > 0 && copiesDonor(c.Prog, e, donorLine)) {
 			rel := 1.0
 			if top > 0 {
 				rel = w / top
@@ -96,6 +102,16 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	stream.init(all, limit)
 	sweep.init(best, sweepLimit)
 	return stream, sweep
+}
+
+// copiesDonor reports whether e copies a statement of the donor files,
+// which start at line donorLine.
+func copiesDonor(p *program.Program, e program.Edit, donorLine int) bool {
+	switch e.Op {
+	case program.InsertBefore, program.InsertAfter, program.Replace, program.Swap:
+		return e.Donor >= 0 && e.Donor < len(p.Stmts) && p.Stmts[e.Donor].Line >= donorLine
+	}
+	return false
 }
 
 // importShare scales, in the sweep's order, the suspiciousness of a
