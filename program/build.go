@@ -5,6 +5,7 @@
 package program
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
@@ -270,7 +271,7 @@ func (b *builder) alignCase(c, first *sitter.Node) {
 	p := b.p
 	at := func(n *sitter.Node) (int, []byte) {
 		off := b.start(n)
-		return off, p.Src[p.lineStarts[p.LineOf(off)-1]:off]
+		return off, afterCR(p.Src[p.lineStarts[p.LineOf(off)-1]:off])
 	}
 	off, ind := at(c)
 	_, find := at(first)
@@ -315,7 +316,7 @@ func (b *builder) checkIndent() {
 			continue
 		}
 		first := &p.Stmts[blk.Stmts[0]]
-		c8, c1 := indentCols(p.Src[p.lineStarts[first.Line-1]:first.Start])
+		c8, c1 := indentCols(afterCR(p.Src[p.lineStarts[first.Line-1]:first.Start]))
 		if bi == 0 {
 			if c1 != 0 {
 				b.fail(first.Start, "unexpected indent")
@@ -328,11 +329,11 @@ func (b *builder) checkIndent() {
 		}
 		for _, id := range blk.Stmts[1:] {
 			s := &p.Stmts[id]
-			ls := p.lineStarts[s.Line-1]
-			if !isBlank(p.Src[ls:s.Start]) {
+			ind := afterCR(p.Src[p.lineStarts[s.Line-1]:s.Start])
+			if !isBlank(ind) {
 				continue
 			}
-			s8, s1 := indentCols(p.Src[ls:s.Start])
+			s8, s1 := indentCols(ind)
 			switch {
 			case s8 == c8 && s1 == c1:
 			case s8 > c8 && s1 > c1:
@@ -513,6 +514,14 @@ func (b *builder) indexStrings(root *sitter.Node) {
 		}
 	}
 	walk(root)
+}
+
+// afterCR is what follows the last carriage return of the text before a
+// statement on its line: Python ends a line at a lone '\r' too, so only
+// what follows it indents the statement ("\r0" is "0" on a line after an
+// empty one).
+func afterCR(b []byte) []byte {
+	return b[bytes.LastIndexByte(b, '\r')+1:]
 }
 
 func isBlank(b []byte) bool {
