@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -209,10 +208,7 @@ func BenchmarkEvaluatePytest(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sel := make([]bool, len(suite.Cases))
-	for i, r := range orig.Results {
-		sel[i] = slices.Contains(r.Lines, p.Stmts[ch.Reach[0]].Line)
-	}
+	sel := reaching(orig, p.Stmts[ch.Reach[0]].Line)
 	for _, bc := range []struct {
 		name string
 		src  []byte

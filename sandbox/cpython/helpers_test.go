@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,4 +123,15 @@ func cmdline(pid int) string {
 		s = s[:80]
 	}
 	return s
+}
+
+// reaching selects the cases of the original's coverage run orig that
+// executed line: those a change there can reach, as the search selects
+// them.
+func reaching(orig *fitness.Outcome, line int) []bool {
+	sel := make([]bool, len(orig.Results))
+	for i, r := range orig.Results {
+		sel[i] = slices.Contains(r.Lines, line)
+	}
+	return sel
 }

@@ -74,14 +74,7 @@ func BenchmarkEvaluateLarge(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		sel := make([]bool, len(suite.Cases))
-		for i, r := range orig.Results {
-			for _, l := range r.Lines {
-				if l == p.Stmts[ch.Reach[0]].Line {
-					sel[i] = true
-				}
-			}
-		}
+		sel := reaching(orig, p.Stmts[ch.Reach[0]].Line)
 		for _, mode := range []string{"coverage", "whole", "partial", "selected"} {
 			b.Run(fmt.Sprintf("lines=%d/%s", lines, mode), func(b *testing.B) {
 				o := sandbox.RunOptions{Timeout: time.Second, AbandonAfterTimeout: true}
@@ -179,10 +172,7 @@ func BenchmarkEvaluatePytestLarge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sel := make([]bool, len(suite.Cases))
-	for i, r := range orig.Results {
-		sel[i] = slices.Contains(r.Lines, p.Stmts[ch.Reach[0]].Line)
-	}
+	sel := reaching(orig, p.Stmts[ch.Reach[0]].Line)
 	for _, mode := range []string{"partial", "selected"} {
 		b.Run(mode, func(b *testing.B) {
 			o := sandbox.RunOptions{Change: &ch}

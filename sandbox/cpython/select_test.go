@@ -589,11 +589,7 @@ def test_fixture_peek(two):
 				t.Fatal(err)
 			}
 			src, ch := p.RenderChange(patchOf(t, p, fix))
-			line := p.Stmts[ch.Reach[0]].Line
-			sel := make([]bool, len(suite.Cases))
-			for i, r := range orig.Results {
-				sel[i] = slices.Contains(r.Lines, line)
-			}
+			sel := reaching(orig, p.Stmts[ch.Reach[0]].Line)
 			full, err := e.Run(ctx, src, sandbox.RunOptions{})
 			if err != nil {
 				t.Fatal(err)
