@@ -1,7 +1,10 @@
 package localize
 
 import (
+	"encoding/binary"
+	"hash/maphash"
 	"math"
+	"slices"
 	"sort"
 
 	"repair/fitness"
@@ -196,23 +199,79 @@ func stoppedFloor(p *program.Program, spec []Spectrum, w []float64) {
 // Executed returns, per statement id, whether the case whose covered lines
 // are given executed it.
 func Executed(p *program.Program, lines []int) []bool {
-	cov := make(map[int]bool, len(lines))
-	for _, l := range lines {
-		cov[l] = true
+	return newExecutions(p).of(lines)
+}
+
+// executions computes Executed for the cases of one outcome, once per
+// distinct set of covered lines: a suite's cases take few paths through a
+// program, and a large file makes each computation cost its statements.
+// The slices it returns are shared: callers must not change them.
+type executions struct {
+	p           *program.Program
+	first, last []int // headerLines of each statement
+	top         int   // the last line of a statement
+	seed        maphash.Seed
+	seen        map[uint64][]executed
+	cov         []bool // scratch: the lines covered
+}
+
+type executed struct {
+	lines []int
+	ex    []bool
+}
+
+func newExecutions(p *program.Program) *executions {
+	e := &executions{p: p, first: make([]int, len(p.Stmts)), last: make([]int, len(p.Stmts)),
+		seed: maphash.MakeSeed(), seen: map[uint64][]executed{}}
+	for i := range p.Stmts {
+		e.first[i], e.last[i] = headerLines(p, i)
+		e.top = max(e.top, e.last[i])
 	}
+	return e
+}
+
+func (e *executions) of(lines []int) []bool {
+	var h maphash.Hash
+	h.SetSeed(e.seed)
+	var b [8]byte
+	for _, l := range lines {
+		binary.LittleEndian.PutUint64(b[:], uint64(l))
+		h.Write(b[:])
+	}
+	k := h.Sum64()
+	for _, x := range e.seen[k] {
+		if slices.Equal(x.lines, lines) {
+			return x.ex
+		}
+	}
+	top := e.top
+	if e.cov == nil {
+		e.cov = make([]bool, top+1)
+	}
+	cov := e.cov
+	for _, l := range lines {
+		if l >= 0 && l <= top {
+			cov[l] = true
+		}
+	}
+	p := e.p
 	ex := make([]bool, len(p.Stmts))
 	// Children come after their parents in document order: go backwards so
 	// a compound statement sees whether any of its children ran.
 	for i := len(p.Stmts) - 1; i >= 0; i-- {
-		s := &p.Stmts[i]
-		first, last := headerLines(p, i)
-		for l := first; l <= last && !ex[i]; l++ {
+		for l := max(e.first[i], 0); l <= e.last[i] && !ex[i]; l++ {
 			ex[i] = cov[l]
 		}
-		if ex[i] && s.Parent >= 0 {
-			ex[s.Parent] = true
+		if ex[i] && p.Stmts[i].Parent >= 0 {
+			ex[p.Stmts[i].Parent] = true
 		}
 	}
+	for _, l := range lines {
+		if l >= 0 && l <= top {
+			cov[l] = false
+		}
+	}
+	e.seen[k] = append(e.seen[k], executed{lines, ex})
 	return ex
 }
 
@@ -238,6 +297,7 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 	spec := make([]Spectrum, n)
 	var failing, passing int
 	stopped := false
+	execs := newExecutions(p)
 	for _, r := range o.Results {
 		fail := r.Verdict != fitness.Passed
 		if fail {
@@ -251,7 +311,7 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 		case fitness.WrongAnswer:
 			stopped = stopped || r.Progress > 0
 		}
-		ex := Executed(p, r.Lines)
+		ex := execs.of(r.Lines)
 		for i, e := range ex {
 			switch {
 			case e && fail:
@@ -289,7 +349,7 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 	} else if stopped {
 		stoppedFloor(p, spec, rk.Weights)
 	}
-	breakTies(p, o, &rk)
+	breakTies(p, o, &rk, execs)
 	sort.SliceStable(rk.Entries, func(i, j int) bool {
 		a, b := &rk.Entries[i], &rk.Entries[j]
 		if a.Score != b.Score {

@@ -30,8 +30,9 @@ func NewReach(p *program.Program, o *fitness.Outcome) *Reach {
 	n := len(o.Results)
 	words := (n + 63) / 64
 	r := &Reach{n: n, words: words, bits: make([]uint64, len(p.Stmts)*words)}
+	execs := newExecutions(p)
 	for c, res := range o.Results {
-		ex := Executed(p, res.Lines)
+		ex := execs.of(res.Lines)
 		for s, ok := range ex {
 			if ok {
 				r.bits[s*words+c/64] |= 1 << (c % 64)

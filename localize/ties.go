@@ -27,9 +27,10 @@ var detailLine = regexp.MustCompile(`\(line (\d+)\)$`)
 // failure: the statement of the candidate's line a raised exception went
 // through last, or else the returns the case executed (the wrong value
 // left there), or else its print calls (the wrong output).
-func anchors(p *program.Program, o *fitness.Outcome) []int {
+func anchors(p *program.Program, o *fitness.Outcome, execs *executions) []int {
 	var out []int
 	seen := map[int]bool{}
+	ends := map[*bool][]int{}
 	add := func(s int) {
 		if !seen[s] {
 			seen[s] = true
@@ -48,21 +49,30 @@ func anchors(p *program.Program, o *fitness.Outcome) []int {
 				}
 			}
 		}
-		ex := Executed(p, r.Lines)
-		var rets, prints []int
-		for i, e := range ex {
-			if !e {
-				continue
-			}
-			switch t := p.StmtText(i); {
-			case p.Stmts[i].Kind == "return_statement":
-				rets = append(rets, i)
-			case p.Stmts[i].Kind == "expression_statement" && (strings.Contains(t, "print(") || strings.Contains(t, "write(")):
-				prints = append(prints, i)
-			}
+		ex := execs.of(r.Lines)
+		if len(ex) == 0 {
+			continue
 		}
-		if len(rets) == 0 {
-			rets = prints
+		rets, ok := ends[&ex[0]] // cases of one path end alike
+		if !ok {
+			var prints []int
+			for i, e := range ex {
+				if !e {
+					continue
+				}
+				switch k := p.Stmts[i].Kind; {
+				case k == "return_statement":
+					rets = append(rets, i)
+				case k == "expression_statement":
+					if t := p.StmtText(i); strings.Contains(t, "print(") || strings.Contains(t, "write(") {
+						prints = append(prints, i)
+					}
+				}
+			}
+			if len(rets) == 0 {
+				rets = prints
+			}
+			ends[&ex[0]] = rets
 		}
 		for _, s := range rets {
 			add(s)
@@ -174,8 +184,8 @@ func definition(kind string) bool {
 // so: nearest first. A weight stays above the midpoint between its score
 // and the next lower one, so the order of different scores never
 // changes. Nothing changes when no failing case tells where it failed.
-func breakTies(p *program.Program, o *fitness.Outcome, rk *Ranking) {
-	from := anchors(p, o)
+func breakTies(p *program.Program, o *fitness.Outcome, rk *Ranking, execs *executions) {
+	from := anchors(p, o, execs)
 	if len(from) == 0 || rk.Uniform {
 		return
 	}

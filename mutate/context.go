@@ -73,6 +73,10 @@ type Context struct {
 		names []string
 	}
 
+	// similarIn caches similarNames' lists, under similarMu.
+	similarMu sync.Mutex
+	similarIn map[similarKey][]string
+
 	// The targets of the operators of developers' edits (issue 28).
 	strs        Sampler // string literals string-char edits
 	consts      Sampler // literals an imported module constant may replace

@@ -491,3 +491,39 @@ func TestSweepImportLast(t *testing.T) {
 		t.Errorf("sweep deletes %q, want %q", got, want)
 	}
 }
+
+// TestSweepLimitPrefix: a sweep limit keeps the first edits of the sweep's
+// order, whatever the limit: the edits left out once its draws are trimmed
+// (their keys past the largest kept) are never among them.
+func TestSweepLimitPrefix(t *testing.T) {
+	var sb strings.Builder
+	for k := 0; k < 12; k++ {
+		fmt.Fprintf(&sb, "def f%d(a, b):\n    t = a + %d\n    for i in range(b):\n        if i %% 3 == 0:\n            t -= i\n        else:\n            t += a * i\n    return t\n\n", k, k)
+	}
+	p, err := program.Parse("big.py", []byte(sb.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights := make([]float64, len(p.Stmts))
+	for i := range weights {
+		weights[i] = 0.1 + float64(i%7)/10
+	}
+	c := NewContext(p, weights)
+	sweep := func(limit int) []program.Edit {
+		_, sw := NewStreams(c, Default(), rand.New(rand.NewPCG(1, 2)), 0, limit)
+		var out []program.Edit
+		for e, ok := sw.Next(); ok; e, ok = sw.Next() {
+			out = append(out, e)
+		}
+		return out
+	}
+	all := sweep(1 << 22)
+	if len(all) < 4*trimSlack {
+		t.Fatalf("only %d edits", len(all))
+	}
+	for _, limit := range []int{1, 10, 1000, len(all) / 5, len(all) - 1} {
+		if got := sweep(limit); !slices.Equal(got, all[:limit]) {
+			t.Errorf("limit %d: not the first %d edits of the sweep", limit, limit)
+		}
+	}
+}

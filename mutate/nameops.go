@@ -4,6 +4,7 @@
 package mutate
 
 import (
+	"slices"
 	"strings"
 
 	"repair/program"
@@ -54,14 +55,46 @@ func editDistance(a, b string) int {
 // similarNames returns the names visible at statement stmt that are
 // similar to name, in the order of Visible: names the program binds (a
 // builtin is the ident operator's business: str_op is not str).
+//
+// Every scope sees the module's names, so in a large file the names read
+// times the names visible would be millions of comparisons: the similar
+// names of each list ScopeVisible merges are kept per list and name.
 func (c *Context) similarNames(stmt int, name string) []string {
 	var out []string
-	for _, n := range c.visible(stmt) {
-		if similar(name, n) && c.boundName(n) {
-			out = append(out, n)
+	parts := 0
+	c.similarMu.Lock()
+	c.Prog.VisibleParts(c.Prog.Stmts[stmt].Scope, func(scope int, names []string) {
+		k := similarKey{scope, name}
+		got, ok := c.similarIn[k]
+		if !ok {
+			for _, n := range names {
+				if similar(name, n) && c.boundName(n) {
+					got = append(got, n)
+				}
+			}
+			if c.similarIn == nil {
+				c.similarIn = map[similarKey][]string{}
+			}
+			c.similarIn[k] = got
 		}
+		if len(got) > 0 {
+			out = append(out, got...)
+			parts++
+		}
+	})
+	c.similarMu.Unlock()
+	if parts > 1 {
+		slices.Sort(out)
+		out = slices.Compact(out)
 	}
 	return out
+}
+
+// similarKey is a list of visible names (a scope, -1 the builtins) and a
+// name, whose similar names in the list Context.similarIn keeps.
+type similarKey struct {
+	scope int
+	name  string
 }
 
 // readSite reports whether site id is a name read that a name operator

@@ -69,6 +69,13 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	var all, best []keyed
 	n := 0
 	donorLine := c.Prog.DonorLine()
+	// Once the sweep's edits have been trimmed to its limit, an edit whose
+	// key is at or above the largest kept (kBest) cannot be among the
+	// first: it is left out before its operator's and import's share are
+	// looked at.
+	kBest := math.Inf(1)
+	lastW, lastOpW, lastShare := -1.0, -1.0, -1.0
+	var base, baseImport float64
 	eachEdit(c, ops, func(e program.Edit, p, w, opW, share float64) {
 		if limit > 0 {
 			all = append(all, keyed{-math.Log(1-rng.Float64()) / p, e})
@@ -82,26 +89,46 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 		// try first and the fix would be; the random stream still draws
 		// them.
 		if sweepLimit > 0 && !(donorLine > 0 && copiesDonor(c.Prog, e, donorLine)) {
-			rel := 1.0
-			if top > 0 {
-				rel = w / top
+			if w != lastW || opW != lastOpW || share != lastShare {
+				lastW, lastOpW, lastShare = w, opW, share
+				rel := 1.0
+				if top > 0 {
+					rel = w / top
+				}
+				// The logarithm of the score, the order of emission
+				// breaking ties (added below).
+				base = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel)
+				baseImport = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel*importShare)
+			}
+			key := base + float64(n)*1e-9
+			n++
+			if key >= kBest {
+				return
 			}
 			if c.atImport(e) {
-				rel *= importShare
+				if key = baseImport + float64(n-1)*1e-9; key >= kBest {
+					return
+				}
 			}
-			// The logarithm of the score, the order of emission breaking
-			// ties.
-			key := -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel) + float64(n)*1e-9
-			n++
 			best = append(best, keyed{key, e})
 			if len(best) >= 2*sweepLimit+trimSlack {
 				best = smallest(best, sweepLimit)
+				kBest = maxKey(best)
 			}
 		}
 	})
 	stream.init(all, limit)
 	sweep.init(best, sweepLimit)
 	return stream, sweep
+}
+
+// maxKey returns the largest key of xs.
+func maxKey(xs []keyed) float64 {
+	m := math.Inf(-1)
+	for _, x := range xs {
+		m = max(m, x.key)
+	}
+	return m
 }
 
 // copiesDonor reports whether e copies a statement of the donor files,

@@ -357,15 +357,24 @@ func (p *Program) Visible(stmt int) []string {
 // demand: every scope sees the module's names, so keeping each scope's
 // list would cost scopes × names (25 MB in a file of 5,000 lines).
 func (p *Program) ScopeVisible(i int) []string {
-	lists := [][]string{p.builtins}
+	var lists [][]string
+	p.VisibleParts(i, func(_ int, names []string) { lists = append(lists, names) })
+	return mergeSorted(lists)
+}
+
+// VisibleParts calls f with each list of names ScopeVisible(i) merges and
+// the scope it belongs to: the builtins the file uses (scope -1), then
+// scope i's names and those of each enclosing scope it sees, innermost
+// first. The lists are the program's: f must not change them.
+func (p *Program) VisibleParts(i int, f func(scope int, names []string)) {
+	f(-1, p.builtins)
 	for s := i; s >= 0; s = p.Scopes[s].Parent {
 		// Class bodies are not visible from the functions inside them.
 		if s != i && p.Scopes[s].Kind == "class" {
 			continue
 		}
-		lists = append(lists, p.Scopes[s].Names)
+		f(s, p.Scopes[s].Names)
 	}
-	return mergeSorted(lists)
 }
 
 // mergeSorted merges sorted lists into one, without duplicates.
