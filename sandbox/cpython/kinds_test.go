@@ -359,7 +359,8 @@ func TestReuseStringConstants(t *testing.T) {
 
 // TestFreshImportPerCasePure: the same for pure candidates, whose module a
 // child may keep from one case to the next while it provably holds what a
-// fresh import would.
+// fresh import would, in the search's runs and in the original's coverage
+// run.
 func TestFreshImportPerCasePure(t *testing.T) {
 	python(t)
 	tests := []struct{ name, src string }{
@@ -367,6 +368,8 @@ func TestFreshImportPerCasePure(t *testing.T) {
 		{"global rebound", "counter = 0\ndef f():\n    global counter\n    counter += 1\n    return counter\n"},
 		{"global rebound to an equal value", "X = 1\ndef f():\n    global X\n    r = X\n    X = 2\n    return r\n"},
 		{"global deleted", "X = 1\ndef f():\n    global X\n    del X\n    return 1\n"},
+		{"global rebound in a nested function", "counter = 0\ndef f():\n    def bump():\n        global counter\n        counter += 1\n        return counter\n    return bump()\n"},
+		{"global rebound in a method", "class C:\n    def bump(self):\n        global counter\n        counter = counter + 1\n        return counter\ncounter = 0\ndef f():\n    return C().bump()\n"},
 		{"function rebound", "def g():\n    return 1\ndef f():\n    global g\n    r = g()\n    g = lambda: 2\n    return r\n"},
 		{"function attribute", "def f():\n    f.calls = f.calls + 1 if hasattr(f, 'calls') else 1\n    return f.calls\n"},
 		{"mutable default", "def f(acc=[]):\n    acc.append(1)\n    return len(acc)\n"},
@@ -383,14 +386,17 @@ func TestFreshImportPerCasePure(t *testing.T) {
 	e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: cases}, Target: tgt}, config{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for round := 0; round < 2; round++ {
-				out, err := e.Run(context.Background(), []byte(tt.src), sandbox.RunOptions{})
+			for round := 0; round < 3; round++ {
+				out, err := e.Run(context.Background(), []byte(tt.src), sandbox.RunOptions{Coverage: round == 2})
 				if err != nil {
 					t.Fatal(err)
 				}
 				for i, r := range out.Results {
 					if r.Verdict != fitness.Passed {
 						t.Errorf("round %d, case %d: %v (%s); want PASSED", round, i, r.Verdict, r.Detail)
+					}
+					if round == 2 && len(r.Lines) == 0 {
+						t.Errorf("coverage run, case %d: no lines", i)
 					}
 				}
 			}

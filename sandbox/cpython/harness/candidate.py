@@ -415,9 +415,10 @@ class Ctx:
         exec(self.code[0][0] if MULTI else self.code, d)
         return d
 
-    def reusable_module(self):
-        """A fresh module, its dict and a copy of it if the module can serve
-        more than one case (see run_pure_calls), else (None, None, None)."""
+    def reusable_module(self, copy=True):
+        """A fresh module, its dict and a copy of it (None without copy) if
+        the module can serve more than one case (see run_pure_calls), else
+        (None, None, None)."""
         t = monotonic()
         try:
             d = self.fresh(MODULE)
@@ -431,7 +432,7 @@ class Ctx:
                 continue  # reusable_value's commonest case, inline
             if not reusable_value(k, v, d):
                 return None, None, None
-        return modules[MODULE], d, dict(d)
+        return modules[MODULE], d, dict(d) if copy else None
 
     def run_call_in(self, c, d):
         """run_call on module dict d, already executed: (status, payload,

@@ -27,7 +27,7 @@ from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, Output, encode_value, make_stdin
 from .protocol import (
     CALL, CALLS_MAX, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF,
-    JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE, ST_RETURNED, U32, put_record,
+    JOB_KEEP, JOB_NO_GLOBALS, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE, ST_RETURNED, U32, put_record,
 )
 from .real_pytest import LenientPytestCtx, PytestCtx
 
@@ -126,8 +126,13 @@ def child_main(shm, cases, go_r, done_w):
                 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             except (ValueError, OSError):
                 pass
+            same_import = 0
+            if jflags & JOB_PURE:
+                same_import = 1
+                if jflags & JOB_KEEP:
+                    same_import = 3 if jflags & JOB_NO_GLOBALS else 2
             run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, reuse, lx_off, sel, repl,
-                      bool(jflags & JOB_PURE), jflags & JOB_RECORD)
+                      same_import, jflags & JOB_RECORD)
             del code, sel, repl
             served += 1
             if not reuse or served >= MAX_SERVED:
@@ -176,16 +181,18 @@ def run_delay(fd):
 
 
 def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_off, sel=None, repl=None,
-              same_import=False, rec=0):
+              same_import=0, rec=0):
     """Runs cases start..end-1 of the candidate code (only those sel
     selects, when not None); repl are the original's constants a partial
     candidate replaces (partial.py), or None. With coverage and
     same_import (pure code: every fresh import runs the same lines), the
     import of a call case is traced once and its lines given to the next
-    cases (call_with_coverage). With rec, test cases record their calls
+    cases (call_with_coverage); with same_import 2 or 3 (the keep_module
+    of run_pure_calls) the call cases share one import while it provably
+    holds what a fresh one would. With rec, test cases record their calls
     into the target (record.py)."""
     if pure and ALL_CALLS and L == 0:
-        return run_pure_calls(shm, cases, start, end, code, recbase, cap, pure == 2, sel)
+        return run_pure_calls(shm, cases, start, end, code, recbase, cap, pure if pure >= 2 else 0, sel)
     hdr_pack = HDR.pack_into
     rec_pack = REC.pack_into
     rec_size = REC.size
@@ -222,7 +229,9 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         end_case, begin_case = verify.END, verify.begin
     calls = None
     trace_all = cov and not pytest_mode
-    import_cov = [None] if trace_all and same_import else None
+    # call_with_coverage's state: the import's lines, the module kept (its
+    # module, dict and copy) and same_import.
+    import_cov = [None, None, None, None, same_import] if trace_all and same_import else None
     # Plain calls (PLAIN) run inlined, as in run_pure_calls, when nothing
     # wraps a case: no coverage, recording, check, lenient runtime or
     # pytest session.
@@ -393,12 +402,15 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     hdr_pack(shm, 0, -1, clock(), used, i)
 
 
-def call_with_coverage(ctx, c, tracer, covmv, import_cov):
+def call_with_coverage(ctx, c, tracer, covmv, st):
     """ctx.run_call(c) with coverage, the import traced only the first
-    time (import_cov[0] then holds its lines): pure code imports the same
-    way every time, and tracing a large module's import was most of what
-    a case cost."""
-    if import_cov[0] is None:
+    time (st[0] then holds its lines): pure code imports the same way every
+    time, and tracing a large module's import was most of what a case
+    cost. With st[4] 2 or 3 (run_pure_calls' keep_module), the cases share
+    one import (st[1:4]: its module, dict and, for 2, a copy the dict must
+    still equal after a case) while it holds what a fresh import would."""
+    d = None
+    if st[0] is None:
         sys.settrace(tracer)
         try:
             d = ctx.fresh(candidate.MODULE)
@@ -406,19 +418,30 @@ def call_with_coverage(ctx, c, tracer, covmv, import_cov):
             sys.settrace(None)
             return ctx.raised(e)
         sys.settrace(None)
-        import_cov[0] = bytes(covmv)
+        st[0] = bytes(covmv)
     else:
-        try:
-            d = ctx.fresh(candidate.MODULE)
-        except BaseException as e:
-            return ctx.raised(e)
-        finally:
-            covmv[:] = import_cov[0]
+        covmv[:] = st[0]
+        if st[2] is not None:
+            d = st[2]
+            modules[candidate.MODULE] = st[1]
+        elif st[4] >= 2:
+            m, d, snap = ctx.reusable_module(st[4] == 2)
+            if d is None:
+                st[4] = 0
+            else:
+                st[1], st[2], st[3] = m, d, snap
+        if d is None:
+            try:
+                d = ctx.fresh(candidate.MODULE)
+            except BaseException as e:
+                return ctx.raised(e)
     sys.settrace(tracer)
     try:
         return ctx.run_call_in(c, d)
     finally:
         sys.settrace(None)
+        if st[2] is not None and st[4] == 2 and st[2] != st[3]:
+            st[1] = st[2] = st[3] = None
 
 
 def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=None):
@@ -426,14 +449,18 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
     sys, fork or start threads, so only what it can change is restored
     between cases.
 
-    With keep_module (the candidate stores no attribute anywhere), the
+    With keep_module (2: the candidate stores no attribute anywhere), the
     module is not executed again for the next case while it provably holds
     what a fresh import would: its body ran in under a millisecond and made
     only functions of its own with immutable defaults, immutable constants
     and things of pure standard-library modules, and the case left its
     globals as they were. Without attribute stores, pure code cannot change
     anything such a module body reads, so executing it again would make the
-    same module.
+    same module. With 3 (no global name stored or deleted either: no
+    STORE_GLOBAL or DELETE_GLOBAL in any of its code, and pure code cannot
+    reach its globals otherwise), no case can change them: they are not
+    compared after each case, which in a large module cost more than the
+    case.
 
     A case of PLAIN (a plain call, see configure) on the module kept is
     Ctx.run_call_in inlined, and a returned int is its record and
@@ -461,6 +488,7 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
     nmods = len(mods)
     used = recbase
     m = d = snap = None
+    compare = keep_module == 2
     i = start
     if sel is not None:
         while i < n and not sel[i]:
@@ -490,21 +518,21 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
                 r = None
                 status, payload, detail = raised(e)
             del f
-            if d != snap:
+            if compare and d != snap:
                 d = None
         elif d is not None:
             mods[modname] = m
             status, payload, detail = run_in(cases[i], d)
-            if d != snap:
+            if compare and d != snap:
                 d = None
         elif keep_module:
-            m, d, snap = ctx.reusable_module()
+            m, d, snap = ctx.reusable_module(compare)
             if d is None:
-                keep_module = False
+                keep_module = 0
                 status, payload, detail = run_call(cases[i])
             else:
                 status, payload, detail = run_in(cases[i], d)
-                if d != snap:
+                if compare and d != snap:
                     d = None
         else:
             status, payload, detail = run_call(cases[i])

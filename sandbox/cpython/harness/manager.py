@@ -22,7 +22,7 @@ from .candidate import compile_joined
 from .protocol import (
     CALLS_MAX, CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_PARTIAL,
     DONE_SELECTED, EXIT_MEMORY, FORK, FORK_AFTER, FORK_AGAIN, FORK_ENDED, FORK_FIRST, FORK_GUARD, FORK_IMPURE, FORK_OFF,
-    FORK_SERVED, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
+    FORK_SERVED, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_KEEP, JOB_NO_GLOBALS, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
     MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED,
     REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL, RUN_RANGE, RUN_RECORD, RUN_SELECT, RUN_WALL, SHM_SIZE,
     SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
@@ -417,8 +417,12 @@ class Manager:
             sel = None
         self.job += 1
         jflags = JOB_PARTIAL if part is not None else 0
-        if cov and lx is None and not candidate.MULTI and not real_pytest.PYTEST_MODE and pure_code(code, checked=True)[0]:
-            jflags |= JOB_PURE
+        if cov and lx is None and not candidate.MULTI and not real_pytest.PYTEST_MODE:
+            level = pure_code(code, checked=True)[0]
+            if level:
+                jflags |= JOB_PURE
+            if level >= 2:
+                jflags |= JOB_KEEP | (JOB_NO_GLOBALS if level == 3 else 0)
         if record:
             jflags |= JOB_RECORD
         JOB.pack_into(shm, JOB_OFF, len(blob), L, covoff, recbase, cap, reuse, self.job, lx_off, mask, n, jflags, sel_off)

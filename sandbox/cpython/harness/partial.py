@@ -234,7 +234,7 @@ def pure(p, checked, deny=None, imports=None):
     parts = _PURE.get(key)
     if parts is None:
         parts = _PURE[key] = _base_purity(checked, deny, imports)
-    bad, attrs, masks = parts
+    bad, attrs, gstores, masks = parts
     changed = {}
     for i, k in p.repl:
         r = pure_code(k, checked=checked, deny=deny, imports=imports)
@@ -245,30 +245,34 @@ def pure(p, checked, deny=None, imports=None):
         if i not in changed:
             return 0, 0
     has_attrs = any(r[0] == 1 for r in changed.values()) or any(i not in changed for i in attrs)
+    has_globals = any(r[0] == 2 for r in changed.values()) or any(i not in changed for i in gstores)
     mask = 0
     for i, m in masks:
         if i not in changed:
             mask |= m
     for r in changed.values():
         mask |= r[1]
-    return (1 if has_attrs else 2), mask
+    return (1 if has_attrs else 2 if has_globals else 3), mask
 
 
 def _base_purity(checked, deny=None, imports=None):
     """The purity of the original's parts: the indexes of its constants
     (-1: the module body itself) that are not pure, those that store
-    attributes, and those that reach pure modules (index, mask)."""
+    attributes, those that store no attribute but global names, and those
+    that reach pure modules (index, mask)."""
     body = BASE_CODE.replace(co_consts=tuple(k for k in BASE_CODE.co_consts if type(k) is not CodeType))
-    bad, attrs, masks = [], [], []
+    bad, attrs, gstores, masks = [], [], [], []
     for i, k in [(-1, body)] + [(i, k) for i, k in enumerate(BASE_CODE.co_consts) if type(k) is CodeType]:
         r = pure_code(k, checked=checked, deny=deny, imports=imports)
         if r[0] == 0:
             bad.append(i)
         elif r[0] == 1:
             attrs.append(i)
+        elif r[0] == 2:
+            gstores.append(i)
         if r[1]:
             masks.append((i, r[1]))
-    return tuple(bad), frozenset(attrs), tuple(masks)
+    return tuple(bad), frozenset(attrs), frozenset(gstores), tuple(masks)
 
 
 def assemble(repl):

@@ -143,6 +143,8 @@ JOB = struct.Struct("<QQQQQQQQQQQQ")
 JOB_PARTIAL = 1  # the code is the original's constants to replace (partial.py)
 JOB_PURE = 2  # pure code: every fresh import runs the same lines (a coverage run traces one)
 JOB_RECORD = 4  # test cases record their calls into the target (RUN_RECORD)
+JOB_KEEP = 8  # with JOB_PURE: no attribute stored, call cases may share one import (run_cases)
+JOB_NO_GLOBALS = 16  # with JOB_KEEP: no global name stored or deleted either
 CODE_OFF = 128
 
 # Between the processes of a server, over pipes: the manager asks the
@@ -221,6 +223,9 @@ def send(kind, payload=b""):
         view = view[n:]
 
 
+_LINES = {}  # a coverage (one byte a line) -> its encoding in a record (put_record)
+
+
 def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None, calls=None, cpu=None):
     """Appends one record (see decodeRecords in server.go) at used and
     returns the new end: status is a verdict (of a death, or of a test
@@ -245,11 +250,18 @@ def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=No
         used += 2 + len(b)
     if covmv is not None:
         raw = covmv.tobytes()
-        lines = array.array("I", compress(range(len(raw)), raw))
-        U32.pack_into(shm, used, len(lines))
-        b = lines.tobytes()
-        shm[used + 4 : used + 4 + len(b)] = b
-        used += 4 + len(b)
+        b = _LINES.get(raw)
+        if b is None:
+            # Cases mostly take a few paths: each distinct coverage is
+            # listed once (a large module's 5,000 lines cost every case
+            # ~0.1 ms here).
+            lines = array.array("I", compress(range(len(raw)), raw))
+            b = U32.pack(len(lines)) + lines.tobytes()
+            if len(_LINES) >= 64:
+                _LINES.clear()
+            _LINES[raw] = b
+        shm[used : used + len(b)] = b
+        used += len(b)
     if injections is not None:
         used = put_injections(shm, used, injections)
     if progress:

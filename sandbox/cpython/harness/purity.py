@@ -95,20 +95,22 @@ def _opcodes():
         import opcode as dis  # its opmap, without dis's imports
 
         _OPS = (dis.opmap["EXTENDED_ARG"], dis.opmap["IMPORT_NAME"],
-                {dis.opmap[o] for o in ("STORE_ATTR", "DELETE_ATTR") if o in dis.opmap})
+                {dis.opmap[o] for o in ("STORE_ATTR", "DELETE_ATTR") if o in dis.opmap},
+                {dis.opmap[o] for o in ("STORE_GLOBAL", "DELETE_GLOBAL") if o in dis.opmap})
     return _OPS
 
 
 def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None, why=None):
     """(0, 0) if code (or a code object in it) is not pure (see above),
-    else (1 or 2 when it also stores or deletes no attribute at all (see
-    run_pure_calls), the mask of the pure modules it can reach). checked
+    else (1, or 2 when it also stores or deletes no attribute at all, or 3
+    when it stores or deletes no global name either (see run_pure_calls),
+    the mask of the pure modules it can reach). checked
     (default STATIC_CHECK) applies the static check of names; deny (default
     DENY) are the names it denies, imports (default: every pure module
     loaded) the modules it may import. why, a list, gets the reason
     of a (0, 0): FORK_NAME, FORK_IMPORT, FORK_DUNDER or FORK_STRING."""
-    ext_op, import_op, store_ops = _opcodes()
-    attrs = False
+    ext_op, import_op, store_ops, global_ops = _opcodes()
+    attrs = gstores = False
     mask = 0
     reach = REACH
     if deny is None:
@@ -149,6 +151,8 @@ def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None, why
                 name = names[arg]
                 if name.startswith("__") and name.endswith("__") and checked:
                     return _impure(why, FORK_DUNDER)
+            elif op in global_ops:
+                gstores = True
         consts = list(co.co_consts)
         while consts:
             k = consts.pop()
@@ -166,7 +170,7 @@ def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None, why
                 consts.extend(k)
     if module_names and mask:
         return _impure(why, FORK_STRING)
-    return (1 if attrs else 2), mask
+    return (1 if attrs else 2 if gstores else 3), mask
 
 
 def _impure(why, reason):
@@ -177,7 +181,7 @@ def _impure(why, reason):
 
 def imported_names(code):
     """The modules code imports (top-level names of IMPORT_NAME)."""
-    ext_op, import_op, _ = _opcodes()
+    ext_op, import_op = _opcodes()[:2]
     out = set()
     stack = [code]
     while stack:
