@@ -69,6 +69,7 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	var all, best []keyed
 	n := 0
 	donorLine := c.Prog.DonorLine()
+	kAll := math.Inf(1)
 	// Once the sweep's edits have been trimmed to its limit, an edit whose
 	// key is at or above the largest kept (kBest) cannot be among the
 	// first: it is left out before its operator's and import's share are
@@ -78,9 +79,20 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	var base, baseImport float64
 	eachEdit(c, ops, func(e program.Edit, p, w, opW, share float64) {
 		if limit > 0 {
-			all = append(all, keyed{-math.Log(1-rng.Float64()) / p, e})
-			if len(all) >= 2*limit+trimSlack {
-				all = smallest(all, limit)
+			// Every edit draws its key (the order does not depend on the
+			// limit); once the draws are trimmed to the limit, one at or
+			// above the largest kept (kAll) cannot be among the first.
+			if key := -math.Log(1-rng.Float64()) / p; key < kAll {
+				if len(all) == cap(all) && len(all) >= 4096 && cap(all) < 2*limit+trimSlack {
+					// Many edits: room for all the draws kept at once,
+					// not a copy at every doubling.
+					all = append(make([]keyed, 0, 2*limit+trimSlack), all...)
+				}
+				all = append(all, keyed{key, e})
+				if len(all) >= 2*limit+trimSlack {
+					all = smallest(all, limit)
+					kAll = maxKey(all)
+				}
 			}
 		}
 		// The sweep leaves out copies of donor files' statements: a donor
