@@ -39,8 +39,9 @@ func padded(tb testing.TB, n int) []byte {
 
 // BenchmarkEvaluateLarge measures evaluations per second of a candidate
 // that changes one token of middle() in files of 13 to 5,000 lines, 200
-// cases: with coverage (as the original runs), compiled whole and run on
-// every case, or compiled one changed
+// cases: the original with coverage (as its run for localization), the
+// candidate with coverage, compiled whole and run on every case, or
+// compiled one changed
 // definition at a time over the original's code (RunOptions.Change), and
 // with test selection too (RunOptions.Select: the cases that reach the
 // changed statement).
@@ -75,18 +76,22 @@ func BenchmarkEvaluateLarge(b *testing.B) {
 			b.Fatal(err)
 		}
 		sel := reaching(orig, p.Stmts[ch.Reach[0]].Line)
-		for _, mode := range []string{"coverage", "whole", "partial", "selected"} {
+		for _, mode := range []string{"original", "coverage", "whole", "partial", "selected"} {
 			b.Run(fmt.Sprintf("lines=%d/%s", lines, mode), func(b *testing.B) {
 				o := sandbox.RunOptions{Timeout: time.Second, AbandonAfterTimeout: true}
-				if mode == "coverage" {
-					o = sandbox.RunOptions{Coverage: true} // the original's run
+				run := cand
+				if mode == "original" || mode == "coverage" {
+					o = sandbox.RunOptions{Coverage: true} // as the original's run
 				} else if mode != "whole" {
 					o.Change = &ch
 				}
 				if mode == "selected" {
 					o.Select = sel
 				}
-				if _, err := e.Run(ctx, cand, o); err != nil {
+				if mode == "original" {
+					run = src
+				}
+				if _, err := e.Run(ctx, run, o); err != nil {
 					b.Fatal(err)
 				}
 				st := e.Stats()
@@ -94,7 +99,7 @@ func BenchmarkEvaluateLarge(b *testing.B) {
 				start := time.Now()
 				n := 0
 				for b.Loop() {
-					if _, err := e.Run(ctx, cand, o); err != nil {
+					if _, err := e.Run(ctx, run, o); err != nil {
 						b.Fatal(err)
 					}
 					n++

@@ -336,6 +336,10 @@ class Manager:
         try:
             if part is not None:
                 code = part.code
+            elif partial.BASE_CODE is not None and src == partial.BASE_SRC:
+                # The original (its coverage run, the check of the
+                # original): compiled once, when the server started.
+                code = partial.BASE_CODE
             elif candidate.MULTI:
                 code = compile_joined(src)
                 plan = None  # lenient runs take one file
