@@ -28,8 +28,18 @@ import (
 func (st *search) deliver(c individual) (bool, error) {
 	ctx, log, res := st.outer, st.log, st.result
 	t0 := time.Now()
-	fix, flaky, err := st.finish(ctx, c)
+	// The guard checks the fix while it is validated (its own engine): a
+	// fix that fails the validation drops the check.
+	var checked func(*Fix) error
+	fix, flaky, err := st.finish(ctx, c, func(src []byte) {
+		if !st.delivered[fitness.KeyOf(src)] {
+			checked = st.checkLater(ctx, src)
+		}
+	})
 	res.ReduceTime += time.Since(t0)
+	if checked != nil {
+		defer checked(nil) // unless waited for below
+	}
 	var rej *rejection
 	if errors.As(err, &rej) {
 		// The search's runs passed it, the validation's fail it twice alike:
@@ -73,7 +83,7 @@ func (st *search) deliver(c individual) (bool, error) {
 		return false, nil
 	}
 	t1 = time.Now()
-	if err := st.check(ctx, fix); err != nil {
+	if err := checked(fix); err != nil {
 		return true, err
 	}
 	res.GuardTime += time.Since(t1)
@@ -96,8 +106,10 @@ func (st *search) deliver(c individual) (bool, error) {
 }
 
 // finish reduces a plausible candidate, re-validates it in a fresh run,
-// and describes it. flaky lists the cases whose verdict changed.
-func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error) {
+// and describes it. flaky lists the cases whose verdict changed. Once
+// reduced, it calls reduced with the fix's source (without donors) before
+// the validation.
+func (st *search) finish(ctx context.Context, c individual, reduced func(src []byte)) (*Fix, []int, error) {
 	p := st.prog
 	patch := c.patch
 	if st.opts.Reduce && len(patch) > 1 {
@@ -114,6 +126,9 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 		}
 	}
 	src := p.Render(patch)
+	if reduced != nil {
+		reduced(p.Strip(src))
+	}
 	// A fresh run with the suite's own timeouts, not from the cache: a fix
 	// must pass twice.
 	vo := sandbox.RunOptions{Lenient: st.opts.Lenient, Validate: true}
@@ -329,13 +344,48 @@ func (st *search) setupGuard(ctx context.Context) guardSetup {
 	return out
 }
 
-// check runs the overfitting guard on a fix (waiting for its setup the
-// first time). A guard that cannot run is said once and skipped: the fix
-// stands.
-func (st *search) check(ctx context.Context, fix *Fix) error {
+// checkLater starts the overfitting guard's check of a fix's source src
+// (Fix.Source) in the background; wait(fix) waits for it and sets
+// fix.Guard, wait(nil) stops it (and does nothing after wait(fix)). The
+// guard's warnings are said when it is waited for.
+func (st *search) checkLater(ctx context.Context, src []byte) (wait func(fix *Fix) error) {
 	if st.guardReady == nil {
-		return nil
+		return func(*Fix) error { return nil }
 	}
+	gctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	var rep *guard.Report
+	var warn string
+	var err error
+	go func() {
+		defer close(done)
+		rep, warn, err = st.check(gctx, src)
+	}()
+	return func(fix *Fix) error {
+		if fix == nil {
+			cancel()
+			<-done
+			return nil
+		}
+		<-done
+		cancel()
+		if warn != "" {
+			fmt.Fprintln(st.log, warn)
+		}
+		if err == nil {
+			fix.Guard = rep
+		} else if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+}
+
+// check runs the overfitting guard on a fix's source, once its engine is
+// ready: the report, or a warning when the guard cannot run (the fix is
+// then delivered without one), or ctx's error.
+func (st *search) check(ctx context.Context, src []byte) (*guard.Report, string, error) {
+	var warn string
 	if !st.guardWaited {
 		st.guardWaited = true
 		select {
@@ -344,27 +394,29 @@ func (st *search) check(ctx context.Context, fix *Fix) error {
 			st.guard = g.g
 			if g.err != nil {
 				if ctx.Err() != nil {
-					return ctx.Err()
+					return nil, "", ctx.Err()
 				}
-				fmt.Fprintf(st.log, "repair: warning: the overfitting guard cannot run: %v\n", g.err)
+				warn = fmt.Sprintf("repair: warning: the overfitting guard cannot run: %v", g.err)
 			}
 		case <-ctx.Done():
-			return ctx.Err()
+			st.guardWaited = false
+			return nil, "", ctx.Err()
 		}
 	}
 	if st.guard == nil {
-		return nil
+		return nil, warn, nil
 	}
-	rep, err := st.guard.Check(ctx, fix.Source)
+	rep, err := st.guard.Check(ctx, src)
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil, warn, ctx.Err()
 		}
-		fmt.Fprintf(st.log, "repair: warning: %v\n", err)
-		return nil
+		if warn != "" {
+			warn += "\n"
+		}
+		return nil, warn + fmt.Sprintf("repair: warning: %v", err), nil
 	}
-	fix.Guard = rep
-	return nil
+	return rep, warn, nil
 }
 
 // guardRun are the engine options of the guard's runs: a case cap of
