@@ -5,6 +5,7 @@
 package mutate
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -58,9 +59,9 @@ func (c *Context) defaults(id int) []string {
 	if open == 0 || src[open-1] != '(' {
 		return nil
 	}
-	callee := string(src[:open-1])
+	callee := src[:open-1] // (not copied: the file up to here)
 	for _, d := range lookupDefaults {
-		if d.args != n || !strings.HasSuffix(callee, d.callee) {
+		if d.args != n || !bytes.HasSuffix(callee, []byte(d.callee)) {
 			continue
 		}
 		if d.callee[0] != '.' {
