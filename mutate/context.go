@@ -109,9 +109,27 @@ type Sampler struct {
 	ids []int
 	w   []float64
 	cum []float64
+	// The targets before weighing (Context.Weigh): each id, and the
+	// statement whose weight it takes.
+	cands, at []int
 }
 
-func (s *Sampler) add(id int, w float64) {
+// add makes id a target, weighted by statement stmt.
+func (s *Sampler) add(id, stmt int) {
+	s.cands = append(s.cands, id)
+	s.at = append(s.at, stmt)
+}
+
+// weigh draws the targets with weight w(stmt) of their statements,
+// leaving out those of no weight.
+func (s *Sampler) weigh(w func(int) float64) {
+	s.ids, s.w, s.cum = s.ids[:0], s.w[:0], s.cum[:0]
+	for k, id := range s.cands {
+		s.put(id, w(s.at[k]))
+	}
+}
+
+func (s *Sampler) put(id int, w float64) {
 	if w <= 0 {
 		return
 	}
@@ -170,27 +188,30 @@ func movable(s *program.Stmt) bool {
 // NewContext prepares the operators' view of p; weights are per statement
 // (nil means uniform).
 func NewContext(p *program.Program, weights []float64) *Context {
-	c := &Context{Prog: p, Weights: weights, lits: map[string][]string{}, bySpan: map[program.Span]int{}}
-	w := func(stmt int) float64 {
-		if weights == nil {
-			return 1
-		}
-		return weights[stmt]
-	}
+	c := Prepare(p)
+	c.Weigh(weights)
+	return c
+}
+
+// Prepare is NewContext without the targets' weights, which [Context.Weigh]
+// sets: all it computes is the program's alone, so a repair prepares it
+// while the original runs, before fault localization.
+func Prepare(p *program.Program) *Context {
+	c := &Context{Prog: p, lits: map[string][]string{}, bySpan: map[program.Span]int{}}
 	for i := range p.Stmts {
 		s := &p.Stmts[i]
 		if !movable(s) {
 			continue
 		}
-		c.stmts.add(i, w(i))
+		c.stmts.add(i, i)
 		if len(c.itemCalls(i)) > 0 {
-			c.itemAssigns.add(i, w(i))
+			c.itemAssigns.add(i, i)
 		}
 		if !stringStmt(p.StmtText(i)) {
 			c.donors = append(c.donors, i)
 		}
 	}
-	c.findFuncs(w)
+	c.findFuncs()
 	c.last = make([]bool, len(p.Stmts))
 	lastOf := map[int]int{}
 	for i := range p.Stmts {
@@ -220,7 +241,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		text := p.SiteText(i)
-		c.sites[s.Kind].add(i, w(s.Stmt))
+		c.sites[s.Kind].add(i, s.Stmt)
 		if !strings.ContainsAny(text, "\r\n") {
 			for st := s.Stmt; st >= 0; st = p.Stmts[st].Parent {
 				c.inside[st] = append(c.inside[st], i)
@@ -234,21 +255,21 @@ func NewContext(p *program.Program, weights []float64) *Context {
 				c.conds = append(c.conds, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: true})
 			}
 			if swappable(s) {
-				c.binary.add(i, w(s.Stmt))
+				c.binary.add(i, s.Stmt)
 			}
 		case program.SiteExpr:
 			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
 			if shiftable(s) {
-				c.shift.add(i, w(s.Stmt))
+				c.shift.add(i, s.Stmt)
 			}
 			if droppable(s) {
-				c.drop.add(i, w(s.Stmt))
+				c.drop.add(i, s.Stmt)
 			}
 			if swappable(s) {
-				c.binary.add(i, w(s.Stmt))
+				c.binary.add(i, s.Stmt)
 			}
 			if c.sequence(i) {
-				c.seqs.add(i, w(s.Stmt))
+				c.seqs.add(i, s.Stmt)
 			}
 			if !seenExpr[text] && !contextual(text) {
 				seenExpr[text] = true
@@ -256,7 +277,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 			}
 		case program.SiteAttr:
 			if inFamily(methodSiblings, text) {
-				c.siblingSites.add(i, w(s.Stmt))
+				c.siblingSites.add(i, s.Stmt)
 			}
 			if !seenAttr[text] {
 				seenAttr[text] = true
@@ -264,7 +285,7 @@ func NewContext(p *program.Program, weights []float64) *Context {
 			}
 		case program.SiteIdent:
 			if !s.Store && inFamily(siblings, text) && !c.boundName(text) {
-				c.siblingSites.add(i, w(s.Stmt))
+				c.siblingSites.add(i, s.Stmt)
 			}
 			if !strings.ContainsAny(text, "\r\n") {
 				// The name sites inside each statement (its own and nested).
@@ -284,15 +305,54 @@ func NewContext(p *program.Program, weights []float64) *Context {
 			}
 		}
 	}
-	c.findDevTargets(w)
+	c.findDevTargets()
 	c.initDeny()
 	return c
+}
+
+// Weigh sets the weights of the operators' targets: per statement, nil
+// for uniform (every target weighs 1); a target of no weight is never
+// drawn.
+func (c *Context) Weigh(weights []float64) {
+	c.Weights = weights
+	w := func(stmt int) float64 {
+		if weights == nil {
+			return 1
+		}
+		return weights[stmt]
+	}
+	for _, s := range c.samplers() {
+		s.weigh(w)
+	}
+	// A function a donor file defines weighs as its most suspicious
+	// statement.
+	p := c.Prog
+	c.funcs.weigh(func(i int) float64 {
+		best := 0.0
+		for j := range p.Stmts {
+			if p.Contains(i, j) || j == i {
+				best = max(best, w(j))
+			}
+		}
+		return best
+	})
+}
+
+// samplers are the context's samplers of targets weighted by their own
+// statement (all but funcs).
+func (c *Context) samplers() []*Sampler {
+	out := []*Sampler{&c.stmts, &c.itemAssigns, &c.shift, &c.siblingSites, &c.drop, &c.binary, &c.seqs,
+		&c.strs, &c.consts, &c.similar, &c.renameSites, &c.calls, &c.values, &c.lookups}
+	for k := range c.sites {
+		out = append(out, &c.sites[k])
+	}
+	return out
 }
 
 // findDevTargets fills the samplers of the operators of developers'
 // edits (textops.go, nameops.go, guardops.go); they need the literal pools
 // and the name shapes.
-func (c *Context) findDevTargets(w func(int) float64) {
+func (c *Context) findDevTargets() {
 	p := c.Prog
 	c.argsLast = map[program.Span]int{}
 	for i := range p.Sites {
@@ -305,10 +365,10 @@ func (c *Context) findDevTargets(w func(int) float64) {
 		switch s.Kind {
 		case program.SiteLiteral:
 			if c.stringSite(i) {
-				c.strs.add(i, w(s.Stmt))
+				c.strs.add(i, s.Stmt)
 			}
 			if len(c.constants(i)) > 0 {
-				c.consts.add(i, w(s.Stmt))
+				c.consts.add(i, s.Stmt)
 			}
 		case program.SiteIdent:
 			if !readSite(p, i) {
@@ -316,20 +376,20 @@ func (c *Context) findDevTargets(w func(int) float64) {
 			}
 			sim := len(c.similarNames(s.Stmt, p.SiteText(i))) > 0
 			if sim {
-				c.similar.add(i, w(s.Stmt))
+				c.similar.add(i, s.Stmt)
 			}
 			if stmts, _ := c.renameLevels(i); len(stmts) > 0 && (sim || stmts[0] == s.Stmt && !p.Stmts[s.Stmt].Compound && p.Stmts[s.Stmt].Kind != "delete_statement" && len(c.conversions(p.SiteText(i))) > 0) {
-				c.renameSites.add(i, w(s.Stmt))
+				c.renameSites.add(i, s.Stmt)
 			}
 		case program.SiteExpr, program.SiteCond:
 			if c.callable(i) {
-				c.calls.add(i, w(s.Stmt))
+				c.calls.add(i, s.Stmt)
 			}
 			if c.choosable(i) {
-				c.values.add(i, w(s.Stmt))
+				c.values.add(i, s.Stmt)
 			}
 			if len(c.defaults(i)) > 0 {
-				c.lookups.add(i, w(s.Stmt))
+				c.lookups.add(i, s.Stmt)
 			}
 		}
 	}

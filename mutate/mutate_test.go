@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -525,5 +526,50 @@ func TestSweepLimitPrefix(t *testing.T) {
 		if got := sweep(limit); !slices.Equal(got, all[:limit]) {
 			t.Errorf("limit %d: not the first %d edits of the sweep", limit, limit)
 		}
+	}
+}
+
+// TestWeighEverySampler: Weigh weighs every sampler of targets the context
+// has (a sampler it missed would draw its targets uniformly, at statements
+// no failing case ran), and a context prepared before the ranking and
+// weighed after draws as one made with the weights.
+func TestWeighEverySampler(t *testing.T) {
+	c := &Context{}
+	listed := map[*Sampler]bool{&c.funcs: true}
+	for _, s := range c.samplers() {
+		listed[s] = true
+	}
+	v := reflect.ValueOf(c).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		switch f.Type() {
+		case reflect.TypeOf(Sampler{}):
+			if !listed[(*Sampler)(f.Addr().UnsafePointer())] {
+				t.Errorf("Context.%s is not weighed", v.Type().Field(i).Name)
+			}
+		case reflect.TypeOf([11]Sampler{}):
+			for k := 0; k < f.Len(); k++ {
+				if !listed[(*Sampler)(f.Index(k).Addr().UnsafePointer())] {
+					t.Errorf("Context.%s[%d] is not weighed", v.Type().Field(i).Name, k)
+				}
+			}
+		}
+	}
+
+	p, err := program.ParseFile("testdata/sample.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights := make([]float64, len(p.Stmts))
+	for i := range weights {
+		weights[i] = float64(i % 3) // some statements of no weight
+	}
+	want := Neighbourhood(NewContext(p, weights), Default(), rand.New(rand.NewPCG(1, 2)), 1<<20)
+	prepared := Prepare(p)
+	prepared.Weigh(nil)
+	prepared.Weigh(weights)
+	got := Neighbourhood(prepared, Default(), rand.New(rand.NewPCG(1, 2)), 1<<20)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("prepared then weighed: %d edits, made with the weights: %d (equal %v)", len(got), len(want), slices.Equal(got, want))
 	}
 }

@@ -125,7 +125,7 @@ func (c *Context) inserts(s, d, site int, text string, emit func(program.Edit)) 
 // findFuncs fills funcs and donorFuncs: the target's function
 // definitions that a donor file also defines, weighted by the most
 // suspicious statement they hold.
-func (c *Context) findFuncs(w func(int) float64) {
+func (c *Context) findFuncs() {
 	p := c.Prog
 	dl := p.DonorLine()
 	if dl == 0 {
@@ -144,13 +144,7 @@ func (c *Context) findFuncs(w func(int) float64) {
 		if st.Kind != "function_definition" || st.Line >= dl || len(c.donorFuncs[funcName(p.StmtText(i))]) == 0 {
 			continue
 		}
-		best := 0.0
-		for j := range p.Stmts {
-			if p.Contains(i, j) || j == i {
-				best = max(best, w(j))
-			}
-		}
-		c.funcs.add(i, best)
+		c.funcs.add(i, i) // weighed by Weigh
 	}
 }
 

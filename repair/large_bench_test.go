@@ -85,7 +85,7 @@ func BenchmarkSetupLarge(b *testing.B) {
 		opts := Defaults()
 		rk := localize.Rank(p, orig, localize.Ochiai)
 		res := &Result{Original: orig, Ranking: rk}
-		mc := newMutateContext(p, res)
+		mc := newMutateContext(p, nil, res)
 		b.Run(fmt.Sprintf("parse/lines=%d", lines), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := program.Parse(target, src); err != nil {
@@ -100,7 +100,7 @@ func BenchmarkSetupLarge(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("context/lines=%d", lines), func(b *testing.B) {
 			for b.Loop() {
-				newMutateContext(p, res)
+				newMutateContext(p, nil, res)
 			}
 		})
 		b.Run(fmt.Sprintf("streams/lines=%d", lines), func(b *testing.B) {

@@ -99,6 +99,12 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		run = withoutDonors(p, run)
 	}
 
+	// The operators' view of the program is the program's alone until it
+	// is weighted: made while the original runs (on a large file, tens of
+	// milliseconds of Go beside the original's run in Python).
+	prepared := make(chan *mutate.Context, 1)
+	go func() { prepared <- mutate.Prepare(p) }()
+
 	// The original program, with coverage.
 	orig, sub, err := original(ctx, p, s, run, opts)
 	if err != nil {
@@ -141,7 +147,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	// The search. Each plausible candidate is reduced, validated again
 	// and checked by the overfitting guard as soon as it is found
 	// (search.deliver).
-	st, err := newSearch(ctx, p, s, run, opts, log, res)
+	st, err := newSearch(ctx, p, <-prepared, s, run, opts, log, res)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +204,7 @@ func rank(p *program.Program, s *fitness.Suite, orig *fitness.Outcome, formula l
 
 // newSearch is the state of the search of run, whose original and
 // ranking are in res.
-func newSearch(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, opts Options, log io.Writer, res *Result) (*search, error) {
+func newSearch(ctx context.Context, p *program.Program, prepared *mutate.Context, s *fitness.Suite, run Runner, opts Options, log io.Writer, res *Result) (*search, error) {
 	sc, err := fitness.NewScorer(s, res.Original, opts.Weights)
 	if err != nil {
 		return nil, err
@@ -206,7 +212,7 @@ func newSearch(ctx context.Context, p *program.Program, s *fitness.Suite, run Ru
 	return &search{
 		opts: opts, prog: p, suite: s, run: run, log: log,
 		cache:  fitness.NewCache(sc, 0),
-		mctx:   newMutateContext(p, res),
+		mctx:   newMutateContext(p, prepared, res),
 		mut:    mutate.NewMutator(opts.Operators),
 		seen:   map[fitness.Key]bool{},
 		bred:   map[fitness.Key]bool{},
@@ -218,10 +224,15 @@ func newSearch(ctx context.Context, p *program.Program, s *fitness.Suite, run Ru
 	}, nil
 }
 
-// newMutateContext is the operators' view of p, its ingredients scoped by
-// what the original's run executed (mutate.Context.Scope).
-func newMutateContext(p *program.Program, res *Result) *mutate.Context {
-	c := mutate.NewContext(p, res.Ranking.Weights)
+// newMutateContext is the operators' view of p (prepared by
+// mutate.Prepare, or nil), weighted by the ranking, its ingredients
+// scoped by what the original's run executed (mutate.Context.Scope).
+func newMutateContext(p *program.Program, prepared *mutate.Context, res *Result) *mutate.Context {
+	c := prepared
+	if c == nil {
+		c = mutate.Prepare(p)
+	}
+	c.Weigh(res.Ranking.Weights)
 	if coverageWorks(res.Original) {
 		var lines []int
 		for _, r := range res.Original.Results {
