@@ -63,6 +63,17 @@ const MaxSize = 16 << 20
 
 // ParseFile reads and parses a Python file.
 func ParseFile(path string) (*Program, error) {
+	src, err := ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, src)
+}
+
+// ReadFile reads a Python file as ParseFile does: a directory, a file of
+// more than MaxSize bytes, a FIFO or a device is refused (an inputerr
+// error), never read without end.
+func ReadFile(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, inputerr.Wrap(fmt.Errorf("%s: %w", path, unwrapPathError(err)))
@@ -81,7 +92,7 @@ func ParseFile(path string) (*Program, error) {
 		}
 		return nil, inputerr.Wrap(fmt.Errorf("%s: %w", path, unwrapPathError(err)))
 	}
-	return Parse(path, src)
+	return src, nil
 }
 
 func unwrapPathError(err error) error {

@@ -78,16 +78,32 @@ type loaded struct {
 
 // load reads the suite and the target, and checks they fit together.
 func (f *inputFlags) load() (*loaded, error) {
+	l, parse, err := f.startLoad()
+	if err != nil {
+		return nil, err
+	}
+	if err := parse(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// startLoad is load in two steps: it reads the suite and finds the
+// targets (what an engine needs to start), and parse parses the targets
+// into l.prog (with donors, l.notes) and checks they fit the suite. A
+// command may start its engine while parse runs (a large file's parse
+// takes tens of milliseconds); parse touches only l.prog and l.notes.
+func (f *inputFlags) startLoad() (l *loaded, parse func() error, err error) {
 	if f.tests == "" {
-		return nil, &flagError{fmt.Errorf("--tests is required")}
+		return nil, nil, &flagError{fmt.Errorf("--tests is required")}
 	}
 	suite, err := fitness.Load(f.tests)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	targets, err := expandTargets(f.targets, f.tests)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	target := ""
 	if len(targets) > 0 {
@@ -97,40 +113,54 @@ func (f *inputFlags) load() (*loaded, error) {
 		target = suite.Target
 	}
 	if target == "" {
-		return nil, &flagError{fmt.Errorf("--target is required (the suite %s names no \"target\")", f.tests)}
+		return nil, nil, &flagError{fmt.Errorf("--target is required (the suite %s names no \"target\")", f.tests)}
 	}
 	if suite.Doctest && !samePath(target, suite.Target) {
-		return nil, &flagError{fmt.Errorf("--target %s: a doctest suite tests the file it comes from (%s); drop --target or name that file", target, suite.Target)}
+		return nil, nil, &flagError{fmt.Errorf("--target %s: a doctest suite tests the file it comes from (%s); drop --target or name that file", target, suite.Target)}
 	}
-	shown := displayPath(target)
-	var prog *program.Program
-	if len(targets) > 1 {
-		if suite.Doctest {
-			return nil, &flagError{fmt.Errorf("--target: a doctest suite tests one file")}
-		}
-		if prog, err = parseTargets(targets); err != nil {
-			return nil, err
-		}
-	} else if prog, err = program.ParseFile(target); err != nil {
-		return nil, err
+	if len(targets) > 1 && suite.Doctest {
+		return nil, nil, &flagError{fmt.Errorf("--target: a doctest suite tests one file")}
 	}
-	var notes []string
-	if len(f.donors) > 0 {
+	if len(f.donors) > 0 && len(targets) > 1 {
+		return nil, nil, &flagError{fmt.Errorf("--donors: with one --target only")}
+	}
+	paths := targets
+	if len(paths) < 2 {
+		paths = []string{target}
+	}
+	// The files are read here, before any engine starts: a device or a
+	// FIFO is refused, not read without end by an engine.
+	srcs := make([][]byte, len(paths))
+	for i, t := range paths {
+		if srcs[i], err = program.ReadFile(t); err != nil {
+			return nil, nil, err
+		}
+	}
+	l = &loaded{suite: suite, path: target, paths: paths}
+	parse = func() error {
+		var prog *program.Program
+		var err error
 		if len(targets) > 1 {
-			return nil, &flagError{fmt.Errorf("--donors: with one --target only")}
+			if prog, err = parseTargets(targets, srcs); err != nil {
+				return err
+			}
+		} else if prog, err = program.Parse(target, srcs[0]); err != nil {
+			return err
 		}
-		if prog, notes, err = withDonors(prog, target, f.donors, f.donorsMax, f.tests); err != nil {
-			return nil, err
+		var notes []string
+		if len(f.donors) > 0 {
+			if prog, notes, err = withDonors(prog, target, f.donors, f.donorsMax, f.tests); err != nil {
+				return err
+			}
 		}
+		prog.Path = displayPath(target)
+		if err := suite.CheckTarget(target, prog.Scopes[0].Names); err != nil {
+			return err
+		}
+		l.prog, l.notes = prog, notes
+		return nil
 	}
-	prog.Path = shown
-	if err := suite.CheckTarget(target, prog.Scopes[0].Names); err != nil {
-		return nil, err
-	}
-	if len(targets) < 2 {
-		targets = []string{target}
-	}
-	return &loaded{prog: prog, suite: suite, path: target, paths: targets, notes: notes}, nil
+	return l, parse, nil
 }
 
 // displayPath is the path a patch names the target by, so that it applies
@@ -510,15 +540,13 @@ func expandTargets(values []string, suite string) ([]string, error) {
 }
 
 // parseTargets parses several target files as one joined program.
-func parseTargets(targets []string) (*program.Program, error) {
+func parseTargets(targets []string, srcs [][]byte) (*program.Program, error) {
 	paths := make([]string, len(targets))
-	srcs := make([][]byte, len(targets))
 	for i, t := range targets {
-		one, err := program.ParseFile(t)
-		if err != nil {
+		if _, err := program.Parse(t, srcs[i]); err != nil {
 			return nil, err
 		}
-		paths[i], srcs[i] = displayPath(t), one.Src
+		paths[i] = displayPath(t)
 	}
 	p, err := program.ParseFiles(paths, srcs)
 	if err != nil {

@@ -125,10 +125,23 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	if err := checkLenient(f.lenient, &f.in); err != nil {
 		return err
 	}
-	l, err := f.in.load()
+	l, parse, err := f.in.startLoad()
 	if err != nil {
 		return err
 	}
+	// The target is parsed while the engines start (they need only its
+	// path and the suite); a parse error still comes first.
+	parsed := make(chan error, 1)
+	go func() { parsed <- parse() }()
+	parseErr := func() error {
+		if parsed == nil {
+			return nil
+		}
+		err := <-parsed
+		parsed = nil
+		return err
+	}
+	defer parseErr()
 	if f.write {
 		for _, p := range l.paths {
 			if err := checkTargetWritable(p); err != nil {
@@ -140,9 +153,6 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	if f.quiet {
 		log = discard{}
 	}
-	for _, n := range l.notes {
-		fmt.Fprintf(log, "repair: %s\n", n)
-	}
 	// The guard's engine closes beside the main one, before the process
 	// ends.
 	var closing sync.WaitGroup
@@ -153,11 +163,24 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		openGuard, opts.GuardProbes, cleanup = f.in.prestartGuard(ctx, l, f.guardInputs, &closing)
 		defer cleanup()
 	}
-	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: log})
+	// What the engine says while the target is parsed waits for the
+	// parse: an error in the target is the one line the user sees.
+	engLog := &held{w: log}
+	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: engLog})
+	if perr := parseErr(); perr != nil {
+		if err == nil {
+			eng.Close()
+		}
+		return perr
+	}
+	engLog.release()
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	for _, n := range l.notes {
+		fmt.Fprintf(log, "repair: %s\n", n)
+	}
 	engineDesc := repair.Describe(eng)
 	if f.lenient {
 		if opts.Lenient, err = lenientPlan(l, eng); err != nil {
@@ -254,6 +277,34 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 }
 
 type discard struct{}
+
+// held keeps what is written to it until release, then writes through
+// to w; what it kept is dropped if release is never called.
+type held struct {
+	mu   sync.Mutex
+	w    io.Writer
+	buf  []byte
+	open bool
+}
+
+func (h *held) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.open {
+		return h.w.Write(p)
+	}
+	h.buf = append(h.buf, p...)
+	return len(p), nil
+}
+
+func (h *held) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.open && len(h.buf) > 0 {
+		h.w.Write(h.buf)
+	}
+	h.open, h.buf = true, nil
+}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
