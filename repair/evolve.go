@@ -80,8 +80,8 @@ func (st *search) evolve(ctx context.Context) error {
 	// Generation 0: mutants of the original (GenProg).
 	cands := make([]individual, o.Population)
 	for i := range cands {
-		if pt, ok := st.immigrant(); ok {
-			cands[i].patch = pt
+		if ind, ok := st.immigrant(); ok {
+			cands[i] = ind
 		} else {
 			cands[i].patch = st.mutant(nil, st.rngFor(0, i))
 		}
@@ -155,8 +155,8 @@ func (st *search) evolve(ctx context.Context) error {
 			flat = 0
 			st.result.Restarts++
 			for i := len(cands) / 2; i < len(cands); i++ {
-				if pt, ok := st.immigrant(); ok {
-					cands[i] = individual{patch: pt}
+				if ind, ok := st.immigrant(); ok {
+					cands[i] = ind
 				} else {
 					cands[i] = individual{patch: st.mutant(nil, st.rngFor(gen+1, len(cands)+i))}
 				}
@@ -189,8 +189,10 @@ func (st *search) evaluate(ctx context.Context, pop []individual) (int, bool, er
 	for i := range pop {
 		ind := &pop[i]
 		ind.done = false
-		ind.src, ind.change = st.prog.RenderChange(ind.patch)
-		ind.key = fitness.KeyOf(ind.src)
+		if ind.src == nil {
+			ind.src, ind.change = st.prog.RenderChange(ind.patch)
+			ind.key = fitness.KeyOf(ind.src)
+		}
 		if !st.seen[ind.key] {
 			if st.opts.Evaluations > 0 && st.evals >= st.opts.Evaluations {
 				n, budgetHit = i, true
@@ -351,11 +353,11 @@ func (st *search) breed(gen int, pop []individual) []individual {
 func (st *search) immigrants(next []individual) []individual {
 	n := int(math.Round(st.opts.Immigrants * float64(st.opts.Population)))
 	for k := 0; k < n && len(next) < st.opts.Population; k++ {
-		pt, ok := st.immigrant()
+		ind, ok := st.immigrant()
 		if !ok {
 			break
 		}
-		next = append(next, individual{patch: pt})
+		next = append(next, ind)
 	}
 	return next
 }
@@ -387,34 +389,36 @@ func (st *search) children(next []individual, gen, i int, a, b program.Patch, se
 // exhausted. Immigrants take turns: the sweep's next edit (the top
 // statements' edits in a fixed order), then the neighbourhood stream's
 // (every edit, in a weighted random order).
-func (st *search) immigrant() (program.Patch, bool) {
+func (st *search) immigrant() (individual, bool) {
 	st.turn++
 	first, second := st.stream, st.sweep
 	if st.turn%2 == 1 {
 		first, second = second, first
 	}
-	if pt, ok := st.fresh(first); ok {
-		return pt, true
+	if ind, ok := st.fresh(first); ok {
+		return ind, true
 	}
 	return st.fresh(second)
 }
 
 // fresh returns the next edit of s that renders to a program not seen
 // yet, or false when s is exhausted (or nil).
-func (st *search) fresh(s *mutate.Stream) (program.Patch, bool) {
+// The individual keeps its rendering, which its evaluation takes.
+func (st *search) fresh(s *mutate.Stream) (individual, bool) {
 	for s != nil {
 		e, ok := s.Next()
 		if !ok {
 			break
 		}
 		pt := program.Patch{e}
-		k := fitness.KeyOf(st.prog.Render(pt))
+		src, ch := st.prog.RenderChange(pt)
+		k := fitness.KeyOf(src)
 		if !st.seen[k] && !st.bred[k] {
 			st.bred[k] = true
-			return pt, true
+			return individual{patch: pt, src: src, change: ch, key: k}, true
 		}
 	}
-	return nil, false
+	return individual{}, false
 }
 
 // sweepLimit bounds the sweep: the first edits of its order, about the
