@@ -259,7 +259,8 @@ def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=No
             b = U32.pack(len(lines)) + lines.tobytes()
             if len(_LINES) >= 64:
                 _LINES.clear()
-            _LINES[raw] = b
+            if len(raw) <= 1 << 17:  # (at most 64 of 128 KiB kept)
+                _LINES[raw] = b
         shm[used : used + len(b)] = b
         used += len(b)
     if injections is not None:
