@@ -7,23 +7,15 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"repair/fitness"
+	"repair/internal/testutil/padded"
 	"repair/localize"
 	"repair/mutate"
 	"repair/program"
 	"repair/sandbox"
 )
-
-// paddedTemplates are scripts/scale_bench.py's never-called helpers.
-var paddedTemplates = []string{
-	"def helper_%[1]d(a, b):\n    total = a + %[1]d\n    for i in range(b):\n        if i %% %[2]d == 0:\n            total -= i\n        else:\n            total += a * i\n    return total\n",
-	"def scale_%[1]d(items, factor=%[2]d):\n    out = []\n    for item in items:\n        if item is None:\n            continue\n        out.append(item * factor)\n    return out\n",
-	"def find_%[1]d(xs, target):\n    lo, hi = 0, len(xs) - 1\n    while lo <= hi:\n        mid = (lo + hi) // 2\n        if xs[mid] < target:\n            lo = mid + 1\n        elif xs[mid] > target:\n            hi = mid - 1\n        else:\n            return mid\n    return -%[2]d\n",
-	"def label_%[1]d(n):\n    if n < %[2]d:\n        return \"small\"\n    if n > %[1]d:\n        return \"large\"\n    return \"medium\"\n",
-}
 
 // paddedMiddle is examples/middle's middle() in a file padded with
 // never-called functions to about n lines, as scale_bench.py's lines-N.
@@ -33,18 +25,7 @@ func paddedMiddle(tb testing.TB, n int) []byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var before, after []string
-	total := strings.Count(string(mid), "\n")
-	for k := 0; total < n; k++ {
-		t := fmt.Sprintf(paddedTemplates[k%len(paddedTemplates)], k, 2+k%8)
-		if k%2 == 0 {
-			before = append(before, t)
-		} else {
-			after = append(after, t)
-		}
-		total += strings.Count(t, "\n") + 2
-	}
-	return []byte(strings.Join(append(append(before, string(mid)), after...), "\n\n"))
+	return padded.Source(mid, n)
 }
 
 // BenchmarkSetupLarge measures the Go side of a repair's set-up on

@@ -11,30 +11,21 @@ import (
 	"time"
 
 	"repair/fitness"
+	"repair/internal/testutil/padded"
 	"repair/program"
 	"repair/sandbox"
 )
 
-// padded is examples/middle's middle() in a file padded with never-called
-// functions to about n lines (scripts/scale_bench.py's lines-N).
-func padded(tb testing.TB, n int) []byte {
+// paddedMiddle is examples/middle's middle() in a file padded with
+// never-called functions to about n lines (scripts/scale_bench.py's
+// lines-N).
+func paddedMiddle(tb testing.TB, n int) []byte {
 	tb.Helper()
 	mid, err := os.ReadFile(filepath.Join("..", "..", "examples", "middle", "middle.py"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var before, after []string
-	total := strings.Count(string(mid), "\n")
-	for k := 0; total < n; k++ {
-		t := fmt.Sprintf("def helper_%d(a, b):\n    total = a + %d\n    for i in range(b):\n        if i %% 3 == 0:\n            total -= i\n        else:\n            total += a * i\n    return total\n", k, k)
-		if k%2 == 0 {
-			before = append(before, t)
-		} else {
-			after = append(after, t)
-		}
-		total += strings.Count(t, "\n") + 2
-	}
-	return []byte(strings.Join(append(append(before, string(mid)), after...), "\n\n"))
+	return padded.Source(mid, n)
 }
 
 // BenchmarkEvaluateLarge measures evaluations per second of a candidate
@@ -48,7 +39,7 @@ func padded(tb testing.TB, n int) []byte {
 func BenchmarkEvaluateLarge(b *testing.B) {
 	_, suite := middleSuite(b)
 	for _, lines := range []int{13, 1000, 5000} {
-		src := padded(b, lines)
+		src := paddedMiddle(b, lines)
 		p, err := program.Parse("middle.py", src)
 		if err != nil {
 			b.Fatal(err)
@@ -144,7 +135,7 @@ func pytestFile(n int) []byte {
 // and with test selection too.
 func BenchmarkEvaluatePytestLarge(b *testing.B) {
 	py := realPytest(b)
-	src := padded(b, 2000)
+	src := paddedMiddle(b, 2000)
 	p, err := program.Parse("middle.py", src)
 	if err != nil {
 		b.Fatal(err)
