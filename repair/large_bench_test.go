@@ -32,7 +32,8 @@ func paddedMiddle(tb testing.TB, n int) []byte {
 // middle() padded to 13 and 5,000 lines (its 200 cases, the original's
 // coverage from the cpython engine): parsing, ranking, the operators'
 // context with its ingredient scope, the sweep and the stream of
-// first-order edits, and test selection's reach. Each should follow the
+// first-order edits, a random mutation (per candidate) and test
+// selection's reach. Each should follow the
 // code the suite runs, not the file's size.
 func BenchmarkSetupLarge(b *testing.B) {
 	ctx := context.Background()
@@ -87,6 +88,13 @@ func BenchmarkSetupLarge(b *testing.B) {
 		b.Run(fmt.Sprintf("streams/lines=%d", lines), func(b *testing.B) {
 			for b.Loop() {
 				mutate.NewStreams(mc, opts.Operators, rand.New(rand.NewPCG(1, 2)), neighbourhoodLimit, sweepLimit)
+			}
+		})
+		b.Run(fmt.Sprintf("mutation/lines=%d", lines), func(b *testing.B) {
+			m := mutate.NewMutator(opts.Operators)
+			rng := rand.New(rand.NewPCG(1, 2))
+			for b.Loop() {
+				m.Mutate(mc, rng)
 			}
 		})
 		b.Run(fmt.Sprintf("selector/lines=%d", lines), func(b *testing.B) {
