@@ -235,3 +235,21 @@ func TestSites(t *testing.T) {
 		t.Errorf("sites mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestLineContinuationIsNoSite: a backslash continuation inside a
+// subscript is a token between the index and the bracket, not an index
+// (the binding's ts_node_field_name_for_child named it "subscript", and it
+// became an expression site whose text was "\\\n").
+func TestLineContinuationIsNoSite(t *testing.T) {
+	for _, src := range []string{"x[1 \\\n]\n", "x[a:b \\\n]\n", "x[1, \\\n 2]\n", "x \\\n = 1\n"} {
+		p, err := Parse("t.py", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		for i := range p.Sites {
+			if text := p.SiteText(i); strings.Contains(text, "\\") {
+				t.Errorf("%q: site %d (%v) is %q", src, i, p.Sites[i].Kind, text)
+			}
+		}
+	}
+}
