@@ -6,6 +6,8 @@ package program
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -50,14 +52,17 @@ func (b *builder) build(root *node) {
 	b.names = append(b.names, map[string]bool{})
 	b.nonlocals = append(b.nonlocals, nil)
 	p.Blocks = append(p.Blocks, Block{ID: 0, Owner: -1})
+	// Fewer sites than named nodes, as a rule: one allocation instead of
+	// a growing copy of the largest table.
+	p.Sites = make([]Site, 0, len(root.t.named))
+	p.Stmts = make([]Stmt, 0, root.t.stmts)
 	b.visitBlock(root, 0, -1, 0, 0)
 	// Sites in document order (outer before inner at the same start).
-	sort.SliceStable(p.Sites, func(i, j int) bool {
-		a, c := &p.Sites[i], &p.Sites[j]
+	slices.SortStableFunc(p.Sites, func(a, c Site) int {
 		if a.Start != c.Start {
-			return a.Start < c.Start
+			return cmp.Compare(a.Start, c.Start)
 		}
-		return a.End > c.End
+		return cmp.Compare(c.End, a.End)
 	})
 	for i := range p.Sites {
 		p.Sites[i].ID = i
@@ -78,7 +83,7 @@ func (b *builder) build(root *node) {
 func (b *builder) visitBlock(n *node, bid, parent, scope int, ctx place) {
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		c := n.NamedChild(i)
-		if !isStatement(c.Type()) {
+		if !c.isStatement() {
 			continue
 		}
 		b.addStmt(c, bid, parent, scope, ctx)

@@ -36,7 +36,7 @@ func (b *builder) visitSites(n *node, stmt, scope int, store, inString bool) {
 	var visit func(n *node, store, inString bool)
 	visit = func(n *node, store, inString bool) {
 		t := n.Type()
-		if isStatement(t) && b.start(n) != b.p.Stmts[stmt].Start {
+		if n.isStatement() && b.start(n) != b.p.Stmts[stmt].Start {
 			return // a nested statement: its own sites
 		}
 		switch t {
@@ -362,15 +362,18 @@ func (b *builder) cond(n *node, stmt int, minPrec int, inString bool) {
 	})
 }
 
+// addSite records a site of kind k at node n unless n is empty, set
+// filling in the rest; it returns the site's index, -1 for none.
 func (b *builder) addSite(k SiteKind, n *node, stmt int, set func(*Site)) int {
-	id := len(b.p.Sites)
-	s := Site{ID: id, Kind: k, Start: b.start(n), End: b.end(n), Stmt: stmt, Node: n.Type()}
-	if set != nil {
-		set(&s)
-	}
-	if s.Start >= s.End {
+	start, end := b.start(n), b.end(n)
+	if start >= end {
 		return -1
 	}
-	b.p.Sites = append(b.p.Sites, s)
+	id := len(b.p.Sites)
+	// Set in place: a Site handed to set would escape to the heap.
+	b.p.Sites = append(b.p.Sites, Site{ID: id, Kind: k, Start: start, End: end, Stmt: stmt, Node: n.Type()})
+	if set != nil {
+		set(&b.p.Sites[id])
+	}
 	return id
 }

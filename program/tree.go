@@ -183,12 +183,14 @@ type tree struct {
 	kids  []int32 // children of each node, in order, at node.kids
 	named []int32 // named children of each node, at node.named
 	lang  *language
+	stmts int // statement nodes
 }
 
 // language holds the Python grammar's node type and field names.
 type language struct {
 	symbols  []string          // by symbol
 	builtin  [2]string         // ERROR (symbol 0xffff) and _ERROR (0xfffe)
+	stmt     []bool            // by symbol: a statement (isStatement)
 	fields   []string          // by field id; fields[0] == ""
 	fieldIDs map[string]uint16 // by name
 }
@@ -197,7 +199,9 @@ var pythonLang = sync.OnceValue(func() *language {
 	lang := C.tree_sitter_python()
 	l := &language{fieldIDs: map[string]uint16{}}
 	for s := C.uint32_t(0); s < C.ts_language_symbol_count(lang); s++ {
-		l.symbols = append(l.symbols, C.GoString(C.ts_language_symbol_name(lang, C.TSSymbol(s))))
+		name := C.GoString(C.ts_language_symbol_name(lang, C.TSSymbol(s)))
+		l.symbols = append(l.symbols, name)
+		l.stmt = append(l.stmt, isStatement(name))
 	}
 	for i := range l.builtin {
 		l.builtin[i] = C.GoString(C.ts_language_symbol_name(lang, C.TSSymbol(0xffff-i)))
@@ -247,6 +251,9 @@ func parseTree(src []byte) (*tree, error) {
 		}
 		nk += int32(f.children)
 		nn += int32(f.named)
+		if t.nodes[i].isStatement() {
+			t.stmts++
+		}
 	}
 	t.kids = make([]int32, nk)
 	t.named = make([]int32, nn)
@@ -322,6 +329,13 @@ func (n *node) IsExtra() bool           { return n.flags&flagExtra != 0 }
 func (n *node) HasError() bool          { return n.flags&flagError != 0 }
 func (n *node) ChildCount() uint32      { return n.nkids }
 func (n *node) NamedChildCount() uint32 { return n.nnamed }
+
+// isStatement reports whether the node is a statement (isStatement of
+// its type).
+func (n *node) isStatement() bool {
+	s := n.t.lang.stmt
+	return int(n.symbol) < len(s) && s[n.symbol]
+}
 
 // Content returns the node's text in src, the text parsed.
 func (n *node) Content(src []byte) string { return string(src[n.start:n.end]) }
