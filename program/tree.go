@@ -44,6 +44,7 @@ TSFieldId ts_tree_cursor_current_field_id(const TSTreeCursor *self);
 bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
 bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
 bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
+uint32_t ts_node_descendant_count(TSNode self);
 uint32_t ts_language_symbol_count(const TSLanguage *self);
 const char *ts_language_symbol_name(const TSLanguage *self, TSSymbol symbol);
 uint32_t ts_language_field_count(const TSLanguage *self);
@@ -55,84 +56,82 @@ enum { flatNamed = 1, flatMissing = 2, flatExtra = 4, flatError = 8 };
 typedef struct flat_node {
 	uint32_t start_byte, end_byte;
 	TSPoint start_point, end_point;
-	int32_t parent;    // index of the parent, -1 for the root
-	uint32_t children; // number of (visible) children
-	uint32_t named;    // number of named children
+	int32_t parent;      // index of the parent, -1 for the root
+	uint32_t children;   // number of (visible) children
+	uint32_t named;      // number of named children
+	int32_t kids;        // where the children start in tree.kids (Go's)
+	int32_t named_at;    // where the named children start in tree.named (Go's)
 	TSSymbol symbol;
-	TSFieldId field;   // field under the parent, 0 for none
+	TSFieldId field;     // field under the parent, 0 for none
 	uint8_t flags;
 } flat_node;
 
-// flat_parse parses src as Python and writes every visible node of the tree
-// in document order (a node before its children) to a malloc'ed array,
-// *out; it returns the number of nodes, or -1 when the parser fails (or
-// memory runs out).
-static int64_t flat_parse(const char *src, uint32_t len, flat_node **out) {
-	*out = NULL;
+// flat_parse parses src as Python; NULL if the parser fails.
+static TSTree *flat_parse(const char *src, uint32_t len) {
 	TSParser *parser = ts_parser_new();
-	if (!parser) return -1;
-	if (!ts_parser_set_language(parser, tree_sitter_python())) {
-		ts_parser_delete(parser);
-		return -1;
+	if (!parser) return NULL;
+	TSTree *tree = NULL;
+	if (ts_parser_set_language(parser, tree_sitter_python())) {
+		tree = ts_parser_parse_string(parser, NULL, src, len);
 	}
-	TSTree *tree = ts_parser_parse_string(parser, NULL, src, len);
 	ts_parser_delete(parser);
-	if (!tree) return -1;
+	return tree;
+}
 
-	size_t cap = 1024, n = 0;
-	flat_node *nodes = malloc(cap * sizeof *nodes);
+// flat_count returns the number of visible nodes of tree.
+static uint32_t flat_count(const TSTree *tree) {
+	return ts_node_descendant_count(ts_tree_root_node(tree));
+}
+
+// flat_copy writes the first cap visible nodes of tree, in document order
+// (a node before its children), to the flat_node at the start of every
+// stride bytes of buf, and returns the number of visible nodes.
+static int64_t flat_copy(const TSTree *tree, char *buf, size_t stride, uint32_t cap) {
+#define AT(i) ((flat_node *)(buf + (size_t)(i) * stride))
 	TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
 	int32_t parent = -1; // the parent of the cursor's node
-	int64_t result = -1;
+	int64_t depth = 0, n = 0;
 	for (;;) {
-		if (n == cap) {
-			cap *= 2;
-			flat_node *grown = nodes ? realloc(nodes, cap * sizeof *nodes) : NULL;
-			if (!grown) goto done;
-			nodes = grown;
-		}
-		if (!nodes) goto done;
-		TSNode node = ts_tree_cursor_current_node(&cur);
-		flat_node *f = &nodes[n];
-		f->start_byte = ts_node_start_byte(node);
-		f->end_byte = ts_node_end_byte(node);
-		f->start_point = ts_node_start_point(node);
-		f->end_point = ts_node_end_point(node);
-		f->parent = parent;
-		f->children = 0;
-		f->named = 0;
-		f->symbol = ts_node_symbol(node);
-		f->field = ts_tree_cursor_current_field_id(&cur);
-		f->flags = (ts_node_is_named(node) ? flatNamed : 0) |
-			(ts_node_is_missing(node) ? flatMissing : 0) |
-			(ts_node_is_extra(node) ? flatExtra : 0) |
-			(ts_node_has_error(node) ? flatError : 0);
-		if (parent >= 0) {
-			nodes[parent].children++;
-			if (f->flags & flatNamed) nodes[parent].named++;
+		if (n < cap) {
+			TSNode node = ts_tree_cursor_current_node(&cur);
+			flat_node *f = AT(n);
+			f->start_byte = ts_node_start_byte(node);
+			f->end_byte = ts_node_end_byte(node);
+			f->start_point = ts_node_start_point(node);
+			f->end_point = ts_node_end_point(node);
+			f->parent = parent;
+			f->children = 0;
+			f->named = 0;
+			f->kids = 0;
+			f->named_at = 0;
+			f->symbol = ts_node_symbol(node);
+			f->field = ts_tree_cursor_current_field_id(&cur);
+			f->flags = (ts_node_is_named(node) ? flatNamed : 0) |
+				(ts_node_is_missing(node) ? flatMissing : 0) |
+				(ts_node_is_extra(node) ? flatExtra : 0) |
+				(ts_node_has_error(node) ? flatError : 0);
+			if (parent >= 0) {
+				AT(parent)->children++;
+				if (f->flags & flatNamed) AT(parent)->named++;
+			}
 		}
 		int32_t self = (int32_t)n++;
 		if (ts_tree_cursor_goto_first_child(&cur)) {
 			parent = self;
+			depth++;
 			continue;
 		}
 		while (!ts_tree_cursor_goto_next_sibling(&cur)) {
-			if (parent < 0 || !ts_tree_cursor_goto_parent(&cur)) {
-				result = (int64_t)n;
-				goto done;
+			if (depth == 0 || !ts_tree_cursor_goto_parent(&cur)) {
+				ts_tree_cursor_delete(&cur);
+				return n;
 			}
-			parent = nodes[parent].parent;
+			depth--;
+			// Past cap only the count matters.
+			parent = parent >= 0 && parent < (int64_t)cap ? AT(parent)->parent : -1;
 		}
 	}
-done:
-	ts_tree_cursor_delete(&cur);
-	ts_tree_delete(tree);
-	if (result < 0) {
-		free(nodes);
-		return -1;
-	}
-	*out = nodes;
-	return result;
+#undef AT
 }
 */
 import "C"
@@ -154,16 +153,11 @@ type point struct {
 }
 
 // node is one visible node of a syntax tree, with the subset of the
-// binding's Node API the builder uses.
+// binding's Node API the builder uses. flat_copy writes c in place, t is
+// set after (nil while C writes, as cgo requires of the memory it gets).
 type node struct {
-	t              *tree
-	start, end     uint32
-	startPt, endPt point
-	parent         int32
-	kids, named    int32 // offsets of the children in t.kids and t.named
-	nkids, nnamed  uint32
-	symbol, field  uint16
-	flags          uint8
+	c C.flat_node
+	t *tree
 }
 
 // symError is the symbol of an ERROR node.
@@ -218,60 +212,69 @@ var pythonLang = sync.OnceValue(func() *language {
 var errParse = errors.New("tree-sitter could not parse the text")
 
 // parseTree parses src as Python.
-func parseTree(src []byte) (*tree, error) {
-	var cnodes *C.flat_node
+func parseTree(src []byte) (*tree, error) { return parseTreeSized(src, 0) }
+
+// parseTreeSized is parseTree that makes room for size nodes first (0:
+// as many as tree-sitter counts).
+func parseTreeSized(src []byte, size int) (*tree, error) {
 	var p *C.char
 	if len(src) > 0 {
 		p = (*C.char)(unsafe.Pointer(&src[0]))
 	}
-	n := C.flat_parse(p, C.uint32_t(len(src)), &cnodes)
-	if n < 0 {
+	ct := C.flat_parse(p, C.uint32_t(len(src)))
+	if ct == nil {
 		return nil, errParse
 	}
-	defer C.free(unsafe.Pointer(cnodes))
-	flat := unsafe.Slice(cnodes, int(n))
-	t := &tree{nodes: make([]node, len(flat)), lang: pythonLang()}
-	// Children are laid out per parent: offsets from the counts, then each
-	// node (after its parent, in order) fills the next slot of its parent.
-	nk, nn := int32(0), int32(0)
-	for i := range flat {
-		f := &flat[i]
-		t.nodes[i] = node{
-			t:       t,
-			start:   uint32(f.start_byte),
-			end:     uint32(f.end_byte),
-			startPt: point{uint32(f.start_point.row), uint32(f.start_point.column)},
-			endPt:   point{uint32(f.end_point.row), uint32(f.end_point.column)},
-			parent:  int32(f.parent),
-			kids:    nk,
-			named:   nn,
-			symbol:  uint16(f.symbol),
-			field:   uint16(f.field),
-			flags:   uint8(f.flags),
+	defer C.ts_tree_delete(ct)
+	t := &tree{lang: pythonLang()}
+	// flat_count is the size needed, unless tree-sitter's count of visible
+	// nodes and its cursor ever disagree: then copy again.
+	if size <= 0 {
+		size = int(C.flat_count(ct))
+	}
+	for n := max(size, 1); ; {
+		t.nodes = make([]node, n)
+		stride := C.size_t(unsafe.Sizeof(node{}))
+		total := int(C.flat_copy(ct, (*C.char)(unsafe.Pointer(&t.nodes[0])), stride, C.uint32_t(n)))
+		if total <= n {
+			t.nodes = t.nodes[:total]
+			break
 		}
-		nk += int32(f.children)
-		nn += int32(f.named)
-		if t.nodes[i].isStatement() {
+		n = total
+	}
+	// Children are laid out per parent: offsets from the counts, then each
+	// node (after its parent, in order) fills the next slot of its parent,
+	// counting its children again.
+	nk, nn := int32(0), int32(0)
+	nested := false // an anonymous node has children
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		n.t = t
+		if n.c.flags&flagNamed == 0 && n.c.children > 0 {
+			nested = true
+		}
+		n.c.kids, n.c.named_at = C.int32_t(nk), C.int32_t(nn)
+		nk += int32(n.c.children)
+		nn += int32(n.c.named)
+		n.c.children, n.c.named = 0, 0
+		if n.isStatement() {
 			t.stmts++
 		}
 	}
 	t.kids = make([]int32, nk)
 	t.named = make([]int32, nn)
-	nested := false // an anonymous node has children
 	for i := 1; i < len(t.nodes); i++ {
 		c := &t.nodes[i]
-		p := &t.nodes[c.parent]
-		t.kids[p.kids+int32(p.nkids)] = int32(i)
-		p.nkids++
-		if c.flags&flagNamed != 0 {
-			t.named[p.named+int32(p.nnamed)] = int32(i)
-			p.nnamed++
-		} else if flat[i].children > 0 {
-			nested = true
+		p := &t.nodes[c.c.parent]
+		t.kids[int32(p.c.kids)+int32(p.c.children)] = int32(i)
+		p.c.children++
+		if c.c.flags&flagNamed != 0 {
+			t.named[int32(p.c.named_at)+int32(p.c.named)] = int32(i)
+			p.c.named++
 		}
 	}
 	if nested {
-		t.nestNamed(flat)
+		t.nestNamed()
 	}
 	return t, nil
 }
@@ -281,26 +284,27 @@ func parseTree(src []byte) (*tree, error) {
 // as tree-sitter's ts_node_named_child finds them: it descends into such a
 // child and counts its named children in place of it, up to the node's
 // count of named children, which does not count them.
-func (t *tree) nestNamed(flat []C.flat_node) {
+func (t *tree) nestNamed() {
 	// Children come after their parent: from the last node back, a child's
 	// list is complete before its parent's.
 	for i := len(t.nodes) - 1; i >= 0; i-- {
 		n := &t.nodes[i]
-		if n.nnamed == 0 {
+		if n.c.named == 0 {
 			continue
 		}
-		out := t.named[n.named : n.named : n.named+int32(n.nnamed)]
-		for _, k := range t.kids[n.kids : n.kids+int32(n.nkids)] {
+		at := int32(n.c.named_at)
+		out := t.named[at : at : at+int32(n.c.named)]
+		for _, k := range n.children() {
 			if len(out) == cap(out) {
 				break
 			}
 			c := &t.nodes[k]
-			if c.flags&flagNamed != 0 {
+			if c.c.flags&flagNamed != 0 {
 				out = append(out, k)
 				continue
 			}
-			m := min(int(c.nnamed), cap(out)-len(out))
-			out = append(out, t.named[c.named:c.named+int32(m)]...)
+			at, m := int(c.c.named_at), min(int(c.c.named), cap(out)-len(out))
+			out = append(out, t.named[at:at+m]...)
 		}
 	}
 }
@@ -310,58 +314,69 @@ func (t *tree) root() *node { return &t.nodes[0] }
 
 // Type returns the node's type, as the grammar names it.
 func (n *node) Type() string {
-	if s := n.t.lang.symbols; int(n.symbol) < len(s) {
-		return s[n.symbol]
+	sym := int(n.c.symbol)
+	if s := n.t.lang.symbols; sym < len(s) {
+		return s[sym]
 	}
-	if n.symbol >= 0xfffe {
-		return n.t.lang.builtin[0xffff-n.symbol]
+	if sym >= symError-1 {
+		return n.t.lang.builtin[symError-sym]
 	}
 	return ""
 }
 
-func (n *node) StartByte() uint32       { return n.start }
-func (n *node) EndByte() uint32         { return n.end }
-func (n *node) StartPoint() point       { return n.startPt }
-func (n *node) EndPoint() point         { return n.endPt }
-func (n *node) IsNamed() bool           { return n.flags&flagNamed != 0 }
-func (n *node) IsMissing() bool         { return n.flags&flagMissing != 0 }
-func (n *node) IsExtra() bool           { return n.flags&flagExtra != 0 }
-func (n *node) HasError() bool          { return n.flags&flagError != 0 }
-func (n *node) ChildCount() uint32      { return n.nkids }
-func (n *node) NamedChildCount() uint32 { return n.nnamed }
+func (n *node) StartByte() uint32 { return uint32(n.c.start_byte) }
+func (n *node) EndByte() uint32   { return uint32(n.c.end_byte) }
+func (n *node) StartPoint() point {
+	return point{uint32(n.c.start_point.row), uint32(n.c.start_point.column)}
+}
+func (n *node) EndPoint() point {
+	return point{uint32(n.c.end_point.row), uint32(n.c.end_point.column)}
+}
+func (n *node) IsNamed() bool           { return n.c.flags&flagNamed != 0 }
+func (n *node) IsMissing() bool         { return n.c.flags&flagMissing != 0 }
+func (n *node) IsExtra() bool           { return n.c.flags&flagExtra != 0 }
+func (n *node) HasError() bool          { return n.c.flags&flagError != 0 }
+func (n *node) ChildCount() uint32      { return uint32(n.c.children) }
+func (n *node) NamedChildCount() uint32 { return uint32(n.c.named) }
 
 // isStatement reports whether the node is a statement (isStatement of
 // its type).
 func (n *node) isStatement() bool {
 	s := n.t.lang.stmt
-	return int(n.symbol) < len(s) && s[n.symbol]
+	return int(n.c.symbol) < len(s) && s[n.c.symbol]
 }
 
 // Content returns the node's text in src, the text parsed.
-func (n *node) Content(src []byte) string { return string(src[n.start:n.end]) }
+func (n *node) Content(src []byte) string { return string(src[n.c.start_byte:n.c.end_byte]) }
 
 // Parent returns the node's parent, nil for the root.
 func (n *node) Parent() *node {
-	if n.parent < 0 {
+	if n.c.parent < 0 {
 		return nil
 	}
-	return &n.t.nodes[n.parent]
+	return &n.t.nodes[n.c.parent]
+}
+
+// children returns the indexes of the node's children.
+func (n *node) children() []int32 {
+	at := int(n.c.kids)
+	return n.t.kids[at : at+int(n.c.children)]
 }
 
 // Child returns the node's i-th child, nil if there is none.
 func (n *node) Child(i int) *node {
-	if i < 0 || i >= int(n.nkids) {
+	if i < 0 || i >= int(n.c.children) {
 		return nil
 	}
-	return &n.t.nodes[n.t.kids[int(n.kids)+i]]
+	return &n.t.nodes[n.t.kids[int(n.c.kids)+i]]
 }
 
 // NamedChild returns the node's i-th named child, nil if there is none.
 func (n *node) NamedChild(i int) *node {
-	if i < 0 || i >= int(n.nnamed) {
+	if i < 0 || i >= int(n.c.named) {
 		return nil
 	}
-	return &n.t.nodes[n.t.named[int(n.named)+i]]
+	return &n.t.nodes[n.t.named[int(n.c.named_at)+i]]
 }
 
 // FieldNameForChild returns the name of the field of the i-th child, ""
@@ -371,19 +386,19 @@ func (n *node) FieldNameForChild(i int) string {
 	if c == nil {
 		return ""
 	}
-	return n.t.lang.fields[c.field]
+	return n.t.lang.fields[c.c.field]
 }
 
 // ChildByFieldName returns the first child in the named field, nil if
 // there is none. An ERROR node has no fields (tree-sitter makes it with
 // production 0), though the children of a rule inside it have.
 func (n *node) ChildByFieldName(name string) *node {
-	id := n.t.lang.fieldIDs[name]
-	if id == 0 || n.symbol == symError {
+	id := C.TSFieldId(n.t.lang.fieldIDs[name])
+	if id == 0 || n.c.symbol == symError {
 		return nil
 	}
-	for _, k := range n.t.kids[n.kids : n.kids+int32(n.nkids)] {
-		if c := &n.t.nodes[k]; c.field == id && c.flags&flagExtra == 0 {
+	for _, k := range n.children() {
+		if c := &n.t.nodes[k]; c.c.field == id && c.c.flags&flagExtra == 0 {
 			return c
 		}
 	}

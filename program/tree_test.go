@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -133,6 +134,16 @@ func TestFlatTreeMatchesBinding(t *testing.T) {
 		got, err := parseTree(src)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
+		}
+		// Too little room at first: the copy is made again.
+		small, err := parseTreeSized(src, 1+len(got.nodes)/3)
+		if err != nil || len(small.nodes) != len(got.nodes) || !slices.Equal(small.kids, got.kids) || !slices.Equal(small.named, got.named) {
+			t.Fatalf("%s: %d nodes with room for a third, %d with room for all (%v)", name, len(small.nodes), len(got.nodes), err)
+		}
+		for i := range got.nodes {
+			if small.nodes[i].c != got.nodes[i].c {
+				t.Fatalf("%s: node %d differs with room for a third", name, i)
+			}
 		}
 		if len(got.nodes) == 0 {
 			t.Fatalf("%s: no nodes", name)
