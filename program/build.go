@@ -57,13 +57,7 @@ func (b *builder) build(root *node) {
 	p.Sites = make([]Site, 0, len(root.t.named))
 	p.Stmts = make([]Stmt, 0, root.t.stmts)
 	b.visitBlock(root, 0, -1, 0, 0)
-	// Sites in document order (outer before inner at the same start).
-	slices.SortStableFunc(p.Sites, func(a, c Site) int {
-		if a.Start != c.Start {
-			return cmp.Compare(a.Start, c.Start)
-		}
-		return cmp.Compare(c.End, a.End)
-	})
+	sortSites(p.Sites)
 	for i := range p.Sites {
 		p.Sites[i].ID = i
 	}
@@ -76,6 +70,44 @@ func (b *builder) build(root *node) {
 	b.indexStrings(root)
 	b.finishScopes()
 	b.pin()
+}
+
+// sortSites puts sites in document order, outer before inner at the same
+// start, and else in the order they were made (a stable sort). It sorts
+// small keys and moves each Site once: a Site is large and holds pointers.
+func sortSites(sites []Site) {
+	type key struct{ start, end, i int }
+	keys := make([]key, len(sites))
+	for i := range sites {
+		keys[i] = key{sites[i].Start, sites[i].End, i}
+	}
+	slices.SortFunc(keys, func(a, c key) int {
+		if a.start != c.start {
+			return cmp.Compare(a.start, c.start)
+		}
+		if a.end != c.end {
+			return cmp.Compare(c.end, a.end)
+		}
+		return cmp.Compare(a.i, c.i)
+	})
+	// Site j comes from keys[j].i: follow each cycle of the permutation.
+	for j := range keys {
+		if keys[j].i < 0 {
+			continue
+		}
+		tmp := sites[j]
+		at := j
+		for {
+			from := keys[at].i
+			keys[at].i = -1
+			if from == j {
+				sites[at] = tmp
+				break
+			}
+			sites[at] = sites[from]
+			at = from
+		}
+	}
 }
 
 // visitBlock adds the statements of a block node (or the module) to block

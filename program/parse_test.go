@@ -1,10 +1,13 @@
 package program
 
 import (
+	stdcmp "cmp"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -250,6 +253,29 @@ func TestLineContinuationIsNoSite(t *testing.T) {
 			if text := p.SiteText(i); strings.Contains(text, "\\") {
 				t.Errorf("%q: site %d (%v) is %q", src, i, p.Sites[i].Kind, text)
 			}
+		}
+	}
+}
+
+// TestSortSites: sortSites is the stable sort by start, then longest first.
+func TestSortSites(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		sites := make([]Site, rng.IntN(60))
+		for i := range sites {
+			s := rng.IntN(10)
+			sites[i] = Site{ID: i, Start: s, End: s + rng.IntN(5)}
+		}
+		want := slices.Clone(sites)
+		slices.SortStableFunc(want, func(a, c Site) int {
+			if a.Start != c.Start {
+				return stdcmp.Compare(a.Start, c.Start)
+			}
+			return stdcmp.Compare(c.End, a.End)
+		})
+		sortSites(sites)
+		if !slices.EqualFunc(sites, want, func(a, c Site) bool { return a.ID == c.ID }) {
+			t.Fatalf("sortSites: %v, want %v", sites, want)
 		}
 	}
 }
