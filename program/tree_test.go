@@ -114,130 +114,159 @@ var builderFields = map[string]bool{
 // input, exactly the nodes, children, flags and fields the binding's Node
 // API reports.
 func TestFlatTreeMatchesBinding(t *testing.T) {
+	var st treeStats
+	for name, src := range treeInputs(t) {
+		compareTrees(t, name, src, &st)
+	}
+	t.Logf("extra nodes the binding gives a field name: %d; fields it finds below a child: %v", st.extraFields, st.deepFields)
+}
+
+// FuzzFlatTree: the flat tree matches the binding's on arbitrary bytes.
+func FuzzFlatTree(f *testing.F) {
+	files, _ := filepath.Glob("testdata/corpus/*.py")
+	for _, file := range files {
+		src, _ := os.ReadFile(file)
+		f.Add(src)
+	}
+	f.Add([]byte("a < # c\n b\n"))
+	f.Add([]byte("x[1 \\\n]\n"))
+	f.Add([]byte("match x:\n  case [a, *b] if a: # c\n    pass\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		compareTrees(t, "fuzz", src, &treeStats{})
+	})
+}
+
+// treeStats counts where the binding and the flat tree differ by design.
+type treeStats struct {
+	extraFields int             // extras the binding names a field
+	deepFields  map[string]bool // type.field the binding finds below a child
+}
+
+// compareTrees checks the flat tree of src against the binding's.
+func compareTrees(t *testing.T, name string, src []byte, st *treeStats) {
+	t.Helper()
+	if st.deepFields == nil {
+		st.deepFields = map[string]bool{}
+	}
 	lang := python.GetLanguage()
 	var fields []string
 	for f := 1; f < len(pythonLang().fields); f++ {
 		fields = append(fields, lang.FieldName(f))
 	}
-	extraFields := 0
-	deepFields := map[string]bool{}
-	for name, src := range treeInputs(t) {
-		if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
-			src = src[3:]
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		src = src[3:]
+	}
+	parser := sitter.NewParser()
+	defer parser.Close()
+	parser.SetLanguage(lang)
+	want, err := parser.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	defer want.Close()
+	got, err := parseTree(src)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	// Too little room at first: the copy is made again.
+	small, err := parseTreeSized(src, 1+len(got.nodes)/3)
+	if err != nil || len(small.nodes) != len(got.nodes) || !slices.Equal(small.kids, got.kids) || !slices.Equal(small.named, got.named) {
+		t.Fatalf("%s: %d nodes with room for a third, %d with room for all (%v)", name, len(small.nodes), len(got.nodes), err)
+	}
+	for i := range got.nodes {
+		if small.nodes[i].c != got.nodes[i].c {
+			t.Fatalf("%s: node %d differs with room for a third", name, i)
 		}
-		parser := sitter.NewParser()
-		parser.SetLanguage(lang)
-		want, err := parser.ParseCtx(context.Background(), nil, src)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+	}
+	if len(got.nodes) == 0 {
+		t.Fatalf("%s: no nodes", name)
+	}
+	byID := map[uintptr]*node{}
+	var pairs [][2]any
+	var compare func(path string, a *sitter.Node, b *node) bool
+	compare = func(path string, a *sitter.Node, b *node) bool {
+		fail := func(what string, w, g any) bool {
+			t.Errorf("%s: node %s (%s %d-%d): %s: binding %.80v, flat %.80v", name, path, a.Type(), a.StartByte(), a.EndByte(), what, w, g)
+			return false
 		}
-		got, err := parseTree(src)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+		switch {
+		case a.Type() != b.Type():
+			return fail("Type", a.Type(), b.Type())
+		case a.StartByte() != b.StartByte() || a.EndByte() != b.EndByte():
+			return fail("bytes", [2]uint32{a.StartByte(), a.EndByte()}, [2]uint32{b.StartByte(), b.EndByte()})
+		case a.StartPoint() != sitter.Point(b.StartPoint()) || a.EndPoint() != sitter.Point(b.EndPoint()):
+			return fail("points", [2]sitter.Point{a.StartPoint(), a.EndPoint()}, [2]point{b.StartPoint(), b.EndPoint()})
+		case a.IsNamed() != b.IsNamed():
+			return fail("IsNamed", a.IsNamed(), b.IsNamed())
+		case a.IsMissing() != b.IsMissing():
+			return fail("IsMissing", a.IsMissing(), b.IsMissing())
+		case a.IsExtra() != b.IsExtra():
+			return fail("IsExtra", a.IsExtra(), b.IsExtra())
+		case a.HasError() != b.HasError():
+			return fail("HasError", a.HasError(), b.HasError())
+		case a.ChildCount() != b.ChildCount():
+			return fail("ChildCount", a.ChildCount(), b.ChildCount())
+		case a.NamedChildCount() != b.NamedChildCount():
+			return fail("NamedChildCount", a.NamedChildCount(), b.NamedChildCount())
 		}
-		// Too little room at first: the copy is made again.
-		small, err := parseTreeSized(src, 1+len(got.nodes)/3)
-		if err != nil || len(small.nodes) != len(got.nodes) || !slices.Equal(small.kids, got.kids) || !slices.Equal(small.named, got.named) {
-			t.Fatalf("%s: %d nodes with room for a third, %d with room for all (%v)", name, len(small.nodes), len(got.nodes), err)
-		}
-		for i := range got.nodes {
-			if small.nodes[i].c != got.nodes[i].c {
-				t.Fatalf("%s: node %d differs with room for a third", name, i)
+		byID[a.ID()] = b
+		// Children by position: the binding's node ids and the flat ones.
+		ids := map[uintptr]int{}
+		flat := map[*node]int{}
+		for i := 0; i < int(a.ChildCount()); i++ {
+			ac, bc := a.Child(i), b.Child(i)
+			ids[ac.ID()] = i
+			flat[bc] = i
+			if bc.Parent() != b {
+				return fail("Parent of child", i, bc.Parent())
 			}
-		}
-		if len(got.nodes) == 0 {
-			t.Fatalf("%s: no nodes", name)
-		}
-		byID := map[uintptr]*node{}
-		var pairs [][2]any
-		var compare func(path string, a *sitter.Node, b *node) bool
-		compare = func(path string, a *sitter.Node, b *node) bool {
-			fail := func(what string, w, g any) bool {
-				t.Errorf("%s: node %s (%s %d-%d): %s: binding %.80v, flat %.80v", name, path, a.Type(), a.StartByte(), a.EndByte(), what, w, g)
+			if !compare(fmt.Sprintf("%s.%d", path, i), ac, bc) {
 				return false
 			}
-			switch {
-			case a.Type() != b.Type():
-				return fail("Type", a.Type(), b.Type())
-			case a.StartByte() != b.StartByte() || a.EndByte() != b.EndByte():
-				return fail("bytes", [2]uint32{a.StartByte(), a.EndByte()}, [2]uint32{b.StartByte(), b.EndByte()})
-			case a.StartPoint() != sitter.Point(b.StartPoint()) || a.EndPoint() != sitter.Point(b.EndPoint()):
-				return fail("points", [2]sitter.Point{a.StartPoint(), a.EndPoint()}, [2]point{b.StartPoint(), b.EndPoint()})
-			case a.IsNamed() != b.IsNamed():
-				return fail("IsNamed", a.IsNamed(), b.IsNamed())
-			case a.IsMissing() != b.IsMissing():
-				return fail("IsMissing", a.IsMissing(), b.IsMissing())
-			case a.IsExtra() != b.IsExtra():
-				return fail("IsExtra", a.IsExtra(), b.IsExtra())
-			case a.HasError() != b.HasError():
-				return fail("HasError", a.HasError(), b.HasError())
-			case a.ChildCount() != b.ChildCount():
-				return fail("ChildCount", a.ChildCount(), b.ChildCount())
-			case a.NamedChildCount() != b.NamedChildCount():
-				return fail("NamedChildCount", a.NamedChildCount(), b.NamedChildCount())
-			}
-			byID[a.ID()] = b
-			// Children by position: the binding's node ids and the flat ones.
-			ids := map[uintptr]int{}
-			flat := map[*node]int{}
-			for i := 0; i < int(a.ChildCount()); i++ {
-				ac, bc := a.Child(i), b.Child(i)
-				ids[ac.ID()] = i
-				flat[bc] = i
-				if bc.Parent() != b {
-					return fail("Parent of child", i, bc.Parent())
+			if wf, gf := a.FieldNameForChild(i), b.FieldNameForChild(i); wf != gf {
+				if !ac.IsExtra() {
+					return fail("FieldNameForChild", wf, gf)
 				}
-				if !compare(fmt.Sprintf("%s.%d", path, i), ac, bc) {
-					return false
-				}
-				if wf, gf := a.FieldNameForChild(i), b.FieldNameForChild(i); wf != gf {
-					if !ac.IsExtra() {
-						return fail("FieldNameForChild", wf, gf)
-					}
-					extraFields++ // the binding's version names fields of extras
-				}
-			}
-			pairs = append(pairs, [2]any{a, b})
-			for _, f := range fields {
-				ac, bc := a.ChildByFieldName(f), b.ChildByFieldName(f)
-				w, ok := -1, true
-				if ac != nil {
-					w, ok = ids[ac.ID()]
-				}
-				g := -1
-				if bc != nil {
-					g = flat[bc]
-				}
-				if !ok {
-					// The binding finds a field a visible child (an
-					// aliased block) inherits among that child's children:
-					// the cases of a match. The builder asks for none.
-					if builderFields[f] {
-						return fail("ChildByFieldName("+f+") below a child", ac.Type(), g)
-					}
-					deepFields[a.Type()+"."+f] = true
-					continue
-				}
-				if w != g {
-					return fail("ChildByFieldName("+f+")", w, g)
-				}
-			}
-			return true
-		}
-		compare("root", want.RootNode(), got.root())
-		for _, pr := range pairs {
-			a, b := pr[0].(*sitter.Node), pr[1].(*node)
-			for i := 0; i < int(a.NamedChildCount()); i++ {
-				if w, g := byID[a.NamedChild(i).ID()], b.NamedChild(i); w != g {
-					t.Errorf("%s: %s %d-%d: NamedChild(%d): binding %v, flat %v", name, a.Type(), a.StartByte(), a.EndByte(), i, w, g)
-				}
+				st.extraFields++ // the binding's version names fields of extras
 			}
 		}
-		if got.root().Parent() != nil {
-			t.Errorf("%s: the root has a parent", name)
+		pairs = append(pairs, [2]any{a, b})
+		for _, f := range fields {
+			ac, bc := a.ChildByFieldName(f), b.ChildByFieldName(f)
+			w, ok := -1, true
+			if ac != nil {
+				w, ok = ids[ac.ID()]
+			}
+			g := -1
+			if bc != nil {
+				g = flat[bc]
+			}
+			if !ok {
+				// The binding finds a field a visible child (an
+				// aliased block) inherits among that child's children:
+				// the cases of a match. The builder asks for none.
+				if builderFields[f] {
+					return fail("ChildByFieldName("+f+") below a child", ac.Type(), g)
+				}
+				st.deepFields[a.Type()+"."+f] = true
+				continue
+			}
+			if w != g {
+				return fail("ChildByFieldName("+f+")", w, g)
+			}
 		}
-		want.Close()
-		parser.Close()
+		return true
 	}
-	t.Logf("extra nodes the binding gives a field name: %d; fields it finds below a child: %v", extraFields, deepFields)
+	compare("root", want.RootNode(), got.root())
+	for _, pr := range pairs {
+		a, b := pr[0].(*sitter.Node), pr[1].(*node)
+		for i := 0; i < int(a.NamedChildCount()); i++ {
+			if w, g := byID[a.NamedChild(i).ID()], b.NamedChild(i); w != g {
+				t.Errorf("%s: %s %d-%d: NamedChild(%d): binding %v, flat %v", name, a.Type(), a.StartByte(), a.EndByte(), i, w, g)
+			}
+		}
+	}
+	if got.root().Parent() != nil {
+		t.Errorf("%s: the root has a parent", name)
+	}
 }
