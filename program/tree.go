@@ -1,7 +1,7 @@
 // The syntax tree as a flat Go slice: tree-sitter parses, one C call
-// copies every visible node, and the builder walks Go memory instead of
-// paying a cgo call (and a string allocation for each node type) for every
-// step through the binding's API.
+// copies every visible node into Go memory, and the builder walks that
+// instead of paying a cgo call (and a string allocation for each node
+// type) for every step through the binding's API.
 
 package program
 
@@ -174,8 +174,8 @@ const (
 // root, a node comes before its children) and their children.
 type tree struct {
 	nodes []node
-	kids  []int32 // children of each node, in order, at node.kids
-	named []int32 // named children of each node, at node.named
+	kids  []int32 // children of each node, in order, from its c.kids
+	named []int32 // named children of each node, from its c.named_at
 	lang  *language
 	stmts int // statement nodes
 }
