@@ -45,6 +45,10 @@ bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
 bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
 bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
 uint32_t ts_node_descendant_count(TSNode self);
+TSNode ts_node_child(TSNode self, uint32_t child_index);
+TSNode ts_node_named_child(TSNode self, uint32_t child_index);
+uint32_t ts_node_named_child_count(TSNode self);
+void ts_tree_cursor_reset(TSTreeCursor *self, TSNode node);
 uint32_t ts_language_symbol_count(const TSLanguage *self);
 const char *ts_language_symbol_name(const TSLanguage *self, TSSymbol symbol);
 uint32_t ts_language_field_count(const TSLanguage *self);
@@ -133,11 +137,54 @@ static int64_t flat_copy(const TSTree *tree, char *buf, size_t stride, uint32_t 
 	}
 #undef AT
 }
+// flat_named writes, for the node reached from the root through the
+// children path[0..depth), where each of its first cap named children (as
+// ts_node_named_child finds them) comes in its subtree in document order
+// (0 for the node itself), and returns how many it wrote.
+static uint32_t flat_named(const TSTree *tree, const uint32_t *path, uint32_t depth, int32_t *out, uint32_t cap) {
+	TSNode p = ts_tree_root_node(tree);
+	for (uint32_t i = 0; i < depth; i++) p = ts_node_child(p, path[i]);
+	uint32_t count = ts_node_named_child_count(p);
+	if (count > cap) count = cap;
+	TSTreeCursor cur = ts_tree_cursor_new(p);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode want = ts_node_named_child(p, i);
+		uint32_t at = ts_node_start_byte(want);
+		out[i] = -1;
+		ts_tree_cursor_reset(&cur, p);
+		int32_t k = 0;
+		int64_t d = 0;
+		for (;;) {
+			TSNode n = ts_tree_cursor_current_node(&cur);
+			if (n.id == want.id && ts_node_start_byte(n) == at) {
+				out[i] = k;
+				break;
+			}
+			k++;
+			if (ts_tree_cursor_goto_first_child(&cur)) {
+				d++;
+				continue;
+			}
+			bool more = true;
+			while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+				if (d == 0 || !ts_tree_cursor_goto_parent(&cur)) {
+					more = false;
+					break;
+				}
+				d--;
+			}
+			if (!more || d == 0) break;
+		}
+	}
+	ts_tree_cursor_delete(&cur);
+	return count;
+}
 */
 import "C"
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -246,12 +293,14 @@ func parseTreeSized(src []byte, size int) (*tree, error) {
 	// node (after its parent, in order) fills the next slot of its parent,
 	// counting its children again.
 	nk, nn := int32(0), int32(0)
-	nested := false // an anonymous node has children
+	var nested []int32 // nodes with an anonymous child that has children
 	for i := range t.nodes {
 		n := &t.nodes[i]
 		n.t = t
-		if n.c.flags&flagNamed == 0 && n.c.children > 0 {
-			nested = true
+		if n.c.flags&flagNamed == 0 && n.c.children > 0 && n.c.parent >= 0 {
+			if p := n.c.parent; len(nested) == 0 || nested[len(nested)-1] != int32(p) {
+				nested = append(nested, int32(p))
+			}
 		}
 		n.c.kids, n.c.named_at = C.int32_t(nk), C.int32_t(nn)
 		nk += int32(n.c.children)
@@ -273,38 +322,38 @@ func parseTreeSized(src []byte, size int) (*tree, error) {
 			p.c.named++
 		}
 	}
-	if nested {
-		t.nestNamed()
+	for _, i := range nested {
+		t.namedAsTreeSitter(ct, i)
 	}
 	return t, nil
 }
 
-// nestNamed lists the named children of nodes with an anonymous child that
-// has children of its own (the "is not" of a comparison around an ERROR)
-// as tree-sitter's ts_node_named_child finds them: it descends into such a
-// child and counts its named children in place of it, up to the node's
-// count of named children, which does not count them.
-func (t *tree) nestNamed() {
-	// Children come after their parent: from the last node back, a child's
-	// list is complete before its parent's.
-	for i := len(t.nodes) - 1; i >= 0; i-- {
-		n := &t.nodes[i]
-		if n.c.named == 0 {
-			continue
-		}
-		at := int32(n.c.named_at)
-		out := t.named[at : at : at+int32(n.c.named)]
-		for _, k := range n.children() {
-			if len(out) == cap(out) {
-				break
-			}
-			c := &t.nodes[k]
-			if c.c.flags&flagNamed != 0 {
-				out = append(out, k)
-				continue
-			}
-			at, m := int(c.c.named_at), min(int(c.c.named), cap(out)-len(out))
-			out = append(out, t.named[at:at+m]...)
+// namedAsTreeSitter lists the named children of node i, which has an
+// anonymous child with children of its own (a "not in" around a comment
+// or an ERROR), as ts_node_named_child finds them: it counts such a
+// child's named children in place of it, skipping as many later ones, as
+// far as hidden nodes the copy does not keep reach. Rare, so asked of
+// tree-sitter itself.
+func (t *tree) namedAsTreeSitter(ct *C.TSTree, i int32) {
+	n := &t.nodes[i]
+	if n.c.named == 0 {
+		return
+	}
+	var path []C.uint32_t // child indexes from the root, reversed
+	for j := i; t.nodes[j].c.parent >= 0; j = int32(t.nodes[j].c.parent) {
+		p := &t.nodes[t.nodes[j].c.parent]
+		path = append(path, C.uint32_t(slices.Index(p.children(), j)))
+	}
+	slices.Reverse(path)
+	path = append(path, 0) // never empty
+	out := make([]C.int32_t, n.c.named)
+	got := int(C.flat_named(ct, &path[0], C.uint32_t(len(path)-1), &out[0], C.uint32_t(len(out))))
+	at := int(n.c.named_at)
+	named := t.named[at : at+int(n.c.named)]
+	for k := range named {
+		named[k] = -1
+		if k < got && out[k] >= 0 {
+			named[k] = i + int32(out[k])
 		}
 	}
 }
@@ -376,7 +425,11 @@ func (n *node) NamedChild(i int) *node {
 	if i < 0 || i >= int(n.c.named) {
 		return nil
 	}
-	return &n.t.nodes[n.t.named[int(n.c.named_at)+i]]
+	k := n.t.named[int(n.c.named_at)+i]
+	if k < 0 {
+		return nil // tree-sitter found none (namedAsTreeSitter)
+	}
+	return &n.t.nodes[k]
 }
 
 // FieldNameForChild returns the name of the field of the i-th child, ""

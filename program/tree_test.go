@@ -79,6 +79,7 @@ func treeInputs(t *testing.T) map[string][]byte {
 		"f'{x!r:>{w}} {y=}'\n", "async def f():\n  async with a as b: await c\n",
 		"def f[T](x: T) -> T: return x\n", "type A = int\n", "del a, (b, c)\n",
 		"x = 1; y = 2;\n", "x[1 \\\n]\n", "x[a:b \\\n]\n", "x \\\n = 1\n", "if a: b\nelif c: d\nelse: e\n", "@d\n# c\ndef f(): pass\n",
+		"(a not # c\n in b > (yield) < c)\n", "x = (a is # c\n not (yield))\n",
 	} {
 		in[fmt.Sprintf("inline%d", i)] = []byte(s)
 	}
