@@ -12,7 +12,9 @@ package program
 
 // The declarations of tree-sitter's API (api.h of the version that
 // github.com/smacker/go-tree-sitter vendors) this file uses; the
-// definitions are linked from that package and its python grammar.
+// definitions are linked from that package and its python grammar. After
+// an upgrade of the binding, TestFlatTreeMatchesBinding tells whether they
+// still hold.
 typedef uint16_t TSSymbol;
 typedef uint16_t TSFieldId;
 typedef struct TSLanguage TSLanguage;
