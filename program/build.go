@@ -7,6 +7,7 @@ package program
 import (
 	"bytes"
 	"cmp"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -76,36 +77,58 @@ func (b *builder) build(root *node) {
 // start, and else in the order they were made (a stable sort). It sorts
 // small keys and moves each Site once: a Site is large and holds pointers.
 func sortSites(sites []Site) {
-	type key struct{ start, end, i int }
-	keys := make([]key, len(sites))
+	// from[j] is the index of the site that goes to j.
+	from := make([]int, len(sites))
+	maxEnd := 0
 	for i := range sites {
-		keys[i] = key{sites[i].Start, sites[i].End, i}
+		maxEnd = max(maxEnd, sites[i].End)
 	}
-	slices.SortFunc(keys, func(a, c key) int {
-		if a.start != c.start {
-			return cmp.Compare(a.start, c.start)
+	if pb, ib := bits.Len(uint(maxEnd)), bits.Len(uint(len(sites))); 2*pb+ib <= 64 {
+		// Start, end reversed and index in one integer: a sort without a
+		// comparison function.
+		keys := make([]uint64, len(sites))
+		for i := range sites {
+			keys[i] = uint64(sites[i].Start)<<(pb+ib) | uint64(maxEnd-sites[i].End)<<ib | uint64(i)
 		}
-		if a.end != c.end {
-			return cmp.Compare(c.end, a.end)
+		slices.Sort(keys)
+		for j, k := range keys {
+			from[j] = int(k & (1<<ib - 1))
 		}
-		return cmp.Compare(a.i, c.i)
-	})
-	// Site j comes from keys[j].i: follow each cycle of the permutation.
-	for j := range keys {
-		if keys[j].i < 0 {
+	} else {
+		type key struct{ start, end, i int }
+		keys := make([]key, len(sites))
+		for i := range sites {
+			keys[i] = key{sites[i].Start, sites[i].End, i}
+		}
+		slices.SortFunc(keys, func(a, c key) int {
+			if a.start != c.start {
+				return cmp.Compare(a.start, c.start)
+			}
+			if a.end != c.end {
+				return cmp.Compare(c.end, a.end)
+			}
+			return cmp.Compare(a.i, c.i)
+		})
+		for j, k := range keys {
+			from[j] = k.i
+		}
+	}
+	// Follow each cycle of the permutation.
+	for j := range from {
+		if from[j] < 0 {
 			continue
 		}
 		tmp := sites[j]
 		at := j
 		for {
-			from := keys[at].i
-			keys[at].i = -1
-			if from == j {
+			f := from[at]
+			from[at] = -1
+			if f == j {
 				sites[at] = tmp
 				break
 			}
-			sites[at] = sites[from]
-			at = from
+			sites[at] = sites[f]
+			at = f
 		}
 	}
 }
