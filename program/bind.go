@@ -6,15 +6,13 @@ package program
 import (
 	"sort"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // bindParams binds the parameter names of a def in its scope.
-func (b *builder) bindParams(params *sitter.Node, scope int) {
+func (b *builder) bindParams(params *node, scope int) {
 	src := b.p.Src[b.base:]
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
+	var walk func(n *node)
+	walk = func(n *node) {
 		switch n.Type() {
 		case "identifier":
 			b.names[scope][n.Content(src)] = true
@@ -101,7 +99,7 @@ func (b *builder) pin() {
 }
 
 // bindImports binds the names an import statement defines.
-func (b *builder) bindImports(n *sitter.Node, stmt, scope int) {
+func (b *builder) bindImports(n *node, stmt, scope int) {
 	src := b.p.Src[b.base:]
 	for i := 0; i < int(n.ChildCount()); i++ {
 		if n.FieldNameForChild(i) != "name" {

@@ -6,10 +6,11 @@ package program
 
 import (
 	"bytes"
+	"cmp"
+	"math/bits"
+	"slices"
 	"sort"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // builder fills a Program from a tree-sitter tree.
@@ -41,10 +42,10 @@ var compoundStatements = map[string]bool{
 
 func isStatement(t string) bool { return simpleStatements[t] || compoundStatements[t] }
 
-func (b *builder) start(n *sitter.Node) int { return int(n.StartByte()) + b.base }
-func (b *builder) end(n *sitter.Node) int   { return int(n.EndByte()) + b.base }
+func (b *builder) start(n *node) int { return int(n.StartByte()) + b.base }
+func (b *builder) end(n *node) int   { return int(n.EndByte()) + b.base }
 
-func (b *builder) build(root *sitter.Node) {
+func (b *builder) build(root *node) {
 	p := b.p
 	b.usedBI = map[string]bool{}
 	b.headerOf = map[int]int{}
@@ -52,15 +53,12 @@ func (b *builder) build(root *sitter.Node) {
 	b.names = append(b.names, map[string]bool{})
 	b.nonlocals = append(b.nonlocals, nil)
 	p.Blocks = append(p.Blocks, Block{ID: 0, Owner: -1})
+	// Fewer sites than named nodes, as a rule: one allocation instead of
+	// a growing copy of the largest table.
+	p.Sites = make([]Site, 0, len(root.t.named))
+	p.Stmts = make([]Stmt, 0, root.t.stmts)
 	b.visitBlock(root, 0, -1, 0, 0)
-	// Sites in document order (outer before inner at the same start).
-	sort.SliceStable(p.Sites, func(i, j int) bool {
-		a, c := &p.Sites[i], &p.Sites[j]
-		if a.Start != c.Start {
-			return a.Start < c.Start
-		}
-		return a.End > c.End
-	})
+	sortSites(p.Sites)
 	for i := range p.Sites {
 		p.Sites[i].ID = i
 	}
@@ -75,19 +73,79 @@ func (b *builder) build(root *sitter.Node) {
 	b.pin()
 }
 
+// sortSites puts sites in document order, outer before inner at the same
+// start, and else in the order they were made (a stable sort). It sorts
+// small keys and moves each Site once: a Site is large and holds pointers.
+func sortSites(sites []Site) {
+	// from[j] is the index of the site that goes to j.
+	from := make([]int, len(sites))
+	maxEnd := 0
+	for i := range sites {
+		maxEnd = max(maxEnd, sites[i].End)
+	}
+	if pb, ib := bits.Len(uint(maxEnd)), bits.Len(uint(len(sites))); 2*pb+ib <= 64 {
+		// Start, end reversed and index in one integer: a sort without a
+		// comparison function.
+		keys := make([]uint64, len(sites))
+		for i := range sites {
+			keys[i] = uint64(sites[i].Start)<<(pb+ib) | uint64(maxEnd-sites[i].End)<<ib | uint64(i)
+		}
+		slices.Sort(keys)
+		for j, k := range keys {
+			from[j] = int(k & (1<<ib - 1))
+		}
+	} else {
+		type key struct{ start, end, i int }
+		keys := make([]key, len(sites))
+		for i := range sites {
+			keys[i] = key{sites[i].Start, sites[i].End, i}
+		}
+		slices.SortFunc(keys, func(a, c key) int {
+			if a.start != c.start {
+				return cmp.Compare(a.start, c.start)
+			}
+			if a.end != c.end {
+				return cmp.Compare(c.end, a.end)
+			}
+			return cmp.Compare(a.i, c.i)
+		})
+		for j, k := range keys {
+			from[j] = k.i
+		}
+	}
+	// Follow each cycle of the permutation.
+	for j := range from {
+		if from[j] < 0 {
+			continue
+		}
+		tmp := sites[j]
+		at := j
+		for {
+			f := from[at]
+			from[at] = -1
+			if f == j {
+				sites[at] = tmp
+				break
+			}
+			sites[at] = sites[f]
+			at = f
+		}
+	}
+}
+
 // visitBlock adds the statements of a block node (or the module) to block
 // bid.
-func (b *builder) visitBlock(n *sitter.Node, bid, parent, scope int, ctx place) {
+func (b *builder) visitBlock(n *node, bid, parent, scope int, ctx place) {
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		c := n.NamedChild(i)
-		if !isStatement(c.Type()) {
+		if !c.isStatement() {
 			continue
 		}
 		b.addStmt(c, bid, parent, scope, ctx)
 	}
 }
 
-func (b *builder) addStmt(n *sitter.Node, bid, parent, scope int, ctx place) {
+func (b *builder) addStmt(n *node, bid, parent, scope int, ctx place) {
 	p := b.p
 	id := len(p.Stmts)
 	start, end := b.start(n), b.end(n)
@@ -178,7 +236,7 @@ func (b *builder) addStmt(n *sitter.Node, bid, parent, scope int, ctx place) {
 		if body == nil {
 			return
 		}
-		var first *sitter.Node
+		var first *node
 		for i := 0; i < int(body.NamedChildCount()); i++ {
 			if c := body.NamedChild(i); c.Type() == "case_clause" {
 				if first == nil {
@@ -204,7 +262,7 @@ func (b *builder) addStmt(n *sitter.Node, bid, parent, scope int, ctx place) {
 }
 
 // clauseBlocks adds the body blocks of a clause node.
-func (b *builder) clauseBlocks(clause *sitter.Node, owner, scope int, ctx place) {
+func (b *builder) clauseBlocks(clause *node, owner, scope int, ctx place) {
 	b.checkClause(clause, owner)
 	for i := 0; i < int(clause.NamedChildCount()); i++ {
 		if c := clause.NamedChild(i); c.Type() == "block" {
@@ -215,7 +273,7 @@ func (b *builder) clauseBlocks(clause *sitter.Node, owner, scope int, ctx place)
 
 // addBlock adds a block node whose header is the statement or clause node
 // header.
-func (b *builder) addBlock(n, header *sitter.Node, owner, scope int, ctx place) {
+func (b *builder) addBlock(n, header *node, owner, scope int, ctx place) {
 	p := b.p
 	bid := len(p.Blocks)
 	p.Blocks = append(p.Blocks, Block{ID: bid, Owner: owner})
@@ -243,7 +301,7 @@ func (b *builder) fail(off int, msg string) {
 // checkClause reports a clause (elif, else, except, finally, case) that
 // does not start its own line at its statement's indentation (a case: one
 // level deeper than its match), which the grammar lets through.
-func (b *builder) checkClause(clause *sitter.Node, owner int) {
+func (b *builder) checkClause(clause *node, owner int) {
 	p := b.p
 	off := b.start(clause)
 	ls := p.lineStarts[p.LineOf(off)-1]
@@ -267,9 +325,9 @@ func (b *builder) checkClause(clause *sitter.Node, owner int) {
 
 // alignCase reports a case clause not at the indentation of its match's
 // first case: the cases are the statements of one block to Python.
-func (b *builder) alignCase(c, first *sitter.Node) {
+func (b *builder) alignCase(c, first *node) {
 	p := b.p
-	at := func(n *sitter.Node) (int, []byte) {
+	at := func(n *node) (int, []byte) {
 		off := b.start(n)
 		return off, afterCR(p.Src[p.lineStarts[p.LineOf(off)-1]:off])
 	}
@@ -347,7 +405,7 @@ func (b *builder) checkIndent() {
 	}
 }
 
-func firstToken(n *sitter.Node) string {
+func firstToken(n *node) string {
 	if n.ChildCount() == 0 {
 		return ""
 	}
@@ -355,10 +413,10 @@ func firstToken(n *sitter.Node) string {
 }
 
 // needs computes what a statement's text requires from where it stands.
-func (b *builder) needs(n *sitter.Node) place {
+func (b *builder) needs(n *node) place {
 	var need place
-	var walk func(n *sitter.Node, loop bool)
-	walk = func(n *sitter.Node, loop bool) {
+	var walk func(n *node, loop bool)
+	walk = func(n *node, loop bool) {
 		switch n.Type() {
 		case "function_definition", "class_definition", "lambda":
 			// What a nested definition's body needs, it finds inside it;
@@ -492,11 +550,11 @@ func (b *builder) markInline() {
 
 // indexStrings marks the lines that start inside a string token, whose
 // leading whitespace is part of the string and must never be re-indented.
-func (b *builder) indexStrings(root *sitter.Node) {
+func (b *builder) indexStrings(root *node) {
 	p := b.p
 	p.inString = make([]bool, len(p.lineStarts))
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
+	var walk func(n *node)
+	walk = func(n *node) {
 		if n.StartPoint().Row == n.EndPoint().Row {
 			return
 		}

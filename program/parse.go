@@ -2,14 +2,10 @@ package program
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"strings"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/python"
 
 	"repair/internal/inputerr"
 	"repair/internal/userfile"
@@ -130,15 +126,11 @@ func Parse(path string, src []byte) (*Program, error) {
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
 		base = 3
 	}
-	parser := sitter.NewParser()
-	defer parser.Close()
-	parser.SetLanguage(python.GetLanguage())
-	tree, err := parser.ParseCtx(context.Background(), nil, src[base:])
+	tree, err := parseTree(src[base:])
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	defer tree.Close()
-	root := tree.RootNode()
+	root := tree.root()
 	if e := p.firstError(root, base); e != nil {
 		return nil, inputerr.Wrap(e)
 	}
@@ -219,13 +211,13 @@ func (p *Program) position(off int) (line, col int) {
 }
 
 // firstError returns the first syntax error in document order, or nil.
-func (p *Program) firstError(root *sitter.Node, base int) *SyntaxError {
+func (p *Program) firstError(root *node, base int) *SyntaxError {
 	if !root.HasError() && !hasPython2(root) {
 		return nil
 	}
-	var found *sitter.Node
-	var walk func(n *sitter.Node) bool
-	walk = func(n *sitter.Node) bool {
+	var found *node
+	var walk func(n *node) bool
+	walk = func(n *node) bool {
 		if n.IsMissing() || n.Type() == "ERROR" || n.Type() == "print_statement" || n.Type() == "exec_statement" {
 			found = n
 			return true
@@ -284,7 +276,7 @@ var keywords = map[string]bool{
 
 // keywordAsName returns the first identifier node spelled like a hard
 // keyword, or nil.
-func keywordAsName(n *sitter.Node, src []byte) *sitter.Node {
+func keywordAsName(n *node, src []byte) *node {
 	if n.Type() == "identifier" {
 		if keywords[n.Content(src)] {
 			return n
@@ -301,7 +293,7 @@ func keywordAsName(n *sitter.Node, src []byte) *sitter.Node {
 
 // hasPython2 reports whether the subtree holds a Python 2 print or exec
 // statement, which the grammar accepts but Python 3 does not.
-func hasPython2(n *sitter.Node) bool {
+func hasPython2(n *node) bool {
 	switch n.Type() {
 	case "print_statement", "exec_statement":
 		return true

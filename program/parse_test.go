@@ -1,10 +1,13 @@
 package program
 
 import (
+	stdcmp "cmp"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -233,5 +236,52 @@ func TestSites(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("sites mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestLineContinuationIsNoSite: a backslash continuation inside a
+// subscript is a token between the index and the bracket, not an index
+// (the binding's ts_node_field_name_for_child named it "subscript", and it
+// became an expression site whose text was "\\\n").
+func TestLineContinuationIsNoSite(t *testing.T) {
+	for _, src := range []string{"x[1 \\\n]\n", "x[a:b \\\n]\n", "x[1, \\\n 2]\n", "x \\\n = 1\n"} {
+		p, err := Parse("t.py", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		for i := range p.Sites {
+			if text := p.SiteText(i); strings.Contains(text, "\\") {
+				t.Errorf("%q: site %d (%v) is %q", src, i, p.Sites[i].Kind, text)
+			}
+		}
+	}
+}
+
+// TestSortSites: sortSites is the stable sort by start, then longest
+// first.
+func TestSortSites(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k := range 400 {
+		// Offsets too large to pack into one integer take the other way.
+		scale := 1
+		if k%2 == 1 {
+			scale = 1 << 30
+		}
+		sites := make([]Site, rng.IntN(60))
+		for i := range sites {
+			s := rng.IntN(10) * scale
+			sites[i] = Site{ID: i, Start: s, End: s + rng.IntN(5)*scale}
+		}
+		want := slices.Clone(sites)
+		slices.SortStableFunc(want, func(a, c Site) int {
+			if a.Start != c.Start {
+				return stdcmp.Compare(a.Start, c.Start)
+			}
+			return stdcmp.Compare(c.End, a.End)
+		})
+		sortSites(sites)
+		if !slices.EqualFunc(sites, want, func(a, c Site) bool { return a.ID == c.ID }) {
+			t.Fatalf("sortSites: %v, want %v", sites, want)
+		}
 	}
 }

@@ -3,8 +3,6 @@
 
 package program
 
-import sitter "github.com/smacker/go-tree-sitter"
-
 // atomic node types need no parentheses in any expression position.
 var atomic = map[string]bool{
 	"identifier": true, "integer": true, "float": true, "string": true,
@@ -33,12 +31,12 @@ var notReplaceable = map[string]bool{
 // visitSites records the sites and bound names of the text of statement
 // node n (not of the statements nested in its blocks). store says n is an
 // assignment target; inString that n is inside an f-string.
-func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bool) {
+func (b *builder) visitSites(n *node, stmt, scope int, store, inString bool) {
 	src := b.p.Src[b.base:]
-	var visit func(n *sitter.Node, store, inString bool)
-	visit = func(n *sitter.Node, store, inString bool) {
+	var visit func(n *node, store, inString bool)
+	visit = func(n *node, store, inString bool) {
 		t := n.Type()
-		if isStatement(t) && b.start(n) != b.p.Stmts[stmt].Start {
+		if n.isStatement() && b.start(n) != b.p.Stmts[stmt].Start {
 			return // a nested statement: its own sites
 		}
 		switch t {
@@ -86,7 +84,7 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 			if !b.p.Stmts[stmt].Docstring && !inString {
 				b.addSite(SiteLiteral, n, stmt, func(s *Site) { s.Prec = PrecAtom })
 			}
-			strs := []*sitter.Node{n}
+			strs := []*node{n}
 			if t == "concatenated_string" {
 				strs = strs[:0]
 				for i := 0; i < int(n.NamedChildCount()); i++ {
@@ -157,7 +155,7 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 			}
 			b.operands(n, stmt, inString, []int{lmin, rmin}, n.ChildByFieldName("left"), n.ChildByFieldName("right"))
 		case "comparison_operator":
-			var ops []*sitter.Node
+			var ops []*node
 			for i := 0; i < int(n.ChildCount()); i++ {
 				c := n.Child(i)
 				if c.IsNamed() {
@@ -282,7 +280,7 @@ func (b *builder) visitSites(n *sitter.Node, stmt, scope int, store, inString bo
 // as the Parts of the operation's own expression site, if it has one.
 // mins are the lowest precedences the operands accept (the last one
 // repeats).
-func (b *builder) operands(op *sitter.Node, stmt int, inString bool, mins []int, nodes ...*sitter.Node) {
+func (b *builder) operands(op *node, stmt int, inString bool, mins []int, nodes ...*node) {
 	var parts []Span
 	for i, c := range nodes {
 		if c == nil {
@@ -317,7 +315,7 @@ func binaryMins(op string) (left, right int) {
 }
 
 // precOf returns the precedence of an expression node.
-func precOf(n *sitter.Node) int {
+func precOf(n *node) int {
 	switch n.Type() {
 	case "lambda", "named_expression":
 		return PrecLambda
@@ -345,7 +343,7 @@ func precOf(n *sitter.Node) int {
 
 // expr records an expression position that accepts expressions of
 // precedence minPrec or higher.
-func (b *builder) expr(n *sitter.Node, stmt int, role Role, minPrec int, inString bool) {
+func (b *builder) expr(n *node, stmt int, role Role, minPrec int, inString bool) {
 	if notReplaceable[n.Type()] || n.Type() == "comment" {
 		return
 	}
@@ -355,7 +353,7 @@ func (b *builder) expr(n *sitter.Node, stmt int, role Role, minPrec int, inStrin
 }
 
 // cond records a condition.
-func (b *builder) cond(n *sitter.Node, stmt int, minPrec int, inString bool) {
+func (b *builder) cond(n *node, stmt int, minPrec int, inString bool) {
 	if notReplaceable[n.Type()] && n.Type() != "named_expression" && n.Type() != "conditional_expression" {
 		return
 	}
@@ -364,15 +362,18 @@ func (b *builder) cond(n *sitter.Node, stmt int, minPrec int, inString bool) {
 	})
 }
 
-func (b *builder) addSite(k SiteKind, n *sitter.Node, stmt int, set func(*Site)) int {
-	id := len(b.p.Sites)
-	s := Site{ID: id, Kind: k, Start: b.start(n), End: b.end(n), Stmt: stmt, Node: n.Type()}
-	if set != nil {
-		set(&s)
-	}
-	if s.Start >= s.End {
+// addSite records a site of kind k at node n unless n is empty, set
+// filling in the rest; it returns the site's index, -1 for none.
+func (b *builder) addSite(k SiteKind, n *node, stmt int, set func(*Site)) int {
+	start, end := b.start(n), b.end(n)
+	if start >= end {
 		return -1
 	}
-	b.p.Sites = append(b.p.Sites, s)
+	id := len(b.p.Sites)
+	// Set in place: a Site handed to set would escape to the heap.
+	b.p.Sites = append(b.p.Sites, Site{ID: id, Kind: k, Start: start, End: end, Stmt: stmt, Node: n.Type()})
+	if set != nil {
+		set(&b.p.Sites[id])
+	}
 	return id
 }
