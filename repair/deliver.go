@@ -30,6 +30,9 @@ func (st *search) deliver(c individual) (bool, error) {
 	t0 := time.Now()
 	fix, flaky, err := st.finish(ctx, c)
 	res.ReduceTime += time.Since(t0)
+	if errors.Is(err, errDelivered) {
+		return false, nil
+	}
 	var rej *rejection
 	if errors.As(err, &rej) {
 		// The search's runs passed it, the validation's fail it twice alike:
@@ -114,6 +117,11 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 		}
 	}
 	src := p.Render(patch)
+	if st.delivered[fitness.KeyOf(p.Strip(src))] {
+		// It reduces to a fix already delivered (validated, checked): not
+		// validated again.
+		return nil, nil, errDelivered
+	}
 	// A fresh run with the suite's own timeouts, not from the cache: a fix
 	// must pass twice.
 	vo := sandbox.RunOptions{Lenient: st.opts.Lenient, Validate: true}
@@ -374,6 +382,9 @@ func (st *search) check(ctx context.Context, fix *Fix) error {
 func (st *search) guardRun() sandbox.RunOptions {
 	return sandbox.RunOptions{Timeout: max(2*st.result.SearchTimeout, 20*time.Millisecond)}
 }
+
+// errDelivered: a plausible candidate reduces to a fix already delivered.
+var errDelivered = errors.New("a fix already delivered")
 
 // rejection is the validation's outcome of a fix it failed twice alike.
 type rejection struct {
