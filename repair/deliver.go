@@ -28,8 +28,11 @@ import (
 func (st *search) deliver(c individual) (bool, error) {
 	ctx, log, res := st.outer, st.log, st.result
 	t0 := time.Now()
-	fix, flaky, err := st.finish(ctx, c)
+	fix, flaky, check, err := st.finish(ctx, c)
 	res.ReduceTime += time.Since(t0)
+	if check != nil {
+		defer check.wait() // nothing of it outlives the delivery
+	}
 	if errors.Is(err, errDelivered) {
 		return false, nil
 	}
@@ -64,18 +67,25 @@ func (st *search) deliver(c individual) (bool, error) {
 		return false, nil
 	}
 	st.delivered[k] = true
-	t1 := time.Now()
-	why, err := st.verify(ctx, fix)
-	res.VerifyTime += time.Since(t1)
-	if err != nil {
-		return true, err
+	var why string
+	if r := check.wait(); r != nil {
+		// The check's time is its run's, most of it beside the validation.
+		if r.err != nil {
+			return true, r.err
+		}
+		t1 := time.Now()
+		why, err = st.verify(ctx, r.o)
+		res.VerifyTime += r.took + time.Since(t1)
+		if err != nil {
+			return true, err
+		}
 	}
 	if why != "" {
 		res.Refused = append(res.Refused, why)
 		fmt.Fprintf(log, "repair: a fix passes its tests here but not in the check of delivered fixes (%s): refused\n", why)
 		return false, nil
 	}
-	t1 = time.Now()
+	t1 := time.Now()
 	if err := st.check(ctx, fix); err != nil {
 		return true, err
 	}
@@ -99,8 +109,10 @@ func (st *search) deliver(c individual) (bool, error) {
 }
 
 // finish reduces a plausible candidate, re-validates it in a fresh run,
-// and describes it. flaky lists the cases whose verdict changed.
-func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error) {
+// and describes it. flaky lists the cases whose verdict changed. Its run
+// under the check of delivered fixes (check, nil when there is none)
+// starts beside the validation: the caller waits for it.
+func (st *search) finish(ctx context.Context, c individual) (fix *Fix, flaky []int, check *checkRun, err error) {
 	p := st.prog
 	patch := c.patch
 	if st.opts.Reduce && len(patch) > 1 {
@@ -113,21 +125,23 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 			return e.Passed(), err
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	src := p.Render(patch)
-	if st.delivered[fitness.KeyOf(p.Strip(src))] {
+	stripped := p.Strip(src)
+	if st.delivered[fitness.KeyOf(stripped)] {
 		// It reduces to a fix already delivered (validated, checked): not
 		// validated again.
-		return nil, nil, errDelivered
+		return nil, nil, nil, errDelivered
 	}
+	check = st.startCheck(ctx, stripped)
 	// A fresh run with the suite's own timeouts, not from the cache: a fix
 	// must pass twice.
 	vo := sandbox.RunOptions{Lenient: st.opts.Lenient, Validate: true}
 	o, err := st.run(ctx, src, vo)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, check, err
 	}
 	if o.CompileError != "" || !allPassed(o) {
 		// Once more: a flaky case passes now and then; a fix the
@@ -135,13 +149,12 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 		// same way again.
 		o2, err := st.run(ctx, src, vo)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, check, err
 		}
 		if sameVerdicts(o, o2) {
-			return nil, nil, &rejection{o: o, src: src}
+			return nil, nil, check, &rejection{o: o, src: src}
 		}
 	}
-	var flaky []int
 	for i, r := range o.Results {
 		if r.Verdict != fitness.Passed {
 			flaky = append(flaky, i)
@@ -150,7 +163,7 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 	if o.CompileError != "" && len(flaky) == 0 {
 		flaky = []int{0}
 	}
-	fix := &Fix{Patch: patch, Unreduced: c.patch, Source: p.Strip(src), Diff: p.DiffTo(src), Generation: c.gen, Evaluations: c.evals}
+	fix = &Fix{Patch: patch, Unreduced: c.patch, Source: stripped, Diff: p.DiffTo(src), Generation: c.gen, Evaluations: c.evals}
 	if st.opts.Lenient != nil {
 		fix.Injections = make([][]fitness.Injection, len(o.Results))
 		for i, r := range o.Results {
@@ -160,7 +173,7 @@ func (st *search) finish(ctx context.Context, c individual) (*Fix, []int, error)
 	for _, e := range patch {
 		fix.Describe = append(fix.Describe, p.Describe(e))
 	}
-	return fix, flaky, nil
+	return fix, flaky, check, nil
 }
 
 // sortFixes orders fixes the best first: fewest generated inputs broken,
