@@ -153,7 +153,11 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		openGuard, opts.GuardProbes, cleanup = f.in.prestartGuard(ctx, l, f.guardInputs, &closing)
 		defer cleanup()
 	}
-	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: log})
+	open := f.in.open
+	if !f.lenient {
+		open = f.in.openParity // startParity below
+	}
+	eng, err := open(ctx, l, streams{Out: io.Out, Err: log})
 	if err != nil {
 		return err
 	}

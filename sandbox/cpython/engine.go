@@ -55,6 +55,10 @@ type Engine struct {
 	// bound is the wall time a candidate may take in all (see Run).
 	bound time.Duration
 
+	// plain is plain pytest's run of the original, started with the
+	// engine (Options.Parity), or nil.
+	plain *plainStart
+
 	pool    chan *server // idle servers; a dead one is replaced by whoever takes it
 	notice  sync.Once
 	spawner sandbox.Spawner // when to start one more server
@@ -227,6 +231,9 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	for _, c := range opts.Suite.Cases {
 		e.bound += time.Duration(c.Timeout*float64(time.Second)) + 50*time.Millisecond
 	}
+	if opts.Parity && !opts.Verify {
+		e.plain = e.startPlain()
+	}
 
 	// One server starts now, the others when they pay (sandbox.Spawner).
 	// The first one boots (namespaces, the interpreter, the harness)
@@ -236,6 +243,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	e.prepared = make(chan struct{})
 	s, took, err := sandbox.BootWhile(e.start, (*server).kill, func() error { return e.prepare(module) }, e.prepared)
 	if err != nil {
+		e.plain.stop()
 		return nil, err
 	}
 	e.spawner.Start(opts.Workers, took)
@@ -561,6 +569,7 @@ func (e *Engine) Close() error {
 	wg.Wait()
 	// A server Grow was starting is killed (quit) and sees closed.
 	e.growing.Wait()
+	e.plain.stop()
 	return nil
 }
 
