@@ -202,7 +202,7 @@ func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.E
 // pytest (startParity): the engine starts plain pytest's run as soon as
 // it has collected the tests (sandbox.Options.Parity).
 func (f *inputFlags) openParity(ctx context.Context, l *loaded, io streams) (sandbox.Engine, error) {
-	return f.openEngine(ctx, l, l.suite, 0, io, false, true)
+	return f.openEngine(ctx, l, l.suite, 0, io, false, true, false)
 }
 
 // guardOpener opens engines for the overfitting guard's generated inputs
@@ -313,13 +313,17 @@ func sameProbes(a, b *fitness.Suite) bool {
 // verifyOpener opens the engine of the check of delivered fixes
 // (sandbox.Options.Verify) like the main one; its notices are not
 // repeated.
-func (f *inputFlags) verifyOpener(l *loaded) func(context.Context) (repair.Runner, func(), error) {
+//
+// With collected, l.suite's cases are what the search's engine collected
+// under the real pytest (sandbox.Options.Collected): the check's engine
+// does not collect them again.
+func (f *inputFlags) verifyOpener(l *loaded, collected bool) func(context.Context) (repair.Runner, func(), error) {
 	return func(ctx context.Context) (repair.Runner, func(), error) {
 		// A copy: the engine replaces a pytest file's cases by those it
 		// collects, while the search reads them.
 		s := *l.suite
 		s.Cases = append([]fitness.Case(nil), l.suite.Cases...)
-		eng, err := f.openEngine(ctx, l, &s, 1, streams{Out: discard{}, Err: discard{}}, true, false)
+		eng, err := f.openEngine(ctx, l, &s, 1, streams{Out: discard{}, Err: discard{}}, true, false, collected)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -330,12 +334,13 @@ func (f *inputFlags) verifyOpener(l *loaded) func(context.Context) (repair.Runne
 // openSuite starts an engine for a loaded target and the given suite,
 // with workers workers (0: --workers).
 func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams) (sandbox.Engine, error) {
-	return f.openEngine(ctx, l, suite, workers, io, false, false)
+	return f.openEngine(ctx, l, suite, workers, io, false, false, false)
 }
 
 // openEngine is openSuite, with the check of delivered fixes when verify,
-// starting plain pytest's run early when parity (sandbox.Options.Parity).
-func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams, verify, parity bool) (sandbox.Engine, error) {
+// starting plain pytest's run early when parity (sandbox.Options.Parity),
+// on the suite's cases as collected when collected (Options.Collected).
+func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams, verify, parity, collected bool) (sandbox.Engine, error) {
 	iso, err := f.isolationLevel()
 	if err != nil {
 		return nil, err
@@ -355,7 +360,7 @@ func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.S
 	}
 	opts := sandbox.Options{
 		Suite: suite, Target: l.path, Targets: l.paths, Workers: workers, Isolation: iso,
-		Python: f.python, Stderr: io.Err, Env: env, Verify: verify, Parity: parity,
+		Python: f.python, Stderr: io.Err, Env: env, Verify: verify, Parity: parity, Collected: collected,
 	}
 	if len(f.executors) > 0 {
 		open, err := remoteOpener(f.executors, f.executorToken)

@@ -17,6 +17,7 @@ import (
 	"repair/guard"
 	"repair/localize"
 	"repair/repair"
+	"repair/sandbox/cpython"
 )
 
 // repairFlags are the flags of the main job.
@@ -184,7 +185,8 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		opts.Guard, opts.GuardInputs = openGuard, f.guardInputs
 	}
 	if len(l.suite.TestSource) > 0 && eng.Name() == "cpython" {
-		opts.Verify = f.in.verifyOpener(l)
+		ce, ok := eng.(*cpython.Engine)
+		opts.Verify = f.in.verifyOpener(l, ok && ce.RealPytest())
 	}
 	if c, ok := eng.(interface{ Capacity() int }); ok && opts.Workers == 0 {
 		// Remote executors: keep as many candidates in flight as their

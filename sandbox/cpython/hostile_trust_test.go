@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -225,13 +226,18 @@ def add(a, b):
 	tgt, suite := testFileDir(t, "def add(a, b):\n    return a + b + 1\n", trustTests)
 	search := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path}, config{})
 	check := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{})
+	// The check's engine as repair opens it: on the cases the search's
+	// engine collected (Options.Collected), without a collection of its own.
+	collected := *suite
+	collected.Cases = slices.Clone(suite.Cases)
+	checkCollected := newTestEngine(t, sandbox.Options{Suite: &collected, Target: tgt, Workers: 1, Python: py.Path, Verify: true, Collected: true}, config{})
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			for _, run := range []struct {
 				e    *Engine
 				want []fitness.Verdict
 				what string
-			}{{search, row.search, "search"}, {check, row.check, "check"}} {
+			}{{search, row.search, "search"}, {check, row.check, "check"}, {checkCollected, row.check, "check, collected by the search"}} {
 				out, err := run.e.Run(context.Background(), []byte(row.src), sandbox.RunOptions{})
 				if err != nil {
 					t.Fatal(err)
@@ -241,7 +247,7 @@ def add(a, b):
 						t.Errorf("%s: %s: %v (%s); want %v", run.what, suite.Cases[i].Name, r.Verdict, r.Detail, run.want[i])
 					}
 				}
-				if d := out.Results[1].Detail; run.what == "check" && !strings.Contains(d, row.detail) {
+				if d := out.Results[1].Detail; run.e != search && !strings.Contains(d, row.detail) {
 					t.Errorf("check: test_two's detail %q does not contain %q", d, row.detail)
 				}
 			}
