@@ -27,9 +27,12 @@ function's __code__). The child then ends (the session may be
 corrupted) and the next case runs in a fresh one.
 
 Owns ON, MODULE, TAINT (the routes the running case took: the hook
-appends), ACTIVE, ORIGINAL_EQ (the original's classes that define __eq__
-or __ne__), the snapshots (SNAPS: the server's, the test file's) and END
-(the end of a case, a closure bound before any code under test runs).
+appends), ACTIVE, SETS (the attributes set or deleted so far: the hook
+counts) and AUDITED (whether that counts every change of a function's
+code or defaults), ORIGINAL_EQ (the original's classes that define
+__eq__ or __ne__), the snapshots (SNAPS: the server's, the test file's,
+each with quick's baseline) and END (the end of a case, a closure bound
+before any code under test runs).
 """
 import sys
 from itertools import chain, repeat
@@ -174,11 +177,12 @@ def make_hook(files, module):
     return hook
 
 
-def snapshot(modules):
+def snapshot(modules, base=False):
     """What a case must leave as it is of modules: the code their dicts and
     their classes' dicts hold (functions, methods, classes, descriptors:
     data attributes, which pytest itself sets as it runs, are left out),
-    and their functions' code and defaults; then quick's baseline."""
+    and their functions' code and defaults (then, with base, quick's
+    baseline)."""
     sets = SETS[0]
     dicts, funcs, seen = [], [], set()
 
@@ -202,7 +206,8 @@ def snapshot(modules):
             elif type(v) is FunctionType:
                 funcs.append((v, v.__code__, v.__defaults__, v.__kwdefaults__))
     snap = [dicts, funcs, None]
-    snap[2] = baseline(snap, sets)
+    if base:
+        snap[2] = baseline(snap, sets)
     return snap
 
 
@@ -301,13 +306,13 @@ def take_server_snapshot(harness):
     for name, m in list(sys.modules.items()):
         if m is not None and name.split(".")[0] in MACHINERY:
             mods.append(m)
-    SNAPS[0] = snapshot(mods)
+    SNAPS[0] = snapshot(mods, True)
 
 
 def took_test_module(m):
     """Records the test file's module once collected or loaded (a child's)."""
     if ON:
-        SNAPS[1] = snapshot([m])
+        SNAPS[1] = snapshot([m], True)
 
 
 def begin():
