@@ -202,7 +202,9 @@ func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.E
 // pytest (startParity): the engine starts plain pytest's run as soon as
 // it has collected the tests (sandbox.Options.Parity).
 func (f *inputFlags) openParity(ctx context.Context, l *loaded, io streams) (sandbox.Engine, error) {
-	return f.openEngine(ctx, l, l.suite, 0, io, false, true, false)
+	// The hybrid engine has no parity check (startParity takes a cpython
+	// engine): its CPython pool would run plain pytest for nothing.
+	return f.openEngine(ctx, l, l.suite, 0, io, false, f.engine != "hybrid", false)
 }
 
 // guardOpener opens engines for the overfitting guard's generated inputs
