@@ -31,14 +31,16 @@ func (st *search) deliver(c individual) (bool, error) {
 	// The guard checks the fix while it is validated (its own engine): a
 	// fix that fails the validation drops the check.
 	var checked func(*Fix) error
-	fix, flaky, err := st.finish(ctx, c, func(src []byte) {
-		if !st.delivered[fitness.KeyOf(src)] {
-			checked = st.checkLater(ctx, src)
-		}
-	})
+	fix, flaky, check, err := st.finish(ctx, c, func(src []byte) { checked = st.checkLater(ctx, src) })
 	res.ReduceTime += time.Since(t0)
+	if check != nil {
+		defer check.wait() // nothing of it outlives the delivery
+	}
 	if checked != nil {
 		defer checked(nil) // unless waited for below
+	}
+	if errors.Is(err, errDelivered) {
+		return false, nil
 	}
 	var rej *rejection
 	if errors.As(err, &rej) {
@@ -71,18 +73,28 @@ func (st *search) deliver(c individual) (bool, error) {
 		return false, nil
 	}
 	st.delivered[k] = true
-	t1 := time.Now()
-	why, err := st.verify(ctx, fix)
-	res.VerifyTime += time.Since(t1)
-	if err != nil {
-		return true, err
+	var why string
+	if r := check.wait(); r != nil {
+		// The check's time is its run's, most of it beside the validation.
+		if r.err != nil {
+			return true, r.err
+		}
+		t1 := time.Now()
+		why, err = st.verify(ctx, r.o)
+		res.VerifyTime += r.took + time.Since(t1)
+		if err != nil {
+			return true, err
+		}
 	}
 	if why != "" {
 		res.Refused = append(res.Refused, why)
 		fmt.Fprintf(log, "repair: a fix passes its tests here but not in the check of delivered fixes (%s): refused\n", why)
 		return false, nil
 	}
-	t1 = time.Now()
+	t1 := time.Now()
+	if checked == nil {
+		checked = st.checkLater(ctx, fix.Source)
+	}
 	if err := checked(fix); err != nil {
 		return true, err
 	}
@@ -108,8 +120,10 @@ func (st *search) deliver(c individual) (bool, error) {
 // finish reduces a plausible candidate, re-validates it in a fresh run,
 // and describes it. flaky lists the cases whose verdict changed. Once
 // reduced, it calls reduced with the fix's source (without donors) before
-// the validation.
-func (st *search) finish(ctx context.Context, c individual, reduced func(src []byte)) (*Fix, []int, error) {
+// the validation. Its run under the check of delivered fixes (check, nil
+// when there is none) starts beside the validation: the caller waits for
+// it.
+func (st *search) finish(ctx context.Context, c individual, reduced func(src []byte)) (fix *Fix, flaky []int, check *checkRun, err error) {
 	p := st.prog
 	patch := c.patch
 	if st.opts.Reduce && len(patch) > 1 {
@@ -122,19 +136,26 @@ func (st *search) finish(ctx context.Context, c individual, reduced func(src []b
 			return e.Passed(), err
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	src := p.Render(patch)
-	if reduced != nil {
-		reduced(p.Strip(src))
+	stripped := p.Strip(src)
+	if st.delivered[fitness.KeyOf(stripped)] {
+		// It reduces to a fix already delivered (validated, checked): not
+		// validated again.
+		return nil, nil, nil, errDelivered
 	}
+	if reduced != nil {
+		reduced(stripped)
+	}
+	check = st.startCheck(ctx, stripped)
 	// A fresh run with the suite's own timeouts, not from the cache: a fix
 	// must pass twice.
 	vo := sandbox.RunOptions{Lenient: st.opts.Lenient, Validate: true}
 	o, err := st.run(ctx, src, vo)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, check, err
 	}
 	if o.CompileError != "" || !allPassed(o) {
 		// Once more: a flaky case passes now and then; a fix the
@@ -142,13 +163,12 @@ func (st *search) finish(ctx context.Context, c individual, reduced func(src []b
 		// same way again.
 		o2, err := st.run(ctx, src, vo)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, check, err
 		}
 		if sameVerdicts(o, o2) {
-			return nil, nil, &rejection{o: o, src: src}
+			return nil, nil, check, &rejection{o: o, src: src}
 		}
 	}
-	var flaky []int
 	for i, r := range o.Results {
 		if r.Verdict != fitness.Passed {
 			flaky = append(flaky, i)
@@ -157,7 +177,7 @@ func (st *search) finish(ctx context.Context, c individual, reduced func(src []b
 	if o.CompileError != "" && len(flaky) == 0 {
 		flaky = []int{0}
 	}
-	fix := &Fix{Patch: patch, Unreduced: c.patch, Source: p.Strip(src), Diff: p.DiffTo(src), Generation: c.gen, Evaluations: c.evals}
+	fix = &Fix{Patch: patch, Unreduced: c.patch, Source: stripped, Diff: p.DiffTo(src), Generation: c.gen, Evaluations: c.evals}
 	if st.opts.Lenient != nil {
 		fix.Injections = make([][]fitness.Injection, len(o.Results))
 		for i, r := range o.Results {
@@ -167,7 +187,7 @@ func (st *search) finish(ctx context.Context, c individual, reduced func(src []b
 	for _, e := range patch {
 		fix.Describe = append(fix.Describe, p.Describe(e))
 	}
-	return fix, flaky, nil
+	return fix, flaky, check, nil
 }
 
 // sortFixes orders fixes the best first: fewest generated inputs broken,
@@ -426,6 +446,9 @@ func (st *search) check(ctx context.Context, src []byte) (*guard.Report, string,
 func (st *search) guardRun() sandbox.RunOptions {
 	return sandbox.RunOptions{Timeout: max(2*st.result.SearchTimeout, 20*time.Millisecond)}
 }
+
+// errDelivered: a plausible candidate reduces to a fix already delivered.
+var errDelivered = errors.New("a fix already delivered")
 
 // rejection is the validation's outcome of a fix it failed twice alike.
 type rejection struct {

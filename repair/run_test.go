@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -279,14 +280,34 @@ func TestValidate(t *testing.T) {
 }
 
 // TestAll: --all collects several fixes, each a distinct program after
-// reduction.
+// reduction, and validates each program once: a plausible candidate that
+// reduces to a fix already delivered is not run again.
 func TestAll(t *testing.T) {
 	p := parseMiddle(t)
 	opts := Defaults()
 	opts.All, opts.Generations = true, 8
-	res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)
+	var mu sync.Mutex
+	validated := map[string]int{}
+	plain := fakeRunner(nil)
+	run := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+		if o.Validate {
+			mu.Lock()
+			validated[string(src)]++
+			mu.Unlock()
+		}
+		return plain(ctx, src, o)
+	}
+	res, err := Run(context.Background(), p, fakeSuite(10), run, opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for src, n := range validated {
+		if n > 1 {
+			t.Errorf("validated %d times:\n%s", n, src)
+		}
+	}
+	if len(validated) != len(res.Fixes) {
+		t.Errorf("%d programs validated for %d fixes", len(validated), len(res.Fixes))
 	}
 	if len(res.Fixes) < 2 {
 		t.Fatalf("%d fixes, want several", len(res.Fixes))

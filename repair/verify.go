@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"repair/fitness"
 	"repair/sandbox"
@@ -45,16 +46,44 @@ func openVerify(ctx context.Context, opts Options, s *fitness.Suite) (ready chan
 	}
 }
 
-// verify runs fix's tests under the check and says why the fix is
-// refused ("" when it is not): a test that passes in the search's runs
-// fails there, while the original's verdict of that test is the same in
-// both (a program whose own code the check fails, one that inspects its
-// frames say, is not held against its fixes). A check that cannot run is
-// said once and skipped.
-func (st *search) verify(ctx context.Context, fix *Fix) (string, error) {
+// checkRun is a run of a fix under the check, started beside its
+// validation (startCheck): the two run on engines of their own, while the
+// search waits for both.
+type checkRun struct {
+	done chan struct{}
+	o    *fitness.Outcome // nil: no check
+	err  error
+	took time.Duration
+}
+
+// startCheck starts running src, a fix's stripped source, under the check;
+// nil when the run has no check. The caller must wait for it before it
+// touches the search's state again.
+func (st *search) startCheck(ctx context.Context, src []byte) *checkRun {
 	if st.verifyReady == nil {
-		return "", nil
+		return nil
 	}
+	r := &checkRun{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		t := time.Now()
+		r.o, r.err = st.checkSource(ctx, src)
+		r.took = time.Since(t)
+	}()
+	return r
+}
+
+// wait waits for the run and returns it (r may be nil).
+func (r *checkRun) wait() *checkRun {
+	if r != nil {
+		<-r.done
+	}
+	return r
+}
+
+// checkSource runs src under the check, waiting for its engine the first
+// time; a nil outcome when the check cannot run (said once).
+func (st *search) checkSource(ctx context.Context, src []byte) (*fitness.Outcome, error) {
 	if !st.verifyWaited {
 		st.verifyWaited = true
 		select {
@@ -66,21 +95,30 @@ func (st *search) verify(ctx context.Context, fix *Fix) (string, error) {
 			}
 			if v.err != nil {
 				if ctx.Err() != nil {
-					return "", ctx.Err()
+					return nil, ctx.Err()
 				}
 				fmt.Fprintf(st.log, "repair: warning: the check of delivered fixes cannot run: %v\n", v.err)
 			}
 		case <-ctx.Done():
-			return "", ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
 	if st.verifier == nil {
+		return nil, nil
+	}
+	return st.verifier(ctx, src, sandbox.RunOptions{})
+}
+
+// verify says why fix is refused ("" when it is not), from its run under
+// the check, o (nil: no check): a test that passes in the search's runs
+// fails there, while the original's verdict of that test is the same in
+// both (a program whose own code the check fails, one that inspects its
+// frames say, is not held against its fixes).
+func (st *search) verify(ctx context.Context, o *fitness.Outcome) (string, error) {
+	if o == nil {
 		return "", nil
 	}
-	o, err := st.verifier(ctx, fix.Source, sandbox.RunOptions{})
-	if err != nil {
-		return "", err
-	}
+	var err error
 	for i, r := range o.Results {
 		if r.Verdict == fitness.Passed {
 			continue

@@ -3,7 +3,10 @@ package repair
 import (
 	"context"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"repair/fitness"
 	"repair/sandbox"
@@ -66,4 +69,69 @@ func twoFixesSource(src []byte) []byte {
 		return []byte(strings.Replace(string(src), "return z", "return x", 1))
 	}
 	return src
+}
+
+// TestCheckBesideValidation: a fix's run under the check of delivered
+// fixes and its validation run at once (on engines of their own), and the
+// fix is delivered after both; a refused fix's check still ends before
+// the search goes on.
+func TestCheckBesideValidation(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		refuse bool
+	}{{"delivered", false}, {"refused", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := parseMiddle(t)
+			plain := fakeRunner(nil)
+			validating, checking := make(chan struct{}), make(chan struct{})
+			var vOnce, cOnce sync.Once
+			var overlapV, overlapC, checkRunning atomic.Bool
+			meet := func(mine, other chan struct{}, once *sync.Once, saw *atomic.Bool) {
+				once.Do(func() { close(mine) })
+				select {
+				case <-other:
+					saw.Store(true)
+				case <-time.After(5 * time.Second):
+				}
+			}
+			s := fakeSuite(10)
+			s.TestSource = []byte("def test_x(): ...\n")
+			opts := Defaults()
+			opts.Seed, opts.Workers = 1, 2
+			opts.Verify = func(context.Context) (Runner, func(), error) {
+				return func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+					checkRunning.Store(true)
+					defer checkRunning.Store(false)
+					meet(checking, validating, &cOnce, &overlapC)
+					out, err := plain(ctx, src, o)
+					if err == nil && tc.refuse && line6(src) == "return x" {
+						out.Results[0] = fitness.Result{Verdict: fitness.RuntimeError, Detail: "the test machinery changed while the test ran"}
+					}
+					return out, err
+				}, func() {}, nil
+			}
+			run := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+				if o.Validate {
+					meet(validating, checking, &vOnce, &overlapV)
+				} else if checkRunning.Load() {
+					t.Errorf("a candidate ran while a fix's check still ran")
+				}
+				return plain(ctx, src, o)
+			}
+			opts.Generations = 5
+			res, err := Run(context.Background(), p, s, run, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !overlapV.Load() || !overlapC.Load() {
+				t.Errorf("the check and the validation did not run at once (validation saw the check: %v, the check saw the validation: %v)", overlapV.Load(), overlapC.Load())
+			}
+			if tc.refuse && (len(res.Fixes) != 0 || len(res.Refused) == 0) {
+				t.Errorf("%d fixes, refused %q: want the fix refused", len(res.Fixes), res.Refused)
+			}
+			if !tc.refuse && len(res.Fixes) != 1 {
+				t.Errorf("%d fixes, refused %q: want one", len(res.Fixes), res.Refused)
+			}
+		})
+	}
 }

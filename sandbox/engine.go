@@ -143,6 +143,17 @@ type Options struct {
 	// case fails when the code under test reached or changed the test
 	// machinery. Engines without the check run the cases as usual.
 	Verify bool
+	// Parity starts plain pytest's run of the original (the parity
+	// check: cpython's Engine.PlainPytest) as soon as the engine has
+	// collected a test file's tests, beside its servers' start, so that
+	// it is done when the original's run under the tool is. Engines
+	// without such a run ignore it.
+	Parity bool
+	// Collected says that a test file's Suite.Cases are already the items
+	// the real pytest collected for this suite, target and options (by
+	// the search's engine): an engine for the check of delivered fixes
+	// (Verify) then does not collect them again. Others ignore it.
+	Collected bool
 	// Env is the environment candidates run with (cpython engine); the
 	// zero value is an empty environment.
 	Env Environment

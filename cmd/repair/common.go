@@ -228,6 +228,15 @@ func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.E
 	return f.openSuite(ctx, l, l.suite, 0, io)
 }
 
+// openParity is open for a command that compares the original with plain
+// pytest (startParity): the engine starts plain pytest's run as soon as
+// it has collected the tests (sandbox.Options.Parity).
+func (f *inputFlags) openParity(ctx context.Context, l *loaded, io streams) (sandbox.Engine, error) {
+	// The hybrid engine has no parity check (startParity takes a cpython
+	// engine): its CPython pool would run plain pytest for nothing.
+	return f.openEngine(ctx, l, l.suite, 0, io, false, f.engine != "hybrid", false)
+}
+
 // guardOpener opens engines for the overfitting guard's generated inputs
 // like the main one (same engine, isolation, executors); its notices are
 // not repeated. With closing, an engine's close returns at once and the
@@ -336,13 +345,17 @@ func sameProbes(a, b *fitness.Suite) bool {
 // verifyOpener opens the engine of the check of delivered fixes
 // (sandbox.Options.Verify) like the main one; its notices are not
 // repeated.
-func (f *inputFlags) verifyOpener(l *loaded) func(context.Context) (repair.Runner, func(), error) {
+//
+// With collected, l.suite's cases are what the search's engine collected
+// under the real pytest (sandbox.Options.Collected): the check's engine
+// does not collect them again.
+func (f *inputFlags) verifyOpener(l *loaded, collected bool) func(context.Context) (repair.Runner, func(), error) {
 	return func(ctx context.Context) (repair.Runner, func(), error) {
 		// A copy: the engine replaces a pytest file's cases by those it
 		// collects, while the search reads them.
 		s := *l.suite
 		s.Cases = append([]fitness.Case(nil), l.suite.Cases...)
-		eng, err := f.openEngine(ctx, l, &s, 1, streams{Out: discard{}, Err: discard{}}, true)
+		eng, err := f.openEngine(ctx, l, &s, 1, streams{Out: discard{}, Err: discard{}}, true, false, collected)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -353,11 +366,13 @@ func (f *inputFlags) verifyOpener(l *loaded) func(context.Context) (repair.Runne
 // openSuite starts an engine for a loaded target and the given suite,
 // with workers workers (0: --workers).
 func (f *inputFlags) openSuite(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams) (sandbox.Engine, error) {
-	return f.openEngine(ctx, l, suite, workers, io, false)
+	return f.openEngine(ctx, l, suite, workers, io, false, false, false)
 }
 
-// openEngine is openSuite, with the check of delivered fixes when verify.
-func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams, verify bool) (sandbox.Engine, error) {
+// openEngine is openSuite, with the check of delivered fixes when verify,
+// starting plain pytest's run early when parity (sandbox.Options.Parity),
+// on the suite's cases as collected when collected (Options.Collected).
+func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.Suite, workers int, io streams, verify, parity, collected bool) (sandbox.Engine, error) {
 	iso, err := f.isolationLevel()
 	if err != nil {
 		return nil, err
@@ -377,7 +392,7 @@ func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.S
 	}
 	opts := sandbox.Options{
 		Suite: suite, Target: l.path, Targets: l.paths, Workers: workers, Isolation: iso,
-		Python: f.python, Stderr: io.Err, Env: env, Verify: verify,
+		Python: f.python, Stderr: io.Err, Env: env, Verify: verify, Parity: parity, Collected: collected,
 	}
 	if len(f.executors) > 0 {
 		open, err := remoteOpener(f.executors, f.executorToken)

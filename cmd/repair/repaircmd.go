@@ -17,6 +17,7 @@ import (
 	"repair/guard"
 	"repair/localize"
 	"repair/repair"
+	"repair/sandbox/cpython"
 )
 
 // repairFlags are the flags of the main job.
@@ -166,7 +167,11 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	// What the engine says while the target is parsed waits for the
 	// parse: an error in the target is the one line the user sees.
 	engLog := &held{w: log}
-	eng, err := f.in.open(ctx, l, streams{Out: io.Out, Err: engLog})
+	open := f.in.open
+	if !f.lenient {
+		open = f.in.openParity // startParity below
+	}
+	eng, err := open(ctx, l, streams{Out: io.Out, Err: engLog})
 	if perr := parseErr(); perr != nil {
 		if err == nil {
 			eng.Close()
@@ -203,7 +208,8 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		opts.Guard, opts.GuardInputs = openGuard, f.guardInputs
 	}
 	if len(l.suite.TestSource) > 0 && eng.Name() == "cpython" {
-		opts.Verify = f.in.verifyOpener(l)
+		ce, ok := eng.(*cpython.Engine)
+		opts.Verify = f.in.verifyOpener(l, ok && ce.RealPytest())
 	}
 	if c, ok := eng.(interface{ Capacity() int }); ok && opts.Workers == 0 {
 		// Remote executors: keep as many candidates in flight as their

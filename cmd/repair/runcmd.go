@@ -41,7 +41,11 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 			if err != nil {
 				return err
 			}
-			eng, err := f.open(cmd.Context(), l, io)
+			open := f.open
+			if !lenientRun {
+				open = f.openParity // startParity below
+			}
+			eng, err := open(cmd.Context(), l, io)
 			if err != nil {
 				return err
 			}

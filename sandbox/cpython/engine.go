@@ -55,6 +55,10 @@ type Engine struct {
 	// bound is the wall time a candidate may take in all (see Run).
 	bound time.Duration
 
+	// plain is plain pytest's run of the original, started with the
+	// engine (Options.Parity), or nil.
+	plain *plainStart
+
 	pool    chan *server // idle servers; a dead one is replaced by whoever takes it
 	notice  sync.Once
 	spawner sandbox.Spawner // when to start one more server
@@ -212,12 +216,17 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 				}
 				e.files = append(e.files, abs)
 			}
-			cases, err := e.collect(module)
-			if err != nil {
-				return nil, err
+			if !opts.Collected || !opts.Verify || len(suite.Cases) == 0 {
+				cases, err := e.collect(module)
+				if err != nil {
+					return nil, err
+				}
+				suite.Cases = cases
 			}
-			suite.Cases = cases
-			e.nCases = len(cases)
+			// Else the search's engine collected them: each of the check's
+			// children collects the test file again all the same, and runs
+			// these test ids (one it does not collect fails).
+			e.nCases = len(suite.Cases)
 		case len(suite.Cases) == 0:
 			return nil, inputerr.New("%s: its tests (classes, or functions not at the top level) need pytest, which no interpreter here has: install it (apt-get install python3-pytest, or pip install pytest)", suite.Path)
 		default:
@@ -226,6 +235,9 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	}
 	for _, c := range opts.Suite.Cases {
 		e.bound += time.Duration(c.Timeout*float64(time.Second)) + 50*time.Millisecond
+	}
+	if opts.Parity && !opts.Verify {
+		e.plain = e.startPlain()
 	}
 
 	// One server starts now, the others when they pay (sandbox.Spawner).
@@ -236,6 +248,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	e.prepared = make(chan struct{})
 	s, took, err := sandbox.BootWhile(e.start, (*server).kill, func() error { return e.prepare(module) }, e.prepared)
 	if err != nil {
+		e.plain.stop()
 		return nil, err
 	}
 	e.spawner.Start(opts.Workers, took)
@@ -561,6 +574,7 @@ func (e *Engine) Close() error {
 	wg.Wait()
 	// A server Grow was starting is killed (quit) and sees closed.
 	e.growing.Wait()
+	e.plain.stop()
 	return nil
 }
 

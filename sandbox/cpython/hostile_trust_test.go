@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -186,6 +187,34 @@ builtins.abs = lambda x: 0
 def add(a, b):
     return a + b + 1
 `, []fitness.Verdict{W, W, P, P}, all(R), "the test machinery changed while the test ran (abs of builtins)"},
+		// The check compares the test machinery after every test in C loops
+		// while nothing changed since the last test it found clean
+		// (verify.quick): attacks made at the second call, after a clean
+		// first test, are still named.
+		{"runtest patch at the second call", secondCall("import _pytest.python", "_pytest.python.Function.runtest = lambda self: None"),
+			[]fitness.Verdict{W, W, P, P}, []fitness.Verdict{W, R, P, P}, "the test machinery changed while the test ran (runtest of Function)"},
+		{"builtins patch at the second call", secondCall("import builtins", "builtins.abs = lambda x: 0"),
+			[]fitness.Verdict{W, W, P, P}, []fitness.Verdict{W, R, P, P}, "the test machinery changed while the test ran (abs of builtins)"},
+		{"data made code at the second call", secondCall("import _pytest.runner", "_pytest.runner.__doc__ = lambda: None"),
+			[]fitness.Verdict{W, W, P, P}, []fitness.Verdict{W, R, P, P}, "the test machinery changed while the test ran (__doc__ of _pytest.runner)"},
+		{"key swapped at the second call", secondCall("import _pytest.runner", "f = _pytest.runner.call_and_report\n        del _pytest.runner.call_and_report\n        _pytest.runner.call_and_report = f"),
+			[]fitness.Verdict{W, W, P, P}, []fitness.Verdict{W, W, P, P}, ""},
+		{"__code__ swap from no frame of the target", `ns = {"__name__": "elsewhere"}
+exec(compile("""
+class Eq:
+    def __eq__(self, other):
+        import _pytest.python
+        _pytest.python.Function.runtest.__code__ = (lambda self: None).__code__
+        return True
+""", "elsewhere.py", "exec"), ns)
+calls = []
+
+def add(a, b):
+    calls.append(1)
+    if len(calls) == 2:
+        return ns["Eq"]()
+    return a + b + 1
+`, []fitness.Verdict{W, P, P, P}, []fitness.Verdict{W, R, P, P}, "the test machinery changed while the test ran (the code of Function.runtest)"},
 		{"always-equal object", `class Any:
     def __eq__(self, other):
         return True
@@ -197,13 +226,18 @@ def add(a, b):
 	tgt, suite := testFileDir(t, "def add(a, b):\n    return a + b + 1\n", trustTests)
 	search := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path}, config{})
 	check := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{})
+	// The check's engine as repair opens it: on the cases the search's
+	// engine collected (Options.Collected), without a collection of its own.
+	collected := *suite
+	collected.Cases = slices.Clone(suite.Cases)
+	checkCollected := newTestEngine(t, sandbox.Options{Suite: &collected, Target: tgt, Workers: 1, Python: py.Path, Verify: true, Collected: true}, config{})
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			for _, run := range []struct {
 				e    *Engine
 				want []fitness.Verdict
 				what string
-			}{{search, row.search, "search"}, {check, row.check, "check"}} {
+			}{{search, row.search, "search"}, {check, row.check, "check"}, {checkCollected, row.check, "check, collected by the search"}} {
 				out, err := run.e.Run(context.Background(), []byte(row.src), sandbox.RunOptions{})
 				if err != nil {
 					t.Fatal(err)
@@ -213,12 +247,18 @@ def add(a, b):
 						t.Errorf("%s: %s: %v (%s); want %v", run.what, suite.Cases[i].Name, r.Verdict, r.Detail, run.want[i])
 					}
 				}
-				if d := out.Results[1].Detail; run.what == "check" && !strings.Contains(d, row.detail) {
+				if d := out.Results[1].Detail; run.e != search && !strings.Contains(d, row.detail) {
 					t.Errorf("check: test_two's detail %q does not contain %q", d, row.detail)
 				}
 			}
 		})
 	}
+}
+
+// secondCall is a wrong add that runs attack, after imports, at its
+// second call (test_two's).
+func secondCall(imports, attack string) string {
+	return imports + "\n\ncalls = []\n\n\ndef add(a, b):\n    calls.append(1)\n    if len(calls) == 2:\n        " + attack + "\n    return a + b + 1\n"
 }
 
 // TestHostileDoctest: a doctest suite's verdicts come from the standard

@@ -169,11 +169,22 @@ func BenchmarkEvaluatePytestLarge(b *testing.B) {
 		b.Fatal(err)
 	}
 	sel := reaching(orig, p.Stmts[ch.Reach[0]].Line)
-	for _, mode := range []string{"partial", "selected"} {
+	var ve *Engine
+	for _, mode := range []string{"partial", "selected", "whole", "verify"} {
 		b.Run(mode, func(b *testing.B) {
 			o := sandbox.RunOptions{Change: &ch}
 			if mode == "selected" {
 				o.Select = sel
+			}
+			if mode == "whole" || mode == "verify" {
+				o = sandbox.RunOptions{Validate: true}
+			}
+			e := e
+			if mode == "verify" {
+				if ve == nil {
+					ve = newTestEngine(b, sandbox.Options{Suite: suite, Target: tgt, Python: py.Path, Workers: 1, Verify: true}, config{})
+				}
+				e = ve
 			}
 			if _, err := e.Run(ctx, cand, o); err != nil {
 				b.Fatal(err)

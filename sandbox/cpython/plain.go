@@ -71,8 +71,55 @@ func (e *Engine) RealPytest() bool { return e.pytest != nil }
 // installed plugins, with the target's import root first on sys.path, but
 // without the harness (see plain.py). It is the reference of the parity
 // check. A nil PlainRun without error means the engine has no such run: a
-// data suite, no pytest, or no project tree.
+// data suite, no pytest, or no project tree. With Options.Parity the run
+// started with the engine, once it had collected the tests: PlainPytest
+// waits for it.
 func (e *Engine) PlainPytest(ctx context.Context) (*PlainRun, error) {
+	if p := e.plain; p != nil {
+		select {
+		case <-p.done:
+			return p.run, p.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return e.plainPytest(ctx)
+}
+
+// plainStart is plain pytest's run started with the engine.
+type plainStart struct {
+	done   chan struct{} // closed once run and err are set
+	run    *PlainRun
+	err    error
+	cancel context.CancelFunc
+}
+
+// startPlain starts plain pytest's run of the original in the background
+// (nil when the engine has none): on two cores it then runs beside the
+// first server's start instead of after it, beside the original's run.
+func (e *Engine) startPlain() *plainStart {
+	if e.pytest == nil || e.tree == nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &plainStart{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(p.done)
+		p.run, p.err = e.plainPytest(ctx)
+	}()
+	return p
+}
+
+// stop kills the run if it still runs and waits for it: nothing of it
+// outlives the engine. (p may be nil.)
+func (p *plainStart) stop() {
+	if p != nil {
+		p.cancel()
+		<-p.done
+	}
+}
+
+func (e *Engine) plainPytest(ctx context.Context) (*PlainRun, error) {
 	if e.pytest == nil || e.tree == nil {
 		return nil, nil
 	}

@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"repair/fitness"
@@ -61,16 +63,69 @@ for name, m in list(sys.modules.items()):
 print(pytest.__version__)
 print("\0".join(sorted(paths)))`
 
+// pytestFound is FindPytest's answer for one interpreter, once a probe
+// ran to its end (mu held while one runs: engines opened at once, the
+// search's and the check's, probe once).
+type pytestFound struct {
+	mu   sync.Mutex
+	done bool
+	pt   *Pytest
+}
+
+var (
+	pytestMu    sync.Mutex
+	pytestFinds = map[string]*pytestFound{}
+)
+
 // FindPytest reports the pytest py can import, or nil when it has none.
+// The answer is kept for the process's life, as FindPython's: the probe
+// imports pytest and its plugins (0.1-0.2 s of CPU), and every engine a
+// repair of a test file opens (the search's, the check of delivered
+// fixes') asks.
 func FindPytest(ctx context.Context, py *Interpreter) *Pytest {
+	pytestMu.Lock()
+	f := pytestFinds[py.Path]
+	if f == nil {
+		f = &pytestFound{}
+		pytestFinds[py.Path] = f
+	}
+	pytestMu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.done {
+		pt, final := probePytest(ctx, py)
+		if !final {
+			return pt
+		}
+		f.done, f.pt = true, pt
+	}
+	if f.pt == nil {
+		return nil
+	}
+	pt := *f.pt
+	pt.Paths = slices.Clone(f.pt.Paths)
+	return &pt
+}
+
+// probePytest runs the probe; final is false when ctx ended it (the
+// answer is then not kept).
+func probePytest(ctx context.Context, py *Interpreter) (pt *Pytest, final bool) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py.Path, "-s", "-B", "-c", pytestProbe)
 	cmd.Env = []string{"PYTHONHASHSEED=0"}
 	out, err := cmd.Output()
-	if err != nil {
-		return nil
+	if ctx.Err() != nil {
+		return nil, false
 	}
+	if err != nil {
+		return nil, true
+	}
+	return parsePytestProbe(out), true
+}
+
+// parsePytestProbe reads the probe's output: the version, then the paths.
+func parsePytestProbe(out []byte) *Pytest {
 	lines := strings.SplitN(strings.TrimRight(string(out), "\n"), "\n", 2)
 	if len(lines) != 2 || lines[0] == "" {
 		return nil

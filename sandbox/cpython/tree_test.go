@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -241,8 +242,15 @@ func TestPackageInit(t *testing.T) {
 }
 
 // TestPlainPytest: plain pytest in the sandbox gives each test's outcome
-// and recognises what in the sandbox made a test fail.
+// and recognises what in the sandbox made a test fail, the same whether
+// it runs when asked or started with the engine (Options.Parity).
 func TestPlainPytest(t *testing.T) {
+	for _, parity := range []bool{false, true} {
+		t.Run(fmt.Sprintf("parity=%v", parity), func(t *testing.T) { testPlainPytest(t, parity) })
+	}
+}
+
+func testPlainPytest(t *testing.T, parity bool) {
 	py := realPytest(t)
 	outside := filepath.Join(t.TempDir(), "outside.txt")
 	if err := os.WriteFile(outside, []byte("x"), 0o644); err != nil {
@@ -285,7 +293,10 @@ def test_marked():
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: "m.py", Python: py.Path, Env: sandbox.Environment{Standard: true}}, config{})
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: "m.py", Python: py.Path, Env: sandbox.Environment{Standard: true}, Parity: parity}, config{})
+	if (e.plain != nil) != parity {
+		t.Errorf("plain pytest started with the engine: %v, want %v", e.plain != nil, parity)
+	}
 	run, err := e.PlainPytest(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -320,5 +331,38 @@ def test_marked():
 	}
 	if _, err := os.Stat(filepath.Join(dir, "written.txt")); err == nil {
 		t.Errorf("plain pytest wrote into the project's tree")
+	}
+}
+
+// TestPlainPytestClosed: an engine closed while the plain pytest run it
+// started (Options.Parity) still runs ends it: no process is left, and
+// PlainPytest says the run did not finish.
+func TestPlainPytestClosed(t *testing.T) {
+	py := realPytest(t)
+	dir := writeTree(t, map[string]string{
+		"m.py":      "def f():\n    return 1\n",
+		"test_m.py": "import time\nfrom m import f\n\ndef test_slow():\n    time.sleep(30)\n    assert f() == 1\n",
+	})
+	t.Chdir(dir)
+	suite, err := fitness.Load("test_m.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := newEngine(context.Background(), sandbox.Options{Suite: suite, Target: "m.py", Python: py.Path, Workers: 1, Env: sandbox.Environment{Standard: true}, Parity: true}, config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("Close took %v: it waited for the sleeping test", took)
+	}
+	if run, err := e.PlainPytest(context.Background()); err == nil {
+		t.Errorf("PlainPytest after Close: no error, want the run's end (started: %v, run %+v)", e.plain != nil, run)
+	}
+	if left := descendants(os.Getpid()); len(left) > 0 {
+		t.Errorf("processes left after Close: %v", left)
 	}
 }

@@ -27,11 +27,16 @@ function's __code__). The child then ends (the session may be
 corrupted) and the next case runs in a fresh one.
 
 Owns ON, MODULE, TAINT (the routes the running case took: the hook
-appends), ACTIVE, ORIGINAL_EQ (the original's classes that define __eq__
-or __ne__), the snapshots (SNAPS: the server's, the test file's) and END
-(the end of a case, a closure bound before any code under test runs).
+appends), ACTIVE, SETS (the attributes set or deleted so far: the hook
+counts) and AUDITED (whether that counts every change of a function's
+code or defaults), ORIGINAL_EQ (the original's classes that define
+__eq__ or __ne__), the snapshots (SNAPS: the server's, the test file's,
+each with quick's baseline) and END (the end of a case, a closure bound
+before any code under test runs).
 """
 import sys
+from itertools import chain, repeat
+from operator import attrgetter, is_, methodcaller
 
 from .protocol import RTE
 
@@ -41,6 +46,8 @@ ON = False  # the server checks delivered fixes
 MODULE = ""  # the target's module name
 TAINT = []  # what the running case's code under test did (hook)
 ACTIVE = [False]  # a case is running: the hook records
+SETS = [0]  # attributes set or deleted on any object so far (hook): quick reads it
+AUDITED = False  # every way of setting a function's code or defaults counts in SETS (probe_sets)
 ORIGINAL_EQ = frozenset()  # class names of the original that define __eq__ or __ne__
 SNAPS = [None, None]  # the test machinery as loaded (server), the test file's module (child)
 END = None  # end(result): the end of a case (make_end)
@@ -54,7 +61,7 @@ def configure(cfg, files, module):
     """Switches the check on for the suite cfg: the hook, watching frames
     of files (the target's) and objects of module; ORIGINAL_EQ from the
     original's source."""
-    global ON, ORIGINAL_EQ, MODULE, END
+    global ON, ORIGINAL_EQ, MODULE, END, AUDITED
     ON = bool(cfg.get("verify"))
     if not ON:
         return
@@ -76,13 +83,37 @@ def configure(cfg, files, module):
     ORIGINAL_EQ = frozenset(eq)
     candidate_doctest[0] = bool(cfg.get("doctest"))
     sys.addaudithook(make_hook(files, module))
+    AUDITED = probe_sets()
+
+
+def probe_sets():
+    """Whether this interpreter audits (object.__setattr__,
+    object.__delattr__) setting and deleting a function's code and
+    defaults, each counted in SETS: while SETS stays as it was, quick
+    does not read every function's. (CPython 3.11 does not audit setting
+    a class's attributes: classes' dicts are always compared.)"""
+    def f(a=1, *, b=2):
+        pass
+
+    code = f.__code__
+    for step in (lambda: setattr(f, "__code__", code), lambda: setattr(f, "__defaults__", (1,)),
+                 lambda: setattr(f, "__kwdefaults__", {"b": 2}), lambda: delattr(f, "__defaults__"),
+                 lambda: delattr(f, "__kwdefaults__")):
+        n = SETS[0]
+        try:
+            step()
+        except BaseException:
+            return False
+        if SETS[0] == n:
+            return False
+    return True
 
 
 def make_hook(files, module):
     """The audit hook: appends to TAINT what the code under test did."""
     getframe = sys._getframe
     busy = [False]
-    taint, active = TAINT, ACTIVE
+    taint, active, sets = TAINT, ACTIVE, SETS
     watch = frozenset((
         "sys._getframe", "sys._current_frames", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
         "object.__getattr__", "object.__setattr__", "object.__delattr__", "sys.settrace", "sys.setprofile", "open",
@@ -100,6 +131,8 @@ def make_hook(files, module):
         return mine, on, first
 
     def hook(event, args):
+        if event == "object.__setattr__" or event == "object.__delattr__":
+            sets[0] += 1  # first: even within the hook (quick)
         if busy[0] or not active[0] or (event not in watch and not event.startswith("ctypes.")):
             return
         busy[0] = True
@@ -144,11 +177,13 @@ def make_hook(files, module):
     return hook
 
 
-def snapshot(modules):
+def snapshot(modules, base=False):
     """What a case must leave as it is of modules: the code their dicts and
     their classes' dicts hold (functions, methods, classes, descriptors:
     data attributes, which pytest itself sets as it runs, are left out),
-    and their functions' code and defaults."""
+    and their functions' code and defaults (then, with base, quick's
+    baseline)."""
+    sets = SETS[0]
     dicts, funcs, seen = [], [], set()
 
     def add(d, name):
@@ -170,7 +205,10 @@ def snapshot(modules):
                         funcs.append((f, f.__code__, f.__defaults__, f.__kwdefaults__))
             elif type(v) is FunctionType:
                 funcs.append((v, v.__code__, v.__defaults__, v.__kwdefaults__))
-    return dicts, funcs
+    snap = [dicts, funcs, None]
+    if base:
+        snap[2] = baseline(snap, sets)
+    return snap
 
 
 def code_like(v):
@@ -184,7 +222,7 @@ def changed(snap, benign=None):
     when given, says which values added to a dict do not count."""
     if snap is None:
         return None
-    dicts, funcs = snap
+    dicts, funcs = snap[0], snap[1]
     missing = changed  # any object that is not a value of the dicts
     for d, copy, name in dicts:
         for k, v in copy.items():
@@ -200,6 +238,63 @@ def changed(snap, benign=None):
     return None
 
 
+# Types whose instances can never become code (code_like): not callable,
+# no subclass of a descriptor type, their __class__ not assignable, and
+# the types themselves immutable.
+# By id: hashing a type may run its metaclass's code.
+INERT = frozenset(map(id, (str, int, float, complex, bool, type(None), bytes, tuple, frozenset, dict, list, set,
+                           type(Ellipsis), type(NotImplemented), type(int.__dict__["real"]),
+                           type(FunctionType.__dict__["__globals__"]), type(type.__dict__))))
+DESCRIPTORS = (property, staticmethod, classmethod)
+values_of = methodcaller("values")
+code_of, defaults_of, kwdefaults_of = attrgetter("__code__"), attrgetter("__defaults__"), attrgetter("__kwdefaults__")
+
+
+def baseline(snap, sets):
+    """The state of snap's dicts now, when changed(snap) is None and SETS
+    was sets before it looked: every key and value (by identity), each
+    dict's size, the values that are data (not in the snapshot's copy)
+    and could become code."""
+    dicts, funcs = snap[0], snap[1]
+    ds = tuple(d for d, _, _ in dicts)
+    data = tuple(v for d, copy, _ in dicts for k, v in d.items() if k not in copy and id(type(v)) not in INERT)
+    return (ds, list(map(len, ds)), tuple(chain.from_iterable(ds)), tuple(chain.from_iterable(map(values_of, ds))),
+            data, sets, tuple(f[0] for f in funcs), tuple(f[1] for f in funcs), tuple(f[2] for f in funcs),
+            tuple(f[3] for f in funcs))
+
+
+def quick(snap):
+    """changed(snap) without benign, in C loops while nothing changed
+    since the last time it found nothing (the baseline): when every dict
+    holds the same keys and values (identical, in the same order) as
+    then, the values that were data are still not code, and every
+    function has its code and defaults, changed's loops, which read
+    nothing else, would find nothing either. The functions' code and
+    defaults (an audited read: a call of the hook per function) are read
+    only when an attribute was set or deleted since the baseline (SETS:
+    the hook counts them), or the interpreter does not audit setting them
+    (AUDITED). Otherwise changed decides and names the change, and a
+    state it finds clean is the next baseline. (docs/engines.md, "What a
+    test file's verdict rests on")"""
+    if snap is None:
+        return None
+    b = snap[2]
+    if b is not None:
+        ds, lens, keys, vals, data, sets, fs, codes, defaults, kwdefaults = b
+        if (list(map(len, ds)) == lens and all(map(is_, chain.from_iterable(ds), keys))
+                and all(map(is_, chain.from_iterable(map(values_of, ds)), vals))
+                and not any(map(callable, data)) and not any(map(isinstance, data, repeat(DESCRIPTORS)))
+                and ((AUDITED and SETS[0] == sets)
+                     or (all(map(is_, map(code_of, fs), codes)) and all(map(is_, map(defaults_of, fs), defaults))
+                         and all(map(is_, map(kwdefaults_of, fs), kwdefaults))))):
+            return None
+    sets = SETS[0]
+    what = changed(snap)
+    if what is None:
+        snap[2] = baseline(snap, sets)
+    return what
+
+
 def take_server_snapshot(harness):
     """Records the test machinery once pytest (or the built-in runner) is
     loaded: the harness's modules and every loaded module of MACHINERY."""
@@ -211,13 +306,13 @@ def take_server_snapshot(harness):
     for name, m in list(sys.modules.items()):
         if m is not None and name.split(".")[0] in MACHINERY:
             mods.append(m)
-    SNAPS[0] = snapshot(mods)
+    SNAPS[0] = snapshot(mods, True)
 
 
 def took_test_module(m):
     """Records the test file's module once collected or loaded (a child's)."""
     if ON:
-        SNAPS[1] = snapshot([m])
+        SNAPS[1] = snapshot([m], True)
 
 
 def begin():
@@ -231,7 +326,7 @@ def make_end():
     may rebind this module's globals): end(result) is result, a case's
     (status, payload, detail), or the failure the check makes of it, and
     whether the child must end."""
-    taint, active, snaps, diff = TAINT, ACTIVE, SNAPS, changed
+    taint, active, snaps, diff = TAINT, ACTIVE, SNAPS, quick
 
     def end(result):
         active[0] = False
