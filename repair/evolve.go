@@ -83,7 +83,7 @@ func (st *search) evolve(ctx context.Context) error {
 		if ind, ok := st.immigrant(); ok {
 			cands[i] = ind
 		} else {
-			cands[i].patch = st.mutant(nil, st.rngFor(0, i))
+			cands[i] = st.mutant(nil, st.rngFor(0, i))
 		}
 	}
 	var pop []individual
@@ -158,7 +158,7 @@ func (st *search) evolve(ctx context.Context) error {
 				if ind, ok := st.immigrant(); ok {
 					cands[i] = ind
 				} else {
-					cands[i] = individual{patch: st.mutant(nil, st.rngFor(gen+1, len(cands)+i))}
+					cands[i] = st.mutant(nil, st.rngFor(gen+1, len(cands)+i))
 				}
 			}
 		}
@@ -376,10 +376,11 @@ func (st *search) children(next []individual, gen, i int, a, b program.Patch, se
 		if len(next) == o.Population {
 			break
 		}
+		ind := individual{patch: c}
 		if sel.Float64() < o.MutationRate {
-			c = st.mutant(c, st.rngFor(gen, i+k))
+			ind = st.mutant(c, st.rngFor(gen, i+k))
 		}
-		next = append(next, individual{patch: c})
+		next = append(next, ind)
 	}
 	return next
 }
@@ -410,12 +411,8 @@ func (st *search) fresh(s *mutate.Stream) (individual, bool) {
 		if !ok {
 			break
 		}
-		pt := program.Patch{e}
-		src, ch := st.prog.RenderChange(pt)
-		k := fitness.KeyOf(src)
-		if !st.seen[k] && !st.bred[k] {
-			st.bred[k] = true
-			return individual{patch: pt, src: src, change: ch, key: k}, true
+		if ind, ok := st.novel(program.Patch{e}); ok {
+			return ind, true
 		}
 	}
 	return individual{}, false
@@ -438,7 +435,7 @@ const neighbourhoodLimit = 50_000
 // The search spends its evaluations on programs it has not seen: a
 // mutation whose result renders to an already evaluated program (or one
 // bred earlier in this generation) is drawn again, a few times.
-func (st *search) mutant(parent program.Patch, rng *rand.Rand) program.Patch {
+func (st *search) mutant(parent program.Patch, rng *rand.Rand) individual {
 	if len(parent) >= st.opts.MaxEdits {
 		parent = parent[len(parent)-st.opts.MaxEdits+1:]
 	}
@@ -449,26 +446,36 @@ func (st *search) mutant(parent program.Patch, rng *rand.Rand) program.Patch {
 			if e, ok := mutate.Refine(st.mctx, st.opts.Operators, parent[i], rng); ok {
 				child = slices.Clone(parent)
 				child[i] = e
-				if k := fitness.KeyOf(st.prog.Render(child)); !st.seen[k] && !st.bred[k] {
-					st.bred[k] = true
-					break
+				if ind, ok := st.novel(child); ok {
+					return ind
 				}
 				continue
 			}
 		}
 		e, _, ok := st.mut.Mutate(st.mctx, rng)
 		if !ok {
-			return parent
+			return individual{patch: parent}
 		}
 		child = make(program.Patch, 0, len(parent)+1)
 		child = append(append(child, parent...), e)
-		k := fitness.KeyOf(st.prog.Render(child))
-		if !st.seen[k] && !st.bred[k] {
-			st.bred[k] = true
-			break
+		if ind, ok := st.novel(child); ok {
+			return ind
 		}
 	}
-	return child
+	return individual{patch: child}
+}
+
+// novel reports whether patch pt renders to a program neither evaluated
+// nor bred yet, and then marks it bred; the individual keeps its
+// rendering, which its evaluation takes.
+func (st *search) novel(pt program.Patch) (individual, bool) {
+	src, ch := st.prog.RenderChange(pt)
+	k := fitness.KeyOf(src)
+	if st.seen[k] || st.bred[k] {
+		return individual{}, false
+	}
+	st.bred[k] = true
+	return individual{patch: pt, src: src, change: ch, key: k}, true
 }
 
 // freshTries bounds the draws for a mutant not seen before.
