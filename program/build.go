@@ -374,12 +374,16 @@ func (b *builder) checkIndent() {
 			continue
 		}
 		first := &p.Stmts[blk.Stmts[0]]
-		c8, c1 := indentCols(afterCR(p.Src[p.lineStarts[first.Line-1]:first.Start]))
+		ind := afterCR(p.Src[p.lineStarts[first.Line-1]:first.Start])
+		c8, c1 := indentCols(ind)
 		if bi == 0 {
 			if c1 != 0 {
 				b.fail(first.Start, "unexpected indent")
 			}
-		} else {
+		} else if isBlank(ind) {
+			// (Not a body on its header's line, which may be the last
+			// line of a header that a string spans: while s == """a
+			// b""": f().)
 			h8, h1 := indentCols(leadingSpace(p.Src[b.headerOf[bi]:]))
 			if c8 <= h8 || c1 <= h1 {
 				b.fail(first.Start, "expected an indented block")

@@ -285,3 +285,20 @@ func TestSortSites(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyOnHeadersLastLine: a body on the last line of a header that a
+// string spans is on its header's line, whatever the header's
+// indentation: it parsed with spaces and was refused with a tab (the
+// fuzzer found it in a generated program Python compiles).
+func TestBodyOnHeadersLastLine(t *testing.T) {
+	for _, indent := range []string{"    ", "\t", "            \t"} {
+		src := "def f(x):\n" + indent + "while x is '''a\nb''': x = g()\n" + indent + "return x\n"
+		p, err := Parse("x.py", []byte(src))
+		if err != nil {
+			t.Fatalf("indent %q: %v", indent, err)
+		}
+		if got := string(p.Render(nil)); got != src {
+			t.Errorf("indent %q: renders %q", indent, got)
+		}
+	}
+}
