@@ -28,17 +28,9 @@ import (
 func (st *search) deliver(c individual) (bool, error) {
 	ctx, log, res := st.outer, st.log, st.result
 	t0 := time.Now()
-	// The guard checks the fix while it is validated (its own engine): a
-	// fix that fails the validation drops the check.
-	var checked func(*Fix) error
-	fix, flaky, check, err := st.finish(ctx, c, func(src []byte) { checked = st.checkLater(ctx, src) })
+	fix, flaky, side, err := st.finish(ctx, c)
 	res.ReduceTime += time.Since(t0)
-	if check != nil {
-		defer check.wait() // nothing of it outlives the delivery
-	}
-	if checked != nil {
-		defer checked(nil) // unless waited for below
-	}
+	defer side.stop() // nothing of it outlives the delivery
 	if errors.Is(err, errDelivered) {
 		return false, nil
 	}
@@ -67,14 +59,9 @@ func (st *search) deliver(c individual) (bool, error) {
 		fmt.Fprintf(log, "repair: cases %v changed verdict when the fix ran again: not claimed as plausible\n", caseNames(st.suite, flaky))
 		return !st.opts.All && len(res.Fixes) == 0, nil
 	}
-	// Two fixes may reduce to the same program.
-	k := fitness.KeyOf(fix.Source)
-	if st.delivered[k] {
-		return false, nil
-	}
-	st.delivered[k] = true
+	st.delivered[fitness.KeyOf(fix.Source)] = true
 	var why string
-	if r := check.wait(); r != nil {
+	if r := side.check.wait(); r != nil {
 		// The check's time is its run's, most of it beside the validation.
 		if r.err != nil {
 			return true, r.err
@@ -92,10 +79,7 @@ func (st *search) deliver(c individual) (bool, error) {
 		return false, nil
 	}
 	t1 := time.Now()
-	if checked == nil {
-		checked = st.checkLater(ctx, fix.Source)
-	}
-	if err := checked(fix); err != nil {
+	if err := side.guard(fix); err != nil {
 		return true, err
 	}
 	res.GuardTime += time.Since(t1)
@@ -118,12 +102,11 @@ func (st *search) deliver(c individual) (bool, error) {
 }
 
 // finish reduces a plausible candidate, re-validates it in a fresh run,
-// and describes it. flaky lists the cases whose verdict changed. Once
-// reduced, it calls reduced with the fix's source (without donors) before
-// the validation. Its run under the check of delivered fixes (check, nil
-// when there is none) starts beside the validation: the caller waits for
-// it.
-func (st *search) finish(ctx context.Context, c individual, reduced func(src []byte)) (fix *Fix, flaky []int, check *checkRun, err error) {
+// and describes it. flaky lists the cases whose verdict changed. Its run
+// under the check of delivered fixes and the overfitting guard's check
+// start beside the validation (side): the caller waits for them, or
+// stops them.
+func (st *search) finish(ctx context.Context, c individual) (fix *Fix, flaky []int, side *beside, err error) {
 	p := st.prog
 	patch := c.patch
 	if st.opts.Reduce && len(patch) > 1 {
@@ -146,16 +129,13 @@ func (st *search) finish(ctx context.Context, c individual, reduced func(src []b
 		// validated again.
 		return nil, nil, nil, errDelivered
 	}
-	if reduced != nil {
-		reduced(stripped)
-	}
-	check = st.startCheck(ctx, stripped)
+	side = &beside{check: st.startCheck(ctx, stripped), guard: st.checkLater(ctx, stripped)}
 	// A fresh run with the suite's own timeouts, not from the cache: a fix
 	// must pass twice.
 	vo := sandbox.RunOptions{Lenient: st.opts.Lenient, Validate: true}
 	o, err := st.run(ctx, src, vo)
 	if err != nil {
-		return nil, nil, check, err
+		return nil, nil, side, err
 	}
 	if o.CompileError != "" || !allPassed(o) {
 		// Once more: a flaky case passes now and then; a fix the
@@ -163,10 +143,10 @@ func (st *search) finish(ctx context.Context, c individual, reduced func(src []b
 		// same way again.
 		o2, err := st.run(ctx, src, vo)
 		if err != nil {
-			return nil, nil, check, err
+			return nil, nil, side, err
 		}
 		if sameVerdicts(o, o2) {
-			return nil, nil, check, &rejection{o: o, src: src}
+			return nil, nil, side, &rejection{o: o, src: src}
 		}
 	}
 	for i, r := range o.Results {
@@ -187,7 +167,7 @@ func (st *search) finish(ctx context.Context, c individual, reduced func(src []b
 	for _, e := range patch {
 		fix.Describe = append(fix.Describe, p.Describe(e))
 	}
-	return fix, flaky, check, nil
+	return fix, flaky, side, nil
 }
 
 // sortFixes orders fixes the best first: fewest generated inputs broken,
@@ -445,6 +425,24 @@ func (st *search) check(ctx context.Context, src []byte) (*guard.Report, string,
 // change of behaviour).
 func (st *search) guardRun() sandbox.RunOptions {
 	return sandbox.RunOptions{Timeout: max(2*st.result.SearchTimeout, 20*time.Millisecond)}
+}
+
+// beside is what runs beside a fix's validation (finish), each on an
+// engine of its own: its run under the check of delivered fixes and the
+// overfitting guard's check (checkLater's wait).
+type beside struct {
+	check *checkRun
+	guard func(*Fix) error
+}
+
+// stop stops what still runs and waits for it (nothing once both were
+// waited for); b may be nil.
+func (b *beside) stop() {
+	if b == nil {
+		return
+	}
+	b.check.wait()
+	b.guard(nil)
 }
 
 // errDelivered: a plausible candidate reduces to a fix already delivered.
