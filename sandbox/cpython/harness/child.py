@@ -229,9 +229,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         end_case, begin_case = verify.END, verify.begin
     calls = None
     trace_all = cov and not pytest_mode
-    # call_with_coverage's state: the import's lines, the module kept (its
-    # module, dict and copy) and same_import.
-    import_cov = [None, None, None, None, same_import] if trace_all and same_import else None
+    import_cov = ImportCov(same_import) if trace_all and same_import else None
     # Plain calls (PLAIN) run inlined, as in run_pure_calls, when nothing
     # wraps a case: no coverage, recording, check, lenient runtime or
     # pytest session.
@@ -402,15 +400,27 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     hdr_pack(shm, 0, -1, clock(), used, i)
 
 
+class ImportCov:
+    """call_with_coverage's state across one run's call cases: the lines
+    of the traced import, and with keep (run_pure_calls' keep_module: 2 or
+    3; 0 once the module cannot be kept) the import the cases share, its
+    dict and, for 2, a copy the dict must still equal after a case."""
+
+    __slots__ = ("lines", "module", "d", "snap", "keep")
+
+    def __init__(self, keep):
+        self.lines = self.module = self.d = self.snap = None
+        self.keep = keep if keep >= 2 else 0
+
+
 def call_with_coverage(ctx, c, tracer, covmv, st):
     """ctx.run_call(c) with coverage, the import traced only the first
-    time (st[0] then holds its lines): pure code imports the same way every
-    time, and tracing a large module's import was most of what a case
-    cost. With st[4] 2 or 3 (run_pure_calls' keep_module), the cases share
-    one import (st[1:4]: its module, dict and, for 2, a copy the dict must
-    still equal after a case) while it holds what a fresh import would."""
+    time (st.lines then holds its lines): pure code imports the same way
+    every time, and tracing a large module's import was most of what a
+    case cost. With st.keep, the cases share one import while it holds
+    what a fresh import would."""
     d = None
-    if st[0] is None:
+    if st.lines is None:
         sys.settrace(tracer)
         try:
             d = ctx.fresh(candidate.MODULE)
@@ -418,18 +428,18 @@ def call_with_coverage(ctx, c, tracer, covmv, st):
             sys.settrace(None)
             return ctx.raised(e)
         sys.settrace(None)
-        st[0] = bytes(covmv)
+        st.lines = bytes(covmv)
     else:
-        covmv[:] = st[0]
-        if st[2] is not None:
-            d = st[2]
-            modules[candidate.MODULE] = st[1]
-        elif st[4] >= 2:
-            m, d, snap = ctx.reusable_module(st[4] == 2)
+        covmv[:] = st.lines
+        if st.d is not None:
+            d = st.d
+            modules[candidate.MODULE] = st.module
+        elif st.keep:
+            m, d, snap = ctx.reusable_module(st.keep == 2)
             if d is None:
-                st[4] = 0
+                st.keep = 0
             else:
-                st[1], st[2], st[3] = m, d, snap
+                st.module, st.d, st.snap = m, d, snap
         if d is None:
             try:
                 d = ctx.fresh(candidate.MODULE)
@@ -440,8 +450,8 @@ def call_with_coverage(ctx, c, tracer, covmv, st):
         return ctx.run_call_in(c, d)
     finally:
         sys.settrace(None)
-        if st[2] is not None and st[4] == 2 and st[2] != st[3]:
-            st[1] = st[2] = st[3] = None
+        if st.d is not None and st.keep == 2 and st.d != st.snap:
+            st.module = st.d = st.snap = None
 
 
 def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=None):
