@@ -12,15 +12,20 @@ import (
 	"testing"
 )
 
-// FuzzParse: Parse never panics on arbitrary bytes, and a program that
-// parses renders back to itself under the empty patch and under every
-// single deletion to text that parses again.
-func FuzzParse(f *testing.F) {
+// addCorpus seeds f with the corpus programs.
+func addCorpus(f *testing.F) {
 	files, _ := filepath.Glob("testdata/corpus/*.py")
 	for _, file := range files {
 		src, _ := os.ReadFile(file)
 		f.Add(src)
 	}
+}
+
+// FuzzParse: Parse never panics on arbitrary bytes, and a program that
+// parses renders back to itself under the empty patch and under every
+// single deletion to text that parses again.
+func FuzzParse(f *testing.F) {
+	addCorpus(f)
 	f.Add([]byte("if x: a; b\nelse: c\n"))
 	f.Add([]byte("\xef\xbb\xbfx = 1"))
 	f.Add([]byte("def f(:\n"))

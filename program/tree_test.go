@@ -124,11 +124,7 @@ func TestFlatTreeMatchesBinding(t *testing.T) {
 
 // FuzzFlatTree: the flat tree matches the binding's on arbitrary bytes.
 func FuzzFlatTree(f *testing.F) {
-	files, _ := filepath.Glob("testdata/corpus/*.py")
-	for _, file := range files {
-		src, _ := os.ReadFile(file)
-		f.Add(src)
-	}
+	addCorpus(f)
 	f.Add([]byte("a < # c\n b\n"))
 	f.Add([]byte("x[1 \\\n]\n"))
 	f.Add([]byte("match x:\n  case [a, *b] if a: # c\n    pass\n"))
