@@ -355,6 +355,9 @@ func indentCols(ind []byte) (c8, c1 int) {
 	for _, c := range ind {
 		if c == '\t' {
 			c8 = (c8/8 + 1) * 8
+		} else if c == '\f' {
+			c8, c1 = 0, 0 // CPython's tokenizer starts the line's columns again
+			continue
 		} else {
 			c8++
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -134,6 +135,11 @@ func Parse(path string, src []byte) (*Program, error) {
 	if e := p.firstError(root, base); e != nil {
 		return nil, inputerr.Wrap(e)
 	}
+	if i := nonPrintable(tree, src[base:]); i >= 0 {
+		line, col := p.position(i + base)
+		return nil, inputerr.Wrap(&SyntaxError{Path: path, Line: line, Col: col,
+			Msg: fmt.Sprintf("invalid non-printable character U+%04X", src[base+i])})
+	}
 	if n := keywordAsName(root, src[base:]); n != nil {
 		line, col := p.position(int(n.StartByte()) + base)
 		return nil, inputerr.Wrap(&SyntaxError{Path: path, Line: line, Col: col,
@@ -145,6 +151,41 @@ func Parse(path string, src []byte) (*Program, error) {
 		return nil, inputerr.Wrap(b.err)
 	}
 	return p, nil
+}
+
+// nonPrintable returns the offset of the first control character of src
+// (but tab, line feed, carriage return and form feed) outside its strings
+// and comments, or -1. Python refuses them there ("invalid non-printable
+// character"); the grammar takes a vertical tab for a space, so a file
+// with one parsed, and deleting what stood before it left text that did
+// not.
+func nonPrintable(t *tree, src []byte) int {
+	bad := func(c byte) bool {
+		return c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f
+	}
+	if !slices.ContainsFunc(src, bad) {
+		return -1
+	}
+	var spans [][2]int // strings and comments, in document order
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		if k := n.Type(); k == "string" || k == "comment" {
+			if l := len(spans); l > 0 && int(n.StartByte()) < spans[l-1][1] {
+				continue // inside the last (a string in an f-string)
+			}
+			spans = append(spans, [2]int{int(n.StartByte()), int(n.EndByte())})
+		}
+	}
+	for i, c := range src {
+		if !bad(c) {
+			continue
+		}
+		j, _ := slices.BinarySearchFunc(spans, i, func(s [2]int, i int) int { return s[1] - 1 - i })
+		if j == len(spans) || i < spans[j][0] {
+			return i
+		}
+	}
+	return -1
 }
 
 func firstInvalidUTF8(b []byte) int {

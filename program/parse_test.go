@@ -33,6 +33,8 @@ func TestParseErrors(t *testing.T) {
 		{"python 2 print", "print \"hi\"\n", "x.py:1:1: syntax error: Python 2 print statement (use print(...))"},
 		{"stray token", "x = = 1\n", "x.py:1:"},
 		{"binary", "x = 1\n\x00\x01", "x.py:2: binary file (NUL byte), not Python source"},
+		{"vertical tab", "x = 1\n\v0\n", "x.py:2:1: syntax error: invalid non-printable character U+000B"},
+		{"form feed, then a statement less indented", "if x:\n    \fy = 1\n", "x.py:1:6: syntax error: expected an indented block"},
 		{"latin-1", "x = 1\ns = '\xe9'\n", "x.py:2: not UTF-8 text (invalid byte 0xe9); save the file as UTF-8"},
 	}
 	for _, tt := range tests {
@@ -299,6 +301,17 @@ func TestBodyOnHeadersLastLine(t *testing.T) {
 		}
 		if got := string(p.Render(nil)); got != src {
 			t.Errorf("indent %q: renders %q", indent, got)
+		}
+	}
+}
+
+// TestControlCharactersInStrings: Python takes control characters in
+// strings and comments, and a form feed in indentation (its columns start
+// again after it), so the parser does.
+func TestControlCharactersInStrings(t *testing.T) {
+	for _, src := range []string{"s = '\v\x01'\n", "x = 1  # \v\x7f\n", "s = f'{\"\v\"} \v'\n", "\fx = 1\n", "if x:\n\f    y = 1\n"} {
+		if _, err := Parse("x.py", []byte(src)); err != nil {
+			t.Errorf("%q: %v", src, err)
 		}
 	}
 }
