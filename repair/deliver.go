@@ -41,7 +41,9 @@ func (st *search) deliver(c individual) (bool, error) {
 		// and the search goes on.
 		res.Rejected++
 		for _, k := range []fitness.Key{c.key, fitness.KeyOf(rej.src)} {
+			st.judgedMu.Lock()
 			st.judged[k] = rej.o
+			st.judgedMu.Unlock()
 			if err := st.cache.Put(k, rej.o); err != nil {
 				return true, err
 			}

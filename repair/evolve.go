@@ -91,30 +91,26 @@ func (st *search) evolve(ctx context.Context) error {
 	flat, best := 0, -1.0 // generations in a row without a better best
 	for gen := 0; ; gen++ {
 		before := st.evals
-		n, budgetHit, err := st.evaluate(ctx, cands)
+		// Plausible candidates are delivered in index order as soon as
+		// they and the candidates before them are scored.
+		n, budgetHit, err := st.evaluate(ctx, cands, func(i int) (bool, error) {
+			if cands[i].fit != 1 || st.fixes[cands[i].key] {
+				return false, nil
+			}
+			st.fixes[cands[i].key] = true
+			c := cands[i]
+			c.patch = st.prog.Applied(c.patch)
+			c.gen = gen
+			stop, err := st.deliver(c)
+			st.stop = stop && err == nil
+			return stop, err
+		})
 		if st.evals == before {
 			stale++
 		} else {
 			stale = 0
 		}
 		st.result.Generations = gen + 1
-		// Plausible candidates, in index order, among the evaluated prefix.
-		for i := 0; i < n; i++ {
-			if cands[i].fit == 1 && !st.fixes[cands[i].key] {
-				st.fixes[cands[i].key] = true
-				c := cands[i]
-				c.patch = st.prog.Applied(c.patch)
-				c.gen, c.evals = gen, st.evals
-				stop, derr := st.deliver(c)
-				if derr != nil {
-					return derr
-				}
-				if stop {
-					st.stop = true
-					break
-				}
-			}
-		}
 		st.report(gen, cands[:n])
 		switch {
 		case err != nil:
@@ -179,11 +175,18 @@ const staleLimit = 10
 
 // evaluate renders and scores the population. Candidates are taken in
 // index order; when the evaluation budget runs out only a prefix is
-// evaluated. It returns the length of the fully evaluated prefix, whether
-// the budget was hit, and an error when the context ended (the prefix is
-// then the longest run of completed candidates from index 0) or the tool
-// broke.
-func (st *search) evaluate(ctx context.Context, pop []individual) (int, bool, error) {
+// evaluated. found is called, on the caller's goroutine and in index
+// order, with each candidate as soon as it and every candidate before it
+// are scored, while the later ones are still running: a fix is
+// delivered without waiting for the rest of its generation. When found
+// says stop, the candidates after it are abandoned: the generation ends
+// at it, and the evaluations count only the candidates up to it, so
+// that the count does not depend on how far the others got. evaluate
+// returns the length of the fully scored prefix, whether the budget was
+// hit, and an error when the context ended (the prefix is then the
+// longest run of completed candidates from index 0), the tool broke or
+// found failed.
+func (st *search) evaluate(ctx context.Context, pop []individual, found func(i int) (stop bool, err error)) (int, bool, error) {
 	n := len(pop)
 	budgetHit := false
 	for i := range pop {
@@ -201,38 +204,91 @@ func (st *search) evaluate(ctx context.Context, pop []individual) (int, bool, er
 			st.seen[ind.key] = true
 			st.evals++
 		}
+		ind.evals = st.evals
 	}
-	g, gctx := errgroup.WithContext(ctx)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g, gctx := errgroup.WithContext(cctx)
 	g.SetLimit(st.opts.Workers)
-	var mu sync.Mutex
-	for i := 0; i < n; i++ {
-		ind := &pop[i]
-		g.Go(func() error {
-			e, err := st.cache.EvalKey(gctx, ind.key, func(c context.Context) (*fitness.Outcome, error) {
-				if o := st.judged[ind.key]; o != nil {
-					return o, nil
+	scored := make(chan int, n) // indexes, as their candidates are scored
+	finished := make(chan error, 1)
+	// No candidate starts while found delivers a fix: the fix's
+	// validation and checks get the CPUs (those running finish).
+	var delivering sync.Mutex
+	go func() {
+		for i := 0; i < n && gctx.Err() == nil; i++ {
+			ind := &pop[i]
+			delivering.Lock()
+			delivering.Unlock()
+			g.Go(func() error {
+				e, err := st.cache.EvalKey(gctx, ind.key, func(c context.Context) (*fitness.Outcome, error) {
+					if o := st.judgedOutcome(ind.key); o != nil {
+						return o, nil
+					}
+					return st.runCandidate(c, ind.src, &ind.change)
+				})
+				if err != nil {
+					return err
 				}
-				return st.runCandidate(c, ind.src, &ind.change)
+				ind.fit = e.Score
+				scored <- i
+				return nil
 			})
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			ind.fit, ind.done = e.Score, true
-			mu.Unlock()
-			return nil
-		})
-	}
-	err := g.Wait()
-	if err != nil {
-		// The completed prefix still counts.
-		k := 0
-		for k < n && pop[k].done {
-			k++
 		}
-		n = k
+		finished <- g.Wait()
+	}()
+	// The scored prefix (pop[:k]) grows as candidates finish; found sees
+	// it in order.
+	k := 0
+	running := true
+	var err error
+	for {
+		select {
+		case i := <-scored:
+			pop[i].done = true
+		case err = <-finished:
+			running = false
+			for len(scored) > 0 {
+				pop[<-scored].done = true
+			}
+		}
+		for ; k < n && pop[k].done; k++ {
+			if found == nil {
+				continue
+			}
+			delivering.Lock()
+			stop, ferr := found(k)
+			delivering.Unlock()
+			if ferr != nil || stop {
+				// The rest of the generation is abandoned.
+				cancel()
+				if running {
+					<-finished
+				}
+				if ferr != nil {
+					return k, budgetHit, ferr
+				}
+				st.evals = pop[k].evals
+				return k + 1, budgetHit, nil
+			}
+		}
+		if !running {
+			break
+		}
 	}
-	return n, budgetHit, err
+	if err == nil && k < n {
+		// Candidates were left out when ctx ended.
+		err = ctx.Err()
+	}
+	return k, budgetHit, err
+}
+
+// judgedOutcome is the outcome of a candidate whose validation failed
+// twice alike (search.judged), or nil.
+func (st *search) judgedOutcome(k fitness.Key) *fitness.Outcome {
+	st.judgedMu.Lock()
+	defer st.judgedMu.Unlock()
+	return st.judged[k]
 }
 
 // searchRun are the engine options of candidates during the search.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"repair/fitness"
@@ -13,13 +14,13 @@ import (
 // fakeEngine is a sandbox.Engine over a Runner, counting its runs.
 type fakeEngine struct {
 	run  Runner
-	runs int
+	runs atomic.Int64 // a fix's validation runs beside its generation's candidates
 }
 
 func (e *fakeEngine) Name() string { return "cpython" }
 func (e *fakeEngine) Close() error { return nil }
 func (e *fakeEngine) Run(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
-	e.runs++
+	e.runs.Add(1)
 	return e.run(ctx, src, o)
 }
 
@@ -76,8 +77,8 @@ func TestHybrid(t *testing.T) {
 				if st.Agree != tt.wantAgree {
 					t.Errorf("seed %d: agree = %v, want %v (%s)", seed, st.Agree, tt.wantAgree, st.Mismatch)
 				}
-				if (st.Search > 0) != tt.wantOnFast || (fast.runs > 1) != tt.wantOnFast {
-					t.Errorf("seed %d: %d search runs on the fast engine (%d in all), want some: %v", seed, st.Search, fast.runs, tt.wantOnFast)
+				if (st.Search > 0) != tt.wantOnFast || (fast.runs.Load() > 1) != tt.wantOnFast {
+					t.Errorf("seed %d: %d search runs on the fast engine (%d in all), want some: %v", seed, st.Search, fast.runs.Load(), tt.wantOnFast)
 				}
 				if st.Rejected != 2*res.Rejected {
 					t.Errorf("seed %d: %d validations rejected, %d fixes rejected: each is validated twice", seed, st.Rejected, res.Rejected)

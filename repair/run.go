@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,7 +50,10 @@ type search struct {
 	// judged are the outcomes of candidates whose validation failed twice
 	// alike, which the search's runs of them return (the cache may evict
 	// them).
-	judged map[fitness.Key]*fitness.Outcome
+	// They are written while the generation's other candidates run
+	// (judgedMu).
+	judged   map[fitness.Key]*fitness.Outcome
+	judgedMu sync.Mutex
 	// After a suspect fix (guard.Report.Suspect) the search goes on until
 	// graceEvals evaluations or graceTime from start.
 	graceEvals  int

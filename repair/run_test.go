@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -148,6 +149,58 @@ func TestDeterminism(t *testing.T) {
 		if diff := cmp.Diff(got[0], got[2]); diff != "" {
 			t.Errorf("seed %d: workers 1 vs 7 differ (-1 +7):\n%s", seed, diff)
 		}
+	}
+}
+
+// TestFixBeforeGenerationEnds: a fix is delivered as soon as it and the
+// candidates before it are scored, not when its generation ends; when it
+// ends the search, the candidates after it are abandoned and not counted.
+func TestFixBeforeGenerationEnds(t *testing.T) {
+	p := parseMiddle(t)
+	plain := fakeRunner(nil)
+	abandoned := 0
+	var waited atomic.Bool
+	for _, seed := range []uint64{1, 2, 3, 4, 5} {
+		var fixRan atomic.Bool
+		var gone atomic.Int64
+		run := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+			out, err := plain(ctx, src, o)
+			if err != nil || o.Validate || o.Coverage {
+				return out, err
+			}
+			if allPassed(out) {
+				fixRan.Store(true)
+				return out, nil
+			}
+			if fixRan.Load() && !waited.Load() {
+				// A candidate after the fix: it runs until abandoned.
+				select {
+				case <-ctx.Done():
+					gone.Add(1)
+					return nil, ctx.Err()
+				case <-time.After(5 * time.Second):
+					waited.Store(true)
+					t.Errorf("seed %d: the fix waited for the end of its generation", seed)
+				}
+			}
+			return out, nil
+		}
+		opts := Defaults()
+		opts.Seed, opts.Workers, opts.Reduce = seed, 1, false
+		res, err := Run(context.Background(), p, fakeSuite(10), run, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Fixes) != 1 || res.StopReason != "found" {
+			t.Fatalf("seed %d: %d fixes, stop %q", seed, len(res.Fixes), res.StopReason)
+		}
+		if f := res.Fixes[0]; f.Evaluations != res.Evaluations {
+			t.Errorf("seed %d: the fix came after %d evaluations, the run counts %d", seed, f.Evaluations, res.Evaluations)
+		}
+		abandoned += int(gone.Load())
+	}
+	if abandoned == 0 {
+		t.Errorf("no seed's fix came before the end of its generation: the test shows nothing")
 	}
 }
 
