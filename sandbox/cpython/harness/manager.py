@@ -159,6 +159,7 @@ class Manager:
         self.cause = 0
         self.children = 0
         self.why = 0
+        self.warm = False  # partial.warm ran
 
     def forker_msg(self):
         b = b""
@@ -550,6 +551,12 @@ class Manager:
                 how = self.evaluate(payload[off:], bool(flags & RUN_COVERAGE), plan, first, end, spans, sel,
                                     bool(flags & RUN_RECORD))
                 send(MSG_DONE, DONE.pack(self.reused, self.forks, 1 if self.idle else 0, how, self.why))
+                if not self.warm:
+                    # After the first job (the original's run), while Go
+                    # ranks and prepares the search.
+                    self.warm = True
+                    if not real_pytest.PYTEST_MODE:
+                        partial.warm(REUSE)
             elif kind == MSG_WALL:
                 k = len(payload) // WALL.size
                 self.walls = tuple(WALL.unpack_from(payload, j * WALL.size)[0] for j in range(k))

@@ -255,6 +255,19 @@ def pure(p, checked, deny=None, imports=None):
     return (1 if has_attrs else 2 if has_globals else 3), mask
 
 
+def warm(reuse):
+    """Computes, while the server waits for Go, the purity of the
+    original's parts that the first partial candidate would (pure with
+    checked None when candidates may reuse a child, True when test
+    selection may apply): on a large module that is milliseconds."""
+    if BASE_CODE is None:
+        return
+    for checked, wanted in ((None, reuse), (True, SELECT_OK)):
+        key = (checked, id(None), id(None))
+        if wanted and key not in _PURE:
+            _PURE[key] = _base_purity(checked)
+
+
 def _base_purity(checked, deny=None, imports=None):
     """The purity of the original's parts: the indexes of its constants
     (-1: the module body itself) that are not pure, those that store
