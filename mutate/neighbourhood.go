@@ -30,7 +30,8 @@ func Neighbourhood(c *Context, ops []Weighted, rng *rand.Rand, limit int) []prog
 // Stream is [Neighbourhood] taken one edit at a time: the edits are drawn
 // at once, ordered lazily (a search takes a few of them per generation).
 type Stream struct {
-	h []keyed // a min-heap of keys
+	h    []keyed // a min-heap of keys
+	more bool    // the limit left edits out
 }
 
 // NewStream is the stream of [Neighbourhood]'s edits, in its order.
@@ -77,21 +78,33 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	kBest := math.Inf(1)
 	lastW, lastOpW, lastShare := -1.0, -1.0, -1.0
 	var base, baseImport float64
+	// below is the test key < kAll without the logarithm: 1-U above
+	// exp(-kAll·p), for the last p and kAll (edits at one target share
+	// them), with a margin far above the rounding of Exp and Log; the
+	// key of an edit that passes it is computed and compared exactly.
+	lastP, lastK, below := -1.0, -1.0, 0.0
 	eachEdit(c, ops, func(e program.Edit, p, w, opW, share float64) {
 		if limit > 0 {
 			// Every edit draws its key (the order does not depend on the
 			// limit); once the draws are trimmed to the limit, one at or
 			// above the largest kept (kAll) cannot be among the first.
-			if key := -math.Log(1-rng.Float64()) / p; key < kAll {
-				if len(all) == cap(all) && len(all) >= 4096 && cap(all) < 2*limit+trimSlack {
-					// Many edits: room for all the draws kept at once,
-					// not a copy at every doubling.
-					all = append(make([]keyed, 0, 2*limit+trimSlack), all...)
-				}
-				all = append(all, keyed{key, e})
-				if len(all) >= 2*limit+trimSlack {
-					all = smallest(all, limit)
-					kAll = maxKey(all)
+			q := 1 - rng.Float64()
+			if kAll < math.Inf(1) && (p != lastP || kAll != lastK) {
+				lastP, lastK, below = p, kAll, math.Exp(-kAll*p)*(1-1e-9)
+			}
+			if kAll == math.Inf(1) || q > below {
+				if key := -math.Log(q) / p; key < kAll {
+					if len(all) == cap(all) && len(all) >= 4096 && cap(all) < 2*limit+trimSlack {
+						// Many edits: room for all the draws kept at once,
+						// not a copy at every doubling.
+						all = append(make([]keyed, 0, 2*limit+trimSlack), all...)
+					}
+					all = append(all, keyed{key, e})
+					if len(all) >= 2*limit+trimSlack {
+						all = smallest(all, limit)
+						kAll = maxKey(all)
+						stream.more = true
+					}
 				}
 			}
 		}
@@ -187,6 +200,7 @@ const sweepSharpness = 5
 func (st *Stream) init(all []keyed, limit int) {
 	if len(all) > limit {
 		all = smallest(all, limit)
+		st.more = true
 	}
 	st.h = all
 	for i := len(all)/2 - 1; i >= 0; i-- {
@@ -224,6 +238,7 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 			if len(buf) == 0 {
 				continue
 			}
+
 			share := 1 / float64(len(buf))
 			nearW, farW := c.weights(buf)
 			if nearW != farW {
@@ -253,6 +268,11 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 
 // Len is the number of edits left.
 func (st *Stream) Len() int { return len(st.h) }
+
+// More reports whether the limit left edits out: a stream drawn again
+// with a larger limit (and the same random source) continues this one's
+// order past its end.
+func (st *Stream) More() bool { return st.more }
 
 // Next returns the next edit, or false at the end.
 func (st *Stream) Next() (program.Edit, bool) {

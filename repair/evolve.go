@@ -54,7 +54,8 @@ func (st *search) explore(ctx context.Context) error {
 	}
 	st.start = time.Now()
 	if o.Immigrants > 0 {
-		st.stream, st.sweep = mutate.NewStreams(st.mctx, o.Operators, st.rngFor(-1, -1), neighbourhoodLimit, sweepLimit)
+		st.streamLimit = min(firstStreamLimit, neighbourhoodLimit)
+		st.stream, st.sweep = mutate.NewStreams(st.mctx, o.Operators, st.rngFor(-1, -1), st.streamLimit, sweepLimit)
 	}
 	err := st.evolve(sctx)
 	res.SearchTime = time.Since(st.start) - res.ReduceTime - res.GuardTime
@@ -464,6 +465,10 @@ func (st *search) immigrant() (individual, bool) {
 func (st *search) fresh(s *mutate.Stream) (individual, bool) {
 	for s != nil {
 		e, ok := s.Next()
+		if !ok && s == st.stream && st.refill() {
+			s = st.stream
+			continue
+		}
 		if !ok {
 			break
 		}
@@ -474,9 +479,35 @@ func (st *search) fresh(s *mutate.Stream) (individual, bool) {
 	return individual{}, false
 }
 
+// refill replaces the neighbourhood stream, once its edits are all
+// taken, by the same order drawn again with a limit eight times larger
+// (up to neighbourhoodLimit), past the edits already taken. It reports
+// whether there is a new stream.
+func (st *search) refill() bool {
+	if !st.stream.More() || st.streamLimit >= neighbourhoodLimit {
+		return false
+	}
+	limit := min(8*st.streamLimit, neighbourhoodLimit)
+	s := mutate.NewStream(st.mctx, st.opts.Operators, st.rngFor(-1, -1), limit)
+	for range st.streamLimit {
+		s.Next()
+	}
+	st.stream, st.streamLimit = s, limit
+	return true
+}
+
 // sweepLimit bounds the sweep: the first edits of its order, about the
 // candidates of a minute's search of a project's test file.
 const sweepLimit = 2_000
+
+// firstStreamLimit bounds the first draw of the neighbourhood stream:
+// most searches take fewer immigrants from it (Population × Immigrants
+// / 2 a generation: a thousand in two hundred generations), and a large
+// file's hundreds of thousands of edits are drawn several times faster
+// when few are kept (NewStreams skips the logarithm of the edits its
+// limit leaves out). A search that takes them all draws the stream
+// again with a larger limit (refill).
+const firstStreamLimit = 4_096
 
 // neighbourhoodLimit bounds the first-order edits kept for immigrants:
 // the first of the neighbourhood's order (a search takes at most

@@ -87,7 +87,7 @@ func BenchmarkSetupLarge(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("streams/lines=%d", lines), func(b *testing.B) {
 			for b.Loop() {
-				mutate.NewStreams(mc, opts.Operators, rand.New(rand.NewPCG(1, 2)), neighbourhoodLimit, sweepLimit)
+				mutate.NewStreams(mc, opts.Operators, rand.New(rand.NewPCG(1, 2)), firstStreamLimit, sweepLimit)
 			}
 		})
 		b.Run(fmt.Sprintf("mutation/lines=%d", lines), func(b *testing.B) {

@@ -40,9 +40,11 @@ type search struct {
 	fixes  map[fitness.Key]bool
 	bred   map[fitness.Key]bool // mutants bred for the next generation
 	stream *mutate.Stream       // first-order edits not yet tried, in order
-	sweep  *mutate.Stream       // first-order edits at the top statements, in a fixed order
-	turn   int                  // immigrants taken: even turns take the sweep's next edit
-	best   float64              // fitness of result.Best
+	// streamLimit is the limit stream was drawn with (refill).
+	streamLimit int
+	sweep       *mutate.Stream // first-order edits at the top statements, in a fixed order
+	turn        int            // immigrants taken: even turns take the sweep's next edit
+	best        float64        // fitness of result.Best
 
 	outer     context.Context      // the run's context, which outlives the time budget
 	delivered map[fitness.Key]bool // fixes after reduction, by program
