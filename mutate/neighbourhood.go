@@ -220,7 +220,7 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 			total += o.Weight
 		}
 	}
-	var buf []program.Edit
+	var buf editChunks
 	for _, o := range ops {
 		s := o.Op.Targets(c)
 		if o.Weight <= 0 || s.empty() {
@@ -229,40 +229,60 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 		pOp := o.Weight / total
 		st := s.total()
 		for i, t := range s.ids {
-			buf = buf[:0]
+			buf.reset()
 			o.Op.Edits(c, t, func(e program.Edit) {
 				if !c.denied(e) {
-					buf = append(buf, e)
+					buf.add(e, c.farStmt != nil && c.far(e))
 				}
 			})
-			if len(buf) == 0 {
+			if buf.n == 0 {
 				continue
 			}
-
-			share := 1 / float64(len(buf))
-			nearW, farW := c.weights(buf)
-			if nearW != farW {
-				nFar := 0
-				for _, e := range buf {
-					if c.far(e) {
-						nFar++
-					}
-				}
-				share = 1 / (float64(len(buf)-nFar)*nearW + float64(nFar)*farW)
-			}
+			nearW, farW := c.weightsOf(buf.n, buf.nFar)
+			share := 1 / (float64(buf.n-buf.nFar)*nearW + float64(buf.nFar)*farW)
 			p := pOp * s.w[i] / st
-			for _, e := range buf {
-				se := share
-				if nearW != farW {
-					if c.far(e) {
-						se *= farW
-					} else {
-						se *= nearW
-					}
+			seNear, seFar := share*nearW, share*farW
+			pNear, pFar := p*seNear, p*seFar
+			for k := 0; k < buf.n; k++ {
+				e := &buf.edits[k>>chunkShift][k&chunkMask]
+				if buf.far[k>>chunkShift][k&chunkMask] {
+					f(*e, pFar, s.w[i], o.Weight, seFar)
+				} else {
+					f(*e, pNear, s.w[i], o.Weight, seNear)
 				}
-				f(e, p*se, s.w[i], o.Weight, se)
 			}
 		}
+	}
+}
+
+// editChunks are a target's edits, with whether each is far (Context.far),
+// in chunks that the next target reuses: unlike a slice, they are not
+// copied as they grow (an operator makes up to tens of thousands of
+// edits at a target of a large file).
+type editChunks struct {
+	edits   [][]program.Edit
+	far     [][]bool
+	n, nFar int
+}
+
+const (
+	chunkShift = 12
+	chunkMask  = 1<<chunkShift - 1
+)
+
+func (b *editChunks) reset() { b.n, b.nFar = 0, 0 }
+
+func (b *editChunks) add(e program.Edit, far bool) {
+	c := b.n >> chunkShift
+	if c == len(b.edits) {
+		b.edits = append(b.edits, make([]program.Edit, 1<<chunkShift))
+		b.far = append(b.far, make([]bool, 1<<chunkShift))
+	}
+	b.edits[c][b.n&chunkMask] = e
+	b.far[c][b.n&chunkMask] = far
+	b.n++
+	if far {
+		b.nFar++
 	}
 }
 

@@ -119,8 +119,13 @@ func (c *Context) weights(buf []program.Edit) (nearW, farW float64) {
 			nFar++
 		}
 	}
-	nNear := len(buf) - nFar
-	if nFar == 0 || nNear == 0 {
+	return c.weightsOf(len(buf), nFar)
+}
+
+// weightsOf is weights of n edits of which nFar are far.
+func (c *Context) weightsOf(n, nFar int) (nearW, farW float64) {
+	nNear := n - nFar
+	if c.farStmt == nil || nFar == 0 || nNear == 0 {
 		return 1, 1
 	}
 	return 1, min(1, farShare*float64(nNear)/float64(nFar))
