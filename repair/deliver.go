@@ -342,6 +342,13 @@ func (st *search) setupGuard(ctx context.Context) guardSetup {
 		}
 		out.close, run = closeFn, r
 	}
+	if ps != nil && st.opts.Grow != nil && waits(st.result.Original) {
+		// The original's cases mostly wait: so do the inputs made from
+		// them, which run in ranges at once, as many as the search's
+		// candidates (the guard's engine starts more servers while
+		// ranges wait for one).
+		run = guard.Runner(inRanges(Runner(run), len(ps.Cases), st.opts.Workers))
+	}
 	out.g, out.err = guard.New(ctx, st.suite, st.result.Original, p.Strip(p.Src), ps, origin, run, st.guardRun())
 	return out
 }

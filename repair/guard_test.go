@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"repair/fitness"
@@ -177,5 +178,56 @@ func TestGuardProbesGiven(t *testing.T) {
 	}
 	if len(res.Fixes) == 0 || res.Fixes[0].Guard == nil || res.Fixes[0].Guard.Inputs == 0 {
 		t.Fatalf("no guarded fix: %+v", res.Fixes)
+	}
+}
+
+// TestGuardInRangesWhenCasesWait: when the original's cases mostly wait,
+// the guard runs each program's generated inputs in ranges at once (and
+// judges the fix as a run of every input does); otherwise in one run.
+func TestGuardInRangesWhenCasesWait(t *testing.T) {
+	for _, waiting := range []bool{false, true} {
+		p := parseMiddle(t)
+		opts := Defaults()
+		opts.Seed, opts.Workers, opts.Reduce = 1, 2, false
+		opts.Grow = func(_ context.Context, n int) (int, error) { return n, nil }
+		inner := probeRunner(new(int))
+		var ranged, whole atomic.Int64
+		opts.Guard = func(ctx context.Context, ps *fitness.Suite) (guard.Runner, func(), error) {
+			run, closeFn, err := inner(ctx, ps)
+			return func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+				if o.Cases.End > 0 {
+					ranged.Add(1)
+				} else {
+					whole.Add(1)
+				}
+				return run(ctx, src, o)
+			}, closeFn, err
+		}
+		search := fakeRunner(nil)
+		run := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+			out, err := search(ctx, src, o)
+			if err == nil && o.Coverage && waiting {
+				for i := range out.Results {
+					out.Results[i].Seconds, out.Results[i].CPU = 0.05, 0.001
+				}
+			}
+			return out, err
+		}
+		res, err := Run(context.Background(), p, argSuite(), run, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Fixes) == 0 {
+			t.Fatalf("waiting %v: no fix", waiting)
+		}
+		if r := res.Fixes[0].Guard; r == nil || r.Changed != 1 || r.Broken != 0 {
+			t.Errorf("waiting %v: guard of the fix = %+v, want 1 changed, 0 broken", waiting, r)
+		}
+		if waiting && (ranged.Load() < 4 || whole.Load() != 0) {
+			t.Errorf("cases wait: %d ranged runs and %d whole ones, want the original's and the fix's inputs in ranges", ranged.Load(), whole.Load())
+		}
+		if !waiting && (ranged.Load() != 0 || whole.Load() != 2) {
+			t.Errorf("cases do not wait: %d ranged runs and %d whole ones, want two whole runs", ranged.Load(), whole.Load())
+		}
 	}
 }

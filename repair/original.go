@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -94,8 +95,22 @@ func runOriginal(ctx context.Context, run Runner, src []byte, n, workers int, op
 	}
 	// Four ranges per worker: a range whose cases loop does not hold up
 	// the others.
-	first, rest := k+1, n-k-1
-	chunks := min(rest, 4*workers)
+	if _, err := runRanges(ctx, run, src, opts, out, k+1, min(n-k-1, 4*workers), workers); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// runRanges runs cases first.. of src's outcome out (whose Results are
+// one per case) as chunks ranges, workers of them at once
+// (sandbox.RunOptions.Cases), and copies each range's results into out.
+// When a range does not compile, that range's outcome is returned (every
+// range's would say the same).
+func runRanges(ctx context.Context, run Runner, src []byte, opts sandbox.RunOptions, out *fitness.Outcome, first, chunks, workers int) (*fitness.Outcome, error) {
+	n := len(out.Results)
+	rest := n - first
+	var mu sync.Mutex
+	var bad *fitness.Outcome
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	for c := range chunks {
@@ -110,6 +125,11 @@ func runOriginal(ctx context.Context, run Runner, src []byte, n, workers int, op
 			if len(got.Results) != n {
 				return fmt.Errorf("%d results for %d cases", len(got.Results), n)
 			}
+			if got.CompileError != "" {
+				mu.Lock()
+				bad = got
+				mu.Unlock()
+			}
 			copy(out.Results[r.First:r.End], got.Results[r.First:r.End])
 			return nil
 		})
@@ -117,7 +137,25 @@ func runOriginal(ctx context.Context, run Runner, src []byte, n, workers int, op
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return bad, nil
+}
+
+// inRanges wraps run, for a suite of n cases that mostly wait (sleep,
+// I/O), so that a run of every case runs as k ranges at once, each on a
+// worker of its own: the overfitting guard's inputs of I/O-bound code
+// take about a kth of their wall time.
+func inRanges(run Runner, n, k int) Runner {
+	return func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		if k < 2 || n < 2 || opts.Cases.End > 0 {
+			return run(ctx, src, opts)
+		}
+		out := &fitness.Outcome{Results: make([]fitness.Result, n)}
+		bad, err := runRanges(ctx, run, src, opts, out, 0, min(n, k), k)
+		if bad != nil {
+			return bad, err
+		}
+		return out, err
+	}
 }
 
 // withoutDonors wraps run so that candidates run without p's donor files.

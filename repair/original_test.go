@@ -197,3 +197,58 @@ func TestRunOriginalEngines(t *testing.T) {
 		})
 	}
 }
+
+// TestInRanges: a run of every case, in ranges at once, gives the
+// outcome one run gives; a run of a range, or of one case, is one run; a
+// candidate that does not compile is one.
+func TestInRanges(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		n, k       int
+		cases      sandbox.CaseRange
+		compileErr bool
+		wantRuns   int
+	}{
+		{name: "ranges", n: 10, k: 4, wantRuns: 4},
+		{name: "more ranges than cases", n: 3, k: 8, wantRuns: 3},
+		{name: "one case", n: 1, k: 4, wantRuns: 1},
+		{name: "a range asked for", n: 10, k: 4, cases: sandbox.CaseRange{First: 2, End: 5}, wantRuns: 1},
+		{name: "does not compile", n: 10, k: 4, compileErr: true, wantRuns: 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var ranges []sandbox.CaseRange
+			run := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+				mu.Lock()
+				ranges = append(ranges, o.Cases)
+				mu.Unlock()
+				out := &fitness.Outcome{Results: make([]fitness.Result, tc.n)}
+				if tc.compileErr {
+					// Every case, whatever the range.
+					out.CompileError = "SyntaxError: invalid syntax (line 1)"
+					for i := range out.Results {
+						out.Results[i] = fitness.Result{Verdict: fitness.CompilationError}
+					}
+					return out, nil
+				}
+				first, end := o.Cases.Bounds(tc.n)
+				for i := first; i < end; i++ {
+					out.Results[i] = fitness.Result{Verdict: fitness.Passed, Detail: fmt.Sprintf("case %d of %s", i, src)}
+				}
+				return out, nil
+			}
+			want, _ := run(context.Background(), []byte("p"), sandbox.RunOptions{Cases: tc.cases})
+			ranges = nil
+			got, err := inRanges(run, tc.n, tc.k)(context.Background(), []byte("p"), sandbox.RunOptions{Cases: tc.cases})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("outcome differs from one run's (-one +ranges):\n%s", diff)
+			}
+			if len(ranges) != tc.wantRuns {
+				t.Errorf("%d runs (%v), want %d", len(ranges), ranges, tc.wantRuns)
+			}
+		})
+	}
+}

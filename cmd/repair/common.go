@@ -255,10 +255,36 @@ func (f *inputFlags) guardOpener(l *loaded, closing *sync.WaitGroup) func(contex
 		if err != nil {
 			return nil, nil, err
 		}
+		run := growForRanges(eng, f.workers)
 		if closing == nil {
-			return eng.Run, func() { eng.Close() }, nil
+			return run, func() { eng.Close() }, nil
 		}
-		return eng.Run, func() { closing.Go(func() { eng.Close() }) }, nil
+		return run, func() { closing.Go(func() { eng.Close() }) }, nil
+	}
+}
+
+// growForRanges is eng's Run, for the overfitting guard's engine: when
+// the suite's cases mostly wait (sleep, I/O), repair runs a program's
+// generated inputs in ranges at once (one per candidate the search runs
+// at once), and the first run of a range grows the engine, when it can
+// grow, to repair.WaitFactor servers per worker (workers, 0: one per
+// CPU) at once, as the search's engine grows.
+func growForRanges(eng sandbox.Engine, workers int) guard.Runner {
+	g, ok := eng.(interface {
+		Grow(context.Context, int) (int, error)
+	})
+	if !ok {
+		return eng.Run
+	}
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	var once sync.Once
+	return func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+		if o.Cases.End > 0 {
+			once.Do(func() { g.Grow(ctx, repair.WaitFactor*workers) })
+		}
+		return eng.Run(ctx, src, o)
 	}
 }
 
