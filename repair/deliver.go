@@ -37,16 +37,13 @@ func (st *search) deliver(c individual) (bool, error) {
 	var rej *rejection
 	if errors.As(err, &rej) {
 		// The search's runs passed it, the validation's fail it twice alike:
-		// the candidate and its reduction score what the validation saw,
-		// and the search goes on.
+		// the candidate and its reduction score what the validation saw
+		// from the next generation on (the rest of this one may still be
+		// running: its candidates score as the search's runs did, whatever
+		// the timing), and the search goes on.
 		res.Rejected++
 		for _, k := range []fitness.Key{c.key, fitness.KeyOf(rej.src)} {
-			st.judgedMu.Lock()
-			st.judged[k] = rej.o
-			st.judgedMu.Unlock()
-			if err := st.cache.Put(k, rej.o); err != nil {
-				return true, err
-			}
+			st.rejected = append(st.rejected, judgement{k, rej.o})
 		}
 		if res.Rejected == 1 {
 			fmt.Fprintf(log, "repair: a candidate that passed the search's runs fails its validation (%s); searching on\n", firstFailure(st.suite, rej.o))

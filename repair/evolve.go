@@ -106,6 +106,9 @@ func (st *search) evolve(ctx context.Context) error {
 			st.stop = stop && err == nil
 			return stop, err
 		})
+		if jerr := st.judge(); jerr != nil {
+			return jerr
+		}
 		if st.evals == before {
 			stale++
 		} else {
@@ -223,7 +226,7 @@ func (st *search) evaluate(ctx context.Context, pop []individual, found func(i i
 			delivering.Unlock()
 			g.Go(func() error {
 				e, err := st.cache.EvalKey(gctx, ind.key, func(c context.Context) (*fitness.Outcome, error) {
-					if o := st.judgedOutcome(ind.key); o != nil {
+					if o := st.judged[ind.key]; o != nil {
 						return o, nil
 					}
 					return st.runCandidate(c, ind.src, &ind.change)
@@ -284,12 +287,24 @@ func (st *search) evaluate(ctx context.Context, pop []individual, found func(i i
 	return k, budgetHit, err
 }
 
-// judgedOutcome is the outcome of a candidate whose validation failed
-// twice alike (search.judged), or nil.
-func (st *search) judgedOutcome(k fitness.Key) *fitness.Outcome {
-	st.judgedMu.Lock()
-	defer st.judgedMu.Unlock()
-	return st.judged[k]
+// judgement is the outcome a candidate's validation gave it.
+type judgement struct {
+	key fitness.Key
+	o   *fitness.Outcome
+}
+
+// judge gives the candidates whose validation failed twice alike in the
+// generation just evaluated what their validation saw: in judged (which
+// the search's runs of them return) and in the cache.
+func (st *search) judge() error {
+	for _, j := range st.rejected {
+		st.judged[j.key] = j.o
+		if err := st.cache.Put(j.key, j.o); err != nil {
+			return err
+		}
+	}
+	st.rejected = st.rejected[:0]
+	return nil
 }
 
 // searchRun are the engine options of candidates during the search.

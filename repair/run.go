@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,10 +51,10 @@ type search struct {
 	// judged are the outcomes of candidates whose validation failed twice
 	// alike, which the search's runs of them return (the cache may evict
 	// them).
-	// They are written while the generation's other candidates run
-	// (judgedMu).
-	judged   map[fitness.Key]*fitness.Outcome
-	judgedMu sync.Mutex
+	judged map[fitness.Key]*fitness.Outcome
+	// rejected are the judgements of the generation being evaluated, which
+	// take effect (judged, the cache) when it ends (search.judge).
+	rejected []judgement
 	// After a suspect fix (guard.Report.Suspect) the search goes on until
 	// graceEvals evaluations or graceTime from start.
 	graceEvals  int

@@ -429,3 +429,44 @@ func TestDiagnosis(t *testing.T) {
 		})
 	}
 }
+
+// TestDeterminismWithRejections: a fix its validation rejects scores what
+// the validation saw from the next generation on, whatever the number of
+// workers: the rest of its own generation, which runs beside its
+// delivery, scores as the search's runs did.
+func TestDeterminismWithRejections(t *testing.T) {
+	p := parseMiddle(t)
+	plain := fakeRunner(nil)
+	// The search believes in the fix; its validation never does.
+	run := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+		out, err := plain(ctx, src, o)
+		if err == nil && o.Validate && allPassed(out) {
+			out.Results[0] = fitness.Result{Verdict: fitness.WrongAnswer, Detail: "validation"}
+		}
+		return out, err
+	}
+	for _, seed := range []uint64{1, 2, 3, 4, 5, 6} {
+		var got []string
+		for _, workers := range []int{1, 2, 40} {
+			opts := Defaults()
+			opts.Seed, opts.Workers, opts.Generations = seed, workers, 6
+			res, err := Run(context.Background(), p, fakeSuite(10), run, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Rejected == 0 {
+				t.Fatalf("seed %d: no fix rejected: the test shows nothing", seed)
+			}
+			s := fmt.Sprintf("evals=%d gens=%d rejected=%d", res.Evaluations, res.Generations, res.Rejected)
+			for _, g := range res.History {
+				s += fmt.Sprintf("; %d: best %.4f mean %.4f evals %d", g.Generation, g.Best, g.Mean, g.Evaluations)
+			}
+			got = append(got, s)
+		}
+		for i, w := range []int{2, 40} {
+			if diff := cmp.Diff(got[0], got[i+1]); diff != "" {
+				t.Errorf("seed %d: workers 1 vs %d differ (-1 +%d):\n%s", seed, w, w, diff)
+			}
+		}
+	}
+}
