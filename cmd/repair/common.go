@@ -244,14 +244,17 @@ func (f *inputFlags) openParity(ctx context.Context, l *loaded, io streams) (san
 // waits for it.
 func (f *inputFlags) guardOpener(l *loaded, closing *sync.WaitGroup) func(context.Context, *fitness.Suite) (guard.Runner, func(), error) {
 	return func(ctx context.Context, ps *fitness.Suite) (guard.Runner, func(), error) {
-		// One worker: the guard runs a program at a time, and its engine
-		// starts while the search runs. It judges on CPython with the
-		// hybrid engine.
+		// Two workers, of which one starts: the guard runs a program at a
+		// time, and its engine starts while the search runs; a waiting
+		// suite's inputs run in ranges at once, and the engine grows to
+		// as many servers as the search's (growForRanges; Grow allows
+		// MaxGrowth per worker). It judges on CPython with the hybrid
+		// engine.
 		g := *f
 		if g.engine == "hybrid" {
 			g.engine = "cpython"
 		}
-		eng, err := g.openSuite(ctx, l, ps, 1, streams{Out: discard{}, Err: discard{}})
+		eng, err := g.openSuite(ctx, l, ps, 2, streams{Out: discard{}, Err: discard{}})
 		if err != nil {
 			return nil, nil, err
 		}
