@@ -36,7 +36,7 @@ before any code under test runs).
 """
 import sys
 from itertools import chain, repeat
-from operator import attrgetter, is_, methodcaller
+from operator import attrgetter, eq, is_, methodcaller
 
 from .protocol import RTE
 
@@ -222,14 +222,19 @@ def code_like(v):
     return callable(v) or isinstance(v, (property, staticmethod, classmethod))
 
 
-def changed(snap, benign=None):
+def changed(snap, benign=None, same=None, code_same=False):
     """The first thing of snap that changed, named, or None; benign(v),
-    when given, says which values added to a dict do not count."""
+    when given, says which values added to a dict do not count. same, when
+    given, says which dicts hold what they held when this found nothing
+    and no value that was data is code now (quick), and code_same that no
+    function's code or defaults changed since: those are not read."""
     if snap is None:
         return None
     dicts, funcs = snap[0], snap[1]
     missing = changed  # any object that is not a value of the dicts
-    for d, copy, name in dicts:
+    for i, (d, copy, name) in enumerate(dicts):
+        if same is not None and same[i]:
+            continue
         for k, v in copy.items():
             if d.get(k, missing) is not v:
                 return "%s of %s" % (k, name)
@@ -237,6 +242,8 @@ def changed(snap, benign=None):
             for k, v in list(d.items()):
                 if k not in copy and code_like(v) and not (benign is not None and benign(v)):
                     return "%s of %s" % (k, name)
+    if code_same:
+        return None
     for f, code, defaults, kwdefaults in funcs:
         if f.__code__ is not code or f.__defaults__ is not defaults or f.__kwdefaults__ is not kwdefaults:
             return "the code of %s" % f.__qualname__
@@ -284,11 +291,15 @@ def quick(snap):
     function) are read only when an attribute was set or deleted since
     the baseline (SETS: the hook counts them), or the interpreter does
     not audit setting them (AUDITED). Otherwise changed decides and names
-    the change, and a state it finds clean is the next baseline.
+    the change, and a state it finds clean is the next baseline; it reads
+    only the dicts whose tag changed when no value that was data is code
+    now, and no function's code and defaults when quick would not.
     (docs/engines.md, "What a test file's verdict rests on")"""
     if snap is None:
         return None
     b = snap[2]
+    views = same = now = None
+    code_same = False
     if b is not None:
         ds, lens, keys, vals, data, sets, fs, codes, defaults, kwdefaults, views, tags = b
         now = None if views is None else list(map(tag_of, views))
@@ -298,15 +309,18 @@ def quick(snap):
                     and all(map(is_, chain.from_iterable(map(values_of, ds)), vals)))
             if same and now is not None:
                 tags[:] = now
-        if (same and not any(map(callable, data)) and not any(map(isinstance, data, repeat(DESCRIPTORS)))
-                and ((AUDITED and SETS[0] == sets)
-                     or (all(map(is_, map(code_of, fs), codes)) and all(map(is_, map(defaults_of, fs), defaults))
-                         and all(map(is_, map(kwdefaults_of, fs), kwdefaults))))):
+        inert = not any(map(callable, data)) and not any(map(isinstance, data, repeat(DESCRIPTORS)))
+        code_same = AUDITED and SETS[0] == sets
+        if (same and inert and (code_same or (all(map(is_, map(code_of, fs), codes))
+                                              and all(map(is_, map(defaults_of, fs), defaults))
+                                              and all(map(is_, map(kwdefaults_of, fs), kwdefaults))))):
             return None
+        # Only the dicts whose tag changed can hold a change (when no
+        # value that was data is code now).
+        same = list(map(eq, now, tags)) if now is not None and inert else None
     sets = SETS[0]
-    views = None if b is None else b[10]
-    tags = read_tags(views)
-    what = changed(snap)
+    tags = now if now is not None else read_tags(views)
+    what = changed(snap, None, same, code_same)
     if what is None:
         snap[2] = baseline(snap, sets, views, tags)
     return what
