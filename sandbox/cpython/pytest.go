@@ -166,6 +166,39 @@ func (e *Engine) choosePytest(ctx context.Context) (*Interpreter, *Pytest) {
 	return nil, nil
 }
 
+// rewrites keeps the test files' assertions as pytest rewrote them in the
+// first server of a run that rewrote them (0.1 s of a server's start for a
+// file of 100 tests), for the servers that start after it: by interpreter
+// and test file (rewriteKey), the JSON the server gave ({"key", "code"}:
+// what the rewriting depends on, digested, and the marshalled code). A
+// server says what it rewrote before it runs any candidate (in its hello,
+// or the collection's list), and uses what it is given only when the key
+// is its own file's, pytest's and interpreter's (real_pytest.py).
+var rewrites sync.Map // rewriteKey → json.RawMessage
+
+// rewriteKey names a test file's rewriting in rewrites.
+func (e *Engine) rewriteKey() string {
+	return e.python.Path + "\x00" + fitness.KeyOf(e.opts.Suite.TestSource).String()
+}
+
+// keepRewrite keeps what a server rewrote (nil: nothing).
+func (e *Engine) keepRewrite(r json.RawMessage) {
+	if len(r) > 0 && e.pytest != nil {
+		rewrites.Store(e.rewriteKey(), r)
+	}
+}
+
+// sharedRewrite is the rewriting kept for the engine's test file, or nil.
+func (e *Engine) sharedRewrite() json.RawMessage {
+	if e.pytest == nil {
+		return nil
+	}
+	if v, ok := rewrites.Load(e.rewriteKey()); ok {
+		return v.(json.RawMessage)
+	}
+	return nil
+}
+
 // collected is what the harness lists in collect mode.
 type collected struct {
 	Items []struct {
@@ -174,7 +207,8 @@ type collected struct {
 		XFail bool   `json:"xfail"`
 		Skip  bool   `json:"skip"`
 	} `json:"items"`
-	Error *string `json:"error"`
+	Error     *string         `json:"error"`
+	Rewritten json.RawMessage `json:"rewritten"`
 }
 
 // collect runs pytest's collection once, in the sandbox, with the original
@@ -197,6 +231,7 @@ func (e *Engine) collect(module string) ([]fitness.Case, error) {
 	if err := json.Unmarshal(payload, &c); err != nil {
 		return nil, fmt.Errorf("cpython: collecting the tests: %v", err)
 	}
+	e.keepRewrite(c.Rewritten)
 	suite := e.opts.Suite
 	name := filepath.Base(suite.Path)
 	if len(c.Items) == 0 {
