@@ -1,6 +1,7 @@
 package cpython
 
 import (
+	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -8,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"repair/fitness"
+	"repair/sandbox"
 )
 
 // verifyTagsScript runs the check's comparison of the test machinery
@@ -135,5 +139,40 @@ func TestVerifyTags(t *testing.T) {
 				t.Errorf("%s, %s: after a second change quick said %v; want %v", r.name, how, s[2], want)
 			}
 		}
+	}
+}
+
+// TestCheckOriginalEq: an object the target returns to a test fails the
+// check when its class compares by an __eq__ the original's class does
+// not define; the original's classes are read from its source however it
+// spells the method (a name Python normalises, NFKC, included).
+func TestCheckOriginalEq(t *testing.T) {
+	py := realPytest(t)
+	const test = "from cand import make\n\n\ndef test_make():\n    assert make(1) == make(1)\n"
+	for _, row := range []struct {
+		name, original, candidate string
+		want                      fitness.Verdict
+	}{
+		{"defined", "class P:\n    def __init__(self, v):\n        self.v = v\n    def __eq__(self, o):\n        return self.v == o.v\n\ndef make(v):\n    return P(v + 1)\n", "", fitness.Passed},
+		{"assigned", "def _eq(a, b):\n    return a.v == b.v\n\nclass P:\n    __eq__ = _eq\n    def __init__(self, v):\n        self.v = v\n\ndef make(v):\n    return P(v + 1)\n", "", fitness.Passed},
+		{"spelled in full-width letters", "class P:\n    def __init__(self, v):\n        self.v = v\n    def __\uff45q__(self, o):\n        return self.v == o.v\n\ndef make(v):\n    return P(v + 1)\n", "", fitness.Passed},
+		{"added by the candidate", "class P:\n    def __init__(self, v):\n        self.v = v\n\ndef make(v):\n    return P(v + 1)\n",
+			"class P:\n    def __init__(self, v):\n        self.v = v\n    def __eq__(self, o):\n        return True\n\ndef make(v):\n    return P(v + 1)\n", fitness.RuntimeError},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			tgt, suite := testFileDir(t, row.original, test)
+			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{})
+			src := row.candidate
+			if src == "" {
+				src = row.original
+			}
+			out, err := e.Run(context.Background(), []byte(src), sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := out.Results[0]; r.Verdict != row.want {
+				t.Errorf("%v (%s); want %v", r.Verdict, r.Detail, row.want)
+			}
+		})
 	}
 }
