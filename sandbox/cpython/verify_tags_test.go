@@ -65,23 +65,7 @@ print(json.dumps(out))
 // name), and a change after one undone.
 func TestVerifyTags(t *testing.T) {
 	py := python(t)
-	dir := t.TempDir()
-	pkg := filepath.Join(dir, "h")
-	if err := os.Mkdir(pkg, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"verify.py", "protocol.py"} {
-		src, err := fs.ReadFile(harnessFS, "harness/"+name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(pkg, name), src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(pkg, "__init__.py"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := harnessPackage(t)
 	rows := []struct {
 		name, change string
 		want         any // what quick says after the change (nil: nothing)
@@ -175,4 +159,33 @@ func TestCheckOriginalEq(t *testing.T) {
 			}
 		})
 	}
+}
+
+// harnessPackage writes the harness's modules into a fresh directory as
+// the package h (scripts import them with H_DIR on sys.path and sys.argv
+// as the bootstrap's) and returns the directory.
+func harnessPackage(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "h")
+	if err := os.Mkdir(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := fs.ReadDir(harnessFS, "harness")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ent := range ents {
+		src, err := fs.ReadFile(harnessFS, "harness/"+ent.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pkg, ent.Name()), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "__init__.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
