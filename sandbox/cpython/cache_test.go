@@ -3,6 +3,7 @@ package cpython
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -182,5 +183,82 @@ func TestProbeCached(t *testing.T) {
 	forget()
 	if it, err = FindPython(context.Background(), py.Path); err != nil || it.Version != py.Version {
 		t.Errorf("over a garbage entry: %v, %v", it, err)
+	}
+}
+
+// TestPytestProbeCached: FindPytest keeps the pytest probe's answer and a
+// fresh process uses it while the directories it watched (sys.path's and
+// their parents) are as they were; a package added to one, or a change to
+// what decides sys.path (PYTHONPATH), probes again.
+func TestPytestProbeCached(t *testing.T) {
+	py := realPytest(t)
+	t.Setenv("REPAIR_CACHE_DIR", t.TempDir())
+	// The directory the probe runs from is on its sys.path (first, as
+	// for python -c): one old enough to keep, in a parent as old.
+	site := filepath.Join(t.TempDir(), "project")
+	if err := os.Mkdir(site, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	for _, d := range []string{site, filepath.Dir(site)} {
+		if err := os.Chtimes(d, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(site)
+	forget := func() {
+		pytestMu.Lock()
+		clear(pytestFinds)
+		pytestMu.Unlock()
+	}
+	t.Cleanup(forget)
+	find := func() string {
+		forget()
+		pt := FindPytest(context.Background(), py)
+		if pt == nil {
+			return ""
+		}
+		return pt.Version
+	}
+	want := find()
+	if want == "" {
+		t.Fatal("no pytest found")
+	}
+	key := pytestKey(py.Path)
+	data := readCache(key)
+	if data == nil {
+		t.Fatal("the pytest probe's answer was not kept")
+	}
+	// A marker version in the entry: a fresh process that reads it reports
+	// it, so the probe did not run.
+	mark := func() {
+		var k keptProbe
+		if err := json.Unmarshal(data, &k); err != nil {
+			t.Fatal(err)
+		}
+		k.Out = bytes.Replace(k.Out, []byte(want+"\n"), []byte("99.0\n"), 1)
+		marked, _ := json.Marshal(k)
+		writeCache(key, marked)
+	}
+	for _, row := range []struct {
+		name   string
+		change func()
+		want   string
+	}{
+		{"nothing changed", func() {}, "99.0"},
+		{"a package added", func() {
+			if err := os.Mkdir(filepath.Join(site, "newpkg"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, want},
+		{"PYTHONPATH changed", func() { t.Setenv("PYTHONPATH", t.TempDir()) }, want},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			mark()
+			row.change()
+			if got := find(); got != row.want {
+				t.Errorf("version %q; want %q", got, row.want)
+			}
+		})
 	}
 }

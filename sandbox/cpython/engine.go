@@ -648,7 +648,7 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		msg.Original = string(joined)
 	}
 	if pt != nil {
-		msg.Pytest = &pytestMsg{Paths: pt.Paths, Collect: collect, PerChild: cfg.pytestPerChild}
+		msg.Pytest = &pytestMsg{Paths: pt.Paths, Collect: collect, PerChild: cfg.pytestPerChild, Rewritten: e.sharedRewrite()}
 	}
 	if !collect {
 		msg.Cases = sandbox.RunCases(s.Cases, checks)
@@ -697,6 +697,9 @@ type pytestMsg struct {
 	Paths    []string `json:"paths"`
 	Collect  bool     `json:"collect,omitempty"`
 	PerChild bool     `json:"per_child,omitempty"`
+	// Rewritten is the test file's assertions as an earlier server
+	// rewrote them (rewrites), or nil.
+	Rewritten json.RawMessage `json:"rewritten,omitempty"`
 }
 
 // projectMsg is the "project" field of the suite message: lib/ mirrors

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"repair/fitness"
@@ -29,10 +30,25 @@ type Pytest struct {
 
 // pytestProbe imports pytest as the harness will, with the plugins of
 // entry points (group pytest11) as plain pytest loads them, and prints its
-// version and the sys.path entries of every module that import brought in.
+// version and the sys.path entries of every module that import brought in
+// (an empty version when pytest does not import), then the directories
+// whose contents decide that answer: every sys.path entry and the
+// directory holding it (a package installed, a .pth file, a site
+// directory made, changes one of them).
 const pytestProbe = `import os, sys
 before = set(sys.modules)
-import pytest, _pytest.config, _pytest.main, _pytest.runner
+watched = set()
+for p in sys.path:
+    p = os.path.abspath(p or os.curdir)
+    watched.add(p)
+    watched.add(os.path.dirname(p))
+try:
+    import pytest, _pytest.config, _pytest.main, _pytest.runner
+except ImportError:
+    print()
+    print()
+    print("\0".join(sorted(watched)))
+    sys.exit(0)
 for n in _pytest.config.default_plugins:
     try:
         __import__("_pytest." + n)
@@ -61,7 +77,8 @@ for name, m in list(sys.modules.items()):
             paths.add(p)
             break
 print(pytest.__version__)
-print("\0".join(sorted(paths)))`
+print("\0".join(sorted(paths)))
+print("\0".join(sorted(watched)))`
 
 // pytestFound is FindPytest's answer for one interpreter, once a probe
 // ran to its end (mu held while one runs: engines opened at once, the
@@ -78,10 +95,12 @@ var (
 )
 
 // FindPytest reports the pytest py can import, or nil when it has none.
-// The answer is kept for the process's life, as FindPython's: the probe
-// imports pytest and its plugins (0.1-0.2 s of CPU), and every engine a
-// repair of a test file opens (the search's, the check of delivered
-// fixes') asks.
+// The answer is kept for the process's life, as FindPython's, and in the
+// cache directory (pytestKey) while the directories the probe names are
+// as they were: the probe imports pytest and its plugins (0.1-0.2 s of
+// CPU, before anything else of a run of a test file can start), and every
+// engine a repair of a test file opens (the search's, the check of
+// delivered fixes') asks.
 func FindPytest(ctx context.Context, py *Interpreter) *Pytest {
 	pytestMu.Lock()
 	f := pytestFinds[py.Path]
@@ -107,9 +126,15 @@ func FindPytest(ctx context.Context, py *Interpreter) *Pytest {
 	return &pt
 }
 
-// probePytest runs the probe; final is false when ctx ended it (the
-// answer is then not kept).
+// probePytest reads the kept probe, or runs it (and keeps it); final is
+// false when ctx ended it (the answer is then not kept).
 func probePytest(ctx context.Context, py *Interpreter) (pt *Pytest, final bool) {
+	key := pytestKey(py.Path)
+	if key != "" {
+		if pt, ok := keptPytest(key); ok {
+			return pt, true
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py.Path, "-s", "-B", "-c", pytestProbe)
@@ -121,14 +146,103 @@ func probePytest(ctx context.Context, py *Interpreter) (pt *Pytest, final bool) 
 	if err != nil {
 		return nil, true
 	}
-	return parsePytestProbe(out), true
+	pt, watched := parsePytestProbe(out)
+	if key != "" {
+		keepPytest(key, out, watched)
+	}
+	return pt, true
 }
 
-// parsePytestProbe reads the probe's output: the version, then the paths.
-func parsePytestProbe(out []byte) *Pytest {
-	lines := strings.SplitN(strings.TrimRight(string(out), "\n"), "\n", 2)
-	if len(lines) != 2 || lines[0] == "" {
-		return nil
+// pytestKey names the kept pytest probe of the interpreter at p: by what
+// names its interpreter probe (probeKey), the probe itself and the
+// directory it runs from (sys.path's first entry); "" when there is none.
+func pytestKey(p string) string {
+	k := probeKey(p)
+	if k == "" {
+		return ""
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return cacheKey("pytest", []byte(k), []byte(pytestProbe), []byte(wd))
+}
+
+// keptProbe is a kept pytest probe: its output and the stamps of the
+// directories it named.
+type keptProbe struct {
+	Out    []byte            `json:"out"`
+	Stamps map[string]string `json:"stamps"`
+}
+
+// dirStamp is what changes when a directory's entries change (its device,
+// inode, modification and change times), or "" when it cannot be read.
+func dirStamp(dir string) (stamp string, recent bool) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return "-", false // (a directory that does not exist must not appear)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("%d:%d:%d:%d", st.Dev, st.Ino, fi.ModTime().UnixNano(), st.Ctim.Nano()), time.Since(fi.ModTime()) < 2*time.Second
+}
+
+// keepPytest keeps the probe's output with the stamps of the directories
+// it watched, unless one changed too lately to tell a change during the
+// probe from one before it.
+func keepPytest(key string, out []byte, watched []string) {
+	k := keptProbe{Out: out, Stamps: map[string]string{}}
+	for _, d := range watched {
+		stamp, recent := dirStamp(d)
+		if stamp == "" || recent {
+			return
+		}
+		k.Stamps[d] = stamp
+	}
+	if data, err := json.Marshal(k); err == nil {
+		writeCache(key, data)
+	}
+}
+
+// keptPytest is the kept answer of key while every directory it watched
+// is as it was.
+func keptPytest(key string) (*Pytest, bool) {
+	data := readCache(key)
+	if data == nil {
+		return nil, false
+	}
+	var k keptProbe
+	if json.Unmarshal(data, &k) != nil || len(k.Stamps) == 0 {
+		return nil, false
+	}
+	for d, stamp := range k.Stamps {
+		if now, _ := dirStamp(d); now == "" || now != stamp {
+			return nil, false
+		}
+	}
+	pt, watched := parsePytestProbe(k.Out)
+	if len(watched) != len(k.Stamps) {
+		return nil, false
+	}
+	return pt, true
+}
+
+// parsePytestProbe reads the probe's output: the version (none: no
+// pytest), the paths, the directories it watched.
+func parsePytestProbe(out []byte) (*Pytest, []string) {
+	lines := strings.SplitN(strings.TrimRight(string(out), "\n"), "\n", 3)
+	var watched []string
+	if len(lines) == 3 {
+		for _, d := range strings.Split(lines[2], "\x00") {
+			if d != "" && filepath.IsAbs(d) {
+				watched = append(watched, d)
+			}
+		}
+	}
+	if len(lines) < 2 || strings.TrimSpace(lines[0]) == "" {
+		return nil, watched
 	}
 	pt := &Pytest{Version: strings.TrimSpace(lines[0])}
 	for _, p := range strings.Split(lines[1], "\x00") {
@@ -136,7 +250,7 @@ func parsePytestProbe(out []byte) *Pytest {
 			pt.Paths = append(pt.Paths, p)
 		}
 	}
-	return pt
+	return pt, watched
 }
 
 // systemPythons are interpreters tried for pytest when the chosen one has
@@ -166,6 +280,39 @@ func (e *Engine) choosePytest(ctx context.Context) (*Interpreter, *Pytest) {
 	return nil, nil
 }
 
+// rewrites keeps the test files' assertions as pytest rewrote them in the
+// first server of a run that rewrote them (0.1 s of a server's start for a
+// file of 100 tests), for the servers that start after it: by interpreter
+// and test file (rewriteKey), the JSON the server gave ({"key", "code"}:
+// what the rewriting depends on, digested, and the marshalled code). A
+// server says what it rewrote before it runs any candidate (in its hello,
+// or the collection's list), and uses what it is given only when the key
+// is its own file's, pytest's and interpreter's (real_pytest.py).
+var rewrites sync.Map // rewriteKey → json.RawMessage
+
+// rewriteKey names a test file's rewriting in rewrites.
+func (e *Engine) rewriteKey() string {
+	return e.python.Path + "\x00" + fitness.KeyOf(e.opts.Suite.TestSource).String()
+}
+
+// keepRewrite keeps what a server rewrote (nil: nothing).
+func (e *Engine) keepRewrite(r json.RawMessage) {
+	if len(r) > 0 && e.pytest != nil {
+		rewrites.Store(e.rewriteKey(), r)
+	}
+}
+
+// sharedRewrite is the rewriting kept for the engine's test file, or nil.
+func (e *Engine) sharedRewrite() json.RawMessage {
+	if e.pytest == nil {
+		return nil
+	}
+	if v, ok := rewrites.Load(e.rewriteKey()); ok {
+		return v.(json.RawMessage)
+	}
+	return nil
+}
+
 // collected is what the harness lists in collect mode.
 type collected struct {
 	Items []struct {
@@ -174,7 +321,8 @@ type collected struct {
 		XFail bool   `json:"xfail"`
 		Skip  bool   `json:"skip"`
 	} `json:"items"`
-	Error *string `json:"error"`
+	Error     *string         `json:"error"`
+	Rewritten json.RawMessage `json:"rewritten"`
 }
 
 // collect runs pytest's collection once, in the sandbox, with the original
@@ -197,6 +345,7 @@ func (e *Engine) collect(module string) ([]fitness.Case, error) {
 	if err := json.Unmarshal(payload, &c); err != nil {
 		return nil, fmt.Errorf("cpython: collecting the tests: %v", err)
 	}
+	e.keepRewrite(c.Rewritten)
 	suite := e.opts.Suite
 	name := filepath.Base(suite.Path)
 	if len(c.Items) == 0 {

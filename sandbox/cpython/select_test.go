@@ -684,6 +684,11 @@ def test_warns():
 
 def test_current():
     assert os.environ["PYTEST_CURRENT_TEST"] == "tests/test_mod.py::test_current (call)"
+    assert os.getenv("PYTEST_CURRENT_TEST") == "tests/test_mod.py::test_current (call)"
+    # The process's own environment, which a child process inherits.
+    import subprocess
+    out = subprocess.run(["/bin/sh", "-c", "echo $PYTEST_CURRENT_TEST"], capture_output=True, text=True).stdout
+    assert out == "tests/test_mod.py::test_current (call)\n"
 `
 	for _, tt := range []struct {
 		name, ini, plugin string

@@ -2,9 +2,11 @@ package cpython
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"embed"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -78,7 +80,7 @@ const (
 	msgCode    = 'K' // server → Go: the code the bootstrap compiled (empty: it ran Go's)
 	msgSuite   = 'S' // Go → server, once: the suite as JSON
 	msgRun     = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
-	msgHello   = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable}
+	msgHello   = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, rewritten (the test file's assertions, when it rewrote them)}
 	msgPing    = 'P' // server → Go: still busy (every second)
 	msgChunk   = 'C' // server → Go: result records
 	msgCompile = 'E' // server → Go: the candidate does not compile
@@ -198,6 +200,14 @@ func (e *Engine) start(stop <-chan struct{}) (*server, error) {
 		return nil, s.failure("starting the harness", fmt.Errorf("unexpected message %q: %.200s", kind, payload))
 	}
 	s.pidNS = strings.Contains(string(payload), `"pid_ns": true`)
+	if bytes.Contains(payload, []byte(`"rewritten"`)) {
+		var hello struct {
+			Rewritten json.RawMessage `json:"rewritten"`
+		}
+		if json.Unmarshal(payload, &hello) == nil {
+			e.keepRewrite(hello.Rewritten)
+		}
+	}
 	return s, nil
 }
 

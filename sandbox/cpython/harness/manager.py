@@ -503,12 +503,15 @@ class Manager:
             pass  # attribute reads stay as they are; names and imports are still lenient
         return code, b"".join((U32.pack(len(self.lx_code)), self.lx_code, U32.pack(len(plan)), plan))
 
-    def serve(self, hello):
-        """Says hello (with hello's fields added) and serves Go's requests
-        until Go closes the pipe."""
+    def serve(self, hello, rewritten=""):
+        """Says hello (with hello's fields added, and rewritten: the test
+        file's assertions this server rewrote, JSON) and serves Go's
+        requests until Go closes the pipe."""
         gc.enable()
         fields = ['"version": "%d.%d.%d"' % sys.version_info[:3]]
         fields += ['"%s": %s' % (k, "true" if v else "false") for k, v in hello.items()]
+        if rewritten:
+            fields.append('"rewritten": ' + rewritten)
         send(MSG_HELLO, ("{%s}" % ", ".join(fields)).encode())
         while True:
             try:

@@ -77,13 +77,14 @@ def configure(original, code, cand_file, enabled, select):
 
 class Partial:
     """A candidate compiled definition by definition: its module code,
-    the constants replaced (index, code), and whether its edits keep
-    every scope as it was (test selection's condition)."""
+    the constants replaced (index, code), whether its edits keep every
+    scope as it was (test selection's condition), and the module code of
+    each changed definition compiled alone (defs: by span)."""
 
-    __slots__ = ("code", "repl", "same_scopes")
+    __slots__ = ("code", "repl", "same_scopes", "defs")
 
-    def __init__(self, code, repl, same_scopes):
-        self.code, self.repl, self.same_scopes = code, repl, same_scopes
+    def __init__(self, code, repl, same_scopes, defs=()):
+        self.code, self.repl, self.same_scopes, self.defs = code, repl, same_scopes, defs
 
 
 def build(src, spans):
@@ -112,7 +113,7 @@ def _build(src, spans):
     if len(src) - pc != len(base) - pb or src[pc:] != base[pb:]:
         return None
     consts = list(BASE_CODE.co_consts)
-    repl = []
+    repl, defs = [], []
     same = True
     for cs, ce, bs, be in spans:
         old = _base_def(bs, be)
@@ -120,6 +121,7 @@ def _build(src, spans):
             return None
         line = src.count(b"\n", 0, cs)
         new = compile(b"\n" * line + src[cs:ce], CAND_FILE, "exec", FUTURE, dont_inherit=True)
+        defs.append(new)
         if not _same_body(old, new):
             return None
         olds = [k for k in old.co_consts if type(k) is CodeType]
@@ -134,7 +136,7 @@ def _build(src, spans):
                 same = False
             consts[i] = n
             repl.append((i, n))
-    return Partial(BASE_CODE.replace(co_consts=tuple(consts)), tuple(repl), same)
+    return Partial(BASE_CODE.replace(co_consts=tuple(consts)), tuple(repl), same, tuple(defs))
 
 
 def _base_def(bs, be):

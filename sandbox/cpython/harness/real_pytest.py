@@ -22,6 +22,11 @@ PYTEST_MODE = False  # test cases run under the real pytest (PytestCtx)
 PREPARED = None  # pytest's configuration, made once in the server
 PREPARED_SESSION = None  # a session of it, started in the server
 COLLECT = False  # the server only lists what pytest collects, then exits
+# The test file's assertions as rewritten by the first server of the run
+# (Go's: {"key", "code"}, or None), and what this server rewrote itself
+# to give Go (the JSON text, or ""): see speed_up_pytest.
+SHARED_REWRITE = None
+OWN_REWRITE = ""
 
 
 def start(pt):
@@ -30,7 +35,8 @@ def start(pt):
     which -S skipped here), with the plugins that setuptools entry points
     load, as plain pytest has them; configured once here unless pt asks
     for a configuration per child."""
-    global PYTEST_MODE, PREPARED, PREPARED_SESSION, COLLECT
+    global PYTEST_MODE, PREPARED, PREPARED_SESSION, COLLECT, SHARED_REWRITE
+    SHARED_REWRITE = pt.get("rewritten")
     for d in pt.get("paths") or ():
         if d not in sys.path:
             sys.path.append(d)
@@ -166,11 +172,19 @@ class PytestCtx(Ctx):
         """A plain test function's verdict, called directly: what
         runtestprotocol and pytest_verdict give it (see plain; it has no
         xfail or skip mark). The test sees PYTEST_CURRENT_TEST as the
-        runner sets it for the call."""
+        runner sets it for the call (set and removed as os.environ does,
+        without its methods, while os.environ is the harness's)."""
         environ = os.environ
+        data = ENVIRON[1] if environ is ENVIRON[0] and environ._data is ENVIRON[1] else None
         try:
             params = item.callspec.params if hasattr(item, "callspec") else {}
-            environ["PYTEST_CURRENT_TEST"] = ("%s (call)" % item.nodeid).replace("\0", "(null)")
+            value = ("%s (call)" % item.nodeid).replace("\0", "(null)")
+            if data is not None:
+                value = value.encode(FS_ENCODING, "surrogateescape")
+                putenv(CURRENT_TEST, value)
+                data[CURRENT_TEST] = value
+            else:
+                environ["PYTEST_CURRENT_TEST"] = value
             item.obj(**params)
             return PASSED, b"", None
         except BaseException as e:
@@ -200,7 +214,11 @@ class PytestCtx(Ctx):
                 return WRONG, b"", d
             return RTE, b"", d
         finally:
-            environ.pop("PYTEST_CURRENT_TEST", None)
+            if data is None:
+                environ.pop("PYTEST_CURRENT_TEST", None)
+            elif CURRENT_TEST in data:
+                unsetenv(CURRENT_TEST)
+                del data[CURRENT_TEST]
 
 
 def warning_filters(item):
@@ -219,6 +237,14 @@ def warning_filters(item):
 
 
 _PLAIN = {}  # id of an item -> whether it is plain
+
+# os.environ as the harness found it and its dict of encoded variables,
+# which run_plain sets directly (os.environ's methods were a third of a
+# plain test's cost), while both are still these.
+ENVIRON = (os.environ, getattr(os.environ, "_data", None)) if type(getattr(os.environ, "_data", None)) is dict else (None, None)
+FS_ENCODING = sys.getfilesystemencoding()
+CURRENT_TEST = "PYTEST_CURRENT_TEST".encode(FS_ENCODING, "surrogateescape")
+putenv, unsetenv = os.putenv, os.unsetenv
 
 # What a direct call stands for, as the server loaded it: pytest's
 # Function, its runtest and this module's pytest_verdict.
@@ -363,7 +389,9 @@ def collect_in_child(original):
     status = os.waitpid(pid, 0)[1]
     data = b"".join(chunks)
     try:
-        json.loads(data)
+        listed = json.loads(data)
+        if type(listed) is dict and listed and OWN_REWRITE and data.endswith(b"}"):
+            data = data[:-1] + b', "rewritten": ' + OWN_REWRITE.encode() + b"}"
         return data
     except ValueError:
         pass
@@ -484,7 +512,9 @@ def speed_up_pytest():
     """Work every child of a pytest run would do alike, done once or not
     at all: the test file's assertion rewriting is remembered (pytest keeps
     it in __pycache__, which the sandbox cannot write, so every child did
-    it again), and a failing test gets no long failure report (the verdict
+    it again), and taken from the run's first server when it rewrote the
+    same file alike (rewrite_key; 0.1 s of every server's start for 100
+    tests), and a failing test gets no long failure report (the verdict
     reads the exception itself; pytest's report with its source lines was
     half of a failing candidate's time)."""
     import _pytest.assertion.rewrite as rw
@@ -493,6 +523,7 @@ def speed_up_pytest():
     rewrite, memo = rw._rewrite_test, {}
 
     def rewrite_once(fn, config):
+        global OWN_REWRITE
         try:
             st = os.stat(fn)
         except OSError:
@@ -500,7 +531,18 @@ def speed_up_pytest():
         key = (str(fn), st.st_mtime_ns, st.st_size, st.st_ino)
         got = memo.get(key)
         if got is None:
-            got = memo[key] = rewrite(fn, config)
+            shared, rk = SHARED_REWRITE, rewrite_key(rw, fn, config)
+            if type(shared) is dict and rk is not None and shared.get("key") == rk:
+                got = shared_code(st, shared.get("code"))
+            if got is None:
+                got = rewrite(fn, config)
+                if rk is not None and type(got) is tuple and len(got) == 2 and type(got[1]) is type(rewrite_key.__code__):
+                    import binascii
+                    import marshal
+
+                    OWN_REWRITE = '{"key": "%s", "code": "%s"}' % (
+                        rk, binascii.b2a_base64(marshal.dumps(got[1]), newline=False).decode("ascii"))
+            memo[key] = got
         return got
 
     def short_report(self, excinfo, style=None):
@@ -511,6 +553,40 @@ def speed_up_pytest():
 
     rw._rewrite_test = rewrite_once
     _pytest.python.Function._repr_failure_py = short_report
+
+
+def rewrite_key(rw, fn, config):
+    """What pytest's rewriting of the test file fn depends on, as a hex
+    digest: the file's path and bytes, pytest's version and rewriter, the
+    interpreter (the code is marshalled) and the ini option the rewriter
+    reads; None when any cannot be read."""
+    try:
+        import hashlib
+
+        with open(fn, "rb") as f:
+            source = f.read()
+        h = hashlib.sha256(source)
+        for part in (str(fn), candidate.PYTEST.__version__, getattr(rw, "__file__", ""), sys.hexversion,
+                     sys.implementation.cache_tag, bool(config.getini("enable_assertion_pass_hook"))):
+            h.update(b"\0" + repr(part).encode())
+        return h.hexdigest()
+    except BaseException:
+        return None
+
+
+def shared_code(st, code):
+    """The rewriting's result (the stat and the code object) from the
+    marshalled code Go passed on, or None."""
+    try:
+        import binascii
+        import marshal
+
+        co = marshal.loads(binascii.a2b_base64(code))
+        if type(co) is type(rewrite_key.__code__):
+            return st, co
+    except BaseException:
+        pass
+    return None
 
 
 class Recorder:

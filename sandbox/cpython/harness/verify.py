@@ -36,7 +36,7 @@ before any code under test runs).
 """
 import sys
 from itertools import chain, repeat
-from operator import attrgetter, is_, methodcaller
+from operator import attrgetter, eq, is_, methodcaller
 
 from .protocol import RTE
 
@@ -51,6 +51,7 @@ AUDITED = False  # every way of setting a function's code or defaults counts in 
 ORIGINAL_EQ = frozenset()  # class names of the original that define __eq__ or __ne__
 SNAPS = [None, None]  # the test machinery as loaded (server), the test file's module (child)
 END = None  # end(result): the end of a case (make_end)
+TAG = None  # TAG(d): a view of dict d's version tag (make_tag), or None where it cannot be read
 candidate_doctest = [False]  # the suite is a doctest suite (configure)
 
 FRAME_ATTRS = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "gi_code", "cr_code", "ag_code"))
@@ -70,8 +71,13 @@ def configure(cfg, files, module):
     import ast
 
     eq = set()
+    original = cfg.get("original") or ""
     try:
-        for node in ast.walk(ast.parse(cfg.get("original") or "")):
+        # (No class defines what an ASCII source, whose names need no
+        # normalising, never names: the parse of a 2,000-line target is
+        # 9 ms of the server's start.)
+        named = not original.isascii() or "__eq__" in original or "__ne__" in original
+        for node in ast.walk(ast.parse(original if named else "")):
             if isinstance(node, ast.ClassDef):
                 for b in node.body:
                     if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)) and b.name in ("__eq__", "__ne__"):
@@ -82,6 +88,8 @@ def configure(cfg, files, module):
         pass
     ORIGINAL_EQ = frozenset(eq)
     candidate_doctest[0] = bool(cfg.get("doctest"))
+    global TAG
+    TAG = make_tag()
     sys.addaudithook(make_hook(files, module))
     AUDITED = probe_sets()
 
@@ -182,32 +190,34 @@ def snapshot(modules, base=False):
     their classes' dicts hold (functions, methods, classes, descriptors:
     data attributes, which pytest itself sets as it runs, are left out),
     and their functions' code and defaults (then, with base, quick's
-    baseline)."""
+    baseline, and the dicts' version tags as they were before the copies
+    were made)."""
     sets = SETS[0]
-    dicts, funcs, seen = [], [], set()
-
-    def add(d, name):
-        dicts.append((d, {k: v for k, v in d.items() if code_like(v)}, name))
-
+    found, funcs, seen = [], [], set()
     for m in modules:
         d = getattr(m, "__dict__", None)
         if type(d) is not dict or id(d) in seen:
             continue
         seen.add(id(d))
-        add(d, getattr(m, "__name__", "a module"))
+        found.append((d, getattr(m, "__name__", "a module")))
         for v in list(d.values()):
             if isinstance(v, type) and getattr(v, "__module__", None) == m.__name__ and id(v) not in seen:
                 seen.add(id(v))
-                add(v.__dict__, v.__qualname__)
+                found.append((v.__dict__, v.__qualname__))
                 for f in list(v.__dict__.values()):
                     f = getattr(f, "__func__", f)
                     if type(f) is FunctionType:
                         funcs.append((f, f.__code__, f.__defaults__, f.__kwdefaults__))
             elif type(v) is FunctionType:
                 funcs.append((v, v.__code__, v.__defaults__, v.__kwdefaults__))
+    views = tags = None
+    if base:
+        views = tag_views([d for d, _ in found])
+        tags = read_tags(views)
+    dicts = [(d, {k: v for k, v in d.items() if code_like(v)}, name) for d, name in found]
     snap = [dicts, funcs, None]
     if base:
-        snap[2] = baseline(snap, sets)
+        snap[2] = baseline(snap, sets, views, tags)
     return snap
 
 
@@ -217,14 +227,19 @@ def code_like(v):
     return callable(v) or isinstance(v, (property, staticmethod, classmethod))
 
 
-def changed(snap, benign=None):
+def changed(snap, benign=None, same=None, code_same=False):
     """The first thing of snap that changed, named, or None; benign(v),
-    when given, says which values added to a dict do not count."""
+    when given, says which values added to a dict do not count. same, when
+    given, says which dicts hold what they held when this found nothing
+    and no value that was data is code now (quick), and code_same that no
+    function's code or defaults changed since: those are not read."""
     if snap is None:
         return None
     dicts, funcs = snap[0], snap[1]
     missing = changed  # any object that is not a value of the dicts
-    for d, copy, name in dicts:
+    for i, (d, copy, name) in enumerate(dicts):
+        if same is not None and same[i]:
+            continue
         for k, v in copy.items():
             if d.get(k, missing) is not v:
                 return "%s of %s" % (k, name)
@@ -232,6 +247,8 @@ def changed(snap, benign=None):
             for k, v in list(d.items()):
                 if k not in copy and code_like(v) and not (benign is not None and benign(v)):
                     return "%s of %s" % (k, name)
+    if code_same:
+        return None
     for f, code, defaults, kwdefaults in funcs:
         if f.__code__ is not code or f.__defaults__ is not defaults or f.__kwdefaults__ is not kwdefaults:
             return "the code of %s" % f.__qualname__
@@ -250,17 +267,18 @@ values_of = methodcaller("values")
 code_of, defaults_of, kwdefaults_of = attrgetter("__code__"), attrgetter("__defaults__"), attrgetter("__kwdefaults__")
 
 
-def baseline(snap, sets):
+def baseline(snap, sets, views, tags):
     """The state of snap's dicts now, when changed(snap) is None and SETS
-    was sets before it looked: every key and value (by identity), each
-    dict's size, the values that are data (not in the snapshot's copy)
-    and could become code."""
+    was sets and the dicts' version tags were tags (views: read_tags) before
+    it looked: every key and value (by identity), each dict's size, the
+    values that are data (not in the snapshot's copy) and could become
+    code."""
     dicts, funcs = snap[0], snap[1]
     ds = tuple(d for d, _, _ in dicts)
     data = tuple(v for d, copy, _ in dicts for k, v in d.items() if k not in copy and id(type(v)) not in INERT)
     return (ds, list(map(len, ds)), tuple(chain.from_iterable(ds)), tuple(chain.from_iterable(map(values_of, ds))),
             data, sets, tuple(f[0] for f in funcs), tuple(f[1] for f in funcs), tuple(f[2] for f in funcs),
-            tuple(f[3] for f in funcs))
+            tuple(f[3] for f in funcs), views, tags)
 
 
 def quick(snap):
@@ -269,30 +287,150 @@ def quick(snap):
     holds the same keys and values (identical, in the same order) as
     then, the values that were data are still not code, and every
     function has its code and defaults, changed's loops, which read
-    nothing else, would find nothing either. The functions' code and
-    defaults (an audited read: a call of the hook per function) are read
-    only when an attribute was set or deleted since the baseline (SETS:
-    the hook counts them), or the interpreter does not audit setting them
-    (AUDITED). Otherwise changed decides and names the change, and a
-    state it finds clean is the next baseline. (docs/engines.md, "What a
-    test file's verdict rests on")"""
+    nothing else, would find nothing either. A dict whose version tag
+    (TAG) is still the baseline's holds what it held then (every change
+    to a dict gives it a new tag): its keys and values are read only when
+    the tag changed, and a dict that changed and changed back gets the
+    new tag as its baseline's (read before its keys and values were). The
+    functions' code and defaults (an audited read: a call of the hook per
+    function) are read only when an attribute was set or deleted since
+    the baseline (SETS: the hook counts them), or the interpreter does
+    not audit setting them (AUDITED). Otherwise changed decides and names
+    the change, and a state it finds clean is the next baseline; it reads
+    only the dicts whose tag changed when no value that was data is code
+    now, and no function's code and defaults when quick would not.
+    (docs/engines.md, "What a test file's verdict rests on")"""
     if snap is None:
         return None
     b = snap[2]
+    views = same = now = None
+    code_same = False
     if b is not None:
-        ds, lens, keys, vals, data, sets, fs, codes, defaults, kwdefaults = b
-        if (list(map(len, ds)) == lens and all(map(is_, chain.from_iterable(ds), keys))
-                and all(map(is_, chain.from_iterable(map(values_of, ds)), vals))
-                and not any(map(callable, data)) and not any(map(isinstance, data, repeat(DESCRIPTORS)))
-                and ((AUDITED and SETS[0] == sets)
-                     or (all(map(is_, map(code_of, fs), codes)) and all(map(is_, map(defaults_of, fs), defaults))
-                         and all(map(is_, map(kwdefaults_of, fs), kwdefaults))))):
+        ds, lens, keys, vals, data, sets, fs, codes, defaults, kwdefaults, views, tags = b
+        now = None if views is None else list(map(tag_of, views))
+        same = now is not None and now == tags
+        if not same:
+            same = (list(map(len, ds)) == lens and all(map(is_, chain.from_iterable(ds), keys))
+                    and all(map(is_, chain.from_iterable(map(values_of, ds)), vals)))
+            if same and now is not None:
+                tags[:] = now
+        inert = not any(map(callable, data)) and not any(map(isinstance, data, repeat(DESCRIPTORS)))
+        code_same = AUDITED and SETS[0] == sets
+        if (same and inert and (code_same or (all(map(is_, map(code_of, fs), codes))
+                                              and all(map(is_, map(defaults_of, fs), defaults))
+                                              and all(map(is_, map(kwdefaults_of, fs), kwdefaults))))):
             return None
+        # Only the dicts whose tag changed can hold a change (when no
+        # value that was data is code now).
+        same = list(map(eq, now, tags)) if now is not None and inert else None
     sets = SETS[0]
-    what = changed(snap)
+    tags = now if now is not None else read_tags(views)
+    what = changed(snap, None, same, code_same)
     if what is None:
-        snap[2] = baseline(snap, sets)
+        snap[2] = baseline(snap, sets, views, tags)
     return what
+
+
+def make_tag():
+    """TAG: a function that gives a view (ctypes' C half) of a dict's
+    version tag (PEP 509: CPython 3.6 to 3.13 give a dict a new one at
+    every change, from a counter of the interpreter's), or None where this
+    interpreter's dicts have no such tag at the place read, as its own
+    dicts, changed every way, show: then quick reads every key and value."""
+    if not (3, 6) <= sys.version_info[:2] <= (3, 13) or sys.maxsize != (1 << 63) - 1:
+        return None
+    if getattr(sys, "_is_gil_enabled", lambda: True)() is not True or hasattr(sys, "gettotalrefcount"):
+        return None  # free-threaded or debug builds lay objects out otherwise
+    try:
+        from _ctypes import _SimpleCData
+
+        class U64(_SimpleCData):
+            _type_ = "Q"
+
+        class Used(_SimpleCData):
+            _type_ = "q"
+
+        def tag(d):
+            return U64.from_address(id(d) + 24)
+
+        class C:
+            pass
+
+        m = type(sys)("m")
+        a, other = {}, {"k": 1}
+        va, vo = tag(a), tag(other)
+        o0 = vo.value
+
+        def store(d):
+            exec("g = 1\ndel g", d)
+
+        steps = (lambda: a.__setitem__("x", 1), lambda: a.__setitem__("x", 2), lambda: a.__delitem__("x"),
+                 lambda: a.setdefault("y", []), lambda: a.update(z=1), lambda: a.pop("z"),
+                 lambda: a.popitem(), lambda: a.update({"w": 1, "v": 2}), lambda: a.clear(),
+                 lambda: store(a), lambda: a.update(u=1))
+        last = va.value
+        for step in steps:
+            step()
+            t = va.value
+            if t == last or va.value != t or Used.from_address(id(a) + 16).value != len(a) or vo.value != o0:
+                return None
+            last = t
+        len(a), a.get("u"), list(a), list(a.values())
+        if va.value != last:
+            return None
+        for obj in (C, m):
+            d = real_dict(obj.__dict__)
+            if d is None:
+                return None
+            v = tag(d)
+            t = v.value
+            setattr(obj, "k", 1)
+            t1 = v.value
+            delattr(obj, "k")
+            if t1 == t or v.value == t1 or v.value == t:
+                return None
+        return tag
+    except Exception:
+        return None
+
+
+MappingProxyType = type(type.__dict__)
+
+
+def real_dict(d):
+    """The dict d is, or a mappingproxy shows (a class's), or None."""
+    if type(d) is dict:
+        return d
+    if type(d) is MappingProxyType:
+        import gc
+
+        r = gc.get_referents(d)
+        if len(r) == 1 and type(r[0]) is dict:
+            return r[0]
+    return None
+
+
+def tag_views(ds):
+    """The views (TAG) of the version tags of the dicts ds (each a dict or
+    a class's mappingproxy, which snapshot keeps and with them their
+    dicts), or None."""
+    if TAG is None:
+        return None
+    views = []
+    for d in ds:
+        d = real_dict(d)
+        if d is None:
+            return None
+        views.append(TAG(d))
+    return tuple(views)
+
+
+tag_of = attrgetter("value")
+
+
+def read_tags(views):
+    """The tags views show now, or None."""
+    return None if views is None else list(map(tag_of, views))
 
 
 def take_server_snapshot(harness):
