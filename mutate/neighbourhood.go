@@ -212,7 +212,13 @@ func (st *Stream) init(all []keyed, limit int) {
 // probability p that the Mutator draws it (an operator by its weight, a
 // target by its weight, an edit there uniformly or by its ingredient's
 // weight), the weight w of its target, its operator's weight and its
-// share of the operator's edits at the target.
+// share of the operator's edits at the target for the sweep: where the
+// scope sets far edits apart (Context.Scope), the near edits' shares are
+// as if the far ones were not there, and the far ones' in proportion, so
+// that a file's unexecuted code does not push an operator's near edits
+// behind another operator's in the sweep (a name's replacement by x,
+// whose alternatives include a thousand never-called functions' names,
+// behind a condition's negation, which has none).
 func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, share float64)) {
 	total := 0.0
 	for _, o := range ops {
@@ -243,12 +249,17 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 			p := pOp * s.w[i] / st
 			seNear, seFar := share*nearW, share*farW
 			pNear, pFar := p*seNear, p*seFar
+			swNear, swFar := seNear, seFar
+			if nearW != farW {
+				near := float64(buf.n-buf.nFar) * seNear // the near edits' share in all
+				swNear, swFar = seNear/near, seFar/near
+			}
 			for k := 0; k < buf.n; k++ {
 				e := &buf.edits[k>>chunkShift][k&chunkMask]
 				if buf.far[k>>chunkShift][k&chunkMask] {
-					f(*e, pFar, s.w[i], o.Weight, seFar)
+					f(*e, pFar, s.w[i], o.Weight, swFar)
 				} else {
-					f(*e, pNear, s.w[i], o.Weight, seNear)
+					f(*e, pNear, s.w[i], o.Weight, swNear)
 				}
 			}
 		}

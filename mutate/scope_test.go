@@ -2,7 +2,9 @@ package mutate
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,5 +166,78 @@ func TestScopeRenames(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(names, " "), "x") {
 		t.Errorf("renames at %q = %v, want middle's names", p.StmtText(ret), names)
+	}
+}
+
+// TestSweepIgnoresFarCode: the sweep weighs middle()'s near edits
+// (those whose ingredients the suite runs) alike whether or not the file
+// also holds functions no case calls, whose names and statements are far
+// ingredients: unexecuted code does not push an operator's near edits
+// behind another's, and the near edits come in the same order.
+func TestSweepIgnoresFarCode(t *testing.T) {
+	onlyMiddle := scopeSrc[strings.Index(scopeSrc, "def middle"):strings.Index(scopeSrc, "def far_after")]
+	var far strings.Builder
+	for k := range 40 {
+		fmt.Fprintf(&far, "\n\ndef helper_%d(items, limit):\n    total = helper_%d(items, limit - 1)\n    for item in items:\n        total -= item\n    return total\n", k, (k+1)%40)
+	}
+	// Operators whose near alternatives the padding leaves as they are
+	// (others take names and texts the padding adds near ones of: its
+	// functions' names, visible at the target, its literals), and whose
+	// far ones it adds: statements copied, names.
+	var ops []Weighted
+	for _, o := range Default() {
+		switch o.Op.Name {
+		case "delete", "insert", "replace", "swap", "ident", "cond-negate", "cmp-op":
+			ops = append(ops, o)
+		}
+	}
+	type sweep struct {
+		share map[string]float64 // the sweep's share of each near edit
+		order []string           // the near edits in the sweep's order
+		far   int
+	}
+	run := func(src string) sweep {
+		p, err := program.Parse("m.py", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex := executedIn(p, "middle")
+		weights := make([]float64, len(p.Stmts))
+		for i := range weights {
+			if ex[i] && p.Stmts[i].Parent >= 0 {
+				weights[i] = 1
+			}
+		}
+		c := NewContext(p, weights)
+		c.Scope(ex)
+		isFar := func(e program.Edit) bool { return c.farStmt != nil && c.far(e) }
+		out := sweep{share: map[string]float64{}}
+		eachEdit(c, ops, func(e program.Edit, _, _, _, share float64) {
+			if isFar(e) {
+				out.far++
+			} else {
+				out.share[p.Describe(e)] = share
+			}
+		})
+		_, sw := NewStreams(c, ops, rand.New(rand.NewPCG(1, 2)), 0, 400)
+		for e, ok := sw.Next(); ok; e, ok = sw.Next() {
+			if !isFar(e) {
+				out.order = append(out.order, p.Describe(e))
+			}
+		}
+		return out
+	}
+	alone, padded := run(onlyMiddle), run(onlyMiddle+far.String())
+	if alone.far != 0 || padded.far == 0 {
+		t.Fatalf("%d far edits alone, %d padded", alone.far, padded.far)
+	}
+	for d, want := range alone.share {
+		if got, ok := padded.share[d]; !ok || math.Abs(got-want) > 1e-12*want {
+			t.Errorf("%s: share %g alone, %g (%v) with never-called functions", d, want, got, ok)
+		}
+	}
+	n := min(len(alone.order), len(padded.order), 100)
+	if n < 50 || !slices.Equal(alone.order[:n], padded.order[:n]) {
+		t.Errorf("the sweep's first %d near edits differ with never-called functions after middle()", n)
 	}
 }
