@@ -68,7 +68,7 @@ func TestExecutors(t *testing.T) {
 		{"middle", "tests.json", 0},
 		{"stack", "test_stack.py", 0},
 		{"clamp", "tests.json", 0},
-		{"clamp", "tests.json", 10},
+		{"clamp", "tests.json", 4},
 	}
 	for _, tt := range tests {
 		name := tt.bug
