@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"strings"
 
 	"github.com/go-python/gpython/py"
 )
@@ -136,6 +135,10 @@ func newPartialBase(src []byte, file string) (b *partialBase) {
 // decorators, or could not rewrite the f-strings; fstrs says whether it
 // rewrote f-strings.
 func compileAlone(text []byte, name string, line int, file string) (code *py.Code, fstrs, ok bool) {
+	if line > 0 {
+		// Padded first: the probes' arguments are line numbers.
+		text = append(bytes.Repeat([]byte("\n"), line), text...)
+	}
 	if _, paths := rewriteDecorators(text, name+"d"); len(paths) > 0 {
 		return nil, false, false
 	}
@@ -154,7 +157,7 @@ func compileAlone(text []byte, name string, line int, file string) (code *py.Cod
 	if !ok {
 		return nil, false, false
 	}
-	code, err := py.Compile(strings.Repeat("\n", line)+string(ins), file, py.ExecMode, 0, true)
+	code, err := py.Compile(string(ins), file, py.ExecMode, 0, true)
 	if err != nil {
 		return nil, false, false
 	}

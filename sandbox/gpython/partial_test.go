@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/go-python/gpython/py"
 
 	"repair/fitness"
 	"repair/internal/testutil/padded"
@@ -243,4 +246,115 @@ func briefOf(o *fitness.Outcome) string {
 		b.WriteString(r.Verdict.String() + ":" + addrs.ReplaceAllString(r.Detail, "") + ";")
 	}
 	return b.String()
+}
+
+// TestPartialCode: for random single-edit candidates whose changed
+// definitions keep their line counts, the module code compilePartial splices is the
+// code compile gives the whole candidate, object for object (bytecode,
+// constants, names, line tables), with the same probe name and rewrites.
+func TestPartialCode(t *testing.T) {
+	srcs := map[string][]byte{}
+	for _, ex := range []string{"middle", "binary_search", "bubble_sort", "is_prime", "power", "word_stats"} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "examples", ex, ex+".py"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[ex] = src
+	}
+	srcs["padded"] = padded.Source(srcs["middle"], 600)
+	srcs["rich"] = []byte("K = 3\n\n\ndef fmt(x, width=K + 1):\n    s = f\"{x:>{width}}|\"\n    if x > 10:\n" +
+		"        s = s + f\"{x!r}\"\n    return s.strip()\n\n\nclass Acc:\n    base = K\n\n    def add(self, x):\n" +
+		"        total = self.base\n        for i in range(x):\n            total += i\n        return (lambda: total)()\n")
+	w := benchWorker(t, []fitness.Case{call("f", "[]", "")}, "m")
+	checked := 0
+	for name, src := range srcs {
+		p, err := program.Parse(name+".py", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.original, w.base = src, nil
+		w.base = newPartialBase(src, w.candFile)
+		if w.base.code == nil {
+			t.Fatalf("%s: no base code", name)
+		}
+		r := rand.New(rand.NewPCG(3, uint64(len(src))))
+		for range 150 {
+			cand, ch := p.RenderChange(program.Patch{randomEdit(r, p)})
+			if len(ch.Defs) == 0 {
+				continue
+			}
+			var spans []partialSpan
+			sameLines := true
+			for i := range ch.Cand {
+				s := partialSpan{ch.Cand[i].Start, ch.Cand[i].End, ch.Orig[i].Start, ch.Orig[i].End}
+				spans = append(spans, s)
+				sameLines = sameLines && bytes.Count(cand[s.cs:s.ce], []byte("\n")) == bytes.Count(src[s.bs:s.be], []byte("\n"))
+			}
+			if !sameLines {
+				continue // what follows a definition keeps its original lines
+			}
+			got, ok := w.compilePartial(cand, spans)
+			if !ok {
+				continue
+			}
+			pdecor, ppaths, pfmt := w.decor, w.paths, w.fmt
+			want, probe, err := w.compile(cand, false)
+			if err != nil || probe != w.base.name {
+				t.Fatalf("%s: compiled partially, whole: %v, probe %q\n%s", name, err, probe, cand)
+			}
+			if pdecor != w.decor || len(ppaths) != len(w.paths) || pfmt != w.fmt {
+				t.Fatalf("%s: rewrites %q %v %q, whole %q %v %q", name, pdecor, ppaths, pfmt, w.decor, w.paths, w.fmt)
+			}
+			if d := codeDiff(got, want, "module"); d != "" {
+				t.Fatalf("%s: %s\n%s", name, d, cand)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d candidates compared", checked)
+	if checked < 100 {
+		t.Errorf("only %d candidates compared", checked)
+	}
+}
+
+// codeDiff describes the first difference between code objects a and b,
+// "" when they are the same.
+func codeDiff(a, b *py.Code, path string) string {
+	switch {
+	case a.Code != b.Code:
+		return path + ": bytecode"
+	case a.Argcount != b.Argcount || a.Kwonlyargcount != b.Kwonlyargcount || a.Nlocals != b.Nlocals ||
+		a.Stacksize != b.Stacksize || a.Flags != b.Flags:
+		return path + ": counts or flags"
+	case !equalStrings(a.Names, b.Names) || !equalStrings(a.Varnames, b.Varnames) ||
+		!equalStrings(a.Freevars, b.Freevars) || !equalStrings(a.Cellvars, b.Cellvars):
+		return path + ": names"
+	case a.Filename != b.Filename || a.Name != b.Name || a.Firstlineno != b.Firstlineno || a.Lnotab != b.Lnotab:
+		return fmt.Sprintf("%s: file, name or lines: %q %q %d, %q %q %d", path, a.Filename, a.Name, a.Firstlineno, b.Filename, b.Name, b.Firstlineno)
+	case string(a.Cell2arg) != string(b.Cell2arg):
+		return path + ": cell2arg"
+	case len(a.Consts) != len(b.Consts):
+		return path + ": constant count"
+	}
+	for i := range a.Consts {
+		ka, kb := a.Consts[i], b.Consts[i]
+		ca, okA := ka.(*py.Code)
+		cb, okB := kb.(*py.Code)
+		if okA != okB {
+			return fmt.Sprintf("%s: constant %d", path, i)
+		}
+		if okA {
+			if d := codeDiff(ca, cb, path+"/"+ca.Name); d != "" {
+				return d
+			}
+			continue
+		}
+		if ka.Type() != kb.Type() {
+			return fmt.Sprintf("%s: constant %d type", path, i)
+		}
+		if eq, err := py.Eq(ka, kb); err != nil || eq != py.True {
+			return fmt.Sprintf("%s: constant %d: %v, %v", path, i, ka, kb)
+		}
+	}
+	return ""
 }
