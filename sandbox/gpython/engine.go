@@ -49,7 +49,7 @@ type Engine struct {
 	growing sync.WaitGroup  // the workers spawn is starting
 	quit    chan struct{}   // closed by Close: a worker still starting is killed
 
-	stats struct{ candidates, restarts, unprobed atomic.Int64 }
+	stats struct{ candidates, restarts, unprobed, partial atomic.Int64 }
 
 	mu          sync.Mutex
 	closed      bool
@@ -191,7 +191,7 @@ func (e *Engine) prepare(module string, original []byte) error {
 	if e.checks, err = fitness.NewChecks(e.opts.Suite.Cases, e.opts.OutputCap); err != nil {
 		return fmt.Errorf("gpython: %w", err)
 	}
-	e.suiteMsg, err = suiteMessage(module, e.opts, e.checks)
+	e.suiteMsg, err = suiteMessage(module, e.opts, e.checks, original)
 	return err
 }
 
@@ -314,11 +314,14 @@ type Stats struct {
 	// Unprobed counts candidates that ran without probes (no coverage, no
 	// step budget): the probes did not compile.
 	Unprobed int64
+	// Partial counts candidates compiled one changed definition at a
+	// time (partial.go) on the worker that finished them.
+	Partial int64
 }
 
 // Stats reports the counters since New.
 func (e *Engine) Stats() Stats {
-	return Stats{Candidates: e.stats.candidates.Load(), Restarts: e.stats.restarts.Load(), Unprobed: e.stats.unprobed.Load()}
+	return Stats{Candidates: e.stats.candidates.Load(), Restarts: e.stats.restarts.Load(), Unprobed: e.stats.unprobed.Load(), Partial: e.stats.partial.Load()}
 }
 
 // errLenient refuses lenient runs: gpython has no hook to inject values
@@ -340,6 +343,16 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 	}
 	if opts.AbandonAfterTimeout {
 		flags |= runAbandon
+	}
+	if ch := opts.Change; ch != nil && len(ch.Defs) > 0 && !opts.Coverage && len(ch.Cand) == len(ch.Orig) && len(src) < 1<<31 {
+		// The changed definitions first: the worker compiles only them
+		// when it can (partial.go).
+		spans := make([]partialSpan, len(ch.Cand))
+		for i := range spans {
+			spans[i] = partialSpan{ch.Cand[i].Start, ch.Cand[i].End, ch.Orig[i].Start, ch.Orig[i].End}
+		}
+		flags |= runPartial
+		src = append(appendSpans(make([]byte, 0, 4+spanSize*len(spans)+len(src)), spans), src...)
 	}
 	res, err := e.evaluate(ctx, src, flags, opts.Timeout.Seconds(), opts.Cases)
 	if err != nil {
@@ -459,6 +472,9 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 			e.release(p)
 			if rr.noProbe {
 				e.stats.unprobed.Add(1)
+			}
+			if rr.partial {
+				e.stats.partial.Add(1)
 			}
 			break
 		}
@@ -657,9 +673,10 @@ func (e *Engine) spawn() {
 }
 
 // suiteMessage is what every worker receives once.
-func suiteMessage(module string, opts sandbox.Options, checks []fitness.Check) ([]byte, error) {
+func suiteMessage(module string, opts sandbox.Options, checks []fitness.Check, original []byte) ([]byte, error) {
 	s := opts.Suite
-	msg := workerSuite{Module: module, Cases: sandbox.RunCases(s.Cases, checks), MemoryMB: s.MemoryMB, OutputCap: opts.OutputCap}
+	msg := workerSuite{Module: module, Cases: sandbox.RunCases(s.Cases, checks), MemoryMB: s.MemoryMB, OutputCap: opts.OutputCap,
+		Original: string(original)}
 	if len(s.TestSource) > 0 {
 		msg.TestSource = string(s.TestSource)
 		msg.TestModule = s.TestModule

@@ -220,6 +220,7 @@ type runResult struct {
 	running int // the case that was running when the worker died or was killed, or -1
 	err     error
 	noProbe bool
+	partial bool // compiled partially (partial.go)
 }
 
 // run sends a candidate (cases start..end-1 of its range first..end-1) and
@@ -316,7 +317,7 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 				p.kill()
 				return runResult{end: endBroken, running: -1, err: err}
 			}
-			return runResult{end: endDone, running: -1, noProbe: len(payload) > 0 && payload[0] == 1}
+			return runResult{end: endDone, running: -1, noProbe: len(payload) > 0 && payload[0] == 1, partial: len(payload) > 1 && payload[1] == 1}
 		case msgFatal:
 			p.kill()
 			return runResult{end: endBroken, running: -1, err: fmt.Errorf("worker failed: %.300s", payload)}

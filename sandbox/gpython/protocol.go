@@ -19,7 +19,7 @@ import (
 // the payload (see doc.go):
 const (
 	msgSuite   = 'S' // engine → worker, once: the suite as JSON
-	msgRun     = 'R' // engine → worker: u8 flags, u32 case to start at, f64 timeout cap (s, 0: none), u32 first and end of the case range, the source
+	msgRun     = 'R' // engine → worker: u8 flags, u32 case to start at, f64 timeout cap (s, 0: none), u32 first and end of the case range, [the changed definitions,] the source
 	msgHello   = 'H' // worker → engine: ready, JSON {pid_ns, stack}
 	msgChunk   = 'C' // worker → engine: result records (the shared area was full)
 	msgCompile = 'E' // worker → engine: the candidate does not compile
@@ -32,6 +32,7 @@ const (
 	runCoverage = 1 << iota // report the executed lines of each case
 	runCheck                // report gpython limitations the cases ran into
 	runAbandon              // stop at the first timed-out case (the rest: TIME_LIMIT_EXCEEDED, not run)
+	runPartial              // the changed definitions precede the source (partial.go: u32 count, four u32 each)
 )
 
 // maxMessage bounds a message either side accepts.

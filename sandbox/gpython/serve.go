@@ -77,6 +77,9 @@ type workerSuite struct {
 	TestSource string            `json:"test_source,omitempty"`
 	TestModule string            `json:"test_module,omitempty"`
 	TestFile   string            `json:"test_file,omitempty"`
+	// Original is the original program, for partial compilation
+	// (partial.go); "" for none.
+	Original string `json:"original,omitempty"`
 }
 
 // hello is the worker's first message.
@@ -123,6 +126,9 @@ type worker struct {
 	heap  []metrics.Sample
 	types typeSnapshot
 	calls callFrames // frames of the top-level calls of pure candidates
+
+	original []byte       // the original program, "" for none (partial.go)
+	base     *partialBase // it compiled, at the first partial request
 }
 
 // caseState is what the probes of the running case read and write.
@@ -219,6 +225,7 @@ func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
 		libDir:     lib,
 		candFile:   filepath.Join(lib, s.Module+".py"),
 		outputCap:  s.OutputCap,
+		original:   []byte(s.Original),
 		heap:       []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}},
 	}
 	if w.outputCap <= 0 {
@@ -452,7 +459,31 @@ func (w *worker) evaluate(flags byte, start, first, end int, src []byte) error {
 	}
 	w.recEnd = shmRecords
 	w.shm.word(shmEnd).Store(shmRecords)
-	code, probe, err := w.compile(src, flags&runCoverage != 0)
+	var spans []partialSpan
+	if flags&runPartial != 0 {
+		var err error
+		if spans, src, err = readSpans(src); err != nil {
+			writeMsg(w.out, msgFatal, []byte(err.Error()))
+			return err
+		}
+	}
+	var (
+		code    *py.Code
+		probe   string
+		err     error
+		partial bool
+	)
+	if spans != nil && flags&runCoverage == 0 {
+		if w.base == nil {
+			w.base = newPartialBase(w.original, w.candFile)
+		}
+		if code, partial = w.compilePartial(src, spans); partial {
+			probe = w.base.name
+		}
+	}
+	if !partial {
+		code, probe, err = w.compile(src, flags&runCoverage != 0)
+	}
 	if err != nil {
 		return writeMsg(w.out, msgCompile, []byte(truncUTF8(err.Error(), 2000)))
 	}
@@ -515,6 +546,9 @@ func (w *worker) evaluate(flags byte, start, first, end int, src []byte) error {
 	var done [4]byte
 	if probe == "" {
 		done[0] = 1 // ran without probes
+	}
+	if partial {
+		done[1] = 1 // compiled partially
 	}
 	return writeMsg(w.out, msgDone, done[:])
 }

@@ -12,9 +12,12 @@ import (
 
 // benchWorker is a worker in this process: records go to a plain buffer,
 // messages to /dev/null. It changes gpython's module registry of the test
-// process (as a worker does its own).
+// process (as a worker does its own). It runs in a temporary directory:
+// a worker empties its working directory before each candidate (wipe),
+// which would otherwise be the package's own.
 func benchWorker(t testing.TB, cases []fitness.Case, module string) *worker {
 	t.Helper()
+	t.Chdir(t.TempDir())
 	checks, err := fitness.NewChecks(cases, 0)
 	if err != nil {
 		t.Fatal(err)
