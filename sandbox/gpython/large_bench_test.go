@@ -25,7 +25,16 @@ func BenchmarkWorkerRunLarge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	pt := padded.Fix(p)
+	// The fix: the second "return y" returns x.
+	var pt program.Patch
+	seen := 0
+	for i, s := range p.Sites {
+		if p.FirstLine(s.Stmt) == "return y" && p.SiteText(i) == "y" {
+			if seen++; seen == 2 {
+				pt = program.Patch{{Op: program.ReplaceText, Site: i, Text: "x"}}
+			}
+		}
+	}
 	cand, ch := p.RenderChange(pt)
 	if len(ch.Defs) != 1 {
 		b.Fatal("not one changed definition")

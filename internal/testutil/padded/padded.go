@@ -6,8 +6,6 @@ package padded
 import (
 	"fmt"
 	"strings"
-
-	"repair/program"
 )
 
 // templates are scale_bench.py's never-called helpers: four shapes, so
@@ -36,18 +34,4 @@ func Source(src []byte, n int) []byte {
 		total += strings.Count(t, "\n") + 2
 	}
 	return []byte(strings.Join(append(append(before, string(src)), after...), "\n\n"))
-}
-
-// Fix is the one-token fix of examples/middle's middle() in p: the
-// second "return y" returns x (the bug the padded workload repairs).
-func Fix(p *program.Program) program.Patch {
-	seen := 0
-	for i, s := range p.Sites {
-		if p.FirstLine(s.Stmt) == "return y" && p.SiteText(i) == "y" {
-			if seen++; seen == 2 {
-				return program.Patch{{Op: program.ReplaceText, Site: i, Text: "x"}}
-			}
-		}
-	}
-	return nil
 }
