@@ -14,6 +14,7 @@ import (
 	"repair/internal/testutil/padded"
 	"repair/program"
 	"repair/sandbox"
+	"repair/sandbox/enginetest"
 )
 
 // paddedMiddle is examples/middle's middle() in a file padded with
@@ -44,16 +45,7 @@ func BenchmarkEvaluateLarge(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		// The fix: the second "return y" returns x.
-		var pt program.Patch
-		seen := 0
-		for i, s := range p.Sites {
-			if p.FirstLine(s.Stmt) == "return y" && p.SiteText(i) == "y" {
-				if seen++; seen == 2 {
-					pt = program.Patch{{Op: program.ReplaceText, Site: i, Text: "x"}}
-				}
-			}
-		}
+		pt := enginetest.PaddedFix(p)
 		cand, ch := p.RenderChange(pt)
 		dir := b.TempDir()
 		tgt := filepath.Join(dir, "middle.py")

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"repair/fitness"
+	"repair/program"
 	"repair/sandbox"
 )
 
@@ -67,4 +68,19 @@ func CaseRange(t *testing.T, open Open) {
 			}
 		})
 	}
+}
+
+// PaddedFix is the one-token fix of examples/middle's middle() in p (a
+// padded copy of it, internal/testutil/padded): the second "return y"
+// returns x. The engines' large-file benchmarks run it.
+func PaddedFix(p *program.Program) program.Patch {
+	seen := 0
+	for i, s := range p.Sites {
+		if p.FirstLine(s.Stmt) == "return y" && p.SiteText(i) == "y" {
+			if seen++; seen == 2 {
+				return program.Patch{{Op: program.ReplaceText, Site: i, Text: "x"}}
+			}
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"repair/internal/testutil/padded"
 	"repair/program"
+	"repair/sandbox/enginetest"
 )
 
 // BenchmarkWorkerRunLarge measures a worker's evaluation of a candidate
@@ -25,16 +26,7 @@ func BenchmarkWorkerRunLarge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	// The fix: the second "return y" returns x.
-	var pt program.Patch
-	seen := 0
-	for i, s := range p.Sites {
-		if p.FirstLine(s.Stmt) == "return y" && p.SiteText(i) == "y" {
-			if seen++; seen == 2 {
-				pt = program.Patch{{Op: program.ReplaceText, Site: i, Text: "x"}}
-			}
-		}
-	}
+	pt := enginetest.PaddedFix(p)
 	cand, ch := p.RenderChange(pt)
 	if len(ch.Defs) != 1 {
 		b.Fatal("not one changed definition")
