@@ -34,6 +34,7 @@ import (
 	"strings"
 
 	"repair/fitness"
+	"repair/program"
 	"repair/sandbox"
 )
 
@@ -176,8 +177,10 @@ func New(ctx context.Context, s *fitness.Suite, orig *fitness.Outcome, src []byt
 var raisesRE = regexp.MustCompile(`(?:\braises|\bassertRaises(?:Regex)?)\(\s*\(?\s*([A-Za-z_][\w.]*)`)
 
 // Check runs a patched program on the generated inputs and compares it
-// with the original.
-func (g *Guard) Check(ctx context.Context, src []byte) (*Report, error) {
+// with the original. ch, when not nil, is what src changes of the
+// original (sandbox.RunOptions.Change): an engine may run it over the
+// original's code.
+func (g *Guard) Check(ctx context.Context, src []byte, ch *program.Change) (*Report, error) {
 	r := &Report{testFile: g.testFile}
 	for _, n := range g.near {
 		if n {
@@ -187,7 +190,9 @@ func (g *Guard) Check(ctx context.Context, src []byte) (*Report, error) {
 	if r.Inputs == 0 {
 		return r, nil
 	}
-	o, err := g.run(ctx, src, g.opts)
+	opts := g.opts
+	opts.Change = ch
+	o, err := g.run(ctx, src, opts)
 	if err != nil {
 		return nil, fmt.Errorf("guard: %w", err)
 	}

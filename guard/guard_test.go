@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"repair/fitness"
+	"repair/program"
 	"repair/sandbox"
 )
 
@@ -60,7 +61,9 @@ func TestCheck(t *testing.T) {
 			return behaveOrig(i)
 		},
 	}
+	var change *program.Change // the last run's
 	run := func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		change = opts.Change
 		o := &fitness.Outcome{}
 		for i, c := range ps.Cases {
 			o.Results = append(o.Results, behave[string(src)](i, c))
@@ -90,7 +93,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.prog, func(t *testing.T) {
-			r, err := g.Check(context.Background(), []byte(tt.prog))
+			r, err := g.Check(context.Background(), []byte(tt.prog), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,6 +101,12 @@ func TestCheck(t *testing.T) {
 				t.Errorf("got %+v, want %d inputs, %d changed, %d broken, example %q", r, near, tt.changed, tt.broken, tt.exampleHasPrefix)
 			}
 		})
+	}
+	// What a fix changes goes with its run: the engine may run it over
+	// the original's code.
+	ch := &program.Change{Defs: []int{0}}
+	if _, err := g.Check(context.Background(), []byte("same"), ch); err != nil || change != ch {
+		t.Errorf("check with a change: err %v, the run got change %p, want %p", err, change, ch)
 	}
 }
 

@@ -3,6 +3,8 @@
 
 package program
 
+import "bytes"
+
 // Change is what a patch changes of the original program, for the
 // engines' shortcuts (test selection and partial re-execution, see
 // docs/architecture.md, "Cost that follows the change").
@@ -106,6 +108,31 @@ func (p *Program) RenderChange(pt Patch) ([]byte, Change) {
 }
 
 // isDef reports whether a statement kind is a def or class statement.
+// KeepsLines reports whether c changes only top-level definitions and
+// each keeps its number of lines, between the original text orig and the
+// candidate cand rendered with c. Every statement of cand is then on the
+// line of the original's: a candidate compiled one changed definition at
+// a time over the original's code (partial re-execution) is exactly the
+// whole candidate compiled, line numbers included, so that the final
+// validation of a fix may run it so.
+func (c *Change) KeepsLines(orig, cand []byte) bool {
+	if c == nil || c.Defs == nil || len(c.Orig) != len(c.Cand) {
+		return false
+	}
+	for i, o := range c.Orig {
+		n := c.Cand[i]
+		if o.Start < 0 || o.End > len(orig) || o.Start > o.End || n.Start < 0 || n.End > len(cand) || n.Start > n.End {
+			return false
+		}
+		if bytes.Count(orig[o.Start:o.End], lineFeed) != bytes.Count(cand[n.Start:n.End], lineFeed) {
+			return false
+		}
+	}
+	return true
+}
+
+var lineFeed = []byte{'\n'}
+
 func isDef(kind string) bool {
 	return kind == "function_definition" || kind == "class_definition" || kind == "decorated_definition"
 }

@@ -61,17 +61,19 @@ func TestRenderChange(t *testing.T) {
 		pt    Patch
 		reach []string // first lines
 		defs  []string // first lines; nil: module level
+		keeps bool     // Change.KeepsLines
 	}{
-		{"delete in a function", Patch{{Op: Delete, Stmt: stmt("return x - 1")}}, []string{"return x - 1"}, []string{"def f(x):"}},
-		{"operator in a condition", Patch{{Op: ReplaceText, Site: site("if x > LIMIT:", ">"), Text: "<"}}, []string{"if x > LIMIT:"}, []string{"def f(x):"}},
-		{"one-line body", Patch{{Op: InsertBefore, Stmt: stmt("return y * 2"), Donor: stmt("return x")}}, []string{"return y * 2"}, []string{"@staticmethod"}},
-		{"two definitions", Patch{{Op: Swap, Stmt: stmt("return x"), Donor: stmt("return z + self.size")}}, []string{"return x", "return z + self.size"}, []string{"def f(x):", "class C:"}},
-		{"insert after a body's last statement", Patch{{Op: InsertAfter, Stmt: stmt("return x"), Donor: stmt("return x - 1")}}, []string{"return x"}, []string{"def f(x):"}},
-		{"a class attribute", Patch{{Op: ReplaceText, Site: site("size = 1", "1"), Text: "5"}}, []string{"size = 1"}, []string{"class C:"}},
-		{"module level", Patch{{Op: ReplaceText, Site: site("LIMIT = 3", "3"), Text: "4"}}, []string{"LIMIT = 3"}, nil},
-		{"a definition itself", Patch{{Op: Delete, Stmt: stmt("def f(x):")}}, []string{"def f(x):"}, nil},
-		{"a function and the module", Patch{{Op: Delete, Stmt: stmt("return x - 1")}, {Op: Delete, Stmt: stmt("import math")}}, []string{"import math", "return x - 1"}, nil},
-		{"no edit applies", Patch{{Op: Delete, Stmt: len(p.Stmts)}}, nil, nil},
+		{"delete in a function", Patch{{Op: Delete, Stmt: stmt("return x - 1")}}, []string{"return x - 1"}, []string{"def f(x):"}, true}, // pass
+		{"delete a line", Patch{{Op: Delete, Stmt: stmt("return x")}}, []string{"return x"}, []string{"def f(x):"}, false},
+		{"operator in a condition", Patch{{Op: ReplaceText, Site: site("if x > LIMIT:", ">"), Text: "<"}}, []string{"if x > LIMIT:"}, []string{"def f(x):"}, true},
+		{"one-line body", Patch{{Op: InsertBefore, Stmt: stmt("return y * 2"), Donor: stmt("return x")}}, []string{"return y * 2"}, []string{"@staticmethod"}, false},
+		{"two definitions", Patch{{Op: Swap, Stmt: stmt("return x"), Donor: stmt("return z + self.size")}}, []string{"return x", "return z + self.size"}, []string{"def f(x):", "class C:"}, true},
+		{"insert after a body's last statement", Patch{{Op: InsertAfter, Stmt: stmt("return x"), Donor: stmt("return x - 1")}}, []string{"return x"}, []string{"def f(x):"}, false},
+		{"a class attribute", Patch{{Op: ReplaceText, Site: site("size = 1", "1"), Text: "5"}}, []string{"size = 1"}, []string{"class C:"}, true},
+		{"module level", Patch{{Op: ReplaceText, Site: site("LIMIT = 3", "3"), Text: "4"}}, []string{"LIMIT = 3"}, nil, false},
+		{"a definition itself", Patch{{Op: Delete, Stmt: stmt("def f(x):")}}, []string{"def f(x):"}, nil, false},
+		{"a function and the module", Patch{{Op: Delete, Stmt: stmt("return x - 1")}, {Op: Delete, Stmt: stmt("import math")}}, []string{"import math", "return x - 1"}, nil, false},
+		{"no edit applies", Patch{{Op: Delete, Stmt: len(p.Stmts)}}, nil, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,6 +90,9 @@ func TestRenderChange(t *testing.T) {
 			}
 			if !slices.Equal(reach, tt.reach) || !slices.Equal(defs, tt.defs) {
 				t.Errorf("reach %q, defs %q; want %q, %q", reach, defs, tt.reach, tt.defs)
+			}
+			if got := ch.KeepsLines(p.Src, out); got != tt.keeps {
+				t.Errorf("KeepsLines = %v, want %v", got, tt.keeps)
 			}
 			checkSpans(t, p, out, ch)
 		})
@@ -118,6 +123,18 @@ func checkSpans(t *testing.T, p *Program, out []byte, ch Change) {
 	}
 	if len(ch.Defs) > 0 && !bytes.Equal(p.Src[po:], out[pc:]) {
 		t.Errorf("after the last span: the texts differ:\n%q\n%q", p.Src[po:], out[pc:])
+	}
+	// KeepsLines: every span starts and ends on the same line in both.
+	same := len(ch.Defs) > 0
+	line := func(b []byte, o int) int { return bytes.Count(b[:o], []byte("\n")) }
+	for i := range ch.Defs {
+		o, c := ch.Orig[i], ch.Cand[i]
+		if line(p.Src, o.Start) != line(out, c.Start) || line(p.Src, o.End) != line(out, c.End) {
+			same = false
+		}
+	}
+	if got := ch.KeepsLines(p.Src, out); got != same {
+		t.Errorf("KeepsLines = %v, but the spans keep their lines: %v", got, same)
 	}
 }
 

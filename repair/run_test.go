@@ -377,6 +377,42 @@ func TestAll(t *testing.T) {
 	}
 }
 
+// TestValidationOverOriginal: a fix whose changed definitions keep their
+// lines is validated over the original's code (its Change goes with the
+// validation run: no compile of the whole file), and that run still runs
+// every case, selecting none.
+func TestValidationOverOriginal(t *testing.T) {
+	p := parseMiddle(t)
+	var mu sync.Mutex
+	var validations []sandbox.RunOptions
+	var srcs [][]byte
+	plain := fakeRunner(nil)
+	run := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+		if o.Validate {
+			mu.Lock()
+			validations = append(validations, o)
+			srcs = append(srcs, src)
+			mu.Unlock()
+		}
+		return plain(ctx, src, o)
+	}
+	res, err := Run(context.Background(), p, fakeSuite(10), run, Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Fixes) == 0 || len(validations) == 0 {
+		t.Fatalf("%d fixes, %d validations", len(res.Fixes), len(validations))
+	}
+	for i, o := range validations {
+		if o.Change == nil || !o.Change.KeepsLines(p.Src, srcs[i]) {
+			t.Errorf("validation %d: change %+v, want one that keeps the lines", i, o.Change)
+		}
+		if o.Select != nil || o.WallCaps != nil || o.Timeout != 0 {
+			t.Errorf("validation %d: select %v, wall caps %v, timeout %v: want every case with the suite's timeouts", i, o.Select, o.WallCaps, o.Timeout)
+		}
+	}
+}
+
 // TestDiagnosis: failing cases that run no line of the target stop the
 // run with one line naming them; failing cases that only import it get a
 // warning and the search goes on.

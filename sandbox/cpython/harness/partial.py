@@ -14,7 +14,9 @@ code objects in the place of the old ones among the module code's
 constants. The module's code is then what compiling the whole candidate
 gives, but for the line numbers of what follows a definition whose line
 count changed (its tracebacks name the original's lines); the final
-validation of a fix compiles the whole candidate.
+validation of a fix comes here only when no line count changed (Go's
+program.Change.KeepsLines), so that its code is exactly the whole
+candidate's.
 
 Owns BASE_SRC, BASE_CODE, FUTURE, the cache of the original's
 definitions (_BASE_DEFS) and of the purity of its parts (_PURE), and
