@@ -29,6 +29,7 @@ type individual struct {
 	key    fitness.Key
 	fit    float64
 	done   bool // evaluated
+	held   bool // scored plausible: holds evaluate's pause until found saw it
 	// When a plausible candidate was found.
 	gen, evals int
 }
@@ -216,15 +217,26 @@ func (st *search) evaluate(ctx context.Context, pop []individual, found func(i i
 	g.SetLimit(st.opts.Workers)
 	scored := make(chan int, n) // indexes, as their candidates are scored
 	finished := make(chan error, 1)
-	// No candidate starts while found delivers a fix: the fix's
-	// validation and checks get the CPUs (those running finish).
-	var delivering sync.Mutex
+	// No candidate starts from the moment a plausible one is scored
+	// until found has delivered it: the fix's validation and checks get
+	// the CPUs (those running finish).
+	pause := newGate()
+	// Once the generation ends (a fix stopped it, an error, ctx), nothing
+	// waits: the candidates still held return gctx's error.
+	defer context.AfterFunc(gctx, pause.open)()
 	go func() {
-		for i := 0; i < n && gctx.Err() == nil; i++ {
+		for i := 0; i < n; i++ {
 			ind := &pop[i]
-			delivering.Lock()
-			delivering.Unlock()
+			pause.wait(i)
+			if gctx.Err() != nil {
+				break // a fix ended the search while this one waited
+			}
 			g.Go(func() error {
+				// It may have waited for a worker meanwhile.
+				pause.wait(i)
+				if err := gctx.Err(); err != nil {
+					return err
+				}
 				e, err := st.cache.EvalKey(gctx, ind.key, func(c context.Context) (*fitness.Outcome, error) {
 					if o := st.judged[ind.key]; o != nil {
 						return o, nil
@@ -235,6 +247,10 @@ func (st *search) evaluate(ctx context.Context, pop []individual, found func(i i
 					return err
 				}
 				ind.fit = e.Score
+				if found != nil && ind.fit == 1 {
+					ind.held = true
+					pause.hold(i)
+				}
 				scored <- i
 				return nil
 			})
@@ -260,12 +276,19 @@ func (st *search) evaluate(ctx context.Context, pop []individual, found func(i i
 			if found == nil {
 				continue
 			}
-			delivering.Lock()
+			pause.hold(k)
 			stop, ferr := found(k)
-			delivering.Unlock()
 			if ferr != nil || stop {
-				// The rest of the generation is abandoned.
+				// The rest of the generation is abandoned: no candidate
+				// starts once the fix is delivered.
 				cancel()
+			}
+			if pop[k].held {
+				pop[k].held = false
+				pause.release(k)
+			}
+			pause.release(k)
+			if ferr != nil || stop {
 				if running {
 					<-finished
 				}
@@ -285,6 +308,64 @@ func (st *search) evaluate(ctx context.Context, pop []individual, found func(i i
 		err = ctx.Err()
 	}
 	return k, budgetHit, err
+}
+
+// gate pauses evaluate's start of the candidates after a held index
+// until it is released, or until the gate is opened for good. A
+// candidate before a held one never waits: found needs it scored.
+type gate struct {
+	mu     sync.Mutex
+	cond   sync.Cond
+	held   map[int]int // index -> holds
+	opened bool
+}
+
+func newGate() *gate {
+	g := &gate{held: map[int]int{}}
+	g.cond.L = &g.mu
+	return g
+}
+
+func (g *gate) hold(i int) {
+	g.mu.Lock()
+	g.held[i]++
+	g.mu.Unlock()
+}
+
+func (g *gate) release(i int) {
+	g.mu.Lock()
+	if g.held[i]--; g.held[i] <= 0 {
+		delete(g.held, i)
+		g.cond.Broadcast()
+	}
+	g.mu.Unlock()
+}
+
+// open lets every waiter go, now and later (evaluate's generation
+// ended).
+func (g *gate) open() {
+	g.mu.Lock()
+	g.opened = true
+	g.cond.Broadcast()
+	g.mu.Unlock()
+}
+
+// wait waits while an index before i is held.
+func (g *gate) wait(i int) {
+	g.mu.Lock()
+	for !g.opened && g.before(i) {
+		g.cond.Wait()
+	}
+	g.mu.Unlock()
+}
+
+func (g *gate) before(i int) bool {
+	for k := range g.held {
+		if k < i {
+			return true
+		}
+	}
+	return false
 }
 
 // judgement is the outcome a candidate's validation gave it.
