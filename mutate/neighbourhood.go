@@ -3,6 +3,7 @@ package mutate
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 
 	"repair/program"
 )
@@ -67,45 +68,14 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	for _, w := range c.Weights {
 		top = max(top, w)
 	}
-	var all, best []keyed
-	n := 0
+	dr := streamDraw{rng: rng, limit: limit, kAll: math.Inf(1)}
+	sw := sweepDraw{limit: sweepLimit, top: top, kBest: math.Inf(1), lastW: -1, lastOpW: -1, lastShare: -1}
 	donorLine := c.Prog.DonorLine()
-	kAll := math.Inf(1)
-	// Once the sweep's edits have been trimmed to its limit, an edit whose
-	// key is at or above the largest kept (kBest) cannot be among the
-	// first: it is left out before its operator's and import's share are
-	// looked at.
-	kBest := math.Inf(1)
-	lastW, lastOpW, lastShare := -1.0, -1.0, -1.0
-	var base, baseImport float64
-	// below is the test key < kAll without the logarithm: 1-U above
-	// exp(-kAll·p), for the last p and kAll (edits at one target share
-	// them), with a margin far above the rounding of Exp and Log; the
-	// key of an edit that passes it is computed and compared exactly.
-	lastP, lastK, below := -1.0, -1.0, 0.0
+	var runs []runRef // the far donors' edits kept, to be made
 	eachEdit(c, ops, func(e program.Edit, p, w, opW, share float64) {
 		if limit > 0 {
-			// Every edit draws its key (the order does not depend on the
-			// limit); once the draws are trimmed to the limit, one at or
-			// above the largest kept (kAll) cannot be among the first.
-			q := 1 - rng.Float64()
-			if kAll < math.Inf(1) && (p != lastP || kAll != lastK) {
-				lastP, lastK, below = p, kAll, math.Exp(-kAll*p)*(1-1e-9)
-			}
-			if kAll == math.Inf(1) || q > below {
-				if key := -math.Log(q) / p; key < kAll {
-					if len(all) == cap(all) && len(all) >= 4096 && cap(all) < 2*limit+trimSlack {
-						// Many edits: room for all the draws kept at once,
-						// not a copy at every doubling.
-						all = append(make([]keyed, 0, 2*limit+trimSlack), all...)
-					}
-					all = append(all, keyed{key, e})
-					if len(all) >= 2*limit+trimSlack {
-						all = smallest(all, limit)
-						kAll = maxKey(all)
-						stream.more = true
-					}
-				}
+			if key, ok := dr.draw(p); ok {
+				dr.keep(keyed{key: key, e: e})
 			}
 		}
 		// The sweep leaves out copies of donor files' statements: a donor
@@ -114,37 +84,184 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 		// try first and the fix would be; the random stream still draws
 		// them.
 		if sweepLimit > 0 && !(donorLine > 0 && copiesDonor(c.Prog, e, donorLine)) {
-			if w != lastW || opW != lastOpW || share != lastShare {
-				lastW, lastOpW, lastShare = w, opW, share
-				rel := 1.0
-				if top > 0 {
-					rel = w / top
+			if key, ok := sw.key(w, opW, share, func() bool { return c.atImport(e) }); ok {
+				sw.keep(keyed{key: key, e: e})
+			}
+		}
+	}, func(r *donorRun) {
+		// A far donor's edits: each draws its key, and those that may be
+		// among the first are kept as references to the run, made once
+		// the streams are trimmed to their limits (resolve).
+		ref := int32(0)
+		refer := func() int32 {
+			if ref == 0 {
+				runs = append(runs, runRef{r.from, r.d})
+				ref = int32(len(runs))
+			}
+			return ref
+		}
+		if limit > 0 {
+			for k := range r.n {
+				if key, ok := dr.draw(r.p); ok {
+					dr.keep(keyed{key: key, run: refer(), k: int32(k)})
 				}
-				// The logarithm of the score, the order of emission
-				// breaking ties (added below).
-				base = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel)
-				baseImport = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel*importShare)
 			}
-			key := base + float64(n)*1e-9
-			n++
-			if key >= kBest {
-				return
-			}
-			if c.atImport(e) {
-				if key = baseImport + float64(n-1)*1e-9; key >= kBest {
-					return
+		}
+		if sweepLimit > 0 && !(donorLine > 0 && c.Prog.Stmts[r.d].Line >= donorLine) {
+			imp := c.stmtAtImport(r.t)
+			for k := range r.n {
+				key, ok := sw.key(r.w, r.opW, r.share, func() bool { return imp })
+				if !ok {
+					// The next edits' keys are larger: none is kept.
+					sw.n += r.n - k - 1
+					break
 				}
-			}
-			best = append(best, keyed{key, e})
-			if len(best) >= 2*sweepLimit+trimSlack {
-				best = smallest(best, sweepLimit)
-				kBest = maxKey(best)
+				sw.keep(keyed{key: key, run: refer(), k: int32(k)})
 			}
 		}
 	})
-	stream.init(all, limit)
-	sweep.init(best, sweepLimit)
+	stream.more = dr.more
+	stream.init(dr.all, limit)
+	sweep.init(sw.best, sweepLimit)
+	resolve(c, runs, stream.h, sweep.h)
 	return stream, sweep
+}
+
+// runRef is a far donor's edits at a target (a donorRun), for the edits
+// of it that NewStreams keeps.
+type runRef struct {
+	from func(d int, emit func(program.Edit))
+	d    int
+}
+
+// resolve makes the edits of xs's and ys's entries that stand for an edit
+// of a run of runs.
+func resolve(c *Context, runs []runRef, xs, ys []keyed) {
+	var refs []*keyed
+	for _, h := range [][]keyed{xs, ys} {
+		for i := range h {
+			if h[i].run > 0 {
+				refs = append(refs, &h[i])
+			}
+		}
+	}
+	sort.Slice(refs, func(i, j int) bool { return refs[i].run < refs[j].run })
+	var made []program.Edit
+	for i := 0; i < len(refs); {
+		r := refs[i].run
+		made = made[:0]
+		runs[r-1].from(runs[r-1].d, func(e program.Edit) {
+			if !c.denied(e) {
+				made = append(made, e)
+			}
+		})
+		for ; i < len(refs) && refs[i].run == r; i++ {
+			refs[i].e, refs[i].run, refs[i].k = made[refs[i].k], 0, 0
+		}
+	}
+}
+
+// streamDraw is the random stream's draw of keys in NewStreams.
+type streamDraw struct {
+	rng   *rand.Rand
+	limit int
+	all   []keyed
+	// Once the draws are trimmed to the limit, an edit whose key is at or
+	// above the largest kept (kAll) cannot be among the first.
+	kAll float64
+	// below is the test key < kAll without the logarithm: 1-U above
+	// exp(-kAll·p), for the last p and kAll (edits at one target share
+	// them), with a margin far above the rounding of Exp and Log; the
+	// key of an edit that passes it is computed and compared exactly.
+	lastP, lastK, below float64
+	more                bool // the limit left edits out
+}
+
+// draw draws the key of the next edit, of probability p (every edit
+// draws one: the order does not depend on the limit), and reports
+// whether it may be among the first (keep it then).
+func (d *streamDraw) draw(p float64) (float64, bool) {
+	q := 1 - d.rng.Float64()
+	inf := d.kAll == math.Inf(1)
+	if !inf && (p != d.lastP || d.kAll != d.lastK) {
+		d.lastP, d.lastK, d.below = p, d.kAll, math.Exp(-d.kAll*p)*(1-1e-9)
+	}
+	if inf || q > d.below {
+		if key := -math.Log(q) / p; key < d.kAll {
+			return key, true
+		}
+	}
+	return 0, false
+}
+
+// keep keeps an edit with its key, trimming the draws to the limit when
+// they are many.
+func (d *streamDraw) keep(x keyed) {
+	if len(d.all) == cap(d.all) && len(d.all) >= 4096 && cap(d.all) < 2*d.limit+trimSlack {
+		// Many edits: room for all the draws kept at once, not a copy at
+		// every doubling.
+		d.all = append(make([]keyed, 0, 2*d.limit+trimSlack), d.all...)
+	}
+	d.all = append(d.all, x)
+	if len(d.all) >= 2*d.limit+trimSlack {
+		d.all = smallest(d.all, d.limit)
+		d.kAll = maxKey(d.all)
+		d.more = true
+	}
+}
+
+// sweepDraw is the sweep's order in NewStreams.
+type sweepDraw struct {
+	limit int
+	top   float64 // the largest weight of a statement
+	best  []keyed
+	n     int // the edits keyed so far
+	// Once the sweep's edits have been trimmed to its limit, an edit
+	// whose key is at or above the largest kept (kBest) cannot be among
+	// the first: it is left out before its operator's and import's share
+	// are looked at.
+	kBest                     float64
+	lastW, lastOpW, lastShare float64
+	base, baseImport          float64
+}
+
+// key is the sweep's key of the next edit, at a target of weight w, of
+// an operator of weight opW, with the given share of its edits there; it
+// reports whether the edit may be among the first (keep it then).
+// atImport tells whether the edit changes a statement run at import.
+func (s *sweepDraw) key(w, opW, share float64, atImport func() bool) (float64, bool) {
+	if w != s.lastW || opW != s.lastOpW || share != s.lastShare {
+		s.lastW, s.lastOpW, s.lastShare = w, opW, share
+		rel := 1.0
+		if s.top > 0 {
+			rel = w / s.top
+		}
+		// The logarithm of the score, the order of emission breaking ties
+		// (added below).
+		s.base = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel)
+		s.baseImport = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel*importShare)
+	}
+	key := s.base + float64(s.n)*1e-9
+	s.n++
+	if key >= s.kBest {
+		return 0, false
+	}
+	if atImport() {
+		if key = s.baseImport + float64(s.n-1)*1e-9; key >= s.kBest {
+			return 0, false
+		}
+	}
+	return key, true
+}
+
+// keep keeps an edit with its key, trimming the kept to the limit when
+// they are many.
+func (s *sweepDraw) keep(x keyed) {
+	s.best = append(s.best, x)
+	if len(s.best) >= 2*s.limit+trimSlack {
+		s.best = smallest(s.best, s.limit)
+		s.kBest = maxKey(s.best)
+	}
 }
 
 // maxKey returns the largest key of xs.
@@ -176,11 +293,17 @@ const importShare = 0.5
 // atImport reports whether edit e changes a statement that runs when the
 // module is imported: one outside every function.
 func (c *Context) atImport(e program.Edit) bool {
-	p := c.Prog
 	s := e.Stmt
 	if e.Op == program.ReplaceText || e.Op == program.SwapText {
-		s = p.Sites[e.Site].Stmt
+		s = c.Prog.Sites[e.Site].Stmt
 	}
+	return c.stmtAtImport(s)
+}
+
+// stmtAtImport reports whether statement s runs when the module is
+// imported.
+func (c *Context) stmtAtImport(s int) bool {
+	p := c.Prog
 	if s < 0 || s >= len(p.Stmts) {
 		return false
 	}
@@ -219,7 +342,13 @@ func (st *Stream) init(all []keyed, limit int) {
 // behind another operator's in the sweep (a name's replacement by x,
 // whose alternatives include a thousand never-called functions' names,
 // behind a condition's negation, which has none).
-func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, share float64)) {
+//
+// The edits of a far donor of an operator split by donor (Operator.From)
+// are counted, not made: far gets them as a donorRun, in their place in
+// the order, and makes those it needs (a large file's never-called code
+// is most of its donors, and their copies most of its edits). With far
+// nil, f gets them one by one.
+func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, share float64), far func(r *donorRun)) {
 	total := 0.0
 	for _, o := range ops {
 		if o.Weight > 0 && !o.Op.Targets(c).empty() {
@@ -227,6 +356,19 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 		}
 	}
 	var buf editChunks
+	add := func(e program.Edit) {
+		if !c.denied(e) {
+			buf.add(e, c.farStmt != nil && c.far(e))
+		}
+	}
+	counted := 0
+	count := func(e program.Edit) {
+		if !c.denied(e) {
+			counted++
+		}
+	}
+	var runs []donorRun // the far donors' edits at the target, counted
+	run := donorRun{c: c}
 	for _, o := range ops {
 		s := o.Op.Targets(c)
 		if o.Weight <= 0 || s.empty() {
@@ -236,25 +378,55 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 		st := s.total()
 		for i, t := range s.ids {
 			buf.reset()
-			o.Op.Edits(c, t, func(e program.Edit) {
-				if !c.denied(e) {
-					buf.add(e, c.farStmt != nil && c.far(e))
+			runs = runs[:0]
+			nRuns := 0 // the edits of runs
+			if from := o.Op.From; from != nil && c.farStmt != nil {
+				if fd := from(c, t); fd != nil {
+					for _, d := range c.donors {
+						if !c.farStmt[d] {
+							fd(d, add)
+							continue
+						}
+						counted = 0
+						fd(d, count)
+						if counted > 0 {
+							runs = append(runs, donorRun{n: counted, d: d, at: buf.n, from: fd})
+							nRuns += counted
+						}
+					}
 				}
-			})
-			if buf.n == 0 {
+			} else {
+				o.Op.Edits(c, t, add)
+			}
+			n, nFar := buf.n+nRuns, buf.nFar+nRuns
+			if n == 0 {
 				continue
 			}
-			nearW, farW := c.weightsOf(buf.n, buf.nFar)
-			share := 1 / (float64(buf.n-buf.nFar)*nearW + float64(buf.nFar)*farW)
+			nearW, farW := c.weightsOf(n, nFar)
+			share := 1 / (float64(n-nFar)*nearW + float64(nFar)*farW)
 			p := pOp * s.w[i] / st
 			seNear, seFar := share*nearW, share*farW
 			pNear, pFar := p*seNear, p*seFar
 			swNear, swFar := seNear, seFar
 			if nearW != farW {
-				near := float64(buf.n-buf.nFar) * seNear // the near edits' share in all
+				near := float64(n-nFar) * seNear // the near edits' share in all
 				swNear, swFar = seNear/near, seFar/near
 			}
+			r := 0
+			flush := func(at int) {
+				for ; r < len(runs) && runs[r].at == at; r++ {
+					run.reset(runs[r], t, pFar, s.w[i], o.Weight, swFar)
+					if far != nil {
+						far(&run)
+						continue
+					}
+					for _, e := range run.edits() {
+						f(e, pFar, s.w[i], o.Weight, swFar)
+					}
+				}
+			}
 			for k := 0; k < buf.n; k++ {
+				flush(k)
 				e := &buf.edits[k>>chunkShift][k&chunkMask]
 				if buf.far[k>>chunkShift][k&chunkMask] {
 					f(*e, pFar, s.w[i], o.Weight, swFar)
@@ -262,8 +434,45 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 					f(*e, pNear, s.w[i], o.Weight, swNear)
 				}
 			}
+			flush(buf.n)
 		}
 	}
+}
+
+// donorRun is the edits of one far donor at a target (Operator.From),
+// counted and not made until asked for: all far, so of one probability
+// and share.
+type donorRun struct {
+	n int // how many
+	// d is the donor, t the target, at the run's place among the
+	// target's other edits (eachEdit's buffer).
+	d, t, at         int
+	p, w, opW, share float64 // as eachEdit's f gets them
+	from             func(d int, emit func(program.Edit))
+	c                *Context
+	made             []program.Edit
+	ok               bool // made holds the edits
+}
+
+// reset makes r the run x at target t, with its weights.
+func (r *donorRun) reset(x donorRun, t int, p, w, opW, share float64) {
+	r.n, r.d, r.at, r.from = x.n, x.d, x.at, x.from
+	r.t, r.p, r.w, r.opW, r.share = t, p, w, opW, share
+	r.made, r.ok = r.made[:0], false
+}
+
+// edits returns the run's edits, in order, made on first use (the slice
+// is the run's: valid until the next run).
+func (r *donorRun) edits() []program.Edit {
+	if !r.ok {
+		r.ok = true
+		r.from(r.d, func(e program.Edit) {
+			if !r.c.denied(e) {
+				r.made = append(r.made, e)
+			}
+		})
+	}
+	return r.made
 }
 
 // editChunks are a target's edits, with whether each is far (Context.far),
@@ -344,6 +553,9 @@ const trimSlack = 1024
 type keyed struct {
 	key float64
 	e   program.Edit
+	// run, when not 0, is 1 + the index of the far donor's run (NewStreams)
+	// whose edit number k this stands for, and e is not made yet.
+	run, k int32
 }
 
 // smallest returns the k entries of xs with the smallest keys (in xs's
