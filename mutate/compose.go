@@ -754,6 +754,56 @@ var opInsertChanged = Operator{
 	Targets: stmtTargets,
 	Edits:   byDonor(insertChangedFrom),
 	From:    insertChangedFrom,
+	Count:   insertChangedCount,
+}
+
+func insertChangedCount(c *Context, s int) func(d int) int {
+	p := c.Prog
+	return func(d int) int {
+		if strings.ContainsAny(p.StmtText(d), "\r\n") || !p.CanPlace(d, s) {
+			return 0
+		}
+		before, after := c.places(s, d)
+		if !before && !after {
+			return 0
+		}
+		n := c.changedCopies()[d]
+		if before && after {
+			n *= 2
+		}
+		return n
+	}
+}
+
+// changedCopies returns, per statement, the copies of it with one
+// operator changed that insert-changed makes at each place (made once).
+func (c *Context) changedCopies() []int {
+	c.changedOnce.Do(func() {
+		p := c.Prog
+		c.changed = make([]int, len(p.Stmts))
+		for _, d := range c.donors {
+			for _, site := range c.inside[d] {
+				var fams [][]string
+				switch p.Sites[site].Kind {
+				case program.SiteAugOp:
+					fams = [][]string{augArith, augBits}
+				case program.SiteCmpOp:
+					fams = [][]string{cmpOrder, cmpIn, cmpIs}
+				case program.SiteBinOp:
+					fams = [][]string{arith, bitwise}
+				default:
+					continue
+				}
+				cur := strings.Join(strings.Fields(p.SiteText(site)), " ")
+				for _, t := range family(cur, fams...) {
+					if t != cur {
+						c.changed[d]++
+					}
+				}
+			}
+		}
+	})
+	return c.changed
 }
 
 func insertChangedFrom(c *Context, s int) func(d int, emit func(program.Edit)) {

@@ -40,6 +40,10 @@ type Operator struct {
 	// (Context.Scope) and makes only those it keeps. Nil for other
 	// operators.
 	From func(c *Context, t int) func(d int, emit func(program.Edit))
+	// Count, optional with From, returns how many edits From(c, t) emits
+	// for donor d, without making them, when the context denies nothing
+	// (Context.denied): the neighbourhood counts far donors' edits so.
+	Count func(c *Context, t int) func(d int) int
 	// Applies, for an operator that changes sites, reports whether it
 	// changes site id (whatever its weight): Refine uses it on the sites of
 	// an inserted copy. Nil for statement operators.

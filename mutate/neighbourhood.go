@@ -367,7 +367,13 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 			counted++
 		}
 	}
-	var runs []donorRun // the far donors' edits at the target, counted
+	if c.deny == nil {
+		count = func(program.Edit) { counted++ }
+	}
+	// The far donors' edits at the target, counted: n of donor d before
+	// the at-th edit of buf.
+	type farCount struct{ n, d, at int }
+	var runs []farCount
 	run := donorRun{c: c}
 	for _, o := range ops {
 		s := o.Op.Targets(c)
@@ -380,17 +386,26 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 			buf.reset()
 			runs = runs[:0]
 			nRuns := 0 // the edits of runs
-			if from := o.Op.From; from != nil && c.farStmt != nil {
-				if fd := from(c, t); fd != nil {
+			var from func(d int, emit func(program.Edit))
+			if o.Op.From != nil && c.farStmt != nil {
+				if from = o.Op.From(c, t); from != nil {
+					var nd func(d int) int
+					if o.Op.Count != nil && c.deny == nil {
+						nd = o.Op.Count(c, t)
+					}
 					for _, d := range c.donors {
 						if !c.farStmt[d] {
-							fd(d, add)
+							from(d, add)
 							continue
 						}
-						counted = 0
-						fd(d, count)
+						if nd != nil {
+							counted = nd(d)
+						} else {
+							counted = 0
+							from(d, count)
+						}
 						if counted > 0 {
-							runs = append(runs, donorRun{n: counted, d: d, at: buf.n, from: fd})
+							runs = append(runs, farCount{counted, d, buf.n})
 							nRuns += counted
 						}
 					}
@@ -415,7 +430,7 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 			r := 0
 			flush := func(at int) {
 				for ; r < len(runs) && runs[r].at == at; r++ {
-					run.reset(runs[r], t, pFar, s.w[i], o.Weight, swFar)
+					run.reset(runs[r].n, runs[r].d, t, from, pFar, s.w[i], o.Weight, swFar)
 					if far != nil {
 						far(&run)
 						continue
@@ -426,7 +441,9 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 				}
 			}
 			for k := 0; k < buf.n; k++ {
-				flush(k)
+				if r < len(runs) {
+					flush(k)
+				}
 				e := &buf.edits[k>>chunkShift][k&chunkMask]
 				if buf.far[k>>chunkShift][k&chunkMask] {
 					f(*e, pFar, s.w[i], o.Weight, swFar)
@@ -443,10 +460,8 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 // counted and not made until asked for: all far, so of one probability
 // and share.
 type donorRun struct {
-	n int // how many
-	// d is the donor, t the target, at the run's place among the
-	// target's other edits (eachEdit's buffer).
-	d, t, at         int
+	n                int     // how many
+	d, t             int     // the donor and the target
 	p, w, opW, share float64 // as eachEdit's f gets them
 	from             func(d int, emit func(program.Edit))
 	c                *Context
@@ -454,10 +469,10 @@ type donorRun struct {
 	ok               bool // made holds the edits
 }
 
-// reset makes r the run x at target t, with its weights.
-func (r *donorRun) reset(x donorRun, t int, p, w, opW, share float64) {
-	r.n, r.d, r.at, r.from = x.n, x.d, x.at, x.from
-	r.t, r.p, r.w, r.opW, r.share = t, p, w, opW, share
+// reset makes r the run of the n edits of donor d at target t.
+func (r *donorRun) reset(n, d, t int, from func(d int, emit func(program.Edit)), p, w, opW, share float64) {
+	r.n, r.d, r.t, r.from = n, d, t, from
+	r.p, r.w, r.opW, r.share = p, w, opW, share
 	r.made, r.ok = r.made[:0], false
 }
 

@@ -42,6 +42,38 @@ var opInsertRenamed = Operator{
 	Targets: stmtTargets,
 	Edits:   byDonor(insertRenamedFrom),
 	From:    insertRenamedFrom,
+	Count:   insertRenamedCount,
+}
+
+func insertRenamedCount(c *Context, s int) func(d int) int {
+	p := c.Prog
+	names := c.renames(s)
+	return func(d int) int {
+		if !p.CanPlace(d, s) {
+			return 0
+		}
+		before, after := c.places(s, d)
+		if !before && !after {
+			return 0
+		}
+		n := 0
+		for _, site := range c.idents[d] {
+			if p.Sites[site].Pinned {
+				continue
+			}
+			n += len(names)
+			cur := p.SiteText(site)
+			for _, x := range names {
+				if x == cur {
+					n--
+				}
+			}
+		}
+		if before && after {
+			n *= 2
+		}
+		return n
+	}
 }
 
 func insertRenamedFrom(c *Context, s int) func(d int, emit func(program.Edit)) {

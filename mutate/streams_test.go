@@ -163,9 +163,15 @@ func TestStreamsMatchReference(t *testing.T) {
 }
 
 // TestByDonorEdits: an operator split by donor emits at each target the
-// edits of its donors in c.donors' order, each a copy of its donor.
+// edits of its donors in c.donors' order, each a copy of its donor into
+// the target, as many as its Count says.
 func TestByDonorEdits(t *testing.T) {
-	c := streamCases[0].ctx(t)
+	for _, tc := range streamCases {
+		t.Run(tc.name, func(t *testing.T) { testByDonor(t, tc.ctx(t)) })
+	}
+}
+
+func testByDonor(t *testing.T, c *Context) {
 	for _, o := range All {
 		if o.From == nil {
 			continue
@@ -176,8 +182,8 @@ func TestByDonorEdits(t *testing.T) {
 			if from := o.From(c, s); from != nil {
 				for _, d := range c.donors {
 					from(d, func(e program.Edit) {
-						if e.Donor != d {
-							t.Fatalf("%s: %s copies %d, not donor %d", o.Name, c.Prog.Describe(e), e.Donor, d)
+						if e.Donor != d || e.Stmt != s {
+							t.Fatalf("%s: %s is not a copy of %d into %d", o.Name, c.Prog.Describe(e), d, s)
 						}
 						split = append(split, e)
 					})
@@ -185,6 +191,18 @@ func TestByDonorEdits(t *testing.T) {
 			}
 			if !slices.Equal(whole, split) {
 				t.Fatalf("%s at %d: Edits and From differ", o.Name, s)
+			}
+			if o.Count == nil {
+				continue
+			}
+			if from, count := o.From(c, s), o.Count(c, s); from != nil {
+				for _, d := range c.donors {
+					n := 0
+					from(d, func(e program.Edit) { n++ })
+					if got := count(d); got != n {
+						t.Fatalf("%s at %d: Count(%d) = %d, From emits %d", o.Name, s, d, got, n)
+					}
+				}
 			}
 		}
 	}
