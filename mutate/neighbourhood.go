@@ -1,9 +1,10 @@
 package mutate
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
-	"sort"
+	"slices"
 
 	"repair/program"
 )
@@ -31,8 +32,9 @@ func Neighbourhood(c *Context, ops []Weighted, rng *rand.Rand, limit int) []prog
 // Stream is [Neighbourhood] taken one edit at a time: the edits are drawn
 // at once, ordered lazily (a search takes a few of them per generation).
 type Stream struct {
-	h    []keyed // a min-heap of keys
-	more bool    // the limit left edits out
+	h     []keyed        // a min-heap of keys
+	edits []program.Edit // their edits (keyed.at)
+	more  bool           // the limit left edits out
 }
 
 // NewStream is the stream of [Neighbourhood]'s edits, in its order.
@@ -71,11 +73,18 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	dr := streamDraw{rng: rng, limit: limit, kAll: math.Inf(1)}
 	sw := sweepDraw{limit: sweepLimit, top: top, kBest: math.Inf(1), lastW: -1, lastOpW: -1, lastShare: -1}
 	donorLine := c.Prog.DonorLine()
-	var runs []runRef // the far donors' edits kept, to be made
+	// The edits kept are where the keys point (keyed.at): the near edits
+	// kept, and the far donors' runs some of whose edits are kept, made
+	// once the streams are trimmed to their limits (resolve).
+	var near []program.Edit
+	var runs []runRef
 	eachEdit(c, ops, func(e program.Edit, p, w, opW, share float64) {
+		at := int32(-1)
 		if limit > 0 {
 			if key, ok := dr.draw(p); ok {
-				dr.keep(keyed{key: key, e: e})
+				near = append(near, e)
+				at = int32(len(near) - 1)
+				dr.keep(keyed{key: key, at: at})
 			}
 		}
 		// The sweep leaves out copies of donor files' statements: a donor
@@ -85,25 +94,28 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 		// them.
 		if sweepLimit > 0 && !(donorLine > 0 && copiesDonor(c.Prog, e, donorLine)) {
 			if key, ok := sw.key(w, opW, share, func() bool { return c.atImport(e) }); ok {
-				sw.keep(keyed{key: key, e: e})
+				if at < 0 {
+					near = append(near, e)
+					at = int32(len(near) - 1)
+				}
+				sw.keep(keyed{key: key, at: at})
 			}
 		}
 	}, func(r *donorRun) {
 		// A far donor's edits: each draws its key, and those that may be
-		// among the first are kept as references to the run, made once
-		// the streams are trimmed to their limits (resolve).
+		// among the first are kept as edit k of the run.
 		ref := int32(0)
 		refer := func() int32 {
 			if ref == 0 {
 				runs = append(runs, runRef{r.from, r.d})
-				ref = int32(len(runs))
+				ref = -int32(len(runs))
 			}
 			return ref
 		}
 		if limit > 0 {
 			for k := range r.n {
 				if key, ok := dr.draw(r.p); ok {
-					dr.keep(keyed{key: key, run: refer(), k: int32(k)})
+					dr.keep(keyed{key: key, at: refer(), k: int32(k)})
 				}
 			}
 		}
@@ -116,14 +128,14 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 					sw.n += r.n - k - 1
 					break
 				}
-				sw.keep(keyed{key: key, run: refer(), k: int32(k)})
+				sw.keep(keyed{key: key, at: refer(), k: int32(k)})
 			}
 		}
 	})
 	stream.more = dr.more
 	stream.init(dr.all, limit)
 	sweep.init(sw.best, sweepLimit)
-	resolve(c, runs, stream.h, sweep.h)
+	resolve(c, near, runs, stream, sweep)
 	return stream, sweep
 }
 
@@ -134,29 +146,41 @@ type runRef struct {
 	d    int
 }
 
-// resolve makes the edits of xs's and ys's entries that stand for an edit
-// of a run of runs.
-func resolve(c *Context, runs []runRef, xs, ys []keyed) {
-	var refs []*keyed
-	for _, h := range [][]keyed{xs, ys} {
-		for i := range h {
-			if h[i].run > 0 {
-				refs = append(refs, &h[i])
+// resolve makes the edits of the streams' keys (keyed.at: near's, or
+// edit k of a run of runs) theirs: st.edits, in the order of st.h.
+func resolve(c *Context, near []program.Edit, runs []runRef, sts ...*Stream) {
+	type ref struct {
+		e    *program.Edit
+		at   int32
+		k    int32
+		from int // the run's
+	}
+	var refs []ref
+	for _, st := range sts {
+		st.edits = make([]program.Edit, len(st.h))
+		for i := range st.h {
+			x := &st.h[i]
+			if x.at >= 0 {
+				st.edits[i] = near[x.at]
+			} else {
+				refs = append(refs, ref{&st.edits[i], x.at, x.k, int(-x.at - 1)})
 			}
+			x.at, x.k = int32(i), 0
 		}
 	}
-	sort.Slice(refs, func(i, j int) bool { return refs[i].run < refs[j].run })
+	// Each run is made once.
+	slices.SortFunc(refs, func(a, b ref) int { return cmp.Compare(a.from, b.from) })
 	var made []program.Edit
 	for i := 0; i < len(refs); {
-		r := refs[i].run
+		r := &runs[refs[i].from]
 		made = made[:0]
-		runs[r-1].from(runs[r-1].d, func(e program.Edit) {
+		r.from(r.d, func(e program.Edit) {
 			if !c.denied(e) {
 				made = append(made, e)
 			}
 		})
-		for ; i < len(refs) && refs[i].run == r; i++ {
-			refs[i].e, refs[i].run, refs[i].k = made[refs[i].k], 0, 0
+		for from := refs[i].from; i < len(refs) && refs[i].from == from; i++ {
+			*refs[i].e = made[refs[i].k]
 		}
 	}
 }
@@ -534,7 +558,7 @@ func (st *Stream) Next() (program.Edit, bool) {
 	if len(st.h) == 0 {
 		return program.Edit{}, false
 	}
-	e := st.h[0].e
+	e := st.edits[st.h[0].at]
 	n := len(st.h) - 1
 	st.h[0] = st.h[n]
 	st.h = st.h[:n]
@@ -565,12 +589,12 @@ func (st *Stream) down(i int) {
 // they are trimmed to the limit.
 const trimSlack = 1024
 
+// keyed is an edit's key and where the edit is: in a Stream, edits[at];
+// while NewStreams draws, the at-th near edit kept or, when at < 0, edit
+// k of far run -at-1 (resolve).
 type keyed struct {
-	key float64
-	e   program.Edit
-	// run, when not 0, is 1 + the index of the far donor's run (NewStreams)
-	// whose edit number k this stands for, and e is not made yet.
-	run, k int32
+	key   float64
+	at, k int32
 }
 
 // smallest returns the k entries of xs with the smallest keys (in xs's

@@ -12,8 +12,8 @@ import (
 )
 
 // refStreams is NewStreams visiting every edit.
-func refStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit int) (stream, sweep *Stream) {
-	stream, sweep = &Stream{}, &Stream{}
+func refStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit int) (stream, sweep *refStream) {
+	stream, sweep = &refStream{}, &refStream{}
 	if limit <= 0 && sweepLimit <= 0 {
 		return stream, sweep
 	}
@@ -21,7 +21,7 @@ func refStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	for _, w := range c.Weights {
 		top = max(top, w)
 	}
-	var all, best []keyed
+	var all, best []refKeyed
 	n := 0
 	donorLine := c.Prog.DonorLine()
 	kAll := math.Inf(1)
@@ -51,12 +51,12 @@ func refStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 					if len(all) == cap(all) && len(all) >= 4096 && cap(all) < 2*limit+trimSlack {
 						// Many edits: room for all the draws kept at once,
 						// not a copy at every doubling.
-						all = append(make([]keyed, 0, 2*limit+trimSlack), all...)
+						all = append(make([]refKeyed, 0, 2*limit+trimSlack), all...)
 					}
-					all = append(all, keyed{key: key, e: e})
+					all = append(all, refKeyed{key, e})
 					if len(all) >= 2*limit+trimSlack {
-						all = smallest(all, limit)
-						kAll = maxKey(all)
+						all = refSmallest(all, limit)
+						kAll = refMaxKey(all)
 						stream.more = true
 					}
 				}
@@ -89,10 +89,10 @@ func refStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 					return
 				}
 			}
-			best = append(best, keyed{key: key, e: e})
+			best = append(best, refKeyed{key, e})
 			if len(best) >= 2*sweepLimit+trimSlack {
-				best = smallest(best, sweepLimit)
-				kBest = maxKey(best)
+				best = refSmallest(best, sweepLimit)
+				kBest = refMaxKey(best)
 			}
 		}
 	})
@@ -147,4 +147,108 @@ func refEachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, s
 			}
 		}
 	}
+}
+
+// refKeyed, refStream, refSmallest and refMaxKey are keyed, Stream,
+// smallest and maxKey as they were, with each key's edit beside it.
+type refKeyed struct {
+	key float64
+	e   program.Edit
+}
+
+type refStream struct {
+	h    []refKeyed
+	more bool
+}
+
+func (st *refStream) init(all []refKeyed, limit int) {
+	if len(all) > limit {
+		all = refSmallest(all, limit)
+		st.more = true
+	}
+	st.h = all
+	for i := len(all)/2 - 1; i >= 0; i-- {
+		st.down(i)
+	}
+}
+
+func (st *refStream) More() bool { return st.more }
+
+func (st *refStream) Next() (program.Edit, bool) {
+	if len(st.h) == 0 {
+		return program.Edit{}, false
+	}
+	e := st.h[0].e
+	n := len(st.h) - 1
+	st.h[0] = st.h[n]
+	st.h = st.h[:n]
+	st.down(0)
+	return e, true
+}
+
+func (st *refStream) down(i int) {
+	h := st.h
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[r].key < h[l].key {
+			m = r
+		}
+		if h[m].key >= h[i].key {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+func refMaxKey(xs []refKeyed) float64 {
+	m := math.Inf(-1)
+	for _, x := range xs {
+		m = max(m, x.key)
+	}
+	return m
+}
+
+func refSmallest(xs []refKeyed, k int) []refKeyed {
+	lo, hi := 0, len(xs)
+	for hi-lo > 1 {
+		a, b, c := lo, lo+(hi-lo)/2, hi-1
+		if xs[b].key < xs[a].key {
+			a, b = b, a
+		}
+		if xs[c].key < xs[b].key {
+			b = c
+			if xs[b].key < xs[a].key {
+				b = a
+			}
+		}
+		pivot := xs[b].key
+		i, j := lo, hi-1
+		for i <= j {
+			for xs[i].key < pivot {
+				i++
+			}
+			for xs[j].key > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j + 1
+		case k >= i:
+			lo = i
+		default:
+			return xs[:k]
+		}
+	}
+	return xs[:k]
 }
