@@ -1,11 +1,11 @@
 package localize
 
 import (
+	"cmp"
 	"encoding/binary"
 	"hash/maphash"
 	"math"
 	"slices"
-	"sort"
 
 	"repair/fitness"
 	"repair/program"
@@ -202,6 +202,26 @@ func Executed(p *program.Program, lines []int) []bool {
 	return newExecutions(p).of(lines)
 }
 
+// ExecutedAny returns, per statement id, whether any case of outcome o
+// executed it: Executed of all their lines together, computed once per
+// distinct set of lines.
+func ExecutedAny(p *program.Program, o *fitness.Outcome) []bool {
+	execs := newExecutions(p)
+	out := make([]bool, len(p.Stmts))
+	seen := map[*bool]bool{}
+	for _, r := range o.Results {
+		ex := execs.of(r.Lines)
+		if seen[first(ex)] {
+			continue
+		}
+		seen[first(ex)] = true
+		for i, e := range ex {
+			out[i] = out[i] || e
+		}
+	}
+	return out
+}
+
 // executions computes Executed for the cases of one outcome, once per
 // distinct set of covered lines: a suite's cases take few paths through a
 // program, and a large file makes each computation cost its statements.
@@ -213,6 +233,7 @@ type executions struct {
 	seed        maphash.Seed
 	seen        map[uint64][]executed
 	cov         []bool // scratch: the lines covered
+	key         []byte // scratch: the lines hashed
 }
 
 type executed struct {
@@ -231,14 +252,11 @@ func newExecutions(p *program.Program) *executions {
 }
 
 func (e *executions) of(lines []int) []bool {
-	var h maphash.Hash
-	h.SetSeed(e.seed)
-	var b [8]byte
+	e.key = e.key[:0]
 	for _, l := range lines {
-		binary.LittleEndian.PutUint64(b[:], uint64(l))
-		h.Write(b[:])
+		e.key = binary.LittleEndian.AppendUint64(e.key, uint64(l))
 	}
-	k := h.Sum64()
+	k := maphash.Bytes(e.seed, e.key)
 	for _, x := range e.seen[k] {
 		if slices.Equal(x.lines, lines) {
 			return x.ex
@@ -275,6 +293,15 @@ func (e *executions) of(lines []int) []bool {
 	return ex
 }
 
+// first identifies a result of executions.of, which returns one slice for
+// each distinct set of lines: its first element (nil when empty).
+func first(ex []bool) *bool {
+	if len(ex) == 0 {
+		return nil
+	}
+	return &ex[0]
+}
+
 // headerLines returns the lines of a statement's own text: all of a simple
 // statement, the header of a compound one (up to its first block).
 func headerLines(p *program.Program, id int) (int, int) {
@@ -298,6 +325,14 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 	var failing, passing int
 	stopped := false
 	execs := newExecutions(p)
+	// The cases that took one path (executions.of returns one slice for
+	// each distinct set of lines) count together.
+	type path struct {
+		ex         []bool
+		fail, pass int
+	}
+	var paths []path
+	pathOf := map[*bool]int{}
 	for _, r := range o.Results {
 		fail := r.Verdict != fitness.Passed
 		if fail {
@@ -312,16 +347,26 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 			stopped = stopped || r.Progress > 0
 		}
 		ex := execs.of(r.Lines)
-		for i, e := range ex {
-			switch {
-			case e && fail:
-				spec[i].EF++
-			case e:
-				spec[i].EP++
-			case fail:
-				spec[i].NF++
-			default:
-				spec[i].NP++
+		k, ok := pathOf[first(ex)]
+		if !ok {
+			k = len(paths)
+			pathOf[first(ex)] = k
+			paths = append(paths, path{ex: ex})
+		}
+		if fail {
+			paths[k].fail++
+		} else {
+			paths[k].pass++
+		}
+	}
+	for _, x := range paths {
+		for i, e := range x.ex {
+			if e {
+				spec[i].EF += x.fail
+				spec[i].EP += x.pass
+			} else {
+				spec[i].NF += x.fail
+				spec[i].NP += x.pass
 			}
 		}
 	}
@@ -350,18 +395,19 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 		stoppedFloor(p, spec, rk.Weights)
 	}
 	breakTies(p, o, &rk, execs)
-	sort.SliceStable(rk.Entries, func(i, j int) bool {
-		a, b := &rk.Entries[i], &rk.Entries[j]
+	// Statement ids are distinct: the order is total, no stable sort
+	// needed.
+	slices.SortFunc(rk.Entries, func(a, b Entry) int {
 		if a.Score != b.Score {
-			return a.Score > b.Score
+			return -cmp.Compare(a.Score, b.Score)
 		}
 		if wa, wb := rk.Weights[a.Stmt], rk.Weights[b.Stmt]; wa != wb {
-			return wa > wb
+			return -cmp.Compare(wa, wb)
 		}
 		if a.Line != b.Line {
-			return a.Line < b.Line
+			return cmp.Compare(a.Line, b.Line)
 		}
-		return a.Stmt < b.Stmt
+		return cmp.Compare(a.Stmt, b.Stmt)
 	})
 	return rk
 }

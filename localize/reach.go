@@ -30,12 +30,28 @@ func NewReach(p *program.Program, o *fitness.Outcome) *Reach {
 	n := len(o.Results)
 	words := (n + 63) / 64
 	r := &Reach{n: n, words: words, bits: make([]uint64, len(p.Stmts)*words)}
+	// The cases of each path (executions.of returns one slice for each
+	// distinct set of lines), then each path's statements.
 	execs := newExecutions(p)
+	var paths [][]bool
+	var cases [][]uint64 // per path, its cases
+	pathOf := map[*bool]int{}
 	for c, res := range o.Results {
 		ex := execs.of(res.Lines)
+		k, ok := pathOf[first(ex)]
+		if !ok {
+			k = len(paths)
+			pathOf[first(ex)] = k
+			paths, cases = append(paths, ex), append(cases, make([]uint64, words))
+		}
+		cases[k][c/64] |= 1 << (c % 64)
+	}
+	for k, ex := range paths {
 		for s, ok := range ex {
 			if ok {
-				r.bits[s*words+c/64] |= 1 << (c % 64)
+				for i, w := range cases[k] {
+					r.bits[s*words+i] |= w
+				}
 			}
 		}
 	}

@@ -752,15 +752,36 @@ var opInsertChanged = Operator{
 	Name:    "insert-changed",
 	Doc:     "insert a copy of another one-line statement with one operator changed\n\ndepth += 1 copied as depth -= 1, lo < hi as lo <= hi: a copy and an edit of it\nin one step (mutate.Refine makes the same change to a copy already inserted).",
 	Targets: stmtTargets,
-	Edits: func(c *Context, s int, emit func(program.Edit)) {
+	Edits:   byDonor(insertChangedFrom),
+	From:    insertChangedFrom,
+	Count:   insertChangedCount,
+}
+
+func insertChangedCount(c *Context, s int) func(d int) int {
+	p := c.Prog
+	return func(d int) int {
+		if strings.ContainsAny(p.StmtText(d), "\r\n") || !p.CanPlace(d, s) {
+			return 0
+		}
+		before, after := c.places(s, d)
+		if !before && !after {
+			return 0
+		}
+		n := c.changedCopies()[d]
+		if before && after {
+			n *= 2
+		}
+		return n
+	}
+}
+
+// changedCopies returns, per statement, the copies of it with one
+// operator changed that insert-changed makes at each place (made once).
+func (c *Context) changedCopies() []int {
+	c.changedOnce.Do(func() {
 		p := c.Prog
+		c.changed = make([]int, len(p.Stmts))
 		for _, d := range c.donors {
-			// Simple statements only: a copied block with a changed
-			// condition (if score == 90: return "A") fits a suite's
-			// points rather than fixing.
-			if strings.ContainsAny(p.StmtText(d), "\r\n") || !p.CanPlace(d, s) {
-				continue
-			}
 			for _, site := range c.inside[d] {
 				var fams [][]string
 				switch p.Sites[site].Kind {
@@ -776,10 +797,46 @@ var opInsertChanged = Operator{
 				cur := strings.Join(strings.Fields(p.SiteText(site)), " ")
 				for _, t := range family(cur, fams...) {
 					if t != cur {
-						c.inserts(s, d, site, t, emit)
+						c.changed[d]++
 					}
 				}
 			}
 		}
-	},
+	})
+	return c.changed
+}
+
+func insertChangedFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
+	p := c.Prog
+	return func(d int, emit func(program.Edit)) {
+		// Simple statements only: a copied block with a changed
+		// condition (if score == 90: return "A") fits a suite's
+		// points rather than fixing.
+		if strings.ContainsAny(p.StmtText(d), "\r\n") || !p.CanPlace(d, s) {
+			return
+		}
+		before, after := c.places(s, d)
+		if !before && !after {
+			return
+		}
+		for _, site := range c.inside[d] {
+			var fams [][]string
+			switch p.Sites[site].Kind {
+			case program.SiteAugOp:
+				fams = [][]string{augArith, augBits}
+			case program.SiteCmpOp:
+				fams = [][]string{cmpOrder, cmpIn, cmpIs}
+			case program.SiteBinOp:
+				fams = [][]string{arith, bitwise}
+			default:
+				continue
+			}
+			cur := strings.Join(strings.Fields(p.SiteText(site)), " ")
+			for _, t := range family(cur, fams...) {
+				if t != cur {
+					insertsAt(s, d, site, t, before, after, emit)
+				}
+			}
+		}
+	}
 }

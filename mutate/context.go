@@ -73,6 +73,11 @@ type Context struct {
 		names []string
 	}
 
+	// changed is insert-changed's copies per statement (changedCopies),
+	// made once.
+	changedOnce sync.Once
+	changed     []int
+
 	// similarIn caches similarNames' lists, under similarMu.
 	similarMu sync.Mutex
 	similarIn map[similarKey][]string

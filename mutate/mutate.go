@@ -32,6 +32,18 @@ type Operator struct {
 	// NeedsDonors: the operator proposes edits only for a program with
 	// donor files (program.ParseWithDonors).
 	NeedsDonors bool
+	// From, for an operator each of whose edits copies a donor statement
+	// (Edit.Donor, one of the context's donors) into target Edit.Stmt, is
+	// Edits split by donor: From(c, t) emits the edits at t that copy
+	// donor d (nil: none at t), and Edits at t is From's edits of each
+	// donor in order. The neighbourhood counts a far donor's edits
+	// (Context.Scope) and makes only those it keeps. Nil for other
+	// operators.
+	From func(c *Context, t int) func(d int, emit func(program.Edit))
+	// Count, optional with From, returns how many edits From(c, t) emits
+	// for donor d, without making them, when the context denies nothing
+	// (Context.denied): the neighbourhood counts far donors' edits so.
+	Count func(c *Context, t int) func(d int) int
 	// Applies, for an operator that changes sites, reports whether it
 	// changes site id (whatever its weight): Refine uses it on the sites of
 	// an inserted copy. Nil for statement operators.

@@ -1,8 +1,10 @@
 package mutate
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"repair/program"
 )
@@ -30,8 +32,9 @@ func Neighbourhood(c *Context, ops []Weighted, rng *rand.Rand, limit int) []prog
 // Stream is [Neighbourhood] taken one edit at a time: the edits are drawn
 // at once, ordered lazily (a search takes a few of them per generation).
 type Stream struct {
-	h    []keyed // a min-heap of keys
-	more bool    // the limit left edits out
+	h     []keyed        // a min-heap of keys
+	edits []program.Edit // their edits (keyed.at)
+	more  bool           // the limit left edits out
 }
 
 // NewStream is the stream of [Neighbourhood]'s edits, in its order.
@@ -67,45 +70,21 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	for _, w := range c.Weights {
 		top = max(top, w)
 	}
-	var all, best []keyed
-	n := 0
+	dr := streamDraw{rng: rng, limit: limit, kAll: math.Inf(1)}
+	sw := sweepDraw{limit: sweepLimit, top: top, kBest: math.Inf(1), lastW: -1, lastOpW: -1, lastShare: -1}
 	donorLine := c.Prog.DonorLine()
-	kAll := math.Inf(1)
-	// Once the sweep's edits have been trimmed to its limit, an edit whose
-	// key is at or above the largest kept (kBest) cannot be among the
-	// first: it is left out before its operator's and import's share are
-	// looked at.
-	kBest := math.Inf(1)
-	lastW, lastOpW, lastShare := -1.0, -1.0, -1.0
-	var base, baseImport float64
-	// below is the test key < kAll without the logarithm: 1-U above
-	// exp(-kAll·p), for the last p and kAll (edits at one target share
-	// them), with a margin far above the rounding of Exp and Log; the
-	// key of an edit that passes it is computed and compared exactly.
-	lastP, lastK, below := -1.0, -1.0, 0.0
+	// The edits kept are where the keys point (keyed.at): the near edits
+	// kept, and the far donors' runs some of whose edits are kept, made
+	// once the streams are trimmed to their limits (resolve).
+	var near []program.Edit
+	var runs []runRef
 	eachEdit(c, ops, func(e program.Edit, p, w, opW, share float64) {
+		at := int32(-1)
 		if limit > 0 {
-			// Every edit draws its key (the order does not depend on the
-			// limit); once the draws are trimmed to the limit, one at or
-			// above the largest kept (kAll) cannot be among the first.
-			q := 1 - rng.Float64()
-			if kAll < math.Inf(1) && (p != lastP || kAll != lastK) {
-				lastP, lastK, below = p, kAll, math.Exp(-kAll*p)*(1-1e-9)
-			}
-			if kAll == math.Inf(1) || q > below {
-				if key := -math.Log(q) / p; key < kAll {
-					if len(all) == cap(all) && len(all) >= 4096 && cap(all) < 2*limit+trimSlack {
-						// Many edits: room for all the draws kept at once,
-						// not a copy at every doubling.
-						all = append(make([]keyed, 0, 2*limit+trimSlack), all...)
-					}
-					all = append(all, keyed{key, e})
-					if len(all) >= 2*limit+trimSlack {
-						all = smallest(all, limit)
-						kAll = maxKey(all)
-						stream.more = true
-					}
-				}
+			if key, ok := dr.draw(p); ok {
+				near = append(near, e)
+				at = int32(len(near) - 1)
+				dr.keep(keyed{key: key, at: at})
 			}
 		}
 		// The sweep leaves out copies of donor files' statements: a donor
@@ -114,37 +93,199 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 		// try first and the fix would be; the random stream still draws
 		// them.
 		if sweepLimit > 0 && !(donorLine > 0 && copiesDonor(c.Prog, e, donorLine)) {
-			if w != lastW || opW != lastOpW || share != lastShare {
-				lastW, lastOpW, lastShare = w, opW, share
-				rel := 1.0
-				if top > 0 {
-					rel = w / top
+			if key, ok := sw.key(w, opW, share, func() bool { return c.atImport(e) }); ok {
+				if at < 0 {
+					near = append(near, e)
+					at = int32(len(near) - 1)
 				}
-				// The logarithm of the score, the order of emission
-				// breaking ties (added below).
-				base = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel)
-				baseImport = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel*importShare)
+				sw.keep(keyed{key: key, at: at})
 			}
-			key := base + float64(n)*1e-9
-			n++
-			if key >= kBest {
-				return
+		}
+	}, func(r *donorRun) {
+		// A far donor's edits: each draws its key, and those that may be
+		// among the first are kept as edit k of the run.
+		ref := int32(0)
+		refer := func() int32 {
+			if ref == 0 {
+				runs = append(runs, runRef{r.from, r.d})
+				ref = -int32(len(runs))
 			}
-			if c.atImport(e) {
-				if key = baseImport + float64(n-1)*1e-9; key >= kBest {
-					return
+			return ref
+		}
+		if limit > 0 {
+			for k := range r.n {
+				if key, ok := dr.draw(r.p); ok {
+					dr.keep(keyed{key: key, at: refer(), k: int32(k)})
 				}
 			}
-			best = append(best, keyed{key, e})
-			if len(best) >= 2*sweepLimit+trimSlack {
-				best = smallest(best, sweepLimit)
-				kBest = maxKey(best)
+		}
+		if sweepLimit > 0 && !(donorLine > 0 && c.Prog.Stmts[r.d].Line >= donorLine) {
+			imp := c.stmtAtImport(r.t)
+			for k := range r.n {
+				key, ok := sw.key(r.w, r.opW, r.share, func() bool { return imp })
+				if !ok {
+					// The next edits' keys are larger: none is kept.
+					sw.n += r.n - k - 1
+					break
+				}
+				sw.keep(keyed{key: key, at: refer(), k: int32(k)})
 			}
 		}
 	})
-	stream.init(all, limit)
-	sweep.init(best, sweepLimit)
+	stream.more = dr.more
+	stream.init(dr.all, limit)
+	sweep.init(sw.best, sweepLimit)
+	resolve(c, near, runs, stream, sweep)
 	return stream, sweep
+}
+
+// runRef is a far donor's edits at a target (a donorRun), for the edits
+// of it that NewStreams keeps.
+type runRef struct {
+	from func(d int, emit func(program.Edit))
+	d    int
+}
+
+// resolve makes the edits of the streams' keys (keyed.at: near's, or
+// edit k of a run of runs) theirs: st.edits, in the order of st.h.
+func resolve(c *Context, near []program.Edit, runs []runRef, sts ...*Stream) {
+	type ref struct {
+		e    *program.Edit
+		at   int32
+		k    int32
+		from int // the run's
+	}
+	var refs []ref
+	for _, st := range sts {
+		st.edits = make([]program.Edit, len(st.h))
+		for i := range st.h {
+			x := &st.h[i]
+			if x.at >= 0 {
+				st.edits[i] = near[x.at]
+			} else {
+				refs = append(refs, ref{&st.edits[i], x.at, x.k, int(-x.at - 1)})
+			}
+			x.at, x.k = int32(i), 0
+		}
+	}
+	// Each run is made once.
+	slices.SortFunc(refs, func(a, b ref) int { return cmp.Compare(a.from, b.from) })
+	var made []program.Edit
+	for i := 0; i < len(refs); {
+		r := &runs[refs[i].from]
+		made = made[:0]
+		r.from(r.d, func(e program.Edit) {
+			if !c.denied(e) {
+				made = append(made, e)
+			}
+		})
+		for from := refs[i].from; i < len(refs) && refs[i].from == from; i++ {
+			*refs[i].e = made[refs[i].k]
+		}
+	}
+}
+
+// streamDraw is the random stream's draw of keys in NewStreams.
+type streamDraw struct {
+	rng   *rand.Rand
+	limit int
+	all   []keyed
+	// Once the draws are trimmed to the limit, an edit whose key is at or
+	// above the largest kept (kAll) cannot be among the first.
+	kAll float64
+	// below is the test key < kAll without the logarithm: 1-U above
+	// exp(-kAll·p), for the last p and kAll (edits at one target share
+	// them), with a margin far above the rounding of Exp and Log; the
+	// key of an edit that passes it is computed and compared exactly.
+	lastP, lastK, below float64
+	more                bool // the limit left edits out
+}
+
+// draw draws the key of the next edit, of probability p (every edit
+// draws one: the order does not depend on the limit), and reports
+// whether it may be among the first (keep it then).
+func (d *streamDraw) draw(p float64) (float64, bool) {
+	q := 1 - d.rng.Float64()
+	inf := d.kAll == math.Inf(1)
+	if !inf && (p != d.lastP || d.kAll != d.lastK) {
+		d.lastP, d.lastK, d.below = p, d.kAll, math.Exp(-d.kAll*p)*(1-1e-9)
+	}
+	if inf || q > d.below {
+		if key := -math.Log(q) / p; key < d.kAll {
+			return key, true
+		}
+	}
+	return 0, false
+}
+
+// keep keeps an edit with its key, trimming the draws to the limit when
+// they are many.
+func (d *streamDraw) keep(x keyed) {
+	if len(d.all) == cap(d.all) && len(d.all) >= 4096 && cap(d.all) < 2*d.limit+trimSlack {
+		// Many edits: room for all the draws kept at once, not a copy at
+		// every doubling.
+		d.all = append(make([]keyed, 0, 2*d.limit+trimSlack), d.all...)
+	}
+	d.all = append(d.all, x)
+	if len(d.all) >= 2*d.limit+trimSlack {
+		d.all = smallest(d.all, d.limit)
+		d.kAll = maxKey(d.all)
+		d.more = true
+	}
+}
+
+// sweepDraw is the sweep's order in NewStreams.
+type sweepDraw struct {
+	limit int
+	top   float64 // the largest weight of a statement
+	best  []keyed
+	n     int // the edits keyed so far
+	// Once the sweep's edits have been trimmed to its limit, an edit
+	// whose key is at or above the largest kept (kBest) cannot be among
+	// the first: it is left out before its operator's and import's share
+	// are looked at.
+	kBest                     float64
+	lastW, lastOpW, lastShare float64
+	base, baseImport          float64
+}
+
+// key is the sweep's key of the next edit, at a target of weight w, of
+// an operator of weight opW, with the given share of its edits there; it
+// reports whether the edit may be among the first (keep it then).
+// atImport tells whether the edit changes a statement run at import.
+func (s *sweepDraw) key(w, opW, share float64, atImport func() bool) (float64, bool) {
+	if w != s.lastW || opW != s.lastOpW || share != s.lastShare {
+		s.lastW, s.lastOpW, s.lastShare = w, opW, share
+		rel := 1.0
+		if s.top > 0 {
+			rel = w / s.top
+		}
+		// The logarithm of the score, the order of emission breaking ties
+		// (added below).
+		s.base = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel)
+		s.baseImport = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel*importShare)
+	}
+	key := s.base + float64(s.n)*1e-9
+	s.n++
+	if key >= s.kBest {
+		return 0, false
+	}
+	if atImport() {
+		if key = s.baseImport + float64(s.n-1)*1e-9; key >= s.kBest {
+			return 0, false
+		}
+	}
+	return key, true
+}
+
+// keep keeps an edit with its key, trimming the kept to the limit when
+// they are many.
+func (s *sweepDraw) keep(x keyed) {
+	s.best = append(s.best, x)
+	if len(s.best) >= 2*s.limit+trimSlack {
+		s.best = smallest(s.best, s.limit)
+		s.kBest = maxKey(s.best)
+	}
 }
 
 // maxKey returns the largest key of xs.
@@ -176,11 +317,17 @@ const importShare = 0.5
 // atImport reports whether edit e changes a statement that runs when the
 // module is imported: one outside every function.
 func (c *Context) atImport(e program.Edit) bool {
-	p := c.Prog
 	s := e.Stmt
 	if e.Op == program.ReplaceText || e.Op == program.SwapText {
-		s = p.Sites[e.Site].Stmt
+		s = c.Prog.Sites[e.Site].Stmt
 	}
+	return c.stmtAtImport(s)
+}
+
+// stmtAtImport reports whether statement s runs when the module is
+// imported.
+func (c *Context) stmtAtImport(s int) bool {
+	p := c.Prog
 	if s < 0 || s >= len(p.Stmts) {
 		return false
 	}
@@ -219,7 +366,13 @@ func (st *Stream) init(all []keyed, limit int) {
 // behind another operator's in the sweep (a name's replacement by x,
 // whose alternatives include a thousand never-called functions' names,
 // behind a condition's negation, which has none).
-func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, share float64)) {
+//
+// The edits of a far donor of an operator split by donor (Operator.From)
+// are counted, not made: far gets them as a donorRun, in their place in
+// the order, and makes those it needs (a large file's never-called code
+// is most of its donors, and their copies most of its edits). With far
+// nil, f gets them one by one.
+func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, share float64), far func(r *donorRun)) {
 	total := 0.0
 	for _, o := range ops {
 		if o.Weight > 0 && !o.Op.Targets(c).empty() {
@@ -227,6 +380,25 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 		}
 	}
 	var buf editChunks
+	add := func(e program.Edit) {
+		if !c.denied(e) {
+			buf.add(e, c.farStmt != nil && c.far(e))
+		}
+	}
+	counted := 0
+	count := func(e program.Edit) {
+		if !c.denied(e) {
+			counted++
+		}
+	}
+	if c.deny == nil {
+		count = func(program.Edit) { counted++ }
+	}
+	// The far donors' edits at the target, counted: n of donor d before
+	// the at-th edit of buf.
+	type farCount struct{ n, d, at int }
+	var runs []farCount
+	run := donorRun{c: c}
 	for _, o := range ops {
 		s := o.Op.Targets(c)
 		if o.Weight <= 0 || s.empty() {
@@ -236,25 +408,66 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 		st := s.total()
 		for i, t := range s.ids {
 			buf.reset()
-			o.Op.Edits(c, t, func(e program.Edit) {
-				if !c.denied(e) {
-					buf.add(e, c.farStmt != nil && c.far(e))
+			runs = runs[:0]
+			nRuns := 0 // the edits of runs
+			var from func(d int, emit func(program.Edit))
+			if o.Op.From != nil && c.farStmt != nil {
+				if from = o.Op.From(c, t); from != nil {
+					var nd func(d int) int
+					if o.Op.Count != nil && c.deny == nil {
+						nd = o.Op.Count(c, t)
+					}
+					for _, d := range c.donors {
+						if !c.farStmt[d] {
+							from(d, add)
+							continue
+						}
+						if nd != nil {
+							counted = nd(d)
+						} else {
+							counted = 0
+							from(d, count)
+						}
+						if counted > 0 {
+							runs = append(runs, farCount{counted, d, buf.n})
+							nRuns += counted
+						}
+					}
 				}
-			})
-			if buf.n == 0 {
+			} else {
+				o.Op.Edits(c, t, add)
+			}
+			n, nFar := buf.n+nRuns, buf.nFar+nRuns
+			if n == 0 {
 				continue
 			}
-			nearW, farW := c.weightsOf(buf.n, buf.nFar)
-			share := 1 / (float64(buf.n-buf.nFar)*nearW + float64(buf.nFar)*farW)
+			nearW, farW := c.weightsOf(n, nFar)
+			share := 1 / (float64(n-nFar)*nearW + float64(nFar)*farW)
 			p := pOp * s.w[i] / st
 			seNear, seFar := share*nearW, share*farW
 			pNear, pFar := p*seNear, p*seFar
 			swNear, swFar := seNear, seFar
 			if nearW != farW {
-				near := float64(buf.n-buf.nFar) * seNear // the near edits' share in all
+				near := float64(n-nFar) * seNear // the near edits' share in all
 				swNear, swFar = seNear/near, seFar/near
 			}
+			r := 0
+			flush := func(at int) {
+				for ; r < len(runs) && runs[r].at == at; r++ {
+					run.reset(runs[r].n, runs[r].d, t, from, pFar, s.w[i], o.Weight, swFar)
+					if far != nil {
+						far(&run)
+						continue
+					}
+					for _, e := range run.edits() {
+						f(e, pFar, s.w[i], o.Weight, swFar)
+					}
+				}
+			}
 			for k := 0; k < buf.n; k++ {
+				if r < len(runs) {
+					flush(k)
+				}
 				e := &buf.edits[k>>chunkShift][k&chunkMask]
 				if buf.far[k>>chunkShift][k&chunkMask] {
 					f(*e, pFar, s.w[i], o.Weight, swFar)
@@ -262,8 +475,43 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 					f(*e, pNear, s.w[i], o.Weight, swNear)
 				}
 			}
+			flush(buf.n)
 		}
 	}
+}
+
+// donorRun is the edits of one far donor at a target (Operator.From),
+// counted and not made until asked for: all far, so of one probability
+// and share.
+type donorRun struct {
+	n                int     // how many
+	d, t             int     // the donor and the target
+	p, w, opW, share float64 // as eachEdit's f gets them
+	from             func(d int, emit func(program.Edit))
+	c                *Context
+	made             []program.Edit
+	ok               bool // made holds the edits
+}
+
+// reset makes r the run of the n edits of donor d at target t.
+func (r *donorRun) reset(n, d, t int, from func(d int, emit func(program.Edit)), p, w, opW, share float64) {
+	r.n, r.d, r.t, r.from = n, d, t, from
+	r.p, r.w, r.opW, r.share = p, w, opW, share
+	r.made, r.ok = r.made[:0], false
+}
+
+// edits returns the run's edits, in order, made on first use (the slice
+// is the run's: valid until the next run).
+func (r *donorRun) edits() []program.Edit {
+	if !r.ok {
+		r.ok = true
+		r.from(r.d, func(e program.Edit) {
+			if !r.c.denied(e) {
+				r.made = append(r.made, e)
+			}
+		})
+	}
+	return r.made
 }
 
 // editChunks are a target's edits, with whether each is far (Context.far),
@@ -310,7 +558,7 @@ func (st *Stream) Next() (program.Edit, bool) {
 	if len(st.h) == 0 {
 		return program.Edit{}, false
 	}
-	e := st.h[0].e
+	e := st.edits[st.h[0].at]
 	n := len(st.h) - 1
 	st.h[0] = st.h[n]
 	st.h = st.h[:n]
@@ -341,9 +589,12 @@ func (st *Stream) down(i int) {
 // they are trimmed to the limit.
 const trimSlack = 1024
 
+// keyed is an edit's key and where the edit is: in a Stream, edits[at];
+// while NewStreams draws, the at-th near edit kept or, when at < 0, edit
+// k of far run -at-1 (resolve).
 type keyed struct {
-	key float64
-	e   program.Edit
+	key   float64
+	at, k int32
 }
 
 // smallest returns the k entries of xs with the smallest keys (in xs's

@@ -33,7 +33,7 @@ const farShare = 0.25
 // Copies of statements get their names renamed only to names near code
 // reads or binds (renames).
 //
-// executed is per statement (localize.Executed of every case, or-ed);
+// executed is per statement (localize.ExecutedAny: any case executed it);
 // call Scope before the context is shared.
 func (c *Context) Scope(executed []bool) {
 	p := c.Prog

@@ -218,7 +218,7 @@ func TestSweepIgnoresFarCode(t *testing.T) {
 			} else {
 				out.share[p.Describe(e)] = share
 			}
-		})
+		}, nil)
 		_, sw := NewStreams(c, ops, rand.New(rand.NewPCG(1, 2)), 0, 400)
 		for e, ok := sw.Next(); ok; e, ok = sw.Next() {
 			if !isFar(e) {

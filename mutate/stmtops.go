@@ -24,57 +24,103 @@ var opInsert = Operator{
 	Name:    "insert",
 	Doc:     "insert a copy of another statement of the file before or after a statement",
 	Targets: stmtTargets,
-	Edits: func(c *Context, s int, emit func(program.Edit)) {
-		for _, d := range c.donors {
-			if c.Prog.CanPlace(d, s) {
-				c.inserts(s, d, 0, "", emit)
-			}
+	Edits:   byDonor(insertFrom),
+	From:    insertFrom,
+}
+
+func insertFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
+	return func(d int, emit func(program.Edit)) {
+		if c.Prog.CanPlace(d, s) {
+			c.inserts(s, d, 0, "", emit)
 		}
-	},
+	}
 }
 
 var opInsertRenamed = Operator{
 	Name:    "insert-renamed",
 	Doc:     "insert a copy of another statement with one name changed\n\nThe new name is one visible where the copy goes: result.extend(first[k:])\nbecomes result.extend(second[k:]).",
 	Targets: stmtTargets,
-	Edits: func(c *Context, s int, emit func(program.Edit)) {
-		p := c.Prog
-		names := c.renames(s)
-		for _, d := range c.donors {
-			if !p.CanPlace(d, s) {
+	Edits:   byDonor(insertRenamedFrom),
+	From:    insertRenamedFrom,
+	Count:   insertRenamedCount,
+}
+
+func insertRenamedCount(c *Context, s int) func(d int) int {
+	p := c.Prog
+	names := c.renames(s)
+	return func(d int) int {
+		if !p.CanPlace(d, s) {
+			return 0
+		}
+		before, after := c.places(s, d)
+		if !before && !after {
+			return 0
+		}
+		n := 0
+		for _, site := range c.idents[d] {
+			if p.Sites[site].Pinned {
 				continue
 			}
-			for _, site := range c.idents[d] {
-				if p.Sites[site].Pinned {
-					continue // renaming the binding a nested nonlocal needs cannot compile
-				}
-				cur := p.SiteText(site)
-				for _, n := range names {
-					if n == cur {
-						continue
-					}
-					c.inserts(s, d, site, n, emit)
+			n += len(names)
+			cur := p.SiteText(site)
+			for _, x := range names {
+				if x == cur {
+					n--
 				}
 			}
 		}
-	},
+		if before && after {
+			n *= 2
+		}
+		return n
+	}
+}
+
+func insertRenamedFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
+	p := c.Prog
+	names := c.renames(s)
+	return func(d int, emit func(program.Edit)) {
+		if !p.CanPlace(d, s) {
+			return
+		}
+		before, after := c.places(s, d)
+		if !before && !after {
+			return
+		}
+		for _, site := range c.idents[d] {
+			if p.Sites[site].Pinned {
+				continue // renaming the binding a nested nonlocal needs cannot compile
+			}
+			cur := p.SiteText(site)
+			for _, n := range names {
+				if n == cur {
+					continue
+				}
+				insertsAt(s, d, site, n, before, after, emit)
+			}
+		}
+	}
 }
 
 var opReplace = Operator{
 	Name:    "replace",
 	Doc:     "replace a statement by a copy of another statement of the file",
 	Targets: stmtTargets,
-	Edits: func(c *Context, s int, emit func(program.Edit)) {
-		p := c.Prog
-		if !p.CanRemove(s) {
-			return
+	Edits:   byDonor(replaceFrom),
+	From:    replaceFrom,
+}
+
+func replaceFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
+	p := c.Prog
+	if !p.CanRemove(s) {
+		return nil
+	}
+	text := p.StmtText(s)
+	return func(d int, emit func(program.Edit)) {
+		if d != s && p.CanPlace(d, s) && !p.Contains(s, d) && p.StmtText(d) != text {
+			emit(program.Edit{Op: program.Replace, Stmt: s, Donor: d})
 		}
-		for _, d := range c.donors {
-			if d != s && p.CanPlace(d, s) && !p.Contains(s, d) && p.StmtText(d) != p.StmtText(s) {
-				emit(program.Edit{Op: program.Replace, Stmt: s, Donor: d})
-			}
-		}
-	},
+	}
 }
 
 // opReplaceFunction transplants a whole function from a donor file
@@ -107,17 +153,27 @@ var opReplaceFunction = Operator{
 // statement that always leaves its block (a return, an if whose every
 // branch returns), or among statements that follow one (reach.go).
 func (c *Context) inserts(s, d, site int, text string, emit func(program.Edit)) {
+	before, after := c.places(s, d)
+	insertsAt(s, d, site, text, before, after, emit)
+}
+
+// places reports where inserts puts copies of donor d at statement s:
+// before it, after it.
+func (c *Context) places(s, d int) (before, after bool) {
 	switch c.Prog.Stmts[d].Kind {
 	case "return_statement", "raise_statement", "break_statement", "continue_statement":
-		if c.last[s] && c.after(s) {
-			emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d, Site: site, Text: text})
-		}
-		return
+		return false, c.last[s] && c.after(s)
 	}
-	if c.before(s) {
+	return c.before(s), c.after(s)
+}
+
+// insertsAt emits the inserts of donor d at statement s that before and
+// after allow (Context.places).
+func insertsAt(s, d, site int, text string, before, after bool, emit func(program.Edit)) {
+	if before {
 		emit(program.Edit{Op: program.InsertBefore, Stmt: s, Donor: d, Site: site, Text: text})
 	}
-	if c.after(s) {
+	if after {
 		emit(program.Edit{Op: program.InsertAfter, Stmt: s, Donor: d, Site: site, Text: text})
 	}
 }
@@ -164,17 +220,35 @@ var opSwap = Operator{
 	Name:    "swap",
 	Doc:     "swap a statement with another statement of the file",
 	Targets: stmtTargets,
-	Edits: func(c *Context, s int, emit func(program.Edit)) {
-		p := c.Prog
-		if !p.CanRemove(s) {
+	Edits:   byDonor(swapFrom),
+	From:    swapFrom,
+}
+
+func swapFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
+	p := c.Prog
+	if !p.CanRemove(s) {
+		return nil
+	}
+	text := p.StmtText(s)
+	return func(d int, emit func(program.Edit)) {
+		if d == s || p.Contains(s, d) || p.Contains(d, s) || !p.CanRemove(d) ||
+			!p.CanPlace(d, s) || !p.CanPlace(s, d) || p.StmtText(d) == text {
+			return
+		}
+		emit(program.Edit{Op: program.Swap, Stmt: s, Donor: d})
+	}
+}
+
+// byDonor is the Edits of an operator split by donor (Operator.From):
+// from's edits for each donor in order.
+func byDonor(from func(c *Context, t int) func(d int, emit func(program.Edit))) func(c *Context, t int, emit func(program.Edit)) {
+	return func(c *Context, t int, emit func(program.Edit)) {
+		f := from(c, t)
+		if f == nil {
 			return
 		}
 		for _, d := range c.donors {
-			if d == s || p.Contains(s, d) || p.Contains(d, s) || !p.CanRemove(d) ||
-				!p.CanPlace(d, s) || !p.CanPlace(s, d) || p.StmtText(d) == p.StmtText(s) {
-				continue
-			}
-			emit(program.Edit{Op: program.Swap, Stmt: s, Donor: d})
+			f(d, emit)
 		}
-	},
+	}
 }

@@ -31,7 +31,8 @@ func paddedMiddle(tb testing.TB, n int) []byte {
 // BenchmarkSetupLarge measures the Go side of a repair's set-up on
 // middle() padded to 13 and 5,000 lines (its 200 cases, the original's
 // coverage from the cpython engine): parsing, ranking, the operators'
-// context with its ingredient scope, the sweep and the stream of
+// context with its ingredient scope (prepared while the original runs,
+// then weighed), the sweep and the stream of
 // first-order edits, a random mutation (per candidate) and test
 // selection's reach. Each should follow the
 // code the suite runs, not the file's size.
@@ -83,6 +84,19 @@ func BenchmarkSetupLarge(b *testing.B) {
 		b.Run(fmt.Sprintf("context/lines=%d", lines), func(b *testing.B) {
 			for b.Loop() {
 				newMutateContext(p, nil, res)
+			}
+		})
+		// The context's two halves: what Run makes while the original
+		// runs, and what it adds once the original's run is ranked.
+		b.Run(fmt.Sprintf("prepare/lines=%d", lines), func(b *testing.B) {
+			for b.Loop() {
+				mutate.Prepare(p)
+			}
+		})
+		b.Run(fmt.Sprintf("weigh/lines=%d", lines), func(b *testing.B) {
+			prepared := mutate.Prepare(p)
+			for b.Loop() {
+				newMutateContext(p, prepared, res)
 			}
 		})
 		b.Run(fmt.Sprintf("streams/lines=%d", lines), func(b *testing.B) {

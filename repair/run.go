@@ -239,11 +239,7 @@ func newMutateContext(p *program.Program, prepared *mutate.Context, res *Result)
 	}
 	c.Weigh(res.Ranking.Weights)
 	if coverageWorks(res.Original) {
-		var lines []int
-		for _, r := range res.Original.Results {
-			lines = append(lines, r.Lines...)
-		}
-		c.Scope(localize.Executed(p, lines))
+		c.Scope(localize.ExecutedAny(p, res.Original))
 	}
 	return c
 }
