@@ -27,7 +27,7 @@ from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, Output, encode_value, make_stdin
 from .protocol import (
     CALL, CALLS_MAX, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF,
-    JOB_KEEP, JOB_NO_GLOBALS, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE, ST_RETURNED, U32, put_record,
+    JOB_KEEP, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE, ST_RETURNED, U32, put_record,
 )
 from .real_pytest import LenientPytestCtx, PytestCtx
 
@@ -113,7 +113,10 @@ def child_main(shm, cases, go_r, done_w):
             if not reuse:
                 os.close(go_r)
                 os.close(done_w)
-            code = marshal.loads(shm[CODE_OFF : CODE_OFF + code_len])
+            if jflags & JOB_ORIGINAL:
+                code = partial.BASE_CODE  # the forker's, as the server compiled it
+            else:
+                code = marshal.loads(shm[CODE_OFF : CODE_OFF + code_len])
             # (No global of the harness changes here: the guard after a
             # pure candidate compares them.)
             repl = code if part else None

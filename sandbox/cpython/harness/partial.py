@@ -31,6 +31,7 @@ CAND_FILE = ""
 SELECT_OK = False  # test selection can be sound: set by configure
 SELECT_POSSIBLE = False  # the original is pure and the interpreter 3.10 or later (under pytest, real_pytest.isolated decides)
 BASE_PURE = False  # the original is pure with the static check (purity.py)
+BASE_LEVEL = 0  # its pure_code level with the static check (0: not pure), for its coverage run
 _BASE_DEFS = {}  # (start, end) of an original definition -> its snippet's module code
 _PURE = {}  # (checked, deny, imports) -> the purity of the original's parts (_base_purity)
 _INDEX = {}  # (co_name, co_firstlineno) of a constant of BASE_CODE -> its index
@@ -44,7 +45,7 @@ def configure(original, code, cand_file, enabled, select):
     may apply (select: the suite's cases are independent when the code is
     pure; the interpreter reports every statement it runs, PEP 626, from
     3.10)."""
-    global BASE_SRC, BASE_CODE, FUTURE, CAND_FILE, SELECT_OK, BASE_PURE
+    global BASE_SRC, BASE_CODE, FUTURE, CAND_FILE, SELECT_OK, BASE_PURE, BASE_LEVEL
     CAND_FILE = cand_file
     if not enabled or not original or code is None:
         return
@@ -69,7 +70,8 @@ def configure(original, code, cand_file, enabled, select):
         if type(k) is CodeType:
             key = (k.co_name, k.co_firstlineno)
             _INDEX[key] = -1 if key in _INDEX else i  # -1: ambiguous
-    BASE_PURE = pure_code(code, checked=True)[0] != 0
+    BASE_LEVEL = pure_code(code, checked=True)[0]
+    BASE_PURE = BASE_LEVEL != 0
     global SELECT_POSSIBLE
     SELECT_POSSIBLE = BASE_PURE and sys.version_info >= (3, 10)
     SELECT_OK = select and SELECT_POSSIBLE

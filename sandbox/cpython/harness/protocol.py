@@ -145,6 +145,7 @@ JOB_PURE = 2  # pure code: every fresh import runs the same lines (a coverage ru
 JOB_RECORD = 4  # test cases record their calls into the target (RUN_RECORD)
 JOB_KEEP = 8  # with JOB_PURE: no attribute stored, call cases may share one import (run_cases)
 JOB_NO_GLOBALS = 16  # with JOB_KEEP: no global name stored or deleted either
+JOB_ORIGINAL = 32  # the code is the original's, which the child has (partial.BASE_CODE): none at CODE_OFF
 CODE_OFF = 128
 
 # Between the processes of a server, over pipes: the manager asks the
