@@ -66,6 +66,17 @@ func loadHarness() (string, []byte) {
 // servers. The cache (cache.go) keeps it for the next runs.
 var harnessCode sync.Map // interpreter path → []byte
 
+// originals keeps, by originalKey, the original program's code as the
+// first server that compiled it sent it (msgOriginal: the harness's
+// partial.original_tag, then the code marshalled): the servers that start
+// after it, in this engine or another of the same program (the guard's,
+// the check's), load it instead of compiling the target (about 30 ms of
+// CPU for 5,000 lines, a server's largest cost after the interpreter's
+// own start), and the cache (cache.go) keeps it for the next runs. A
+// server sends it before anything of the user's runs in it, and uses it
+// only when it is this interpreter's code (harness/partial.py).
+var originals sync.Map // originalKey → []byte
+
 // lenientRuntime is the runtime of lenient runs (package lenient): the
 // harness loads it at the first lenient candidate.
 //
@@ -76,18 +87,19 @@ var lenientRuntime string
 // and the table of docs/engines.md ("The cpython harness protocol") shows
 // it: TestProtocolTable checks the three against one another.
 const (
-	msgModules = 'M' // Go → server, first: the code Go kept (u32 n, n bytes), the modules' sources
-	msgCode    = 'K' // server → Go: the code the bootstrap compiled (empty: it ran Go's)
-	msgSuite   = 'S' // Go → server, once: the suite as JSON
-	msgRun     = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
-	msgHello   = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, rewritten (the test file's assertions, when it rewrote them)}
-	msgPing    = 'P' // server → Go: still busy (every second)
-	msgChunk   = 'C' // server → Go: result records
-	msgCompile = 'E' // server → Go: the candidate does not compile
-	msgDone    = 'D' // server → Go: the candidate is finished: u32 reused, u32 forks, u32 kept
-	msgFatal   = 'X' // server → Go: the server failed and exits
-	msgList    = 'L' // server → Go, collect mode only: the tests pytest collects, as JSON
-	msgWall    = 'W' // Go → server: the cases' wall caps, for runs with runWall
+	msgModules  = 'M' // Go → server, first: the code Go kept (u32 n, n bytes), the modules' sources
+	msgCode     = 'K' // server → Go: the code the bootstrap compiled (empty: it ran Go's)
+	msgOriginal = 'O' // Go → server, before the suite: the original's code kept; server → Go, first: the code it compiled
+	msgSuite    = 'S' // Go → server, once: the suite as JSON
+	msgRun      = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
+	msgHello    = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, rewritten (the test file's assertions, when it rewrote them)}
+	msgPing     = 'P' // server → Go: still busy (every second)
+	msgChunk    = 'C' // server → Go: result records
+	msgCompile  = 'E' // server → Go: the candidate does not compile
+	msgDone     = 'D' // server → Go: the candidate is finished: u32 reused, u32 forks, u32 kept
+	msgFatal    = 'X' // server → Go: the server failed and exits
+	msgList     = 'L' // server → Go, collect mode only: the tests pytest collects, as JSON
+	msgWall     = 'W' // Go → server: the cases' wall caps, for runs with runWall
 )
 
 // Flags of a run request (msgRun).
@@ -283,11 +295,28 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 		}
 	}
 	cmd.Contained()
+	key := e.origKey
+	if kept, ok := originals.Load(key); ok && key != "" {
+		if err := s.send(msgOriginal, nil, kept.([]byte), e.startTimeout); err != nil {
+			s.kill()
+			return nil, 0, nil, s.failure("sending the original's code", err)
+		}
+	}
 	if err := s.send(msgSuite, nil, e.withRoot(msg, cmd.ProjectRoot()), e.startTimeout); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("sending the suite", err)
 	}
 	kind, payload, err := s.recv(time.Now().Add(e.startTimeout))
+	if err == nil && kind == msgOriginal {
+		// The server compiled the original (Go kept none, or it was not
+		// this interpreter's): before any candidate, or anything of the
+		// user's, ran in it.
+		if key != "" {
+			keepOriginal(key, payload)
+		}
+		e.stats.compiled.Add(1)
+		kind, payload, err = s.recv(time.Now().Add(e.startTimeout))
+	}
 	if err == nil && kind == msgFatal {
 		err = fmt.Errorf("%s", payload)
 	}
@@ -329,6 +358,50 @@ func (s *server) loadHarness(path string, timeout time.Duration) error {
 	}
 	return nil
 }
+
+// keepOriginal keeps the original's code a server compiled (msgOriginal)
+// as key, for the servers that start after it and in the cache.
+func keepOriginal(key string, code []byte) {
+	originals.Store(key, code)
+	writeCache(key, append([]byte(key), code...))
+}
+
+// loadOriginal makes key the engine's original's, and finds the code an
+// earlier run kept for it in the cache if no server of this run has sent
+// it yet. An entry starts with its own key: one copied to another name is
+// not taken for it.
+func (e *Engine) loadOriginal(key string) {
+	e.origKey = key
+	if _, ok := originals.Load(key); ok || key == "" {
+		return
+	}
+	if data := readCache(key); len(data) > len(key) && string(data[:len(key)]) == key {
+		originals.LoadOrStore(key, data[len(key):])
+	}
+}
+
+// originalKey names the code of the original program src for interpreter
+// py: by this scheme's version, the interpreter's file (as probeKey: a new
+// build in place is another) and src. The harness checks the rest of what
+// compile depends on, the interpreter's version, magic number and
+// optimization level (partial.original_tag); the file name the code was
+// compiled under is not in the key, since each server's differs: a server
+// renames the code it loads to its own (partial.load_original). Empty when
+// there is nothing to keep.
+func originalKey(py string, src string) string {
+	if src == "" {
+		return ""
+	}
+	id := fileIdentity(py)
+	if id == nil {
+		return ""
+	}
+	return cacheKey("original", []byte(originalScheme), []byte(py), id, []byte(src))
+}
+
+// originalScheme is the version of what originals and the cache keep of
+// an original's code: change it with the format.
+const originalScheme = "1"
 
 // harnessKey names the harness's code for interpreter path in the cache.
 func harnessKey(path string) string {

@@ -28,6 +28,7 @@ OUT_FD = int(sys.argv[2])  # the server's answers
 
 MSG_MODULES = b"M"  # Go → bootstrap, first: the harness's code (u32 n, n bytes of code, the sources)
 MSG_CODE = b"K"  # bootstrap → Go: the code it compiled, for Go to keep (empty: it ran Go's)
+MSG_ORIGINAL = b"O"  # Go → server, before the suite: the original's code Go kept; server → Go, first: the code it compiled
 MSG_SUITE = b"S"  # Go → server, once: the suite as JSON
 MSG_RUN = b"R"  # Go → server: a candidate (flags, CAP, [RANGE], [u32 n, plan], source)
 MSG_QUIT = b"Q"  # Go → server: exit (Go closes the pipe instead)
