@@ -58,6 +58,7 @@ var goProtocol = map[string]int64{
 	"progressSize":                progressSize,
 	"cpuSize":                     cpuSize,
 	"recCPU":                      recCPU,
+	"recSameLines":                recSameLines,
 	"doneSize":                    doneSize,
 	"doneSelected":                doneSelected,
 	"donePartial":                 donePartial,

@@ -196,7 +196,9 @@ def ratio():
 	}
 }
 
-// TestCoverage checks the executed lines of each case.
+// TestCoverage checks the executed lines of each case (cases that take
+// the path of the case before them included: a record says so rather
+// than list them, REC_SAME_LINES).
 func TestCoverage(t *testing.T) {
 	src := `def f(x):
     if x > 0:
@@ -209,9 +211,10 @@ func TestCoverage(t *testing.T) {
 def unused():
     return 0
 `
-	cases := []fitness.Case{call("f", "[1]", "1"), call("f", "[-1]", "-2"), with(call("f", "[0]", "1"), func(c *fitness.Case) { c.Timeout = 5 })}
+	cases := []fitness.Case{call("f", "[1]", "1"), call("f", "[-1]", "-2"), with(call("f", "[0]", "1"), func(c *fitness.Case) { c.Timeout = 5 }),
+		call("f", "[2]", "1"), call("f", "[3]", "1")}
 	out := runOne(t, src, cases, sandbox.RunOptions{Coverage: true}, config{})
-	want := [][]int{{1, 2, 3, 9}, {1, 2, 4, 5, 6, 7, 9}, {1, 2, 4, 5, 6, 7, 9}}
+	want := [][]int{{1, 2, 3, 9}, {1, 2, 4, 5, 6, 7, 9}, {1, 2, 4, 5, 6, 7, 9}, {1, 2, 3, 9}, {1, 2, 3, 9}}
 	var got [][]int
 	for _, r := range out.Results {
 		got = append(got, r.Lines)

@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -122,6 +123,7 @@ const (
 	recProgress               // a failing test's asserts passed and asserts
 	recCalls                  // the calls a test case made into the target (JSON)
 	recCPU                    // the CPU time the case used
+	recSameLines              // the lines the case executed are the previous record's (of the message)
 )
 
 // Sizes of the fixed parts of the messages.
@@ -615,12 +617,15 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 //	[recCalls: u32 n, n bytes: the calls a test case made into the target, JSON],
 //	[recCPU: f64 CPU seconds of the case]
 //
+// (recSameLines, without recLines: the case executed the lines of the
+// record before it in p, not listed again; its Lines are a copy.)
 // all little-endian; kind, name and class are a u8 length and UTF-8. A
 // status below 16 is a verdict: of a case's death or deadline (the
 // manager's), or of a test case (the test file's asserts); the checks
 // decide what the others mean.
 func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results []fitness.Result, got []bool, cov bool) error {
 	le := binary.LittleEndian
+	var prev []int // the lines of the last record that listed them
 	for len(p) > 0 {
 		if len(p) < recSize {
 			return errors.New("truncated record")
@@ -669,8 +674,16 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 				lines[i] = int(le.Uint32(p[4+4*i:]))
 			}
 			p = p[4+4*int(n):]
+			prev = lines
 			if cov {
 				r.Lines = lines
+			}
+		} else if flags&recSameLines != 0 {
+			if prev == nil {
+				return errors.New("the same lines as no record before")
+			}
+			if cov {
+				r.Lines = slices.Clone(prev)
 			}
 		}
 		if flags&recInjections != 0 {
