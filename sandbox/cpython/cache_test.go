@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -346,6 +347,50 @@ func TestOriginalCodeShared(t *testing.T) {
 	c := startOriginal(t, dir, other)
 	if n := c.stats.compiled.Load(); n != 1 {
 		t.Errorf("another program was compiled %d times, want 1", n)
+	}
+}
+
+// TestOriginalCodeTogether: servers that start together (the search's
+// engine and the guard's, the cache off) compile the original once: the
+// others wait for that code rather than compile it too.
+func TestOriginalCodeTogether(t *testing.T) {
+	py := python(t)
+	t.Setenv("REPAIR_CACHE_DIR", "off")
+	src := originalSource + "\n# started together\n"
+	originals.Delete(originalKey(py.Path, src))
+	tgt := filepath.Join(t.TempDir(), "prog.py")
+	if err := os.WriteFile(tgt, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	engines := make([]*Engine, 3)
+	errs := make([]error, len(engines))
+	var wg sync.WaitGroup
+	for i := range engines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			engines[i], errs[i] = newEngine(context.Background(), sandbox.Options{
+				Suite: &fitness.Suite{MemoryMB: 256, Cases: originalCases}, Target: tgt, Workers: 1}, config{})
+		}()
+	}
+	wg.Wait()
+	var n int64
+	for i, e := range engines {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		defer e.Close()
+		out, err := e.Run(context.Background(), []byte(src), sandbox.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := out.Results[0]; r.Verdict != fitness.Passed {
+			t.Errorf("engine %d: %v %s", i, r.Verdict, r.Detail)
+		}
+		n += e.stats.compiled.Load()
+	}
+	if n != 1 {
+		t.Errorf("%d engines started together compiled the original %d times, want 1", len(engines), n)
 	}
 }
 

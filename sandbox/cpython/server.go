@@ -298,8 +298,10 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 	}
 	cmd.Contained()
 	key := e.origKey
-	if kept, ok := originals.Load(key); ok && key != "" {
-		if err := s.send(msgOriginal, nil, kept.([]byte), e.startTimeout); err != nil {
+	kept, done := keptOriginal(key, stop)
+	defer done(false)
+	if kept != nil {
+		if err := s.send(msgOriginal, nil, kept, e.startTimeout); err != nil {
 			s.kill()
 			return nil, 0, nil, s.failure("sending the original's code", err)
 		}
@@ -316,6 +318,7 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 		if key != "" {
 			keepOriginal(key, payload)
 		}
+		done(true)
 		e.stats.compiled.Add(1)
 		kind, payload, err = s.recv(time.Now().Add(e.startTimeout))
 	}
@@ -359,6 +362,54 @@ func (s *server) loadHarness(path string, timeout time.Duration) error {
 		harnessCode.Store(path, kept)
 	}
 	return nil
+}
+
+// compiling holds, by originalKey, a channel closed once the server that
+// compiles that original (it was sent the suite with no code kept) has
+// sent its code, or answered or failed without it; uncompiled the keys
+// of those that did not send it (the source does not compile, the server
+// died), whose servers then compile it each without waiting.
+var compiling, uncompiled sync.Map // originalKey → chan struct{}, bool
+
+// keptOriginal is the original's code kept as key, or nil: then the
+// server compiles it. While another server compiles it (servers that
+// start together: the search's and the guard's engine's), it waits for
+// that code rather than compile it too, on the same cores, unless stop
+// is closed. Call done(true) when the server sent its code, and
+// done(false) (a no-op after done(true)) once it answered or failed.
+func keptOriginal(key string, stop <-chan struct{}) (code []byte, done func(sent bool)) {
+	nop := func(bool) {}
+	if key == "" {
+		return nil, nop
+	}
+	for {
+		if v, ok := originals.Load(key); ok {
+			return v.([]byte), nop
+		}
+		if _, ok := uncompiled.Load(key); ok {
+			return nil, nop
+		}
+		ch := make(chan struct{})
+		other, busy := compiling.LoadOrStore(key, ch)
+		if !busy {
+			var once sync.Once
+			return nil, func(sent bool) {
+				once.Do(func() {
+					if !sent {
+						uncompiled.Store(key, true)
+					}
+					compiling.Delete(key)
+					close(ch)
+				})
+			}
+		}
+		select {
+		case <-other.(chan struct{}):
+			// Kept, or not: look again.
+		case <-stop:
+			return nil, nop
+		}
+	}
 }
 
 // keepOriginal keeps the original's code a server compiled (msgOriginal)
