@@ -276,11 +276,12 @@
 //
 // Within such a candidate, when its code stores no attribute at all, the
 // module itself may serve more than one case: only while its body ran in
-// under a millisecond and made nothing but functions of its own (no
-// closure, immutable defaults), immutable constants and objects of pure
-// standard-library modules, and only as long as a case leaves its globals
-// as they were (checked after every case; a changed module is executed
-// afresh for the next case). Pure code without attribute stores cannot
+// under a millisecond (on one of two tries: a child preempted while it
+// ran the body is not taken for a slow body) and made nothing but
+// functions of its own (no closure, immutable defaults), immutable
+// constants and objects of pure standard-library modules, and only as
+// long as a case leaves its globals as they were (checked after every
+// case; a changed module is executed afresh for the next case). Pure code without attribute stores cannot
 // change anything such a body reads, so a fresh import would make the same
 // module: the semantics stay "a fresh import per case", which
 // TestFreshImportPerCase and TestFreshImportPerCasePure check. Code with no

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -258,6 +260,204 @@ func TestPytestProbeCached(t *testing.T) {
 			row.change()
 			if got := find(); got != row.want {
 				t.Errorf("version %q; want %q", got, row.want)
+			}
+		})
+	}
+}
+
+// originalSource is a target whose f says whether every code object of
+// the module (nested functions, a class, its methods, a comprehension)
+// names the file the server imports it from: what compiling it there
+// gives, whichever server compiled the code it runs.
+const originalSource = `import sys
+
+MOD = sys._getframe().f_code
+
+
+class C:
+    def m(self):
+        return [x for x in (1, 2)]
+
+
+def walk(co):
+    yield co
+    for k in co.co_consts:
+        if type(k) is type(co):
+            yield from walk(k)
+
+
+def f():
+    def g():
+        return lambda: 1
+    return [sorted({c.co_filename == __file__ for c in walk(MOD)}), len(list(walk(MOD))), g.__code__.co_filename == __file__]
+`
+
+// originalCases run f of originalSource: every code object named as the
+// module's file.
+var originalCases = []fitness.Case{call("f", "", `[[true], 9, true]`)}
+
+// startOriginal starts an engine for the target src (a fresh file, the
+// same name every time) and runs the original once, with coverage: the
+// run the search starts with, on the code the server compiled or loaded.
+func startOriginal(t *testing.T, dir, src string) *Engine {
+	t.Helper()
+	tgt := filepath.Join(dir, "prog.py")
+	if err := os.WriteFile(tgt, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: originalCases}, Target: tgt}, config{})
+	out, err := e.Run(context.Background(), []byte(src), sandbox.RunOptions{Coverage: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := out.Results[0]; r.Verdict != fitness.Passed || len(r.Lines) == 0 {
+		t.Fatalf("the original: %v %s, lines %v", r.Verdict, r.Detail, r.Lines)
+	}
+	return e
+}
+
+// TestOriginalCodeShared: with the cache off, the first server of a run
+// compiles the original and every server that starts after it (grown, of
+// another engine of the same program: the guard's, the check's) loads
+// that code instead, renamed to its own file; another program is
+// compiled.
+func TestOriginalCodeShared(t *testing.T) {
+	py := python(t)
+	t.Setenv("REPAIR_CACHE_DIR", "off")
+	dir := t.TempDir()
+	originals.Delete(originalKey(py.Path, originalSource))
+	a := startOriginal(t, dir, originalSource)
+	if n := a.stats.compiled.Load(); n != 1 {
+		t.Fatalf("the first server compiled the original %d times, want 1", n)
+	}
+	s, err := a.start(nil) // as Grow and the Spawner start one more
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.kill()
+	if n := a.stats.compiled.Load(); n != 1 {
+		t.Errorf("a second server of the engine compiled the original (%d compiles)", n)
+	}
+	b := startOriginal(t, dir, originalSource)
+	if n := b.stats.compiled.Load(); n != 0 {
+		t.Errorf("another engine of the same program compiled the original %d times, want 0", n)
+	}
+	other := originalSource + "\n# another program\n"
+	originals.Delete(originalKey(py.Path, other))
+	c := startOriginal(t, dir, other)
+	if n := c.stats.compiled.Load(); n != 1 {
+		t.Errorf("another program was compiled %d times, want 1", n)
+	}
+}
+
+// TestOriginalCodeTogether: servers that start together (the search's
+// engine and the guard's, the cache off) compile the original once: the
+// others wait for that code rather than compile it too.
+func TestOriginalCodeTogether(t *testing.T) {
+	py := python(t)
+	t.Setenv("REPAIR_CACHE_DIR", "off")
+	src := originalSource + "\n# started together\n"
+	originals.Delete(originalKey(py.Path, src))
+	tgt := filepath.Join(t.TempDir(), "prog.py")
+	if err := os.WriteFile(tgt, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	engines := make([]*Engine, 3)
+	errs := make([]error, len(engines))
+	var wg sync.WaitGroup
+	for i := range engines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			engines[i], errs[i] = newEngine(context.Background(), sandbox.Options{
+				Suite: &fitness.Suite{MemoryMB: 256, Cases: originalCases}, Target: tgt, Workers: 1}, config{})
+		}()
+	}
+	wg.Wait()
+	var n int64
+	for i, e := range engines {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		defer e.Close()
+		out, err := e.Run(context.Background(), []byte(src), sandbox.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := out.Results[0]; r.Verdict != fitness.Passed {
+			t.Errorf("engine %d: %v %s", i, r.Verdict, r.Detail)
+		}
+		n += e.stats.compiled.Load()
+	}
+	if n != 1 {
+		t.Errorf("%d engines started together compiled the original %d times, want 1", len(engines), n)
+	}
+}
+
+// TestOriginalCodeCached: the original's code a run compiled is in the
+// cache, and the next run (nothing kept in memory) loads it; an entry that
+// fails its checksum, was made for another key, or holds what is not this
+// interpreter's code (another version's tag, not a code object, not
+// marshal data) is not used: the server compiles the original, and the
+// entry is replaced with one the next run uses.
+func TestOriginalCodeCached(t *testing.T) {
+	py := python(t)
+	dir := t.TempDir()
+	t.Setenv("REPAIR_CACHE_DIR", dir)
+	key := originalKey(py.Path, originalSource)
+	originals.Delete(key)
+	startOriginal(t, t.TempDir(), originalSource)
+	entry := readCache(key)
+	if len(entry) <= len(key) || string(entry[:len(key)]) != key {
+		t.Fatalf("no entry for the original's code in the cache (%d bytes)", len(entry))
+	}
+	body := entry[len(key):]
+	nl := bytes.IndexByte(body, '\n')
+	tag, code := body[:nl+1], body[nl+1:]
+	fields := strings.Fields(string(tag))
+	if len(fields) != 5 || fields[0] != "repair-original" {
+		t.Fatalf("tag %q", tag)
+	}
+	fields[2] = "30b00f0" // another interpreter's version
+	otherTag := strings.Join(fields, " ") + "\n"
+	otherKey := originalKey(py.Path, originalSource+"\n")
+	write := func(data ...[]byte) func() {
+		return func() { writeCache(key, bytes.Join(data, nil)) }
+	}
+	for _, row := range []struct {
+		name     string
+		spoil    func()
+		compiled int64
+	}{
+		{"kept", func() {}, 0},
+		{"checksum", func() {
+			p := filepath.Join(dir, key)
+			data, _ := os.ReadFile(p)
+			data[len(data)-1] ^= 1
+			os.WriteFile(p, data, 0o600)
+		}, 1},
+		{"another key's", write([]byte(otherKey), body), 1},
+		{"another interpreter's", write([]byte(key), []byte(otherTag), code), 1},
+		{"not a code object", write([]byte(key), tag, []byte("N")), 1},
+		{"not marshal data", write([]byte(key), tag, []byte("\x00garbage")), 1},
+		{"truncated", write([]byte(key), tag, code[:len(code)/2]), 1},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			writeCache(key, entry)
+			row.spoil()
+			originals.Delete(key)
+			e := startOriginal(t, t.TempDir(), originalSource)
+			if n := e.stats.compiled.Load(); n != row.compiled {
+				t.Errorf("the server compiled the original %d times, want %d", n, row.compiled)
+			}
+			// What the cache holds now serves the next run. (Each server
+			// compiles under its own file name: the bytes differ.)
+			if got := readCache(key); !bytes.HasPrefix(got, append([]byte(key), tag...)) {
+				t.Fatalf("the cache holds %.80q, not a fresh entry", got)
+			}
+			originals.Delete(key)
+			if n := startOriginal(t, t.TempDir(), originalSource).stats.compiled.Load(); n != 0 {
+				t.Errorf("the next run compiled the original %d times over the entry replaced", n)
 			}
 		})
 	}

@@ -41,7 +41,10 @@ type Engine struct {
 	modules []string
 	// pytest, when not nil, runs the cases of a test file (see
 	// harness/real_pytest.py).
-	pytest   *Pytest
+	pytest *Pytest
+	// origKey names the original's code (originals), "" for none: set
+	// with the suite's message, before a server is sent it.
+	origKey  string
 	suiteMsg []byte
 	// prepared is closed once checks and suiteMsg are set: the first
 	// server starts before, and waits for it to send the suite.
@@ -68,6 +71,9 @@ type Engine struct {
 	stats struct {
 		candidates, forks, reused, selected, partial atomic.Int64
 		fresh                                        [forkReasons]atomic.Int64 // by why (fork*)
+		// compiled counts the servers that compiled the original
+		// (msgOriginal) rather than load the code kept.
+		compiled atomic.Int64
 	}
 
 	mu          sync.Mutex
@@ -647,6 +653,7 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		}
 		msg.Original = string(joined)
 	}
+	e.loadOriginal(originalKey(e.python.Path, msg.Original))
 	if pt != nil {
 		msg.Pytest = &pytestMsg{Paths: pt.Paths, Collect: collect, PerChild: cfg.pytestPerChild, Rewritten: e.sharedRewrite()}
 	}

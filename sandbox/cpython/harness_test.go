@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ var goProtocol = map[string]int64{
 	"msgModules":                  msgModules,
 	"msgCode":                     msgCode,
 	"msgSuite":                    msgSuite,
+	"msgOriginal":                 msgOriginal,
 	"msgRun":                      msgRun,
 	"msgHello":                    msgHello,
 	"msgPing":                     msgPing,
@@ -56,6 +58,7 @@ var goProtocol = map[string]int64{
 	"progressSize":                progressSize,
 	"cpuSize":                     cpuSize,
 	"recCPU":                      recCPU,
+	"recSameLines":                recSameLines,
 	"doneSize":                    doneSize,
 	"doneSelected":                doneSelected,
 	"donePartial":                 donePartial,
@@ -691,41 +694,54 @@ func TestGuardCoversHarnessModules(t *testing.T) {
 }
 
 // BenchmarkServerStart measures starting one server up to its hello (the
-// shim, the interpreter, the harness, the suite of examples/middle), then
-// kills it: "kept" with the code an earlier server compiled, "compile"
-// without (in memory or in the cache). cpu-ms/op is the CPU the server used (its own and its
-// children's, once reaped).
+// shim, the interpreter, the harness, the suite of examples/middle, its
+// middle() padded to 13 or 5,000 lines), then kills it: "kept" with the
+// code of the harness and of the original an earlier server compiled,
+// "compile" without (in memory or in the cache). cpu-ms/op is the CPU the
+// server used (its own and its children's, once reaped).
 func BenchmarkServerStart(b *testing.B) {
-	target, suite := middleSuite(b)
-	e := newTestEngine(b, sandbox.Options{Suite: suite, Target: target, Workers: 1}, config{})
-	for _, kept := range []bool{true, false} {
-		name := "kept"
-		if !kept {
-			name = "compile"
+	_, suite := middleSuite(b)
+	for _, lines := range []int{13, 5000} {
+		tgt := filepath.Join(b.TempDir(), "middle.py")
+		if err := os.WriteFile(tgt, paddedMiddle(b, lines), 0o644); err != nil {
+			b.Fatal(err)
 		}
-		b.Run(name, func(b *testing.B) {
+		e := newTestEngine(b, sandbox.Options{Suite: suite, Target: tgt, Workers: 1}, config{})
+		for _, kept := range []bool{true, false} {
+			name := fmt.Sprintf("lines=%d/kept", lines)
 			if !kept {
-				b.Setenv("REPAIR_CACHE_DIR", "off")
+				name = fmt.Sprintf("lines=%d/compile", lines)
 			}
-			var ru0, ru1 syscall.Rusage
-			syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru0)
-			n := 0
-			for b.Loop() {
-				if !kept {
-					harnessCode.Delete(e.python.Path)
-				}
-				s, err := e.start(nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.StopTimer()
-				s.kill()
-				b.StartTimer()
-				n++
-			}
-			syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru1)
-			cpu := time.Duration(ru1.Utime.Nano()+ru1.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) * time.Nanosecond
-			b.ReportMetric(cpu.Seconds()*1e3/float64(n), "cpu-ms/op")
-		})
+			serverStart(b, e, name, kept)
+		}
 	}
+}
+
+// serverStart is BenchmarkServerStart's run of name on engine e.
+func serverStart(b *testing.B, e *Engine, name string, kept bool) {
+	b.Run(name, func(b *testing.B) {
+		if !kept {
+			b.Setenv("REPAIR_CACHE_DIR", "off")
+		}
+		var ru0, ru1 syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru0)
+		n := 0
+		for b.Loop() {
+			if !kept {
+				harnessCode.Delete(e.python.Path)
+				originals.Delete(e.origKey)
+			}
+			s, err := e.start(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			s.kill()
+			b.StartTimer()
+			n++
+		}
+		syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru1)
+		cpu := time.Duration(ru1.Utime.Nano()+ru1.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) * time.Nanosecond
+		b.ReportMetric(cpu.Seconds()*1e3/float64(n), "cpu-ms/op")
+	})
 }

@@ -2,8 +2,10 @@ package cpython
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -196,7 +198,9 @@ def ratio():
 	}
 }
 
-// TestCoverage checks the executed lines of each case.
+// TestCoverage checks the executed lines of each case (cases that take
+// the path of the case before them included: a record says so rather
+// than list them, REC_SAME_LINES).
 func TestCoverage(t *testing.T) {
 	src := `def f(x):
     if x > 0:
@@ -209,9 +213,10 @@ func TestCoverage(t *testing.T) {
 def unused():
     return 0
 `
-	cases := []fitness.Case{call("f", "[1]", "1"), call("f", "[-1]", "-2"), with(call("f", "[0]", "1"), func(c *fitness.Case) { c.Timeout = 5 })}
+	cases := []fitness.Case{call("f", "[1]", "1"), call("f", "[-1]", "-2"), with(call("f", "[0]", "1"), func(c *fitness.Case) { c.Timeout = 5 }),
+		call("f", "[2]", "1"), call("f", "[3]", "1")}
 	out := runOne(t, src, cases, sandbox.RunOptions{Coverage: true}, config{})
-	want := [][]int{{1, 2, 3, 9}, {1, 2, 4, 5, 6, 7, 9}, {1, 2, 4, 5, 6, 7, 9}}
+	want := [][]int{{1, 2, 3, 9}, {1, 2, 4, 5, 6, 7, 9}, {1, 2, 4, 5, 6, 7, 9}, {1, 2, 3, 9}, {1, 2, 3, 9}}
 	var got [][]int
 	for _, r := range out.Results {
 		got = append(got, r.Lines)
@@ -579,5 +584,55 @@ def ret_sub(_):
 		if got[0].Verdict != fitness.Passed || got[2].Verdict != fitness.WrongAnswer {
 			t.Errorf("noReuse %v: %v", noReuse, got[:4])
 		}
+	}
+}
+
+// TestCoverageSharedImport: a pure module's coverage run traces its import
+// once and lists each case's lines from what the tracer set after it
+// (child.py's run_cases); the lines are those of the same module run
+// impure, where every case imports it afresh under the tracer (but for
+// the line of the impure function's own definition), case by case, paths
+// repeated next to each other or apart.
+func TestCoverageSharedImport(t *testing.T) {
+	src := `LIMIT = 3
+
+
+def f(x):
+    if x > LIMIT:
+        return g(x)
+    total = 0
+    for i in range(x):
+        if i % 2:
+            total += i
+        else:
+            total -= 1
+    return total
+
+
+def g(x):
+    while x > LIMIT:
+        x -= LIMIT
+    return x
+`
+	impure := src + "\n\ndef unused():\n    import os\n    return os.getpid()\n"
+	defLine := strings.Count(src, "\n") + 3
+	var cases []fitness.Case
+	for _, x := range []int{0, 5, 5, 2, 9, 1, 0, 4, 2, 3, 11} {
+		cases = append(cases, call("f", fmt.Sprintf("[%d]", x), ""))
+	}
+	lines := func(src string) [][]int {
+		out := runOne(t, src, cases, sandbox.RunOptions{Coverage: true}, config{})
+		var all [][]int
+		for _, r := range out.Results {
+			all = append(all, slices.DeleteFunc(slices.Clone(r.Lines), func(l int) bool { return l == defLine }))
+		}
+		return all
+	}
+	want, got := lines(impure), lines(src)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("coverage mismatch (-imported afresh +shared import):\n%s", diff)
+	}
+	if len(got[1]) == 0 || slices.Equal(got[0], got[1]) {
+		t.Errorf("the cases' lines do not tell their paths apart: %v", got)
 	}
 }

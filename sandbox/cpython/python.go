@@ -148,25 +148,32 @@ func parseProbe(p string, out []byte) (*Interpreter, error) {
 func probeKey(p string) string {
 	parts := [][]byte{[]byte(p)}
 	for _, f := range []string{p, filepath.Join(filepath.Dir(p), "pyvenv.cfg"), filepath.Join(filepath.Dir(filepath.Dir(p)), "pyvenv.cfg")} {
-		fi, err := os.Stat(f)
-		switch {
-		case err == nil:
-			st, _ := fi.Sys().(*syscall.Stat_t)
-			if st == nil {
-				return ""
-			}
-			parts = append(parts, fmt.Appendf(nil, "%d %d %d %d %d", st.Dev, st.Ino, fi.Size(), fi.ModTime().UnixNano(), st.Ctim.Nano()))
-		case f == p:
+		id := fileIdentity(f)
+		if id == nil && f == p {
 			return ""
-		default:
-			parts = append(parts, nil)
 		}
+		parts = append(parts, id)
 	}
 	for _, v := range []string{"PYTHONPATH", "PYTHONHOME", "PYTHONPLATLIBDIR", "PYTHONSAFEPATH"} {
 		val, ok := os.LookupEnv(v)
 		parts = append(parts, fmt.Appendf(nil, "%s=%t:%s", v, ok, val))
 	}
 	return cacheKey("python", parts...)
+}
+
+// fileIdentity is what tells the file f (what it resolves to) from
+// another at the same path: its device, inode, size and times; nil when
+// it cannot be read.
+func fileIdentity(f string) []byte {
+	fi, err := os.Stat(f)
+	if err != nil {
+		return nil
+	}
+	st, _ := fi.Sys().(*syscall.Stat_t)
+	if st == nil {
+		return nil
+	}
+	return fmt.Appendf(nil, "%d %d %d %d %d", st.Dev, st.Ino, fi.Size(), fi.ModTime().UnixNano(), st.Ctim.Nano())
 }
 
 // interpreterTrees are the directories of an interpreter at exe with the

@@ -273,6 +273,8 @@ func TestDecodeRecords(t *testing.T) {
 		{"compilation error from a child", rec(0, byte(fitness.CompilationError), 0, 0), false},
 		{"detail too long", rec(0, 1, 1, 0, 0xff, 0xff, 'x'), false},
 		{"too many lines", rec(0, 0, 2, 0, 0xff, 0xff, 0xff, 0x0f), false},
+		{"the same lines as no record before", rec(1, 1, recSameLines, 0), false},
+		{"the same lines as a record without", append(rec(0, ret, 0, 0, returned(1)...), rec(1, 1, recSameLines, 0)...), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -295,6 +297,8 @@ func TestDecodeRecords(t *testing.T) {
 			[]fitness.Result{{Verdict: fitness.WrongAnswer, Detail: "expected 1, got 2"}, {}}},
 		{"forged verdicts", append(rec(0, byte(fitness.Passed), 0, 0), rec(1, byte(fitness.Passed), 0, 0)...),
 			[]fitness.Result{{Verdict: fitness.RuntimeError, Detail: "the candidate's process reported a verdict of its own"}, {Verdict: fitness.Passed}}},
+		{"the same lines", append(rec(0, ret, recLines, 0, append(returned(1), lines...)...), rec(1, 1, recSameLines, 0)...),
+			[]fitness.Result{{Verdict: fitness.Passed, Lines: []int{7}}, {Verdict: fitness.WrongAnswer, Lines: []int{7}}}},
 	} {
 		res := make([]fitness.Result, 2)
 		got := make([]bool, 2)
@@ -303,6 +307,9 @@ func TestDecodeRecords(t *testing.T) {
 		}
 		if diff := cmp.Diff(tt.want, res); diff != "" {
 			t.Errorf("%s: mismatch (-want +got):\n%s", tt.name, diff)
+		}
+		if len(res[0].Lines) > 0 && len(res[1].Lines) > 0 && &res[0].Lines[0] == &res[1].Lines[0] {
+			t.Errorf("%s: two results share their Lines", tt.name)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -66,6 +67,17 @@ func loadHarness() (string, []byte) {
 // servers. The cache (cache.go) keeps it for the next runs.
 var harnessCode sync.Map // interpreter path → []byte
 
+// originals keeps, by originalKey, the original program's code as the
+// first server that compiled it sent it (msgOriginal: the harness's
+// partial.original_tag, then the code marshalled): the servers that start
+// after it, in this engine or another of the same program (the guard's,
+// the check's), load it instead of compiling the target (about 30 ms of
+// CPU for 5,000 lines, a server's largest cost after the interpreter's
+// own start), and the cache (cache.go) keeps it for the next runs. A
+// server sends it before anything of the user's runs in it, and uses it
+// only when it is this interpreter's code (harness/partial.py).
+var originals sync.Map // originalKey → []byte
+
 // lenientRuntime is the runtime of lenient runs (package lenient): the
 // harness loads it at the first lenient candidate.
 //
@@ -76,18 +88,19 @@ var lenientRuntime string
 // and the table of docs/engines.md ("The cpython harness protocol") shows
 // it: TestProtocolTable checks the three against one another.
 const (
-	msgModules = 'M' // Go → server, first: the code Go kept (u32 n, n bytes), the modules' sources
-	msgCode    = 'K' // server → Go: the code the bootstrap compiled (empty: it ran Go's)
-	msgSuite   = 'S' // Go → server, once: the suite as JSON
-	msgRun     = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
-	msgHello   = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, rewritten (the test file's assertions, when it rewrote them)}
-	msgPing    = 'P' // server → Go: still busy (every second)
-	msgChunk   = 'C' // server → Go: result records
-	msgCompile = 'E' // server → Go: the candidate does not compile
-	msgDone    = 'D' // server → Go: the candidate is finished: u32 reused, u32 forks, u32 kept
-	msgFatal   = 'X' // server → Go: the server failed and exits
-	msgList    = 'L' // server → Go, collect mode only: the tests pytest collects, as JSON
-	msgWall    = 'W' // Go → server: the cases' wall caps, for runs with runWall
+	msgModules  = 'M' // Go → server, first: the code Go kept (u32 n, n bytes), the modules' sources
+	msgCode     = 'K' // server → Go: the code the bootstrap compiled (empty: it ran Go's)
+	msgOriginal = 'O' // Go → server, before the suite: the original's code kept; server → Go, first: the code it compiled
+	msgSuite    = 'S' // Go → server, once: the suite as JSON
+	msgRun      = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
+	msgHello    = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, rewritten (the test file's assertions, when it rewrote them)}
+	msgPing     = 'P' // server → Go: still busy (every second)
+	msgChunk    = 'C' // server → Go: result records
+	msgCompile  = 'E' // server → Go: the candidate does not compile
+	msgDone     = 'D' // server → Go: the candidate is finished: u32 reused, u32 forks, u32 kept
+	msgFatal    = 'X' // server → Go: the server failed and exits
+	msgList     = 'L' // server → Go, collect mode only: the tests pytest collects, as JSON
+	msgWall     = 'W' // Go → server: the cases' wall caps, for runs with runWall
 )
 
 // Flags of a run request (msgRun).
@@ -110,6 +123,7 @@ const (
 	recProgress               // a failing test's asserts passed and asserts
 	recCalls                  // the calls a test case made into the target (JSON)
 	recCPU                    // the CPU time the case used
+	recSameLines              // the lines the case executed are the previous record's (of the message)
 )
 
 // Sizes of the fixed parts of the messages.
@@ -283,11 +297,31 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 		}
 	}
 	cmd.Contained()
+	key := e.origKey
+	kept, done := keptOriginal(key, stop)
+	defer done(false)
+	if kept != nil {
+		if err := s.send(msgOriginal, nil, kept, e.startTimeout); err != nil {
+			s.kill()
+			return nil, 0, nil, s.failure("sending the original's code", err)
+		}
+	}
 	if err := s.send(msgSuite, nil, e.withRoot(msg, cmd.ProjectRoot()), e.startTimeout); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("sending the suite", err)
 	}
 	kind, payload, err := s.recv(time.Now().Add(e.startTimeout))
+	if err == nil && kind == msgOriginal {
+		// The server compiled the original (Go kept none, or it was not
+		// this interpreter's): before any candidate, or anything of the
+		// user's, ran in it.
+		if key != "" {
+			keepOriginal(key, payload)
+		}
+		done(true)
+		e.stats.compiled.Add(1)
+		kind, payload, err = s.recv(time.Now().Add(e.startTimeout))
+	}
 	if err == nil && kind == msgFatal {
 		err = fmt.Errorf("%s", payload)
 	}
@@ -329,6 +363,98 @@ func (s *server) loadHarness(path string, timeout time.Duration) error {
 	}
 	return nil
 }
+
+// compiling holds, by originalKey, a channel closed once the server that
+// compiles that original (it was sent the suite with no code kept) has
+// sent its code, or answered or failed without it; uncompiled the keys
+// of those that did not send it (the source does not compile, the server
+// died), whose servers then compile it each without waiting.
+var compiling, uncompiled sync.Map // originalKey → chan struct{}, bool
+
+// keptOriginal is the original's code kept as key, or nil: then the
+// server compiles it. While another server compiles it (servers that
+// start together: the search's and the guard's engine's), it waits for
+// that code rather than compile it too, on the same cores, unless stop
+// is closed. Call done(true) when the server sent its code, and
+// done(false) (a no-op after done(true)) once it answered or failed.
+func keptOriginal(key string, stop <-chan struct{}) (code []byte, done func(sent bool)) {
+	nop := func(bool) {}
+	if key == "" {
+		return nil, nop
+	}
+	for {
+		if v, ok := originals.Load(key); ok {
+			return v.([]byte), nop
+		}
+		if _, ok := uncompiled.Load(key); ok {
+			return nil, nop
+		}
+		ch := make(chan struct{})
+		other, busy := compiling.LoadOrStore(key, ch)
+		if !busy {
+			var once sync.Once
+			return nil, func(sent bool) {
+				once.Do(func() {
+					if !sent {
+						uncompiled.Store(key, true)
+					}
+					compiling.Delete(key)
+					close(ch)
+				})
+			}
+		}
+		select {
+		case <-other.(chan struct{}):
+			// Kept, or not: look again.
+		case <-stop:
+			return nil, nop
+		}
+	}
+}
+
+// keepOriginal keeps the original's code a server compiled (msgOriginal)
+// as key, for the servers that start after it and in the cache.
+func keepOriginal(key string, code []byte) {
+	originals.Store(key, code)
+	writeCache(key, append([]byte(key), code...))
+}
+
+// loadOriginal makes key the engine's original's, and finds the code an
+// earlier run kept for it in the cache if no server of this run has sent
+// it yet. An entry starts with its own key: one copied to another name is
+// not taken for it.
+func (e *Engine) loadOriginal(key string) {
+	e.origKey = key
+	if _, ok := originals.Load(key); ok || key == "" {
+		return
+	}
+	if data := readCache(key); len(data) > len(key) && string(data[:len(key)]) == key {
+		originals.LoadOrStore(key, data[len(key):])
+	}
+}
+
+// originalKey names the code of the original program src for interpreter
+// py: by this scheme's version, the interpreter's file (as probeKey: a new
+// build in place is another) and src. The harness checks the rest of what
+// compile depends on, the interpreter's version, magic number and
+// optimization level (partial.original_tag); the file name the code was
+// compiled under is not in the key, since each server's differs: a server
+// renames the code it loads to its own (partial.load_original). Empty when
+// there is nothing to keep.
+func originalKey(py string, src string) string {
+	if src == "" {
+		return ""
+	}
+	id := fileIdentity(py)
+	if id == nil {
+		return ""
+	}
+	return cacheKey("original", []byte(originalScheme), []byte(py), id, []byte(src))
+}
+
+// originalScheme is the version of what originals and the cache keep of
+// an original's code: change it with the format.
+const originalScheme = "1"
 
 // harnessKey names the harness's code for interpreter path in the cache.
 func harnessKey(path string) string {
@@ -542,12 +668,15 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 //	[recCalls: u32 n, n bytes: the calls a test case made into the target, JSON],
 //	[recCPU: f64 CPU seconds of the case]
 //
+// (recSameLines, without recLines: the case executed the lines of the
+// record before it in p, not listed again; its Lines are a copy.)
 // all little-endian; kind, name and class are a u8 length and UTF-8. A
 // status below 16 is a verdict: of a case's death or deadline (the
 // manager's), or of a test case (the test file's asserts); the checks
 // decide what the others mean.
 func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results []fitness.Result, got []bool, cov bool) error {
 	le := binary.LittleEndian
+	var prev []int // the lines of the last record that listed them
 	for len(p) > 0 {
 		if len(p) < recSize {
 			return errors.New("truncated record")
@@ -596,8 +725,16 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 				lines[i] = int(le.Uint32(p[4+4*i:]))
 			}
 			p = p[4+4*int(n):]
+			prev = lines
 			if cov {
 				r.Lines = lines
+			}
+		} else if flags&recSameLines != 0 {
+			if prev == nil {
+				return errors.New("the same lines as no record before")
+			}
+			if cov {
+				r.Lines = slices.Clone(prev)
 			}
 		}
 		if flags&recInjections != 0 {

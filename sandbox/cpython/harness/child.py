@@ -27,7 +27,7 @@ from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, Output, encode_value, make_stdin
 from .protocol import (
     CALL, CALLS_MAX, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF,
-    JOB_KEEP, JOB_NO_GLOBALS, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE, ST_RETURNED, U32, put_record,
+    JOB_KEEP, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE, ST_RETURNED, U32, encode_lines, put_record,
 )
 from .real_pytest import LenientPytestCtx, PytestCtx
 
@@ -113,7 +113,10 @@ def child_main(shm, cases, go_r, done_w):
             if not reuse:
                 os.close(go_r)
                 os.close(done_w)
-            code = marshal.loads(shm[CODE_OFF : CODE_OFF + code_len])
+            if jflags & JOB_ORIGINAL:
+                code = partial.BASE_CODE  # the forker's, as the server compiled it
+            else:
+                code = marshal.loads(shm[CODE_OFF : CODE_OFF + code_len])
             # (No global of the harness changes here: the guard after a
             # pure candidate compares them.)
             repl = code if part else None
@@ -254,6 +257,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     # above its CPU time; the delay since the last reading goes to it.
     sched = open_schedstat() if cov else -1
     d0 = run_delay(sched)
+    last_lines = None  # the lines of the last record written that lists them
     hdr_pack(shm, 0, i, t0, used, i)
     while i < n:
         c = cases[i]
@@ -342,20 +346,28 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
             progress = ctx.progress
             if progress is not None:
                 ctx.progress = None
-            cpu = None
+            cpu = lines = None
             if cov:
                 p1 = process_time()
                 cpu, p0 = p1 - p0, p1
                 if sched >= 0 and t1 - t0 > 2 * cpu + 0.001:
                     d1 = run_delay(sched)
                     cpu, d0 = cpu + max(d1 - d0, 0.0), d1
+                lines = encode_lines(covmv)
+                if lines == last_lines:
+                    # Most cases take one of a few paths: the lines of a
+                    # large module's import (every case's) are not listed,
+                    # sent and decoded again for each (REC_SAME_LINES).
+                    lines = b""
+                else:
+                    last_lines = lines
             if lx is not None:
-                used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, lx.take(), progress, None, cpu)
+                used = put_record(shm, used, i, status, t1 - t0, payload, detail, None, lx.take(), progress, None, cpu,
+                                  lines)
                 if cov:
                     covmv[:] = zeros
             elif detail or cov or progress or calls:
-                used = put_record(shm, used, i, status, t1 - t0, payload, detail, covmv if cov else None, None, progress,
-                                  calls, cpu)
+                used = put_record(shm, used, i, status, t1 - t0, payload, detail, None, None, progress, calls, cpu, lines)
                 if cov:
                     covmv[:] = zeros
             else:

@@ -243,7 +243,7 @@ def snippets_isolated(src, spans, defs=()):
 def stores_anything(code):
     """Whether code, or a code object in it, stores or deletes an
     attribute or a global name (its instructions, by their opcodes)."""
-    _, _, store_ops, global_ops = _opcodes()
+    _, _, store_ops, global_ops, _ = _opcodes()
     ops = store_ops | global_ops
     CodeType = type(code)
     stack = [code]

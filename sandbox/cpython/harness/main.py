@@ -23,6 +23,7 @@ hold them (a test case's verdict is the record its child writes). setup gives ev
 It must run on CPython 3.8 and later.
 """
 import gc
+import marshal
 import math  # noqa: F401 -- loaded, as it always was: a pure candidate may import it in a reused child
 import mmap
 import os
@@ -32,7 +33,7 @@ from . import candidate, child, collected, forker, guard, manager, observe, part
 from .candidate import load_case
 from .child import child_main
 from .protocol import *  # noqa: F403 -- __main__ shows the protocol, as the one-file harness did
-from .protocol import IN_FD, MSG_FATAL, MSG_LIST, MSG_SUITE, OUT_FD, SHM_SIZE, go_json, read_msg, send
+from .protocol import IN_FD, MSG_FATAL, MSG_LIST, MSG_ORIGINAL, MSG_SUITE, OUT_FD, SHM_SIZE, go_json, read_msg, send
 from .purity import imported_names, pure_code, take_snapshots
 
 CASES = ()  # what the child needs of each case (candidate.Case), by index
@@ -41,14 +42,46 @@ GO_R = DONE_W = -1  # a reused child's ends of the pipes: from the manager, to i
 UNDUMPABLE = False  # make_undumpable worked
 
 
-def setup(cfg):
+def original_code(original, kept):
+    """The original's module code, or None when it does not compile: from
+    kept (MSG_ORIGINAL: what Go kept of an earlier server's, or None) when
+    it is this interpreter's code, else compiled, and then sent to Go
+    (MSG_ORIGINAL) for the servers that start after this one. Called before
+    anything of the user's runs in the server (pytest, its plugins and
+    conftest files, the target's imports): what Go keeps is what the
+    compiler made of the source."""
+    if kept:
+        code = partial.load_original(kept, candidate.CAND_FILE)
+        if code is not None:
+            return code
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (SyntaxWarning)
+            code = compile(original, candidate.CAND_FILE, "exec", dont_inherit=True)
+    except BaseException:
+        return None
+    if original:
+        try:
+            blob = partial.original_tag() + marshal.dumps(code)
+        except ValueError:  # (too deep to marshal)
+            return code
+        send(MSG_ORIGINAL, blob)
+    return code
+
+
+def setup(cfg, kept=None):
     """Sets every module up from the suite cfg, in this order (each step
-    may import modules, and the last remembers which a case keeps). Returns
-    the mask of the pure modules the test file reaches (for the guard)."""
+    may import modules, and the last remembers which a case keeps), the
+    original's code from kept when it fits (original_code). Returns the
+    mask of the pure modules the test file reaches (for the guard)."""
     global CASES
     CASES = tuple(load_case(c) for c in cfg["cases"])
     observe.configure(int(cfg.get("output_cap") or 65536))
     candidate.configure(cfg)
+    original = cfg.get("original") or ""
+    code = original_code(original, kept)
     # The check of delivered fixes hooks the interpreter before pytest and
     # the target load.
     verify.configure(cfg, candidate.CAND_FILES, candidate.MODULE)
@@ -63,14 +96,7 @@ def setup(cfg):
     # Tests switch the static check off to see the guard (guard.make_guard)
     # catch what a pure candidate changed.
     purity.configure(bool(cfg.get("static_check", True)))
-    preload = set()
-    original = cfg.get("original") or ""
-    code = None
-    try:
-        code = compile(original, candidate.CAND_FILE, "exec", dont_inherit=True)
-        preload = imported_names(code)
-    except BaseException:
-        pass
+    preload = imported_names(code) if code is not None else set()
     if candidate.TEST_CODE is not None:
         # What the test file imports too: loaded once here, not in every
         # child.
@@ -141,6 +167,9 @@ def main(harness):
     forker.identify()
     UNDUMPABLE = make_undumpable()
     kind, payload = read_msg()
+    kept = None
+    if kind == MSG_ORIGINAL:
+        kept, (kind, payload) = payload, read_msg()
     if kind != MSG_SUITE:
         raise ValueError("expected the suite first")
     cfg = go_json(payload)
@@ -152,8 +181,8 @@ def main(harness):
         for k in list(os.environ):
             del os.environ[k]
     forker.configure(cfg.get("work_dirs") or ())
-    test_mask = setup(cfg)
-    del payload
+    test_mask = setup(cfg, kept)
+    del payload, kept
     if real_pytest.COLLECT:
         if candidate.WORKDIR:
             os.chdir(candidate.WORKDIR)

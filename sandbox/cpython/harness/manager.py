@@ -22,7 +22,7 @@ from .candidate import compile_joined
 from .protocol import (
     CALLS_MAX, CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_PARTIAL,
     DONE_SELECTED, EXIT_MEMORY, FORK, FORK_AFTER, FORK_AGAIN, FORK_ENDED, FORK_FIRST, FORK_GUARD, FORK_IMPURE, FORK_OFF,
-    FORK_SERVED, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_KEEP, JOB_NO_GLOBALS, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
+    FORK_SERVED, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_KEEP, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
     MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED,
     REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL, RUN_RANGE, RUN_RECORD, RUN_SELECT, RUN_WALL, SHM_SIZE,
     SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
@@ -391,7 +391,10 @@ class Manager:
             selected = isolated[0] != 0
         elif selected:
             selected = partial.SELECT_OK and partial.pure(part, True)[0] != 0
-        blob = marshal.dumps(part.repl if part is not None else code)
+        # The original (its coverage run, the check of the original): every
+        # child has its code (partial.BASE_CODE), none is marshalled.
+        base = part is None and code is partial.BASE_CODE
+        blob = b"" if base else marshal.dumps(part.repl if part is not None else code)
         L = src.count(b"\n") + 2 if cov else 0
         end = CODE_OFF + len(blob)
         lx_off = 0
@@ -421,9 +424,9 @@ class Manager:
         else:
             sel = None
         self.job += 1
-        jflags = JOB_PARTIAL if part is not None else 0
+        jflags = JOB_PARTIAL if part is not None else JOB_ORIGINAL if base else 0
         if cov and lx is None and not candidate.MULTI and not real_pytest.PYTEST_MODE:
-            level = pure_code(code, checked=True)[0]
+            level = partial.BASE_LEVEL if base else pure_code(code, checked=True)[0]
             if level:
                 jflags |= JOB_PURE
             if level >= 2:

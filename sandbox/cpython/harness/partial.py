@@ -2,8 +2,9 @@
 definitions is compiled one definition at a time, over the original's
 code, and test selection's check that the edits change no scope.
 
-The server compiles the original once (configure, in the forker, so that
-every child inherits BASE_CODE). For a candidate, Go sends the byte spans
+The server compiles the original once, or loads the code an earlier
+server compiled (main.original_code), and keeps it (configure, in the
+forker, so that every child inherits BASE_CODE). For a candidate, Go sends the byte spans
 of the top-level definitions it changes, in the candidate and in the
 original (program.Change); build checks that the candidate equals the
 original outside them, compiles each changed definition alone at its
@@ -20,8 +21,11 @@ candidate's.
 
 Owns BASE_SRC, BASE_CODE, FUTURE, the cache of the original's
 definitions (_BASE_DEFS) and of the purity of its parts (_PURE), and
-SELECT_OK (whether test selection can be sound for this suite).
+SELECT_OK (whether test selection can be sound for this suite); and the
+form in which Go keeps the original's code for the servers that start
+after the first (original_tag, load_original).
 """
+import marshal
 import sys
 
 from .purity import CodeType, pure_code
@@ -33,11 +37,58 @@ CAND_FILE = ""
 SELECT_OK = False  # test selection can be sound: set by configure
 SELECT_POSSIBLE = False  # the original is pure and the interpreter 3.10 or later (under pytest, real_pytest.isolated decides)
 BASE_PURE = False  # the original is pure with the static check (purity.py)
+BASE_LEVEL = 0  # its pure_code level with the static check (0: not pure), for its coverage run
 _BASE_DEFS = {}  # (start, end) of an original definition -> its snippet's module code
 _PURE = {}  # (checked, deny, imports) -> the purity of the original's parts (_base_purity)
 _INDEX = {}  # (co_name, co_firstlineno) of a constant of BASE_CODE -> its index
 
 _CODING = rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)"  # PEP 263
+
+ORIGINAL_SCHEME = 1  # the version of original_tag's scheme
+
+
+def original_tag():
+    """What the original's code Go keeps (MSG_ORIGINAL: this tag, then the
+    code marshalled) starts with: the scheme's version and what else
+    decides what compile makes of a source, but its file name: the
+    interpreter's version, its bytecode's magic number, its optimization
+    level. One line."""
+    ext = sys.modules.get("_frozen_importlib_external")
+    magic = getattr(ext, "MAGIC_NUMBER", b"")
+    return b"repair-original %d %x %s %d\n" % (ORIGINAL_SCHEME, sys.hexversion, magic.hex().encode(), sys.flags.optimize)
+
+
+def load_original(kept, cand_file):
+    """The original's code from kept (what an earlier server sent Go:
+    original_tag and the code compiled from the same source), given the
+    file name cand_file, or None when kept is not this interpreter's code:
+    the caller compiles the source then."""
+    tag = original_tag()
+    if not kept.startswith(tag):
+        return None
+    try:
+        code = marshal.loads(memoryview(kept)[len(tag):])
+        if type(code) is not CodeType:
+            return None
+        return _renamed(code, cand_file)
+    except Exception:  # ValueError, EOFError, TypeError, RecursionError: not code
+        return None
+
+
+def _renamed(code, name):
+    """code, and every code object in it, with the file name name: what
+    compiling its source as name gives. (The file name is the server's
+    private directory's, which differs from one server to the next.)"""
+    consts = code.co_consts
+    new = None
+    for i, k in enumerate(consts):
+        if type(k) is CodeType:
+            if new is None:
+                new = list(consts)
+            new[i] = _renamed(k, name)
+    if new is None:
+        return code if code.co_filename == name else code.replace(co_filename=name)
+    return code.replace(co_filename=name, co_consts=tuple(new))
 
 
 def configure(original, code, cand_file, enabled, select):
@@ -46,7 +97,7 @@ def configure(original, code, cand_file, enabled, select):
     may apply (select: the suite's cases are independent when the code is
     pure; the interpreter reports every statement it runs, PEP 626, from
     3.10)."""
-    global BASE_SRC, BASE_CODE, FUTURE, CAND_FILE, SELECT_OK, BASE_PURE
+    global BASE_SRC, BASE_CODE, FUTURE, CAND_FILE, SELECT_OK, BASE_PURE, BASE_LEVEL
     CAND_FILE = cand_file
     if not enabled or not original or code is None:
         return
@@ -71,7 +122,8 @@ def configure(original, code, cand_file, enabled, select):
         if type(k) is CodeType:
             key = (k.co_name, k.co_firstlineno)
             _INDEX[key] = -1 if key in _INDEX else i  # -1: ambiguous
-    BASE_PURE = pure_code(code, checked=True)[0] != 0
+    BASE_LEVEL = pure_code(code, checked=True)[0]
+    BASE_PURE = BASE_LEVEL != 0
     global SELECT_POSSIBLE
     SELECT_POSSIBLE = BASE_PURE and sys.version_info >= (3, 10)
     SELECT_OK = select and SELECT_POSSIBLE

@@ -28,6 +28,7 @@ OUT_FD = int(sys.argv[2])  # the server's answers
 
 MSG_MODULES = b"M"  # Go → bootstrap, first: the harness's code (u32 n, n bytes of code, the sources)
 MSG_CODE = b"K"  # bootstrap → Go: the code it compiled, for Go to keep (empty: it ran Go's)
+MSG_ORIGINAL = b"O"  # Go → server, before the suite: the original's code Go kept; server → Go, first: the code it compiled
 MSG_SUITE = b"S"  # Go → server, once: the suite as JSON
 MSG_RUN = b"R"  # Go → server: a candidate (flags, CAP, [RANGE], [u32 n, plan], source)
 MSG_QUIT = b"Q"  # Go → server: exit (Go closes the pipe instead)
@@ -87,7 +88,9 @@ MAX_SERVED = 500  # candidates one reused child runs at most
 # REC_INJECTIONS the injections (put_injections), with REC_PROGRESS
 # PROGRESS, with REC_CALLS a U32 length and the calls the case made into
 # the target (JSON, at most CALLS_MAX bytes; record.py), with REC_CPU
-# CPU_SECS.
+# CPU_SECS. With REC_SAME_LINES (and no REC_LINES) the case executed the
+# lines of the record before it in the same message, which are not listed
+# again.
 
 REC = struct.Struct("<IBBd")  # case, status, flags, seconds
 REC_DETAIL = 1
@@ -96,6 +99,7 @@ REC_INJECTIONS = 4
 REC_PROGRESS = 8
 REC_CALLS = 16
 REC_CPU = 32
+REC_SAME_LINES = 64
 CALLS_MAX = 16 << 10  # bytes of a case's recorded calls
 PROGRESS = struct.Struct("<HH")  # a failing test function's asserts passed, asserts
 CPU_SECS = struct.Struct("<d")  # the CPU time the case used (coverage runs)
@@ -145,6 +149,7 @@ JOB_PURE = 2  # pure code: every fresh import runs the same lines (a coverage ru
 JOB_RECORD = 4  # test cases record their calls into the target (RUN_RECORD)
 JOB_KEEP = 8  # with JOB_PURE: no attribute stored, call cases may share one import (run_cases)
 JOB_NO_GLOBALS = 16  # with JOB_KEEP: no global name stored or deleted either
+JOB_ORIGINAL = 32  # the code is the original's, which the child has (partial.BASE_CODE): none at CODE_OFF
 CODE_OFF = 128
 
 # Between the processes of a server, over pipes: the manager asks the
@@ -226,14 +231,37 @@ def send(kind, payload=b""):
 _LINES = {}  # a coverage (one byte a line) -> its encoding in a record (put_record)
 
 
-def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None, calls=None, cpu=None):
+def encode_lines(covmv):
+    """The lines of coverage covmv (one byte a line) as a record lists
+    them: a U32 count and the line numbers."""
+    raw = covmv.tobytes()
+    b = _LINES.get(raw)
+    if b is None:
+        # Cases mostly take a few paths: each distinct coverage is
+        # listed once (a large module's 5,000 lines cost every case
+        # ~0.1 ms here).
+        lines = array.array("I", compress(range(len(raw)), raw))
+        b = U32.pack(len(lines)) + lines.tobytes()
+        if len(_LINES) >= 64:
+            _LINES.clear()
+        if len(raw) <= 1 << 17:  # (at most 64 of 128 KiB kept)
+            _LINES[raw] = b
+    return b
+
+
+def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None, calls=None, cpu=None,
+               lines=None):
     """Appends one record (see decodeRecords in server.go) at used and
     returns the new end: status is a verdict (of a death, or of a test
-    case) or an ending (ST_*) whose observation is payload; progress, of a
-    failing test function, is (asserts passed, asserts); calls, the JSON
-    of its calls into the target (at most CALLS_MAX bytes); cpu the CPU
-    seconds the case used."""
-    fl = ((REC_DETAIL if detail else 0) | (REC_LINES if covmv is not None else 0)
+    case) or an ending (ST_*) whose observation is payload; covmv, with
+    coverage, the lines the case executed, or lines their encoding
+    (encode_lines), b"" for the lines of the record before it in the same
+    message (REC_SAME_LINES); progress, of a failing test function, is
+    (asserts passed, asserts); calls, the JSON of its calls into the
+    target (at most CALLS_MAX bytes); cpu the CPU seconds the case used."""
+    if lines is None and covmv is not None:
+        lines = encode_lines(covmv)
+    fl = ((REC_DETAIL if detail else 0) | (REC_LINES if lines else REC_SAME_LINES if lines is not None else 0)
           | (REC_INJECTIONS if injections is not None else 0) | (REC_PROGRESS if progress else 0)
           | (REC_CALLS if calls else 0) | (REC_CPU if cpu is not None else 0))
     REC.pack_into(shm, used, i, status, fl, secs)
@@ -248,21 +276,9 @@ def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=No
         U16.pack_into(shm, used, len(b))
         shm[used + 2 : used + 2 + len(b)] = b
         used += 2 + len(b)
-    if covmv is not None:
-        raw = covmv.tobytes()
-        b = _LINES.get(raw)
-        if b is None:
-            # Cases mostly take a few paths: each distinct coverage is
-            # listed once (a large module's 5,000 lines cost every case
-            # ~0.1 ms here).
-            lines = array.array("I", compress(range(len(raw)), raw))
-            b = U32.pack(len(lines)) + lines.tobytes()
-            if len(_LINES) >= 64:
-                _LINES.clear()
-            if len(raw) <= 1 << 17:  # (at most 64 of 128 KiB kept)
-                _LINES[raw] = b
-        shm[used : used + len(b)] = b
-        used += len(b)
+    if lines:
+        shm[used : used + len(lines)] = lines
+        used += len(lines)
     if injections is not None:
         used = put_injections(shm, used, injections)
     if progress:
