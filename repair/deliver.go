@@ -89,7 +89,9 @@ func (st *search) deliver(c individual) (bool, error) {
 	case !fix.Guard.Suspect() && !transplant(st.prog, fix.Patch):
 		return true, nil
 	case st.graceEvals == 0:
-		st.graceEvals = 2*st.evals + 10*st.opts.Population
+		// From the fix's own count: the generation's later candidates
+		// may still be in the making (evaluate).
+		st.graceEvals = 2*c.evals + 10*st.opts.Population
 		st.graceTime = 2*time.Since(st.start) + time.Second
 		if fix.Guard.Suspect() {
 			fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)

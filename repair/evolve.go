@@ -8,9 +8,11 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -79,14 +81,14 @@ func (st *search) explore(ctx context.Context) error {
 // finds (see deliver).
 func (st *search) evolve(ctx context.Context) error {
 	o := &st.opts
-	// Generation 0: mutants of the original (GenProg).
+	// Generation 0: mutants of the original (GenProg), made as they are
+	// launched (evaluate).
 	cands := make([]individual, o.Population)
-	for i := range cands {
+	next := func(i int) individual {
 		if ind, ok := st.immigrant(); ok {
-			cands[i] = ind
-		} else {
-			cands[i] = st.mutant(nil, st.rngFor(0, i))
+			return ind
 		}
+		return st.mutant(nil, st.rngFor(0, i))
 	}
 	var pop []individual
 	stale := 0            // generations in a row without a new program
@@ -95,7 +97,7 @@ func (st *search) evolve(ctx context.Context) error {
 		before := st.evals
 		// Plausible candidates are delivered in index order as soon as
 		// they and the candidates before them are scored.
-		n, budgetHit, err := st.evaluate(ctx, cands, func(i int) (bool, error) {
+		n, budgetHit, err := st.evaluate(ctx, cands, next, func(i int) (bool, error) {
 			if cands[i].fit != 1 || st.fixes[cands[i].key] {
 				return false, nil
 			}
@@ -107,6 +109,7 @@ func (st *search) evolve(ctx context.Context) error {
 			st.stop = stop && err == nil
 			return stop, err
 		})
+		next = nil // the next generations are bred whole
 		if jerr := st.judge(); jerr != nil {
 			return jerr
 		}
@@ -191,31 +194,19 @@ const staleLimit = 10
 // hit, and an error when the context ended (the prefix is then the
 // longest run of completed candidates from index 0), the tool broke or
 // found failed.
-func (st *search) evaluate(ctx context.Context, pop []individual, found func(i int) (stop bool, err error)) (int, bool, error) {
+func (st *search) evaluate(ctx context.Context, pop []individual, next func(i int) individual, found func(i int) (stop bool, err error)) (int, bool, error) {
+	if next == nil {
+		st.render(pop)
+	}
+	// n becomes the number of candidates counted (below the budget), once
+	// they are all made and launched; budgetHit too.
 	n := len(pop)
 	budgetHit := false
-	for i := range pop {
-		ind := &pop[i]
-		ind.done = false
-		if ind.src == nil {
-			ind.src, ind.change = st.prog.RenderChange(ind.patch)
-			ind.key = fitness.KeyOf(ind.src)
-		}
-		if !st.seen[ind.key] {
-			if st.opts.Evaluations > 0 && st.evals >= st.opts.Evaluations {
-				n, budgetHit = i, true
-				break
-			}
-			st.seen[ind.key] = true
-			st.evals++
-		}
-		ind.evals = st.evals
-	}
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g, gctx := errgroup.WithContext(cctx)
 	g.SetLimit(st.opts.Workers)
-	scored := make(chan int, n) // indexes, as their candidates are scored
+	scored := make(chan int, len(pop)) // indexes, as their candidates are scored
 	finished := make(chan error, 1)
 	// No candidate starts from the moment a plausible one is scored
 	// until found has delivered it: the fix's validation and checks get
@@ -224,9 +215,28 @@ func (st *search) evaluate(ctx context.Context, pop []individual, found func(i i
 	// Once the generation ends (a fix stopped it, an error, ctx), nothing
 	// waits: the candidates still held return gctx's error.
 	defer context.AfterFunc(gctx, pause.open)()
+	// The candidates are made (by next, when not nil), counted and
+	// launched in index order: the first runs while the next are made
+	// and rendered (at 5,000 lines, 40 renders and hashes of the file).
 	go func() {
-		for i := 0; i < n; i++ {
+		for i := range pop {
 			ind := &pop[i]
+			if next != nil {
+				*ind = next(i)
+				if ind.src == nil {
+					ind.src, ind.change = st.prog.RenderChange(ind.patch)
+					ind.key = fitness.KeyOf(ind.src)
+				}
+			}
+			if !st.seen[ind.key] {
+				if st.opts.Evaluations > 0 && st.evals >= st.opts.Evaluations {
+					n, budgetHit = i, true
+					break
+				}
+				st.seen[ind.key] = true
+				st.evals++
+			}
+			ind.evals = st.evals
 			pause.wait(i)
 			if gctx.Err() != nil {
 				break // a fix ended the search while this one waited
@@ -258,21 +268,23 @@ func (st *search) evaluate(ctx context.Context, pop []individual, found func(i i
 		finished <- g.Wait()
 	}()
 	// The scored prefix (pop[:k]) grows as candidates finish; found sees
-	// it in order.
+	// it in order. done is the consumer's own: pop[i] may still be in the
+	// making.
+	done := make([]bool, len(pop))
 	k := 0
 	running := true
 	var err error
 	for {
 		select {
 		case i := <-scored:
-			pop[i].done = true
+			done[i] = true
 		case err = <-finished:
 			running = false
 			for len(scored) > 0 {
-				pop[<-scored].done = true
+				done[<-scored] = true
 			}
 		}
-		for ; k < n && pop[k].done; k++ {
+		for ; k < len(pop) && done[k]; k++ {
 			if found == nil {
 				continue
 			}
@@ -303,11 +315,46 @@ func (st *search) evaluate(ctx context.Context, pop []individual, found func(i i
 			break
 		}
 	}
+	// The launcher is done: n and budgetHit are final.
 	if err == nil && k < n {
 		// Candidates were left out when ctx ended.
 		err = ctx.Err()
 	}
 	return k, budgetHit, err
+}
+
+// render renders the candidates of pop not rendered yet and computes
+// their keys. A large program's are rendered on every CPU at once: at
+// 5,000 lines each is a 150 KB copy and its hash, and the engine waits
+// for the first.
+func (st *search) render(pop []individual) {
+	var todo []*individual
+	for i := range pop {
+		if pop[i].src == nil {
+			todo = append(todo, &pop[i])
+		}
+	}
+	one := func(ind *individual) {
+		ind.src, ind.change = st.prog.RenderChange(ind.patch)
+		ind.key = fitness.KeyOf(ind.src)
+	}
+	procs := min(runtime.GOMAXPROCS(0), len(todo))
+	if procs < 2 || len(st.prog.Src)*len(todo) < 1<<20 {
+		for _, ind := range todo {
+			one(ind)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range procs {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(todo); i = int(next.Add(1)) - 1 {
+				one(todo[i])
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // gate pauses evaluate's start of the candidates after a held index

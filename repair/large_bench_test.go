@@ -111,6 +111,26 @@ func BenchmarkSetupLarge(b *testing.B) {
 				m.Mutate(mc, rng)
 			}
 		})
+		// A generation's rendering and keys (evaluate, before the first
+		// candidate starts).
+		b.Run(fmt.Sprintf("render/lines=%d", lines), func(b *testing.B) {
+			m := mutate.NewMutator(opts.Operators)
+			rng := rand.New(rand.NewPCG(1, 2))
+			var patches []program.Patch
+			for len(patches) < opts.Population {
+				if e, _, ok := m.Mutate(mc, rng); ok {
+					patches = append(patches, program.Patch{e})
+				}
+			}
+			st := &search{prog: p}
+			pop := make([]individual, len(patches))
+			for b.Loop() {
+				for i := range pop {
+					pop[i] = individual{patch: patches[i]}
+				}
+				st.render(pop)
+			}
+		})
 		b.Run(fmt.Sprintf("selector/lines=%d", lines), func(b *testing.B) {
 			for b.Loop() {
 				newSelector(p, orig, &opts)
