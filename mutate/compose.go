@@ -782,28 +782,35 @@ func (c *Context) changedCopies() []int {
 		p := c.Prog
 		c.changed = make([]int, len(p.Stmts))
 		for _, d := range c.donors {
-			for _, site := range c.inside[d] {
-				var fams [][]string
-				switch p.Sites[site].Kind {
-				case program.SiteAugOp:
-					fams = [][]string{augArith, augBits}
-				case program.SiteCmpOp:
-					fams = [][]string{cmpOrder, cmpIn, cmpIs}
-				case program.SiteBinOp:
-					fams = [][]string{arith, bitwise}
-				default:
-					continue
-				}
-				cur := strings.Join(strings.Fields(p.SiteText(site)), " ")
-				for _, t := range family(cur, fams...) {
-					if t != cur {
-						c.changed[d]++
-					}
-				}
-			}
+			changedOperators(p, c.inside[d], func(int, string) { c.changed[d]++ })
 		}
 	})
 	return c.changed
+}
+
+// changedOperators calls f with each operator site among sites and each
+// other operator of its family: the one-operator changes of a statement
+// that insert-changed copies.
+func changedOperators(p *program.Program, sites []int, f func(site int, text string)) {
+	for _, site := range sites {
+		var fams [][]string
+		switch p.Sites[site].Kind {
+		case program.SiteAugOp:
+			fams = [][]string{augArith, augBits}
+		case program.SiteCmpOp:
+			fams = [][]string{cmpOrder, cmpIn, cmpIs}
+		case program.SiteBinOp:
+			fams = [][]string{arith, bitwise}
+		default:
+			continue
+		}
+		cur := strings.Join(strings.Fields(p.SiteText(site)), " ")
+		for _, t := range family(cur, fams...) {
+			if t != cur {
+				f(site, t)
+			}
+		}
+	}
 }
 
 func insertChangedFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
@@ -819,24 +826,6 @@ func insertChangedFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
 		if !before && !after {
 			return
 		}
-		for _, site := range c.inside[d] {
-			var fams [][]string
-			switch p.Sites[site].Kind {
-			case program.SiteAugOp:
-				fams = [][]string{augArith, augBits}
-			case program.SiteCmpOp:
-				fams = [][]string{cmpOrder, cmpIn, cmpIs}
-			case program.SiteBinOp:
-				fams = [][]string{arith, bitwise}
-			default:
-				continue
-			}
-			cur := strings.Join(strings.Fields(p.SiteText(site)), " ")
-			for _, t := range family(cur, fams...) {
-				if t != cur {
-					insertsAt(s, d, site, t, before, after, emit)
-				}
-			}
-		}
+		changedOperators(p, c.inside[d], func(site int, t string) { insertsAt(s, d, site, t, before, after, emit) })
 	}
 }
