@@ -117,6 +117,14 @@ type Sampler struct {
 	// The targets before weighing (Context.Weigh): each id, and the
 	// statement whose weight it takes.
 	cands, at []int
+	// keep, when set, tells whether a candidate is a target at all. It is
+	// asked on first use, in weigh and only for candidates of some weight
+	// (the others are never drawn), and its answer is kept in known (0 not
+	// asked yet, 1 a target, 2 not): in a large file most candidates lie
+	// in code the suite never runs, and their tests are the bulk of
+	// Prepare's work.
+	keep  func(id int) bool
+	known []uint8
 }
 
 // add makes id a target, weighted by statement stmt.
@@ -129,8 +137,26 @@ func (s *Sampler) add(id, stmt int) {
 // leaving out those of no weight.
 func (s *Sampler) weigh(w func(int) float64) {
 	s.ids, s.w, s.cum = s.ids[:0], s.w[:0], s.cum[:0]
+	if s.keep != nil && s.known == nil {
+		s.known = make([]uint8, len(s.cands))
+	}
 	for k, id := range s.cands {
-		s.put(id, w(s.at[k]))
+		x := w(s.at[k])
+		if x <= 0 {
+			continue // put leaves it out
+		}
+		if s.keep != nil {
+			if s.known[k] == 0 {
+				s.known[k] = 2
+				if s.keep(id) {
+					s.known[k] = 1
+				}
+			}
+			if s.known[k] != 1 {
+				continue
+			}
+		}
+		s.put(id, x)
 	}
 }
 
@@ -354,50 +380,79 @@ func (c *Context) samplers() []*Sampler {
 	return out
 }
 
-// findDevTargets fills the samplers of the operators of developers'
-// edits (textops.go, nameops.go, guardops.go); they need the literal pools
-// and the name shapes.
+// findDevTargets sets up the samplers of the operators of developers'
+// edits (textops.go, nameops.go, guardops.go): the sites of each kind,
+// with the test of whether one is a target, which Weigh asks only of
+// sites of some weight. The tests need the literal pools and the name
+// shapes.
 func (c *Context) findDevTargets() {
 	p := c.Prog
 	c.argsLast = map[program.Span]int{}
+	nLit, nRead, nExpr := 0, 0, 0
 	for i := range p.Sites {
-		if a := &p.Sites[i]; a.Kind == program.SiteArgs && len(a.Parts) > 0 {
-			c.argsLast[a.Parts[len(a.Parts)-1]] = i
+		switch a := &p.Sites[i]; a.Kind {
+		case program.SiteArgs:
+			if len(a.Parts) > 0 {
+				c.argsLast[a.Parts[len(a.Parts)-1]] = i
+			}
+		case program.SiteLiteral:
+			nLit++
+		case program.SiteIdent:
+			if readSite(p, i) {
+				nRead++
+			}
+		case program.SiteExpr, program.SiteCond:
+			nExpr++
 		}
 	}
+	lit := []*Sampler{&c.strs, &c.consts}
+	read := []*Sampler{&c.similar, &c.renameSites}
+	expr := []*Sampler{&c.calls, &c.values, &c.lookups}
+	for _, group := range []struct {
+		ss []*Sampler
+		n  int
+	}{{lit, nLit}, {read, nRead}, {expr, nExpr}} {
+		for _, s := range group.ss {
+			s.cands, s.at = make([]int, 0, group.n), make([]int, 0, group.n)
+		}
+	}
+	c.strs.keep = c.stringSite
+	c.consts.keep = func(i int) bool { return len(c.constants(i)) > 0 }
+	c.similar.keep = c.hasSimilar
+	c.renameSites.keep = func(i int) bool {
+		s := &p.Sites[i]
+		stmts, _ := c.renameLevels(i)
+		return len(stmts) > 0 && (c.hasSimilar(i) || stmts[0] == s.Stmt && !p.Stmts[s.Stmt].Compound &&
+			p.Stmts[s.Stmt].Kind != "delete_statement" && len(c.conversions(p.SiteText(i))) > 0)
+	}
+	c.calls.keep = c.callable
+	c.values.keep = c.choosable
+	c.lookups.keep = func(i int) bool { return len(c.defaults(i)) > 0 }
 	for i := range p.Sites {
 		s := &p.Sites[i]
+		var ss []*Sampler
 		switch s.Kind {
 		case program.SiteLiteral:
-			if c.stringSite(i) {
-				c.strs.add(i, s.Stmt)
-			}
-			if len(c.constants(i)) > 0 {
-				c.consts.add(i, s.Stmt)
-			}
+			ss = lit
 		case program.SiteIdent:
 			if !readSite(p, i) {
 				continue
 			}
-			sim := len(c.similarNames(s.Stmt, p.SiteText(i))) > 0
-			if sim {
-				c.similar.add(i, s.Stmt)
-			}
-			if stmts, _ := c.renameLevels(i); len(stmts) > 0 && (sim || stmts[0] == s.Stmt && !p.Stmts[s.Stmt].Compound && p.Stmts[s.Stmt].Kind != "delete_statement" && len(c.conversions(p.SiteText(i))) > 0) {
-				c.renameSites.add(i, s.Stmt)
-			}
+			ss = read
 		case program.SiteExpr, program.SiteCond:
-			if c.callable(i) {
-				c.calls.add(i, s.Stmt)
-			}
-			if c.choosable(i) {
-				c.values.add(i, s.Stmt)
-			}
-			if len(c.defaults(i)) > 0 {
-				c.lookups.add(i, s.Stmt)
-			}
+			ss = expr
+		}
+		for _, x := range ss {
+			x.add(i, s.Stmt)
 		}
 	}
+}
+
+// hasSimilar reports whether the name read at site id has a similar name
+// in scope (similar-name's targets).
+func (c *Context) hasSimilar(id int) bool {
+	p := c.Prog
+	return len(c.similarNames(p.Sites[id].Stmt, p.SiteText(id))) > 0
 }
 
 // stringStmt reports whether a statement is a string alone (a docstring
