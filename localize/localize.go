@@ -371,6 +371,9 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 		}
 	}
 	rk := Ranking{Formula: f.Name, Weights: make([]float64, n), Failing: failing, Passing: passing}
+	if n > 0 {
+		rk.Entries = make([]Entry, 0, n) // one per statement
+	}
 	any := false
 	for i := range p.Stmts {
 		score := 0.0

@@ -76,14 +76,13 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	// The edits kept are where the keys point (keyed.at): the near edits
 	// kept, and the far donors' runs some of whose edits are kept, made
 	// once the streams are trimmed to their limits (resolve).
-	var near []program.Edit
+	var near editList
 	var runs []runRef
 	eachEdit(c, ops, func(e program.Edit, p, w, opW, share float64) {
 		at := int32(-1)
 		if limit > 0 {
 			if key, ok := dr.draw(p); ok {
-				near = append(near, e)
-				at = int32(len(near) - 1)
+				at = near.add(e)
 				dr.keep(keyed{key: key, at: at})
 			}
 		}
@@ -95,8 +94,7 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 		if sweepLimit > 0 && !(donorLine > 0 && copiesDonor(c.Prog, e, donorLine)) {
 			if key, ok := sw.key(w, opW, share, func() bool { return c.atImport(e) }); ok {
 				if at < 0 {
-					near = append(near, e)
-					at = int32(len(near) - 1)
+					at = near.add(e)
 				}
 				sw.keep(keyed{key: key, at: at})
 			}
@@ -135,7 +133,7 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	stream.more = dr.more
 	stream.init(dr.all, limit)
 	sweep.init(sw.best, sweepLimit)
-	resolve(c, near, runs, stream, sweep)
+	resolve(c, &near, runs, stream, sweep)
 	return stream, sweep
 }
 
@@ -148,7 +146,7 @@ type runRef struct {
 
 // resolve makes the edits of the streams' keys (keyed.at: near's, or
 // edit k of a run of runs) theirs: st.edits, in the order of st.h.
-func resolve(c *Context, near []program.Edit, runs []runRef, sts ...*Stream) {
+func resolve(c *Context, near *editList, runs []runRef, sts ...*Stream) {
 	type ref struct {
 		e    *program.Edit
 		at   int32
@@ -161,7 +159,7 @@ func resolve(c *Context, near []program.Edit, runs []runRef, sts ...*Stream) {
 		for i := range st.h {
 			x := &st.h[i]
 			if x.at >= 0 {
-				st.edits[i] = near[x.at]
+				st.edits[i] = near.at(x.at)
 			} else {
 				refs = append(refs, ref{&st.edits[i], x.at, x.k, int(-x.at - 1)})
 			}
@@ -513,6 +511,30 @@ func (r *donorRun) edits() []program.Edit {
 	}
 	return r.made
 }
+
+// editList is the near edits NewStreams keeps, in chunks: unlike a
+// slice, they are not copied as they grow (thousands of edits on a large
+// file, most of them trimmed away later).
+type editList struct {
+	chunks [][]program.Edit
+	n      int
+}
+
+const listShift = 10
+
+// add appends e and returns its index.
+func (l *editList) add(e program.Edit) int32 {
+	c := l.n >> listShift
+	if c == len(l.chunks) {
+		l.chunks = append(l.chunks, make([]program.Edit, 1<<listShift))
+	}
+	l.chunks[c][l.n&(1<<listShift-1)] = e
+	l.n++
+	return int32(l.n - 1)
+}
+
+// at returns the i-th edit added.
+func (l *editList) at(i int32) program.Edit { return l.chunks[i>>listShift][i&(1<<listShift-1)] }
 
 // editChunks are a target's edits, with whether each is far (Context.far),
 // in chunks that the next target reuses: unlike a slice, they are not
