@@ -759,15 +759,16 @@ var opInsertChanged = Operator{
 
 func insertChangedCount(c *Context, s int) func(d int) int {
 	p := c.Prog
+	changed := c.changedCopies()
 	return func(d int) int {
-		if strings.ContainsAny(p.StmtText(d), "\r\n") || !p.CanPlace(d, s) {
+		n := changed[d] // 0 for a copy of more than one line
+		if n == 0 || !p.CanPlace(d, s) {
 			return 0
 		}
 		before, after := c.places(s, d)
 		if !before && !after {
 			return 0
 		}
-		n := c.changedCopies()[d]
 		if before && after {
 			n *= 2
 		}
@@ -776,12 +777,16 @@ func insertChangedCount(c *Context, s int) func(d int) int {
 }
 
 // changedCopies returns, per statement, the copies of it with one
-// operator changed that insert-changed makes at each place (made once).
+// operator changed that insert-changed makes at each place, 0 for a
+// statement of more than one line, which it does not copy (made once).
 func (c *Context) changedCopies() []int {
 	c.changedOnce.Do(func() {
 		p := c.Prog
 		c.changed = make([]int, len(p.Stmts))
 		for _, d := range c.donors {
+			if strings.ContainsAny(p.StmtText(d), "\r\n") {
+				continue
+			}
 			changedOperators(p, c.inside[d], func(int, string) { c.changed[d]++ })
 		}
 	})

@@ -78,6 +78,10 @@ type Context struct {
 	changedOnce sync.Once
 	changed     []int
 
+	// renamed caches renamedCopies' counts per scope, under renamedMu.
+	renamedMu sync.Mutex
+	renamed   map[int][]int
+
 	// similarIn caches similarNames' lists, under similarMu.
 	similarMu sync.Mutex
 	similarIn map[similarKey][]string

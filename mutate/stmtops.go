@@ -47,15 +47,38 @@ var opInsertRenamed = Operator{
 
 func insertRenamedCount(c *Context, s int) func(d int) int {
 	p := c.Prog
-	names := c.renames(s)
+	copies := c.renamedCopies(s)
 	return func(d int) int {
-		if !p.CanPlace(d, s) {
+		n := copies[d]
+		if n == 0 || !p.CanPlace(d, s) {
 			return 0
 		}
 		before, after := c.places(s, d)
 		if !before && !after {
 			return 0
 		}
+		if before && after {
+			n *= 2
+		}
+		return n
+	}
+}
+
+// renamedCopies returns, per donor statement, the renamed copies of it
+// that insert-renamed makes at one place at statement s: those at a
+// statement depend only on its scope's renames, so they are counted once
+// per scope (a target's count looked at every donor's names again).
+func (c *Context) renamedCopies(s int) []int {
+	p := c.Prog
+	sc := p.Stmts[s].Scope
+	c.renamedMu.Lock()
+	defer c.renamedMu.Unlock()
+	if out, ok := c.renamed[sc]; ok {
+		return out
+	}
+	names := c.renames(s)
+	out := make([]int, len(p.Stmts))
+	for _, d := range c.donors {
 		n := 0
 		for _, site := range c.idents[d] {
 			if p.Sites[site].Pinned {
@@ -69,11 +92,13 @@ func insertRenamedCount(c *Context, s int) func(d int) int {
 				}
 			}
 		}
-		if before && after {
-			n *= 2
-		}
-		return n
+		out[d] = n
 	}
+	if c.renamed == nil {
+		c.renamed = map[int][]int{}
+	}
+	c.renamed[sc] = out
+	return out
 }
 
 func insertRenamedFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
