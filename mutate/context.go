@@ -5,6 +5,7 @@
 package mutate
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -232,30 +233,42 @@ func NewContext(p *program.Program, weights []float64) *Context {
 // sets: all it computes is the program's alone, so a repair prepares it
 // while the original runs, before fault localization.
 func Prepare(p *program.Program) *Context {
-	c := &Context{Prog: p, lits: map[string][]string{}, bySpan: map[program.Span]int{}}
+	c := &Context{Prog: p, lits: map[string][]string{}}
+	// item-call's targets are the movable statements with an item
+	// assignment it turns into a call: tested on first weighing, at
+	// statements of some weight only (Sampler.keep).
+	c.itemAssigns.keep = func(i int) bool { return len(c.itemCalls(i)) > 0 }
 	for i := range p.Stmts {
 		s := &p.Stmts[i]
 		if !movable(s) {
 			continue
 		}
 		c.stmts.add(i, i)
-		if len(c.itemCalls(i)) > 0 {
-			c.itemAssigns.add(i, i)
-		}
+		c.itemAssigns.add(i, i)
 		if !stringStmt(p.StmtText(i)) {
 			c.donors = append(c.donors, i)
 		}
 	}
 	c.findFuncs()
 	c.last = make([]bool, len(p.Stmts))
-	lastOf := map[int]int{}
+	// The last statement of each block, by block (-1 none yet).
+	nBlocks := 0
 	for i := range p.Stmts {
-		if j, ok := lastOf[p.Stmts[i].Block]; !ok || p.Stmts[i].Start > p.Stmts[j].Start {
+		nBlocks = max(nBlocks, p.Stmts[i].Block+1)
+	}
+	lastOf := make([]int, nBlocks)
+	for b := range lastOf {
+		lastOf[b] = -1
+	}
+	for i := range p.Stmts {
+		if j := lastOf[p.Stmts[i].Block]; j < 0 || p.Stmts[i].Start > p.Stmts[j].Start {
 			lastOf[p.Stmts[i].Block] = i
 		}
 	}
 	for _, i := range lastOf {
-		c.last[i] = true
+		if i >= 0 {
+			c.last[i] = true
+		}
 	}
 	c.findReach()
 	c.findLocals()
@@ -270,14 +283,14 @@ func Prepare(p *program.Program) *Context {
 			c.boundNames[n] = true
 		}
 	}
-	c.idents = make([][]int, len(p.Stmts))
-	c.inside = make([][]int, len(p.Stmts))
+	c.sizeSites()
 	seenCond, seenExpr, seenLit, seenAttr := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		text := p.SiteText(i)
 		c.sites[s.Kind].add(i, s.Stmt)
-		if !strings.ContainsAny(text, "\r\n") {
+		oneLine := !strings.ContainsAny(text, "\r\n")
+		if oneLine {
 			for st := s.Stmt; st >= 0; st = p.Stmts[st].Parent {
 				c.inside[st] = append(c.inside[st], i)
 			}
@@ -322,7 +335,7 @@ func Prepare(p *program.Program) *Context {
 			if !s.Store && inFamily(siblings, text) && !c.boundName(text) {
 				c.siblingSites.add(i, s.Stmt)
 			}
-			if !strings.ContainsAny(text, "\r\n") {
+			if oneLine {
 				// The name sites inside each statement (its own and nested).
 				for st := s.Stmt; st >= 0; st = p.Stmts[st].Parent {
 					c.idents[st] = append(c.idents[st], i)
@@ -343,6 +356,52 @@ func Prepare(p *program.Program) *Context {
 	c.findDevTargets()
 	c.initDeny()
 	return c
+}
+
+// sizeSites makes room for what Prepare's walk of the sites fills, whose
+// sizes a count finds: the samplers of sites by kind, bySpan, and per
+// statement the one-line sites and name sites inside it (inside, idents),
+// which share one array each instead of growing a slice per statement
+// (a site counts in every statement around it).
+func (c *Context) sizeSites() {
+	p := c.Prog
+	var perKind [len(c.sites)]int
+	nSpan, nInside, nIdents := 0, 0, 0
+	inside, idents := make([]int, len(p.Stmts)), make([]int, len(p.Stmts))
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		perKind[s.Kind]++
+		if s.Kind == program.SiteCond || s.Kind == program.SiteExpr {
+			nSpan++
+		}
+		if bytes.ContainsAny(p.Src[s.Start:s.End], "\r\n") {
+			continue
+		}
+		for st := s.Stmt; st >= 0; st = p.Stmts[st].Parent {
+			inside[st]++
+			nInside++
+			if s.Kind == program.SiteIdent {
+				idents[st]++
+				nIdents++
+			}
+		}
+	}
+	for k := range c.sites {
+		c.sites[k].cands, c.sites[k].at = make([]int, 0, perKind[k]), make([]int, 0, perKind[k])
+	}
+	c.bySpan = make(map[program.Span]int, nSpan)
+	c.inside, c.idents = make([][]int, len(p.Stmts)), make([][]int, len(p.Stmts))
+	in, id := make([]int, nInside), make([]int, nIdents)
+	for st := range p.Stmts {
+		// Statements without sites keep nil; each slice's capacity is its
+		// count, so an append past it copies.
+		if n := inside[st]; n > 0 {
+			c.inside[st], in = in[:0:n], in[n:]
+		}
+		if n := idents[st]; n > 0 {
+			c.idents[st], id = id[:0:n], id[n:]
+		}
+	}
 }
 
 // Weigh sets the weights of the operators' targets: per statement, nil
