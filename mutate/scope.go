@@ -71,20 +71,33 @@ func (c *Context) Scope(executed []bool) {
 	for i := range near {
 		c.farStmt[i] = !near[i]
 	}
+	// The texts of near sites first (in a large file, few), then those of
+	// far sites that are not among them: looked up without making a
+	// string of the site's text, made once for each far text.
 	textNear := map[string]bool{}
 	nearNames := map[string]bool{}
 	for i := range p.Sites {
 		s := &p.Sites[i]
-		t := p.SiteText(i)
-		textNear[t] = textNear[t] || near[s.Stmt]
-		if s.Kind == program.SiteIdent && near[s.Stmt] {
-			nearNames[t] = true
+		if !near[s.Stmt] {
+			continue
+		}
+		b := p.Src[s.Start:s.End]
+		if !textNear[string(b)] {
+			textNear[string(b)] = true
+		}
+		if s.Kind == program.SiteIdent && !nearNames[string(b)] {
+			nearNames[string(b)] = true
 		}
 	}
 	c.farText = map[string]bool{}
-	for t, n := range textNear {
-		if !n {
-			c.farText[t] = true
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if near[s.Stmt] {
+			continue
+		}
+		b := p.Src[s.Start:s.End]
+		if !textNear[string(b)] && !c.farText[string(b)] {
+			c.farText[string(b)] = true
 		}
 	}
 	c.nearNames = nearNames
