@@ -398,19 +398,43 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 		stoppedFloor(p, spec, rk.Weights)
 	}
 	breakTies(p, o, &rk, execs)
-	// Statement ids are distinct: the order is total, no stable sort
-	// needed.
-	slices.SortFunc(rk.Entries, func(a, b Entry) int {
-		if a.Score != b.Score {
-			return -cmp.Compare(a.Score, b.Score)
-		}
-		if wa, wb := rk.Weights[a.Stmt], rk.Weights[b.Stmt]; wa != wb {
-			return -cmp.Compare(wa, wb)
-		}
-		if a.Line != b.Line {
-			return cmp.Compare(a.Line, b.Line)
-		}
-		return cmp.Compare(a.Stmt, b.Stmt)
-	})
+	rk.Entries = sortEntries(rk.Entries, rk.Weights)
 	return rk
+}
+
+// sortEntries returns entries ordered by score, then weight, both descending,
+// then line and statement. Statement ids are distinct: the order is
+// total, so any sort gives it, and no stable sort is needed. The entries
+// are large (their texts, their spectra): their keys are sorted, with
+// where each entry is, and the entries copied once in their order.
+func sortEntries(entries []Entry, weights []float64) []Entry {
+	type key struct {
+		score, w         float64
+		line, stmt, from int
+	}
+	if len(entries) < 2 {
+		return entries
+	}
+	keys := make([]key, len(entries))
+	for i := range entries {
+		e := &entries[i]
+		keys[i] = key{e.Score, weights[e.Stmt], e.Line, e.Stmt, i}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.score != b.score {
+			return -cmp.Compare(a.score, b.score)
+		}
+		if a.w != b.w {
+			return -cmp.Compare(a.w, b.w)
+		}
+		if a.line != b.line {
+			return cmp.Compare(a.line, b.line)
+		}
+		return cmp.Compare(a.stmt, b.stmt)
+	})
+	sorted := make([]Entry, len(entries))
+	for i, k := range keys {
+		sorted[i] = entries[k.from]
+	}
+	return sorted
 }
