@@ -268,8 +268,15 @@
 // classes and functions' code, the module table, no tracer or profiler,
 // no process or thread, no MemoryError, no uncollectable garbage, the
 // working directory still empty; only then does the child wait for the
-// next pure candidate. Anything else gets a fresh fork.
-// cpython.Engine.Stats counts forks and reuses. The static check is what
+// next pure candidate. Anything else gets a fresh fork. That fork is made
+// ahead when it can be (a spare): when a job ends and no child waits,
+// and when a server has started, the manager has the forker fork the
+// next candidate's first child in an emptied working directory, where it
+// does its own set-up and waits for the manager's go, with nothing run in
+// it. It is the next candidate's first fresh child whatever that
+// candidate is (a pure one, one that is not, a coverage run), so the
+// fork and the child's set-up overlap Go's work between jobs instead of
+// delaying the job. cpython.Engine.Stats counts forks and reuses. The static check is what
 // keeps a candidate from reaching the harness at all; the guard catches
 // what one could change by a route the audit missed (the tests run every
 // attack with the static check off to see the guard stop it alone).

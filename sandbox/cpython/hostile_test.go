@@ -93,9 +93,6 @@ func TestHostile(t *testing.T) {
 		{"environment", "import os\ndef f():\n    return [os.environ.get('REPAIR_HOSTILE_SECRET', 'absent'), len(os.environ)]\n",
 			[]fitness.Case{call("f", "", `["absent", 0]`)}, []fitness.Verdict{fitness.Passed}, ""},
 	}
-	// Rows whose candidate is pure: its child may stay for the next one.
-	pureRows := map[string]bool{"infinite loop": true, "deep recursion": true, "memory bomb": true,
-		"print 100 MB": true, "catch BaseException in a loop": true}
 	me := os.Getpid()
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
@@ -118,21 +115,23 @@ func TestHostile(t *testing.T) {
 			if d := out.Results[0].Detail; !containsAny(d, strings.Split(row.detail, "|")) {
 				t.Errorf("detail %q does not contain %q", d, row.detail)
 			}
-			// Between candidates a server is its forker and its manager
-			// (and, after a pure candidate, the child that waits for the
-			// next one, with nothing under it): nothing the candidate
-			// started is left.
+			// Between candidates a server is its forker, its manager and
+			// one child that waits for the next candidate (after a pure
+			// candidate the one it ran in, else a spare forked once it
+			// ended), both leaves: nothing the candidate started is left.
+			// The spare comes just after the candidate's results.
 			for _, pid := range serverPIDs(e) {
 				kids := descendants(pid)
-				if len(kids) == 2 && pureRows[row.name] && len(descendants(kids[0]))+len(descendants(kids[1])) == 0 {
-					continue // the manager and an idle child, both leaves
+				for wait := time.Now().Add(2 * time.Second); len(kids) < 2 && time.Now().Before(wait); kids = descendants(pid) {
+					time.Sleep(5 * time.Millisecond)
 				}
-				if len(kids) != 1 {
-					for _, k := range kids {
-						t.Logf("  %d %s", k, cmdline(k))
-					}
-					t.Errorf("server %d has %d descendants after the candidate; want only its manager", pid, len(kids))
+				if len(kids) == 2 && len(descendants(kids[0]))+len(descendants(kids[1])) == 0 {
+					continue // the manager and a waiting child, both leaves
 				}
+				for _, k := range kids {
+					t.Logf("  %d %s", k, cmdline(k))
+				}
+				t.Errorf("server %d has %d descendants after the candidate; want its manager and one waiting child, both leaves", pid, len(kids))
 			}
 			e.Close()
 			if left := descendants(me); len(left) > 0 {

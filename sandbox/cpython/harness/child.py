@@ -77,11 +77,13 @@ def configure(cases, memory_mb):
     BASE_MODULES = set(modules)
 
 
-def child_main(shm, cases, go_r, done_w):
+def child_main(shm, cases, go_r, done_w, spare=False):
     """Runs in a fresh fork of the forker; never returns. shm is the shared
     memory, cases the case table, go_r and done_w the pipes from and to the
     manager that a reused child waits on. After a pure candidate that left
-    the process clean it tells the manager and waits for the next one."""
+    the process clean it tells the manager and waits for the next one. A
+    spare (forked ahead, manager.spawn_spare) waits for its first job the
+    same way, ready before it."""
     try:
         Flags.copy = Flags.forked = Flags.memory = Flags.restart = Flags.ran_pytest = False
         os.setpgid(0, 0)  # the manager kills the group at a deadline
@@ -105,6 +107,8 @@ def child_main(shm, cases, go_r, done_w):
         clean = guard.LEFT_CLEAN
         pytest_mode = real_pytest.PYTEST_MODE
         mods0, base0 = dict(modules), set(BASE_MODULES)
+        if spare and os.read(go_r, 1) != CHILD_GO:
+            os._exit(0)
         while True:
             _, _, _, start = HDR.unpack_from(shm, 0)
             code_len, L, covoff, recbase, cap, reuse, job, lx_off, mask, end, jflags, sel_off = JOB.unpack_from(

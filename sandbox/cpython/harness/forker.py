@@ -14,7 +14,7 @@ import os
 import _signal as signal  # signal's C half: the module itself imports enum, a tenth of a server's start
 from stat import S_ISDIR as stat_isdir
 
-from .protocol import FORK_WIPE, FORKED, MSG, REAPED
+from .protocol import FORK_SPARE, FORK_WIPE, FORKED, MSG, REAPED
 
 PIDNS = False  # the forker is PID 1 of a PID namespace
 CHILDREN_PATH = ""  # /proc's list of the forker's children
@@ -90,7 +90,8 @@ def snapshot_lib():
 
 def forker(rfd, wfd, manager, start_child):
     """The loop of PID 1: one fork per request of the manager (pid
-    manager), whose child calls start_child. Kept small: every page it
+    manager), whose child calls start_child(spare: it waits for the
+    manager's first CHILD_GO). Kept small: every page it
     writes is copied once more after each fork."""
     read, write, fork, waitpid, pack = os.read, os.write, os.fork, os.waitpid, MSG.pack
     while True:
@@ -98,11 +99,11 @@ def forker(rfd, wfd, manager, start_child):
             req = read(rfd, 1)
             if not req:
                 os._exit(0)  # the manager is gone
-            if req == FORK_WIPE:
+            if req == FORK_WIPE or req == FORK_SPARE:
                 wipe_workdir()
             pid = fork()
             if pid == 0:
-                start_child()
+                start_child(req == FORK_SPARE)
             write(wfd, pack(FORKED, pid))
             status = wait_child(pid, manager)
             reap_leftovers(manager)

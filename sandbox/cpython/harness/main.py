@@ -230,7 +230,7 @@ def main(harness):
     os.close(IN_FD)
     os.close(OUT_FD)
     os.register_at_fork(after_in_child=guard._after_fork_child, after_in_parent=guard._after_fork_parent)
-    forker.forker(to_forker_r, from_forker_w, manager_pid, lambda: child_main(shm, cases, go_r, done_w))
+    forker.forker(to_forker_r, from_forker_w, manager_pid, lambda spare: child_main(shm, cases, go_r, done_w, spare))
 
 
 def run(harness):

@@ -22,7 +22,7 @@ from .candidate import compile_joined
 from .protocol import (
     CALLS_MAX, CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_PARTIAL,
     DONE_SELECTED, EXIT_MEMORY, FORK, FORK_AFTER, FORK_AGAIN, FORK_ENDED, FORK_FIRST, FORK_GUARD, FORK_IMPURE, FORK_OFF,
-    FORK_SERVED, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_KEEP, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
+    FORK_SERVED, FORK_SPARE, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_KEEP, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
     MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED,
     REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL, RUN_RANGE, RUN_RECORD, RUN_SELECT, RUN_WALL, SHM_SIZE,
     SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
@@ -137,7 +137,8 @@ class Manager:
         self.poller = select.poll()
         self.poller.register(from_forker, select.POLLIN)
         self.poller.register(done, select.POLLIN)
-        self.idle = 0  # pid of a child waiting for the next pure candidate
+        self.idle = 0  # pid of a child waiting for the next pure candidate, or a spare
+        self.spare = False  # the idle child is a spare: forked ahead, nothing ran in it
         self.job = 0
         self.reused = 0  # of the current candidate: chunks run in an idle child
         self.forks = 0  # of the current candidate: fresh children
@@ -175,6 +176,7 @@ class Manager:
         if not self.idle:
             return
         self.idle = 0
+        self.spare = False
         os.write(self.go, CHILD_QUIT)
         kind, _ = self.forker_msg()
         if kind != REAPED:
@@ -189,7 +191,26 @@ class Manager:
         fork_time = monotonic()
         why = FORK_AGAIN if self.children else self.cause or self.gone
         self.children += 1
-        if reuse and self.idle:
+        if self.spare and self.first_fork:
+            # The candidate's first fresh child, forked ahead (in an
+            # emptied working directory, and nothing ran in it since).
+            pid = self.idle
+            self.idle = 0
+            self.spare = False
+            self.forks += 1
+            self.served = 1
+            if not self.why:
+                self.why = why
+            self.first_fork = False
+            os.write(self.go, CHILD_GO)
+            how, status = self.supervise(pid, fork_time)
+            if how != "exit" or HDR.unpack_from(self.shm, 0)[3] != START[0] or CUR.unpack_from(self.shm, 0)[0] != -1:
+                return how, status
+            # Gone before it started: a fresh one, as it would have been.
+            self.forks -= 1
+            self.first_fork = True
+            fork_time = monotonic()
+        elif reuse and self.idle and not self.spare:
             pid = self.idle
             self.idle = 0
             self.reused += 1
@@ -215,6 +236,19 @@ class Manager:
         if kind != FORKED:
             raise ValueError("forker protocol")
         return self.supervise(pid, fork_time)
+
+    def spawn_spare(self):
+        """Forks the next candidate's first child ahead, when no child
+        waits: while Go prepares that candidate (at a server's start,
+        while it ranks and builds the search; after a candidate that kept
+        no child), not on its way."""
+        if self.idle:
+            return
+        os.write(self.to_forker, FORK_SPARE)
+        kind, pid = self.forker_msg()
+        if kind != FORKED:
+            raise ValueError("forker protocol")
+        self.idle, self.spare = pid, True
 
     def supervise(self, pid, fork_time):
         seen = None
@@ -516,6 +550,7 @@ class Manager:
         if rewritten:
             fields.append('"rewritten": ' + rewritten)
         send(MSG_HELLO, ("{%s}" % ", ".join(fields)).encode())
+        self.spawn_spare()
         while True:
             try:
                 kind, payload = read_msg()
@@ -557,6 +592,7 @@ class Manager:
                 how = self.evaluate(payload[off:], bool(flags & RUN_COVERAGE), plan, first, end, spans, sel,
                                     bool(flags & RUN_RECORD))
                 send(MSG_DONE, DONE.pack(self.reused, self.forks, 1 if self.idle else 0, how, self.why))
+                self.spawn_spare()
                 if not self.warm:
                     # After the first job (the original's run), while Go
                     # ranks and prepares the search.

@@ -158,10 +158,11 @@ CODE_OFF = 128
 # waits for one byte from the manager and answers one.
 FORK = b"F"  # manager → forker: a fresh child
 FORK_WIPE = b"W"  # manager → forker: a fresh child, in an emptied working directory
+FORK_SPARE = b"A"  # manager → forker: FORK_WIPE's child, which first waits for CHILD_GO (a spare)
 MSG = struct.Struct("<cq")  # forker → manager: a kind and a number
 FORKED = b"p"  # MSG: the child's pid
 REAPED = b"s"  # MSG: its wait status
-CHILD_GO = b"g"  # manager → reused child: the next job is in the shared memory
+CHILD_GO = b"g"  # manager → reused or spare child: the next job is in the shared memory
 CHILD_QUIT = b"q"  # manager → reused child: exit
 CHILD_DONE = b"d"  # reused child → manager: finished, waiting
 EXIT_MEMORY = 0x7D  # exit status of a child that ran out of memory in harness code
