@@ -758,22 +758,7 @@ var opInsertChanged = Operator{
 }
 
 func insertChangedCount(c *Context, s int) func(d int) int {
-	p := c.Prog
-	changed := c.changedCopies()
-	return func(d int) int {
-		n := changed[d] // 0 for a copy of more than one line
-		if n == 0 || !p.CanPlace(d, s) {
-			return 0
-		}
-		before, after := c.places(s, d)
-		if !before && !after {
-			return 0
-		}
-		if before && after {
-			n *= 2
-		}
-		return n
-	}
+	return copiesAt(c, s, c.changedCopies()) // 0 for a copy of more than one line
 }
 
 // changedCopies returns, per statement, the copies of it with one

@@ -46,10 +46,15 @@ var opInsertRenamed = Operator{
 }
 
 func insertRenamedCount(c *Context, s int) func(d int) int {
+	return copiesAt(c, s, c.renamedCopies(s))
+}
+
+// copiesAt counts the edits at target s that insert one of per[d]
+// copies of statement d, before s, after it or both (inserts' places).
+func copiesAt(c *Context, s int, per []int) func(d int) int {
 	p := c.Prog
-	copies := c.renamedCopies(s)
 	return func(d int) int {
-		n := copies[d]
+		n := per[d]
 		if n == 0 || !p.CanPlace(d, s) {
 			return 0
 		}
