@@ -224,8 +224,7 @@ func (st *search) evaluate(ctx context.Context, pop []individual, next func(i in
 			if next != nil {
 				*ind = next(i)
 				if ind.src == nil {
-					ind.src, ind.change = st.prog.RenderChange(ind.patch)
-					ind.key = fitness.KeyOf(ind.src)
+					st.renderOne(ind)
 				}
 			}
 			if !st.seen[ind.key] {
@@ -334,14 +333,10 @@ func (st *search) render(pop []individual) {
 			todo = append(todo, &pop[i])
 		}
 	}
-	one := func(ind *individual) {
-		ind.src, ind.change = st.prog.RenderChange(ind.patch)
-		ind.key = fitness.KeyOf(ind.src)
-	}
 	procs := min(runtime.GOMAXPROCS(0), len(todo))
 	if procs < 2 || len(st.prog.Src)*len(todo) < 1<<20 {
 		for _, ind := range todo {
-			one(ind)
+			st.renderOne(ind)
 		}
 		return
 	}
@@ -350,11 +345,17 @@ func (st *search) render(pop []individual) {
 	for range procs {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(todo); i = int(next.Add(1)) - 1 {
-				one(todo[i])
+				st.renderOne(todo[i])
 			}
 		})
 	}
 	wg.Wait()
+}
+
+// renderOne renders ind and computes its key.
+func (st *search) renderOne(ind *individual) {
+	ind.src, ind.change = st.prog.RenderChange(ind.patch)
+	ind.key = fitness.KeyOf(ind.src)
 }
 
 // gate pauses evaluate's start of the candidates after a held index
