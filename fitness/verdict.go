@@ -73,6 +73,7 @@ type Result struct {
 	Detail string `json:"detail,omitempty"`
 	// Lines are the 1-based line numbers of the candidate that the case
 	// executed, sorted, without duplicates. Nil unless coverage was asked for.
+	// Results of one outcome may share the slice: read it, never change it.
 	Lines []int `json:"lines,omitempty"`
 	// Injections are the values lenient execution injected during the
 	// case for what the program misses (package lenient), in the order

@@ -232,8 +232,9 @@ type executions struct {
 	top         int   // the last line of a statement
 	seed        maphash.Seed
 	seen        map[uint64][]executed
-	cov         []bool // scratch: the lines covered
-	key         []byte // scratch: the lines hashed
+	cov         []bool     // scratch: the lines covered
+	key         []byte     // scratch: the lines hashed
+	same        []executed // the last slices of lines, found by identity
 }
 
 type executed struct {
@@ -252,6 +253,15 @@ func newExecutions(p *program.Program) *executions {
 }
 
 func (e *executions) of(lines []int) []bool {
+	// Cases with the same lines often share one slice (the cpython
+	// engine's outcomes): found without hashing it.
+	if len(lines) > 0 {
+		for _, x := range e.same {
+			if len(x.lines) == len(lines) && &x.lines[0] == &lines[0] {
+				return x.ex
+			}
+		}
+	}
 	e.key = e.key[:0]
 	for _, l := range lines {
 		e.key = binary.LittleEndian.AppendUint64(e.key, uint64(l))
@@ -259,6 +269,7 @@ func (e *executions) of(lines []int) []bool {
 	k := maphash.Bytes(e.seed, e.key)
 	for _, x := range e.seen[k] {
 		if slices.Equal(x.lines, lines) {
+			e.remember(lines, x.ex)
 			return x.ex
 		}
 	}
@@ -290,7 +301,21 @@ func (e *executions) of(lines []int) []bool {
 		}
 	}
 	e.seen[k] = append(e.seen[k], executed{lines, ex})
+	e.remember(lines, ex)
 	return ex
+}
+
+// remember makes of find lines' slice by identity, for the last few
+// slices (of compares them all).
+func (e *executions) remember(lines []int, ex []bool) {
+	if len(lines) == 0 {
+		return
+	}
+	if len(e.same) == cap(e.same) && len(e.same) >= 8 {
+		copy(e.same, e.same[1:])
+		e.same = e.same[:len(e.same)-1]
+	}
+	e.same = append(e.same, executed{lines, ex})
 }
 
 // first identifies a result of executions.of, which returns one slice for

@@ -2,6 +2,7 @@ package localize
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -110,6 +111,35 @@ func TestRank(t *testing.T) {
 		if e.EF == 0 && rk.Weights[e.Stmt] != 0 {
 			t.Errorf("line %d: weight %v with ef=0", e.Line, rk.Weights[e.Stmt])
 		}
+	}
+}
+
+// TestRankSharedLines: results that share one Lines slice (as the cpython
+// engine's do, for cases that took one path), or a prefix of one, rank
+// and execute as results with copies of their own.
+func TestRankSharedLines(t *testing.T) {
+	p, err := program.Parse("middle.py", []byte(middle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	buggy := []int{2, 3, 5, 6}
+	shared := &fitness.Outcome{Results: []fitness.Result{
+		{Verdict: fitness.WrongAnswer, Lines: buggy},
+		{Verdict: fitness.Passed, Lines: buggy[:2]}, // the same first element, fewer lines
+		{Verdict: fitness.WrongAnswer, Lines: buggy},
+		{Verdict: fitness.Passed, Lines: buggy},
+		result(fitness.Passed, 2, 8, 9),
+		{Verdict: fitness.Passed, Lines: buggy[:2]},
+	}}
+	own := &fitness.Outcome{Results: slices.Clone(shared.Results)}
+	for i := range own.Results {
+		own.Results[i].Lines = slices.Clone(own.Results[i].Lines)
+	}
+	if diff := cmp.Diff(Rank(p, own, Ochiai), Rank(p, shared, Ochiai)); diff != "" {
+		t.Errorf("ranking mismatch (-own +shared):\n%s", diff)
+	}
+	if diff := cmp.Diff(ExecutedAny(p, own), ExecutedAny(p, shared)); diff != "" {
+		t.Errorf("ExecutedAny mismatch (-own +shared):\n%s", diff)
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -471,15 +470,28 @@ func (s *server) failure(what string, err error) error {
 }
 
 // send writes one message: length (of kind and payload), kind, payload.
+// A large payload (a candidate's source) is written as it is, after the
+// rest, not copied: on a large file the copy was a fresh buffer of the
+// file's size per candidate.
 func (s *server) send(kind byte, head, payload []byte, timeout time.Duration) error {
-	buf := make([]byte, 5, 5+len(head)+len(payload))
+	buf := make([]byte, 5, 5+len(head)+min(len(payload), sendCopyMax))
 	binary.LittleEndian.PutUint32(buf, uint32(1+len(head)+len(payload)))
 	buf[4] = kind
-	buf = append(append(buf, head...), payload...)
+	buf = append(buf, head...)
+	if len(payload) <= sendCopyMax {
+		buf, payload = append(buf, payload...), nil
+	}
 	s.in.SetWriteDeadline(time.Now().Add(timeout))
-	_, err := s.in.Write(buf)
+	if _, err := s.in.Write(buf); err != nil || len(payload) == 0 {
+		return err
+	}
+	_, err := s.in.Write(payload)
 	return err
 }
+
+// sendCopyMax is the largest payload send copies after the message's
+// head, to write the message at once.
+const sendCopyMax = 16 << 10
 
 // recv reads one message.
 func (s *server) recv(deadline time.Time) (byte, []byte, error) {
@@ -669,7 +681,8 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 //	[recCPU: f64 CPU seconds of the case]
 //
 // (recSameLines, without recLines: the case executed the lines of the
-// record before it in p, not listed again; its Lines are a copy.)
+// record before it in p, not listed again.) Cases that executed the same
+// lines share one Lines slice.
 // all little-endian; kind, name and class are a u8 length and UTF-8. A
 // status below 16 is a verdict: of a case's death or deadline (the
 // manager's), or of a test case (the test file's asserts); the checks
@@ -677,6 +690,7 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results []fitness.Result, got []bool, cov bool) error {
 	le := binary.LittleEndian
 	var prev []int // the lines of the last record that listed them
+	var seen lineLists
 	for len(p) > 0 {
 		if len(p) < recSize {
 			return errors.New("truncated record")
@@ -720,10 +734,7 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 			if uint64(n)*4 > uint64(len(p)-4) {
 				return errors.New("truncated lines")
 			}
-			lines := make([]int, n)
-			for i := range lines {
-				lines[i] = int(le.Uint32(p[4+4*i:]))
-			}
+			lines := seen.of(p[4 : 4+4*int(n)])
 			p = p[4+4*int(n):]
 			prev = lines
 			if cov {
@@ -734,7 +745,7 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 				return errors.New("the same lines as no record before")
 			}
 			if cov {
-				r.Lines = slices.Clone(prev)
+				r.Lines = prev
 			}
 		}
 		if flags&recInjections != 0 {
@@ -868,3 +879,44 @@ func (e *Engine) projectFiles() []sandbox.TreeFile {
 	}
 	return e.project.Files
 }
+
+// lineLists are the distinct lists of lines decodeRecords has made: a
+// suite's cases take a few paths, and on a large module each list holds
+// the lines of its import. Cases with the same lines share one slice,
+// which localize then recognizes without comparing it again.
+type lineLists struct {
+	lists [][]int
+}
+
+// of returns the lines of raw (little-endian u32s): a list made before
+// when it holds the same lines.
+func (l *lineLists) of(raw []byte) []int {
+	n := len(raw) / 4
+	for _, x := range l.lists {
+		if len(x) == n && sameLines(x, raw) {
+			return x
+		}
+	}
+	lines := make([]int, n)
+	for i := range lines {
+		lines[i] = int(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	if len(l.lists) < maxLineLists {
+		l.lists = append(l.lists, lines)
+	}
+	return lines
+}
+
+// sameLines reports whether raw (little-endian u32s) holds lines.
+func sameLines(lines []int, raw []byte) bool {
+	for i, v := range lines {
+		if uint32(v) != binary.LittleEndian.Uint32(raw[4*i:]) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxLineLists bounds the lists lineLists keeps (and compares a new one
+// with).
+const maxLineLists = 16
