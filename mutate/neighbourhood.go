@@ -15,7 +15,9 @@ import (
 // an operator by its weight, a target by suspiciousness, an edit at that
 // target uniformly or by its ingredient's weight (Context.Scope). Efraimidis and Spirakis, "Weighted random sampling with
 // a reservoir" (Information Processing Letters 97(5), 2006): each edit
-// gets the key -ln(U)/p and the edits with the smallest keys come first.
+// gets the key -ln(U)/p and the edits with the smallest keys come first;
+// the copies of far donors by one operator at one target, all of one p,
+// draw their keys together as the order reaches them (farGroup).
 //
 // The search uses it so that single-edit fixes that random mutation would
 // draw only rarely (an adapted copy of a statement, say) are still reached
@@ -23,18 +25,27 @@ import (
 func Neighbourhood(c *Context, ops []Weighted, rng *rand.Rand, limit int) []program.Edit {
 	st := NewStream(c, ops, rng, limit)
 	out := make([]program.Edit, 0, st.Len())
-	for e, ok := st.Next(); ok; e, ok = st.Next() {
+	for e, ok := st.Next(); ok && len(out) < limit; e, ok = st.Next() {
 		out = append(out, e)
 	}
 	return out
 }
 
 // Stream is [Neighbourhood] taken one edit at a time: the edits are drawn
-// at once, ordered lazily (a search takes a few of them per generation).
+// at once, ordered lazily (a search takes a few of them per generation),
+// a far group's made as the stream reaches them.
 type Stream struct {
 	h     []keyed        // a min-heap of keys
-	edits []program.Edit // their edits (keyed.at)
+	edits []program.Edit // their edits (keyed.at >= 0)
 	more  bool           // the limit left edits out
+	// groups are the far groups (keyed.at = -1-g), whose edits are made
+	// as the stream reaches them; with more, none at or past bound (the
+	// largest key kept) is: a stream drawn with a larger limit goes on
+	// from there.
+	groups []farGroup
+	bound  float64
+	c      *Context
+	taken  int // edits returned
 }
 
 // NewStream is the stream of [Neighbourhood]'s edits, in its order.
@@ -110,12 +121,11 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 			}
 			return ref
 		}
-		if limit > 0 {
-			for k := range r.n {
-				if key, ok := dr.draw(r.p); ok {
-					dr.keep(keyed{key: key, at: refer(), k: int32(k)})
-				}
-			}
+		if limit > 0 && r.group != dr.lastGroup {
+			// The run's group, all far edits of one operator at one
+			// target, draws its first key here (farGroup).
+			dr.lastGroup = r.group
+			dr.drawGroup(r)
 		}
 		if sweepLimit > 0 && !(donorLine > 0 && c.Prog.Stmts[r.d].Line >= donorLine) {
 			imp := c.stmtAtImport(r.t)
@@ -134,6 +144,7 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	stream.init(dr.all, limit)
 	sweep.init(sw.best, sweepLimit)
 	resolve(c, &near, runs, stream, sweep)
+	stream.addGroups(c, dr.groups)
 	return stream, sweep
 }
 
@@ -197,6 +208,22 @@ type streamDraw struct {
 	// key of an edit that passes it is computed and compared exactly.
 	lastP, lastK, below float64
 	more                bool // the limit left edits out
+	// groups are the far groups drawn (farGroup), lastGroup the last
+	// run's (donorRun.group).
+	groups    []farGroup
+	lastGroup int
+}
+
+// drawGroup draws the first key of the far group of run r, the edits of
+// r's operator at r's target that copy far donors (each of probability
+// r.p): the smallest of their keys. It draws the seed of the group's own
+// random source too, which orders its edits when the stream gets there.
+func (d *streamDraw) drawGroup(r *donorRun) {
+	q := 1 - d.rng.Float64()
+	seed := d.rng.Uint64()
+	if key := -math.Log(q) / (float64(r.groupN) * r.p); key < d.kAll {
+		d.groups = append(d.groups, farGroup{key: key, seed: seed, op: r.op, t: r.t, n: r.groupN, p: r.p})
+	}
 }
 
 // draw draws the key of the next edit, of probability p (every edit
@@ -397,6 +424,7 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 	type farCount struct{ n, d, at int }
 	var runs []farCount
 	run := donorRun{c: c}
+	group := 0 // the far runs of one operator at one target
 	for _, o := range ops {
 		s := o.Op.Targets(c)
 		if o.Weight <= 0 || s.empty() {
@@ -450,6 +478,10 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 				swNear, swFar = seNear/near, seFar/near
 			}
 			r := 0
+			if len(runs) > 0 {
+				group++
+				run.group, run.groupN, run.op = group, nRuns, &o.Op
+			}
 			flush := func(at int) {
 				for ; r < len(runs) && runs[r].at == at; r++ {
 					run.reset(runs[r].n, runs[r].d, t, from, pFar, s.w[i], o.Weight, swFar)
@@ -482,8 +514,12 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 // counted and not made until asked for: all far, so of one probability
 // and share.
 type donorRun struct {
-	n                int     // how many
-	d, t             int     // the donor and the target
+	n    int // how many
+	d, t int // the donor and the target
+	// group numbers the far runs of one operator (op) at one target
+	// (from 1), groupN their edits.
+	group, groupN    int
+	op               *Operator
 	p, w, opW, share float64 // as eachEdit's f gets them
 	from             func(d int, emit func(program.Edit))
 	c                *Context
@@ -567,25 +603,72 @@ func (b *editChunks) add(e program.Edit, far bool) {
 	}
 }
 
-// Len is the number of edits left.
+// Len is the number of edits left, counting a far group's as one.
 func (st *Stream) Len() int { return len(st.h) }
+
+// Taken is the number of edits Next returned.
+func (st *Stream) Taken() int { return st.taken }
+
+// addGroups adds the far groups gs, drawn while the stream's edits were,
+// to its heap: those whose first key may come before the stream ends.
+func (st *Stream) addGroups(c *Context, gs []farGroup) {
+	st.c, st.bound = c, math.Inf(1)
+	if st.more {
+		st.bound = maxKey(st.h)
+	}
+	for _, g := range gs {
+		if g.key < st.bound {
+			st.groups = append(st.groups, g)
+			st.h = append(st.h, keyed{key: g.key, at: int32(-len(st.groups))})
+		}
+	}
+	if len(st.groups) > 0 {
+		for i := len(st.h)/2 - 1; i >= 0; i-- {
+			st.down(i)
+		}
+	}
+}
 
 // More reports whether the limit left edits out: a stream drawn again
 // with a larger limit (and the same random source) continues this one's
-// order past its end.
+// order past its end, the first Taken edits of which are this one's. (A
+// stream returns its limit's edits and the far groups' before the last
+// of them: at least its limit.)
 func (st *Stream) More() bool { return st.more }
 
 // Next returns the next edit, or false at the end.
 func (st *Stream) Next() (program.Edit, bool) {
-	if len(st.h) == 0 {
-		return program.Edit{}, false
+	for len(st.h) > 0 {
+		x := &st.h[0]
+		if x.at >= 0 {
+			e := st.edits[x.at]
+			st.pop()
+			st.taken++
+			return e, true
+		}
+		// A far group's next edit, then the group's next key.
+		g := &st.groups[-x.at-1]
+		e, ok := g.next(st.c)
+		if key, more := g.after(x.key); more && key < st.bound {
+			x.key = key
+			st.down(0)
+		} else {
+			st.pop()
+		}
+		if ok {
+			st.taken++
+			return e, true
+		}
 	}
-	e := st.edits[st.h[0].at]
+	return program.Edit{}, false
+}
+
+// pop removes the heap's top.
+func (st *Stream) pop() {
 	n := len(st.h) - 1
 	st.h[0] = st.h[n]
 	st.h = st.h[:n]
 	st.down(0)
-	return e, true
 }
 
 func (st *Stream) down(i int) {

@@ -1,8 +1,9 @@
 package mutate
 
-// The search's streams as NewStreams made them when every edit of a far
-// donor was kept in a buffer and visited (before lazy far runs): the
-// reference that TestStreamsMatchReference compares NewStreams with.
+// The search's streams as NewStreams makes them, with every edit made,
+// kept in a buffer and visited (no far runs counted instead of made, no
+// far group expanded as the stream reaches it): the reference that
+// TestStreamsMatchReference compares NewStreams with.
 
 import (
 	"math"
@@ -37,8 +38,19 @@ func refStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	// them), with a margin far above the rounding of Exp and Log; the
 	// key of an edit that passes it is computed and compared exactly.
 	lastP, lastK, below := -1.0, -1.0, 0.0
-	refEachEdit(c, ops, func(e program.Edit, p, w, opW, share float64) {
-		if limit > 0 {
+	var groups []refGroup
+	var lastFirst *program.Edit // the first edit of the last group
+	refEachEdit(c, ops, func(e program.Edit, p, w, opW, share float64, group []program.Edit) {
+		if limit > 0 && group != nil {
+			// The first edit of a far group draws the group's key and
+			// seed; its edits draw none.
+			if &group[0] != lastFirst {
+				lastFirst = &group[0]
+				q := 1 - rng.Float64()
+				seed := rng.Uint64()
+				groups = append(groups, refGroup{key: -math.Log(q) / (float64(len(group)) * p), seed: seed, p: p, edits: group})
+			}
+		} else if limit > 0 {
 			// Every edit draws its key (the order does not depend on the
 			// limit); once the draws are trimmed to the limit, one at or
 			// above the largest kept (kAll) cannot be among the first.
@@ -98,11 +110,59 @@ func refStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	})
 	stream.init(all, limit)
 	sweep.init(best, sweepLimit)
+	if limit > 0 {
+		stream.bound = math.Inf(1)
+		if stream.more {
+			stream.bound = refMaxKey(stream.h)
+		}
+		for i := range groups {
+			if g := &groups[i]; g.key < stream.bound {
+				stream.groups = append(stream.groups, g)
+			}
+		}
+	}
 	return stream, sweep
 }
 
-// refEachEdit is eachEdit with every edit buffered and visited.
-func refEachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, share float64)) {
+// refGroup is a far group with its edits made (farGroup).
+type refGroup struct {
+	key   float64
+	seed  uint64
+	p     float64
+	edits []program.Edit
+	rng   *rand.Rand
+	perm  []int
+	taken int
+}
+
+// next takes the group's next edit, uniform among those left, and
+// returns it with the key of the one after (false: none).
+func (g *refGroup) next() (program.Edit, float64, bool) {
+	if g.rng == nil {
+		g.rng = rand.New(rand.NewPCG(g.seed, 0x9e3779b97f4a7c15))
+		g.perm = make([]int, len(g.edits))
+		for i := range g.perm {
+			g.perm[i] = i
+		}
+	}
+	i := g.taken
+	left := len(g.edits) - i
+	j := i + g.rng.IntN(left)
+	g.perm[i], g.perm[j] = g.perm[j], g.perm[i]
+	e := g.edits[g.perm[i]]
+	g.taken++
+	left--
+	if left == 0 {
+		return e, 0, false
+	}
+	g.key -= math.Log(1-g.rng.Float64()) / (float64(left) * g.p)
+	return e, g.key, true
+}
+
+// refEachEdit is eachEdit with every edit buffered and visited; an edit of
+// a far group (farGroup: a copy of a far donor by an operator split by
+// donor) comes with all its group's edits.
+func refEachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, share float64, group []program.Edit)) {
 	total := 0.0
 	for _, o := range ops {
 		if o.Weight > 0 && !o.Op.Targets(c).empty() {
@@ -137,12 +197,26 @@ func refEachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, s
 				near := float64(buf.n-buf.nFar) * seNear // the near edits' share in all
 				swNear, swFar = seNear/near, seFar/near
 			}
+			// The far group: the copies of far donors by an operator split
+			// by donor.
+			var group []program.Edit
+			inGroup := func(e *program.Edit) bool {
+				return o.Op.From != nil && c.farStmt != nil && e.Donor >= 0 && e.Donor < len(c.farStmt) && c.farStmt[e.Donor]
+			}
+			for k := 0; k < buf.n; k++ {
+				if e := &buf.edits[k>>chunkShift][k&chunkMask]; inGroup(e) {
+					group = append(group, *e)
+				}
+			}
 			for k := 0; k < buf.n; k++ {
 				e := &buf.edits[k>>chunkShift][k&chunkMask]
-				if buf.far[k>>chunkShift][k&chunkMask] {
-					f(*e, pFar, s.w[i], o.Weight, swFar)
-				} else {
-					f(*e, pNear, s.w[i], o.Weight, swNear)
+				switch {
+				case inGroup(e):
+					f(*e, pFar, s.w[i], o.Weight, swFar, group)
+				case buf.far[k>>chunkShift][k&chunkMask]:
+					f(*e, pFar, s.w[i], o.Weight, swFar, nil)
+				default:
+					f(*e, pNear, s.w[i], o.Weight, swNear, nil)
 				}
 			}
 		}
@@ -157,8 +231,10 @@ type refKeyed struct {
 }
 
 type refStream struct {
-	h    []refKeyed
-	more bool
+	h      []refKeyed
+	more   bool
+	bound  float64
+	groups []*refGroup
 }
 
 func (st *refStream) init(all []refKeyed, limit int) {
@@ -175,6 +251,20 @@ func (st *refStream) init(all []refKeyed, limit int) {
 func (st *refStream) More() bool { return st.more }
 
 func (st *refStream) Next() (program.Edit, bool) {
+	// The group of the smallest key, if one is before the top edit.
+	var gmin *refGroup
+	for _, g := range st.groups {
+		if g.taken < len(g.edits) && g.key < st.bound && (gmin == nil || g.key < gmin.key) {
+			gmin = g
+		}
+	}
+	if gmin != nil && (len(st.h) == 0 || gmin.key < st.h[0].key) {
+		e, _, more := gmin.next()
+		if !more {
+			gmin.taken = len(gmin.edits)
+		}
+		return e, true
+	}
 	if len(st.h) == 0 {
 		return program.Edit{}, false
 	}

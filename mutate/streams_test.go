@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -132,9 +133,10 @@ func drain(st interface{ Next() (program.Edit, bool) }) []program.Edit {
 }
 
 // TestStreamsMatchReference: the streams NewStreams draws, counting a far
-// donor's edits without keeping them, are the reference's (every edit
-// kept and visited), edit for edit, for every limit, and leave the random
-// source where the reference does.
+// donor's edits without keeping them and making a far group's edits as
+// the stream reaches them, are the reference's (every edit made, kept and
+// visited), edit for edit, for every limit, and leave the random source
+// where the reference does.
 func TestStreamsMatchReference(t *testing.T) {
 	limits := []struct{ limit, sweep int }{
 		{4096, 2000}, {1, 0}, {0, 10}, {300, 50}, {50_000, 5000},
@@ -156,8 +158,8 @@ func TestStreamsMatchReference(t *testing.T) {
 					gotSt, gotSw := NewStreams(c, ops, gotRng, l.limit, l.sweep)
 					// The same keys and edits in the same heaps, then the
 					// same edits in order.
-					if !sameHeap(wantSt, gotSt) || !sameHeap(wantSw, gotSw) {
-						t.Errorf("%s: the heaps differ", name)
+					if !sameHeap(wantSw, gotSw) {
+						t.Errorf("%s: the sweep's heaps differ", name)
 					}
 					if wantSt.More() != gotSt.More() {
 						t.Errorf("%s: More() = %v, want %v", name, gotSt.More(), wantSt.More())
@@ -234,4 +236,106 @@ func BenchmarkStreams(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestFarGroupOrder: the random stream's order, where a far group draws
+// one key and expands as the stream reaches it, has the distribution of
+// every edit drawing its own key (Efraimidis and Spirakis), on a program
+// with never-called donors: over many seeds, the number of far group
+// edits among the first k of the stream has the same mean as when every
+// edit draws its key. And a stream with a small limit is the start of the
+// stream without one.
+func TestFarGroupOrder(t *testing.T) {
+	c := scopedContext(t, paddedMiddle(t, 120, ""), 0, "middle")
+	// The operators that copy donors: their far groups hold a fifth of
+	// the draws at each target (farShare).
+	var ops []Weighted
+	for _, o := range Default() {
+		if o.Op.From != nil {
+			ops = append(ops, o)
+		}
+	}
+	var ps []float64
+	var far []bool
+	inGroup := map[program.Edit]bool{}
+	refEachEdit(c, ops, func(e program.Edit, p, _, _, _ float64, g []program.Edit) {
+		ps = append(ps, p)
+		far = append(far, g != nil)
+		if g != nil {
+			inGroup[e] = true
+		}
+	})
+	const seeds = 4000
+	ks := []int{1, 10, 100}
+	var got, want [3]stat
+	keys := make([]keyed, len(ps))
+	for seed := range uint64(seeds) {
+		st := NewStream(c, ops, rand.New(rand.NewPCG(seed, 7)), 1<<20)
+		n := 0
+		for i := 1; i <= ks[len(ks)-1]; i++ {
+			e, ok := st.Next()
+			if !ok {
+				t.Fatal("the stream ended early")
+			}
+			if inGroup[e] {
+				n++
+			}
+			for j, k := range ks {
+				if i == k {
+					got[j].add(float64(n))
+				}
+			}
+		}
+		// Every edit draws its key.
+		rng := rand.New(rand.NewPCG(seed, 8))
+		for i, p := range ps {
+			keys[i] = keyed{key: -math.Log(1-rng.Float64()) / p, at: int32(i)}
+		}
+		first := smallest(keys, ks[len(ks)-1])
+		slices.SortFunc(first, func(a, b keyed) int { return compareKeys(a.key, b.key) })
+		n = 0
+		for i, x := range first {
+			if far[x.at] {
+				n++
+			}
+			for j, k := range ks {
+				if i+1 == k {
+					want[j].add(float64(n))
+				}
+			}
+		}
+		if seed%400 == 0 {
+			// The start of the order, whatever the limit.
+			all := drain(NewStream(c, ops, rand.New(rand.NewPCG(seed, 7)), 1<<20))
+			for _, limit := range []int{1, 7, 60} {
+				some := drain(NewStream(c, ops, rand.New(rand.NewPCG(seed, 7)), limit))
+				if len(some) < limit || !slices.Equal(some, all[:len(some)]) {
+					t.Fatalf("seed %d, limit %d: %d edits, not the start of the order", seed, limit, len(some))
+				}
+			}
+		}
+	}
+	for j, k := range ks {
+		g, w := got[j], want[j]
+		if se := math.Sqrt(g.variance()/seeds + w.variance()/seeds); math.Abs(g.mean()-w.mean()) > 4.5*se {
+			t.Errorf("far group edits among the first %d: %.3f on average, want %.3f (each edit's key drawn) ± %.3f", k, g.mean(), w.mean(), se)
+		}
+	}
+}
+
+// stat accumulates a mean and a variance.
+type stat struct{ n, sum, sq float64 }
+
+func (s *stat) add(x float64)    { s.n++; s.sum += x; s.sq += x * x }
+func (s stat) mean() float64     { return s.sum / s.n }
+func (s stat) variance() float64 { m := s.mean(); return s.sq/s.n - m*m }
+
+func compareKeys(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

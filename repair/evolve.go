@@ -633,7 +633,7 @@ func (st *search) refill() bool {
 	}
 	limit := min(8*st.streamLimit, neighbourhoodLimit)
 	s := mutate.NewStream(st.mctx, st.opts.Operators, st.rngFor(-1, -1), limit)
-	for range st.streamLimit {
+	for range st.stream.Taken() {
 		s.Next()
 	}
 	st.stream, st.streamLimit = s, limit
