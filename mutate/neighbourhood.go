@@ -128,9 +128,11 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 			dr.drawGroup(r)
 		}
 		if sweepLimit > 0 && !(donorLine > 0 && c.Prog.Stmts[r.d].Line >= donorLine) {
-			imp := c.stmtAtImport(r.t)
+			// Whether the target runs at import, looked up only for a key
+			// that may be kept.
+			atImport := func() bool { return c.stmtAtImport(r.t) }
 			for k := range r.n {
-				key, ok := sw.key(r.w, r.opW, r.share, func() bool { return imp })
+				key, ok := sw.key(r.w, r.opW, r.share, atImport)
 				if !ok {
 					// The next edits' keys are larger: none is kept.
 					sw.n += r.n - k - 1
