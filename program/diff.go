@@ -20,8 +20,94 @@ func Diff(path string, original, rendered []byte) string {
 	if string(original) == string(rendered) {
 		return ""
 	}
-	a, b := splitLines(string(original)), splitLines(string(rendered))
-	ops := lineOps(a, b)
+	a, b := string(original), string(rendered)
+	if a, b, skip, ok := trimEqual(a, b); ok {
+		return diffLines(path, a, b, skip)
+	}
+	return diffLines(path, a, b, 0)
+}
+
+// trimEqual leaves out of a and b, when it can, the equal lines at both
+// ends but for the Context lines next to the rest: in a large file a
+// change is a few lines of it. Each end left out becomes one line of its
+// own (a sentinel, in both texts); skip is the number of lines before
+// what is kept, the first sentinel included. The diff of what it returns
+// is then the whole texts': the line diff (diffmatchpatch) takes the
+// equal lines at the ends off first, and it moves an edit across an
+// equal end only when the edit ends (or starts) with all of that end's
+// lines, which the sentinels rule out here and which, in the whole texts,
+// would need an edit longer than the end: so it applies only when every
+// line that differs is fewer than either end's lines.
+func trimEqual(a, b string) (string, string, int, bool) {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	// The equal lines at the start end before the first line that
+	// differs.
+	pre := strings.LastIndexByte(a[:n], '\n') + 1
+	// Those at the end, after them, start after the first newline of the
+	// equal bytes at the end (conservatively: a line of them may be left).
+	m, most := 0, min(len(a), len(b))-pre
+	for m < most && a[len(a)-1-m] == b[len(b)-1-m] {
+		m++
+	}
+	i := strings.IndexByte(a[len(a)-m:], '\n')
+	if i < 0 {
+		return a, b, 0, false
+	}
+	sufA := len(a) - m + i + 1 // where they start in a
+	sufB := len(b) - (len(a) - sufA)
+	nPre := strings.Count(a[:pre], "\n")
+	nSuf := strings.Count(a[sufA:], "\n")
+	if len(a)-sufA > 0 && a[len(a)-1] != '\n' {
+		nSuf++ // a last line without a newline
+	}
+	mid := strings.Count(a[pre:sufA], "\n") + strings.Count(b[pre:sufB], "\n")
+	if mid >= nPre || mid >= nSuf || nPre <= Context+1 && nSuf <= Context+1 {
+		return a, b, 0, false
+	}
+	if strings.Contains(a, diffSentinel) || strings.Contains(b, diffSentinel) {
+		return a, b, 0, false
+	}
+	// Context equal lines kept before and after.
+	start := pre
+	for k := 0; k < Context && start > 0; k++ {
+		start = strings.LastIndexByte(a[:start-1], '\n') + 1
+	}
+	endA := sufA
+	for k := 0; k < Context && endA < len(a); k++ {
+		if j := strings.IndexByte(a[endA:], '\n'); j >= 0 {
+			endA += j + 1
+		} else {
+			endA = len(a)
+		}
+	}
+	endB := len(b) - (len(a) - endA)
+	skip := 0
+	var ka, kb strings.Builder
+	if start > 0 {
+		ka.WriteString(diffSentinel)
+		kb.WriteString(diffSentinel)
+		skip = strings.Count(a[:start], "\n") - 1
+	}
+	ka.WriteString(a[start:endA])
+	kb.WriteString(b[start:endB])
+	if endA < len(a) {
+		ka.WriteString(diffSentinel)
+		kb.WriteString(diffSentinel)
+	}
+	return ka.String(), kb.String(), skip, true
+}
+
+// diffSentinel stands for the equal lines trimEqual leaves out.
+const diffSentinel = "\x00repair: equal lines left out\x00\n"
+
+// diffLines is Diff of a and b, whose hunks' line numbers start after
+// skip lines.
+func diffLines(path, a, b string, skip int) string {
+	as0, bs0 := splitLines(a), splitLines(b)
+	ops := lineOps(as0, bs0)
 
 	var sb strings.Builder
 	path = strings.TrimPrefix(path, "./")
@@ -82,7 +168,7 @@ func Diff(path string, original, rendered []byte) string {
 				nb++
 			}
 		}
-		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(as, na), hunkRange(bs, nb))
+		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(skip+as, na), hunkRange(skip+bs, nb))
 		for _, o := range all[start:end] {
 			sb.WriteByte(o.kind)
 			sb.WriteString(o.line)

@@ -151,3 +151,44 @@ func TestDiffUntouchedLinesIdentical(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestDiffEndsLeftOut: Diff, which leaves out the equal lines at both ends
+// of large texts (trimEqual), gives the diff of the whole texts, on random
+// texts of few distinct lines (so that where an inserted or deleted run
+// goes is ambiguous), with long equal ends, and without a final newline.
+func TestDiffEndsLeftOut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	words := []string{"a\n", "b\n", "\n", "a\n", "c\r\n"}
+	lines := func(n int) string {
+		var sb strings.Builder
+		for range n {
+			sb.WriteString(words[rng.IntN(len(words))])
+		}
+		return sb.String()
+	}
+	fast := 0
+	for trial := 0; trial < 20000; trial++ {
+		pre, suf := lines(rng.IntN(30)), lines(rng.IntN(30))
+		a, b := pre+lines(rng.IntN(6))+suf, pre+lines(rng.IntN(6))+suf
+		if rng.IntN(4) == 0 {
+			// The same lines around a run that repeats them.
+			run := lines(1 + rng.IntN(4))
+			a, b = pre+run+suf, pre+run+run+suf
+		}
+		if rng.IntN(3) == 0 {
+			a, b = strings.TrimSuffix(a, "\n"), strings.TrimSuffix(b, "\n")
+		}
+		if a == b {
+			continue
+		}
+		if _, _, _, ok := trimEqual(a, b); ok {
+			fast++
+		}
+		if got, want := Diff("f.py", []byte(a), []byte(b)), diffLines("f.py", a, b, 0); got != want {
+			t.Fatalf("a %q\nb %q\ngot\n%s\nwant\n%s", a, b, got, want)
+		}
+	}
+	if fast < 5000 {
+		t.Errorf("only %d of the texts had their ends left out", fast)
+	}
+}

@@ -126,7 +126,8 @@ func FuzzRender(f *testing.F) {
 	})
 }
 
-// FuzzDiff: Diff of any two texts applies back exactly.
+// FuzzDiff: Diff of any two texts applies back exactly, and is the diff
+// of the whole texts (Diff leaves out the equal lines at both ends).
 func FuzzDiff(f *testing.F) {
 	f.Add([]byte("a\nb\nc\n"), []byte("a\nc\nd"))
 	f.Add([]byte("x\r\ny\r\n"), []byte("x\r\nz\r\n"))
@@ -139,6 +140,12 @@ func FuzzDiff(f *testing.F) {
 		}
 		if !bytes.Equal(back, b) {
 			t.Fatalf("round trip failed:\n%s\ngot %q want %q", d, back, b)
+		}
+		// The same as diffing the whole texts.
+		if !bytes.Equal(a, b) {
+			if whole := diffLines("f.py", string(a), string(b), 0); d != whole {
+				t.Fatalf("Diff differs from the whole texts' diff:\n%s\nwant\n%s", d, whole)
+			}
 		}
 	})
 }
