@@ -440,10 +440,36 @@ func sortEntries(entries []Entry, weights []float64) []Entry {
 	if len(entries) < 2 {
 		return entries
 	}
-	keys := make([]key, len(entries))
+	// Entries of score and weight 0 come last (no score or weight is
+	// negative) in the order of their lines and statements, which is
+	// often already theirs (Rank makes the entries in statement order):
+	// then only the others are sorted, in a large file a few.
+	keys := make([]key, 0, len(entries))
+	var zero []int
+	sortAll := false
 	for i := range entries {
 		e := &entries[i]
-		keys[i] = key{e.Score, weights[e.Stmt], e.Line, e.Stmt, i}
+		w := weights[e.Stmt]
+		switch {
+		case e.Score == 0 && w == 0:
+			if n := len(zero); n > 0 {
+				z := &entries[zero[n-1]]
+				sortAll = sortAll || cmp.Or(cmp.Compare(z.Line, e.Line), cmp.Compare(z.Stmt, e.Stmt)) > 0
+			}
+			zero = append(zero, i)
+		case !(e.Score >= 0 && w >= 0): // negative or NaN
+			sortAll = true
+			fallthrough
+		default:
+			keys = append(keys, key{e.Score, w, e.Line, e.Stmt, i})
+		}
+	}
+	if sortAll {
+		for _, i := range zero {
+			e := &entries[i]
+			keys = append(keys, key{e.Score, weights[e.Stmt], e.Line, e.Stmt, i})
+		}
+		zero = nil
 	}
 	slices.SortFunc(keys, func(a, b key) int {
 		if a.score != b.score {
@@ -457,9 +483,12 @@ func sortEntries(entries []Entry, weights []float64) []Entry {
 		}
 		return cmp.Compare(a.stmt, b.stmt)
 	})
-	sorted := make([]Entry, len(entries))
-	for i, k := range keys {
-		sorted[i] = entries[k.from]
+	sorted := make([]Entry, 0, len(entries))
+	for _, k := range keys {
+		sorted = append(sorted, entries[k.from])
+	}
+	for _, i := range zero {
+		sorted = append(sorted, entries[i])
 	}
 	return sorted
 }

@@ -1,7 +1,9 @@
 package localize
 
 import (
+	stdcmp "cmp"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -311,6 +313,41 @@ func TestTiesKeepScores(t *testing.T) {
 		if a.Score > b.Score && rk.Weights[a.Stmt] <= rk.Weights[b.Stmt] {
 			t.Errorf("line %d (score %v) weighs %v, not more than line %d (score %v, weight %v)",
 				a.Line, a.Score, rk.Weights[a.Stmt], b.Line, b.Score, rk.Weights[b.Stmt])
+		}
+	}
+}
+
+// TestSortEntries: sortEntries, which sorts only the entries of some
+// score or weight when those of neither are already in order, orders
+// every list as sorting all of them does: score and weight descending,
+// then line and statement.
+func TestSortEntries(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vals := []float64{0, 0, 0, 0.5, 1}
+	for trial := range 3000 {
+		n := rng.IntN(40)
+		entries := make([]Entry, n)
+		weights := make([]float64, n)
+		line := 1
+		for i := range entries {
+			line += rng.IntN(2)
+			entries[i] = Entry{Stmt: i, Line: line, Score: vals[rng.IntN(len(vals))]}
+			weights[i] = vals[rng.IntN(len(vals))]
+		}
+		if trial%3 == 0 {
+			// Not in statement order.
+			rng.Shuffle(n, func(i, j int) { entries[i], entries[j] = entries[j], entries[i] })
+		}
+		if trial%5 == 0 && n > 0 {
+			weights[rng.IntN(n)] = -1
+		}
+		want := slices.Clone(entries)
+		slices.SortFunc(want, func(a, b Entry) int {
+			return stdcmp.Or(-stdcmp.Compare(a.Score, b.Score), -stdcmp.Compare(weights[a.Stmt], weights[b.Stmt]),
+				stdcmp.Compare(a.Line, b.Line), stdcmp.Compare(a.Stmt, b.Stmt))
+		})
+		if got := sortEntries(entries, weights); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: %v, want %v", trial, got, want)
 		}
 	}
 }

@@ -107,14 +107,24 @@ func distances(p *program.Program, from []int) []int {
 		dist[i] = -1
 	}
 	reads := make([][]string, n)
-	writers := map[string][]int{} // scope/name -> statements binding it
-	key := func(scope int, name string) string { return strconv.Itoa(scope) + "/" + name }
+	type scoped struct {
+		scope int
+		name  string
+	}
+	writers := map[scoped][]int{} // statements binding a name in a scope
+	key := func(scope int, name string) scoped { return scoped{scope, name} }
+	names := map[string]string{} // one string per name
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		if s.Kind != program.SiteIdent {
 			continue
 		}
-		name := p.SiteText(i)
+		b := p.Src[s.Start:s.End]
+		name, ok := names[string(b)]
+		if !ok {
+			name = string(b)
+			names[name] = name
+		}
 		if s.Store {
 			k := key(p.Stmts[s.Stmt].Scope, name)
 			writers[k] = append(writers[k], s.Stmt)

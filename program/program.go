@@ -1,6 +1,7 @@
 package program
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 )
@@ -282,11 +283,12 @@ func (p *Program) SiteText(id int) string {
 // FirstLine returns the first line of a statement's text, trimmed, for
 // listings ("if x < y:").
 func (p *Program) FirstLine(id int) string {
-	t := p.StmtText(id)
-	if i := strings.IndexAny(t, "\r\n"); i >= 0 {
+	s := &p.Stmts[id]
+	t := p.Src[s.Start:s.End]
+	if i := bytes.IndexAny(t, "\r\n"); i >= 0 {
 		t = t[:i]
 	}
-	return strings.TrimSpace(t)
+	return string(bytes.TrimSpace(t))
 }
 
 // StmtsOnLine returns the statements that start on line l (1-based).
