@@ -1,6 +1,7 @@
 package mutate
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -769,7 +770,7 @@ func (c *Context) changedCopies() []int {
 		p := c.Prog
 		c.changed = make([]int, len(p.Stmts))
 		for _, d := range c.donors {
-			if strings.ContainsAny(p.StmtText(d), "\r\n") {
+			if bytes.ContainsAny(p.StmtSrc(d), "\r\n") {
 				continue
 			}
 			changedOperators(p, c.inside[d], func(int, string) { c.changed[d]++ })
@@ -809,7 +810,7 @@ func insertChangedFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
 		// Simple statements only: a copied block with a changed
 		// condition (if score == 90: return "A") fits a suite's
 		// points rather than fixing.
-		if strings.ContainsAny(p.StmtText(d), "\r\n") || !p.CanPlace(d, s) {
+		if bytes.ContainsAny(p.StmtSrc(d), "\r\n") || !p.CanPlace(d, s) {
 			return
 		}
 		before, after := c.places(s, d)

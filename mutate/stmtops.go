@@ -4,6 +4,7 @@
 package mutate
 
 import (
+	"bytes"
 	"strings"
 
 	"repair/program"
@@ -145,9 +146,9 @@ func replaceFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
 	if !p.CanRemove(s) {
 		return nil
 	}
-	text := p.StmtText(s)
+	text := p.StmtSrc(s)
 	return func(d int, emit func(program.Edit)) {
-		if d != s && p.CanPlace(d, s) && !p.Contains(s, d) && p.StmtText(d) != text {
+		if d != s && p.CanPlace(d, s) && !p.Contains(s, d) && !bytes.Equal(p.StmtSrc(d), text) {
 			emit(program.Edit{Op: program.Replace, Stmt: s, Donor: d})
 		}
 	}
@@ -168,7 +169,7 @@ var opReplaceFunction = Operator{
 			return
 		}
 		for _, d := range c.donorFuncs[funcName(p.StmtText(s))] {
-			if p.CanPlace(d, s) && p.StmtText(d) != p.StmtText(s) {
+			if p.CanPlace(d, s) && !bytes.Equal(p.StmtSrc(d), p.StmtSrc(s)) {
 				emit(program.Edit{Op: program.Replace, Stmt: s, Donor: d})
 			}
 		}
@@ -259,10 +260,10 @@ func swapFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
 	if !p.CanRemove(s) {
 		return nil
 	}
-	text := p.StmtText(s)
+	text := p.StmtSrc(s)
 	return func(d int, emit func(program.Edit)) {
 		if d == s || p.Contains(s, d) || p.Contains(d, s) || !p.CanRemove(d) ||
-			!p.CanPlace(d, s) || !p.CanPlace(s, d) || p.StmtText(d) == text {
+			!p.CanPlace(d, s) || !p.CanPlace(s, d) || bytes.Equal(p.StmtSrc(d), text) {
 			return
 		}
 		emit(program.Edit{Op: program.Swap, Stmt: s, Donor: d})

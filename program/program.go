@@ -274,6 +274,13 @@ func (p *Program) StmtText(id int) string {
 	return string(p.Src[s.Start:s.End])
 }
 
+// StmtSrc is StmtText without a copy: the statement's bytes in Src, to
+// read only.
+func (p *Program) StmtSrc(id int) []byte {
+	s := &p.Stmts[id]
+	return p.Src[s.Start:s.End:s.End]
+}
+
 // SiteText returns the original text of a site.
 func (p *Program) SiteText(id int) string {
 	s := &p.Sites[id]
