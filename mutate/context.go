@@ -74,6 +74,10 @@ type Context struct {
 		names []string
 	}
 
+	// exitVals are exitValues' values per scope, under exitMu.
+	exitMu   sync.Mutex
+	exitVals map[int][]string
+
 	// changed is insert-changed's copies per statement (changedCopies),
 	// made once.
 	changedOnce sync.Once

@@ -192,8 +192,25 @@ var opGuard = Operator{
 // then the function's parameters, at most two (a guard clause that hands
 // its input back: if not self.group_map: return text).
 func (c *Context) exitValues(s int) []string {
+	// They depend on the scope alone: looked for once per scope among
+	// the file's sites (tens of thousands in a large file).
+	sc := c.Prog.Stmts[s].Scope
+	c.exitMu.Lock()
+	defer c.exitMu.Unlock()
+	if out, ok := c.exitVals[sc]; ok {
+		return out
+	}
+	if c.exitVals == nil {
+		c.exitVals = map[int][]string{}
+	}
+	out := c.scopeExitValues(sc)
+	c.exitVals[sc] = out
+	return out
+}
+
+// scopeExitValues is exitValues for the statements of scope sc.
+func (c *Context) scopeExitValues(sc int) []string {
 	p := c.Prog
-	sc := p.Stmts[s].Scope
 	var out []string
 	seen := map[string]bool{"None": true}
 	add := func(t string) {
