@@ -235,17 +235,7 @@ func (g *gen) neighbours(k int32, t *caseTrees) {
 			return
 		}
 		if t.args >= 0 {
-			root := &g.nodes[t.args]
-			all := g.text(t.args)
-			for _, a := range g.kidsOf(root) {
-				g.tmp = g.tmp[:0]
-				g.spans = g.perturb(a, 0, -1, g.spans[:0])
-				na := &g.nodes[a]
-				pre, post := all[:na.s-root.s], all[na.e-root.s:]
-				for _, sp := range g.spans {
-					g.add(k, t, movedArgs, pre, g.tmp[sp.lo:sp.hi], post)
-				}
-			}
+			g.perturbEach(k, t, movedArgs, g.kidsOf(&g.nodes[t.args]), &g.nodes[t.args], g.text(t.args))
 		}
 		if c.Then != nil && t.then >= 0 && g.nodes[t.then].kind == jArr {
 			g.stepNeighbours(k, t)
@@ -253,6 +243,20 @@ func (g *gen) neighbours(k int32, t *caseTrees) {
 	case fitness.IO:
 		if c.Stdin != nil {
 			g.stdinNeighbours(k, t)
+		}
+	}
+}
+
+// perturbEach adds the neighbours of base case k that move one of the
+// values vals (perturb) in what, whose text all is node root's.
+func (g *gen) perturbEach(k int32, t *caseTrees, what uint8, vals []int32, root *jnode, all []byte) {
+	for _, a := range vals {
+		g.tmp = g.tmp[:0]
+		g.spans = g.perturb(a, 0, -1, g.spans[:0])
+		na := &g.nodes[a]
+		pre, post := all[:na.s-root.s], all[na.e-root.s:]
+		for _, sp := range g.spans {
+			g.add(k, t, what, pre, g.tmp[sp.lo:sp.hi], post)
 		}
 	}
 }
@@ -663,15 +667,7 @@ func (g *gen) stepNeighbours(k int32, t *caseTrees) {
 		if args.kind != jArr {
 			continue
 		}
-		for _, a := range g.kidsOf(args) {
-			g.tmp = g.tmp[:0]
-			g.spans = g.perturb(a, 0, -1, g.spans[:0])
-			na := &g.nodes[a]
-			pre, post := all[:na.s-root.s], all[na.e-root.s:]
-			for _, sp := range g.spans {
-				g.add(k, t, movedThen, pre, g.tmp[sp.lo:sp.hi], post)
-			}
-		}
+		g.perturbEach(k, t, movedThen, g.kidsOf(args), root, all)
 	}
 }
 
