@@ -270,7 +270,8 @@
 // working directory still empty; only then does the child wait for the
 // next pure candidate. Anything else gets a fresh fork. That fork is made
 // ahead when it can be (a spare): when a job ends and no child waits,
-// and when a server has started, the manager has the forker fork the
+// and when a server has started (while its hello goes out), the manager
+// has the forker fork the
 // next candidate's first child in an emptied working directory, where it
 // does its own set-up and waits for the manager's go, with nothing run in
 // it. It is the next candidate's first fresh child whatever that

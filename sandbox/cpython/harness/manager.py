@@ -237,14 +237,20 @@ class Manager:
             raise ValueError("forker protocol")
         return self.supervise(pid, fork_time)
 
-    def spawn_spare(self):
+    def spawn_spare(self, then=None):
         """Forks the next candidate's first child ahead, when no child
         waits: while Go prepares that candidate (at a server's start,
         while it ranks and builds the search; after a candidate that kept
-        no child), not on its way."""
+        no child), not on its way. then, when given, is called while the
+        forker forks (the server's hello: Go's next step then overlaps the
+        fork, which on a large module takes milliseconds)."""
         if self.idle:
+            if then is not None:
+                then()
             return
         os.write(self.to_forker, FORK_SPARE)
+        if then is not None:
+            then()
         kind, pid = self.forker_msg()
         if kind != FORKED:
             raise ValueError("forker protocol")
@@ -549,8 +555,8 @@ class Manager:
         fields += ['"%s": %s' % (k, "true" if v else "false") for k, v in hello.items()]
         if rewritten:
             fields.append('"rewritten": ' + rewritten)
-        send(MSG_HELLO, ("{%s}" % ", ".join(fields)).encode())
-        self.spawn_spare()
+        msg = ("{%s}" % ", ".join(fields)).encode()
+        self.spawn_spare(lambda: send(MSG_HELLO, msg))
         while True:
             try:
                 kind, payload = read_msg()
