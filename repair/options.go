@@ -117,6 +117,11 @@ type Options struct {
 	// does, when the caller makes them already (in the background, while
 	// the engine starts): Run then does not make them again on its way.
 	GuardProbes func() (*fitness.Suite, []int)
+	// Prepared, when not nil, returns mutate.Prepare of the program Run
+	// is given, made by a caller that has the program before Run starts
+	// (while the engine starts): Run then does not make it beside the
+	// original's run, whose CPUs it shared. Nil from it: Run makes it.
+	Prepared func() *mutate.Context
 	// CheckOriginal, if not nil, is called with the original program's
 	// outcome (once it compiles) before anything else looks at it: an
 	// error stops the run before any search (the parity check with plain

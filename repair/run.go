@@ -108,7 +108,15 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	// is weighted: made while the original runs (on a large file, tens of
 	// milliseconds of Go beside the original's run in Python).
 	prepared := make(chan *mutate.Context, 1)
-	go func() { prepared <- mutate.Prepare(p) }()
+	go func() {
+		if opts.Prepared != nil {
+			if c := opts.Prepared(); c != nil {
+				prepared <- c
+				return
+			}
+		}
+		prepared <- mutate.Prepare(p)
+	}()
 
 	// The original program, with coverage.
 	orig, sub, err := original(ctx, p, s, run, opts)

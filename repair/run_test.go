@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"repair/fitness"
+	"repair/mutate"
 	"repair/program"
 	"repair/sandbox"
 )
@@ -504,5 +505,39 @@ func TestDeterminismWithRejections(t *testing.T) {
 				t.Errorf("seed %d: workers 1 vs %d differ (-1 +%d):\n%s", seed, w, w, diff)
 			}
 		}
+	}
+}
+
+// TestPreparedAhead: with the operators' view of the program made by the
+// caller (Options.Prepared), Run takes it, once, and finds what it finds
+// preparing it itself: the same fix after as many evaluations; a nil one
+// from the caller is made by Run.
+func TestPreparedAhead(t *testing.T) {
+	p := parseMiddle(t)
+	run := func(prepared func() *mutate.Context) *Result {
+		t.Helper()
+		opts := Defaults()
+		opts.Workers = 2
+		opts.Prepared = prepared
+		res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Fixes) != 1 {
+			t.Fatalf("no fix: stop %s", res.StopReason)
+		}
+		return res
+	}
+	want := run(nil)
+	calls := 0
+	got := run(func() *mutate.Context { calls++; return mutate.Prepare(p) })
+	if calls != 1 {
+		t.Errorf("Prepared called %d times, want 1", calls)
+	}
+	if got.Evaluations != want.Evaluations || got.Fixes[0].Diff != want.Fixes[0].Diff {
+		t.Errorf("with the context made ahead: %d evaluations, fix\n%s\nwant %d,\n%s", got.Evaluations, got.Fixes[0].Diff, want.Evaluations, want.Fixes[0].Diff)
+	}
+	if got := run(func() *mutate.Context { return nil }); got.Evaluations != want.Evaluations {
+		t.Errorf("with a nil context from the caller: %d evaluations, want %d", got.Evaluations, want.Evaluations)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"repair/experiment"
 	"repair/guard"
 	"repair/localize"
+	"repair/mutate"
 	"repair/repair"
 	"repair/sandbox/cpython"
 )
@@ -133,7 +134,19 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	// The target is parsed while the engines start (they need only its
 	// path and the suite); a parse error still comes first.
 	parsed := make(chan error, 1)
-	go func() { parsed <- parse() }()
+	// Then the operators' view of it (repair.Options.Prepared), still
+	// while the engines start when the parse ends first.
+	prepared := make(chan *mutate.Context, 1)
+	go func() {
+		err := parse()
+		parsed <- err
+		if err != nil {
+			close(prepared)
+			return
+		}
+		prepared <- mutate.Prepare(l.prog)
+	}()
+	opts.Prepared = sync.OnceValue(func() *mutate.Context { return <-prepared })
 	parseErr := func() error {
 		if parsed == nil {
 			return nil
