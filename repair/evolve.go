@@ -60,6 +60,11 @@ func (st *search) explore(ctx context.Context) error {
 		st.streamLimit = min(firstStreamLimit, neighbourhoodLimit)
 		st.stream, st.sweep = mutate.NewStreams(st.mctx, o.Operators, st.rngFor(-1, -1), st.streamLimit, sweepLimit)
 	}
+	// The guard's setup (its engine's run of the original on its inputs)
+	// starts with the first candidates, not beside the streams' draw: the
+	// Go side then has a CPU of its own while the server runs a candidate
+	// on the other.
+	st.stopGuard = st.startGuard(ctx)
 	err := st.evolve(sctx)
 	res.SearchTime = time.Since(st.start) - res.ReduceTime - res.GuardTime
 	res.Evaluations = st.evals

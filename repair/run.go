@@ -61,6 +61,7 @@ type search struct {
 	graceTime   time.Duration
 	guardEarly  *guardOpen      // the guard's engine, opened with the run (or nil)
 	guardReady  chan guardSetup // the guard's setup, started with the search
+	stopGuard   func()          // stops it (startGuard)
 	guardWaited bool
 	guard       *guard.Guard
 	// The check of delivered fixes (verify.go), opened when the run starts.
@@ -166,7 +167,11 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 	st.guardEarly = early
 	st.verifyReady, st.verifyWrap = verifyReady, verifyWrap
-	defer st.startGuard(ctx)()
+	defer func() {
+		if st.stopGuard != nil {
+			st.stopGuard()
+		}
+	}()
 	if err := st.explore(ctx); err != nil {
 		return nil, err
 	}
