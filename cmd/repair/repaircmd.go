@@ -114,6 +114,7 @@ func (f *repairFlags) options(cmd *cobra.Command) (repair.Options, error) {
 }
 
 func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
+	defer startupGC(startupGCWindow)()
 	ctx := cmd.Context()
 	opts, err := f.options(cmd)
 	if err != nil {
