@@ -5,6 +5,7 @@ package localize
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,31 +107,64 @@ func distances(p *program.Program, from []int) []int {
 	for i := range dist {
 		dist[i] = -1
 	}
-	reads := make([][]string, n)
-	type scoped struct {
-		scope int
-		name  string
-	}
-	writers := map[scoped][]int{} // statements binding a name in a scope
-	key := func(scope int, name string) scoped { return scoped{scope, name} }
-	names := map[string]string{} // one string per name
+	// The identifier sites of each statement and the statements of each
+	// scope, in order; names and the bindings of a scope are looked at
+	// only for the statements the search reaches (in a large file, a few
+	// of tens of thousands of sites).
+	siteAt := make([]int32, n+1) // the sites of statement i: idents[siteAt[i]:siteAt[i+1]]
 	for i := range p.Sites {
-		s := &p.Sites[i]
-		if s.Kind != program.SiteIdent {
-			continue
+		if s := &p.Sites[i]; s.Kind == program.SiteIdent {
+			siteAt[s.Stmt+1]++
 		}
+	}
+	for i := 1; i <= n; i++ {
+		siteAt[i] += siteAt[i-1]
+	}
+	idents := make([]int32, siteAt[n])
+	fill := slices.Clone(siteAt[:n])
+	for i := range p.Sites {
+		if s := &p.Sites[i]; s.Kind == program.SiteIdent {
+			idents[fill[s.Stmt]] = int32(i)
+			fill[s.Stmt]++
+		}
+	}
+	inScope := make([][]int32, len(p.Scopes))
+	for i := range p.Stmts {
+		if sc := p.Stmts[i].Scope; sc >= 0 && sc < len(inScope) {
+			inScope[sc] = append(inScope[sc], int32(i))
+		}
+	}
+	names := map[string]string{} // one string per name
+	name := func(site int32) string {
+		s := &p.Sites[site]
 		b := p.Src[s.Start:s.End]
-		name, ok := names[string(b)]
+		nm, ok := names[string(b)]
 		if !ok {
-			name = string(b)
-			names[name] = name
+			nm = string(b)
+			names[nm] = nm
 		}
-		if s.Store {
-			k := key(p.Stmts[s.Stmt].Scope, name)
-			writers[k] = append(writers[k], s.Stmt)
-		} else {
-			reads[s.Stmt] = append(reads[s.Stmt], name)
+		return nm
+	}
+	// writers(sc)[name] are the statements binding name in scope sc, in
+	// the order of their sites.
+	bindings := map[int]map[string][]int{}
+	writers := func(sc int) map[string][]int {
+		w, ok := bindings[sc]
+		if !ok {
+			w = map[string][]int{}
+			if sc < len(inScope) {
+				for _, st := range inScope[sc] {
+					for _, site := range idents[siteAt[st]:siteAt[st+1]] {
+						if p.Sites[site].Store {
+							nm := name(site)
+							w[nm] = append(w[nm], int(st))
+						}
+					}
+				}
+			}
+			bindings[sc] = w
 		}
+		return w
 	}
 	// The returns of each function of the file, by name.
 	returns := map[string][]int{}
@@ -164,14 +198,18 @@ func distances(p *program.Program, from []int) []int {
 		u := queue[0]
 		queue = queue[1:]
 		d := dist[u] + 1
-		for _, name := range reads[u] {
+		for _, site := range idents[siteAt[u]:siteAt[u+1]] {
+			if p.Sites[site].Store {
+				continue
+			}
+			nm := name(site)
 			// The binding may be in this scope or an enclosing one.
 			for sc := p.Stmts[u].Scope; sc >= 0; sc = p.Scopes[sc].Parent {
-				for _, v := range writers[key(sc, name)] {
+				for _, v := range writers(sc)[nm] {
 					visit(v, d)
 				}
 			}
-			for _, v := range returns[name] {
+			for _, v := range returns[nm] {
 				visit(v, d)
 			}
 		}
