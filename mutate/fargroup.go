@@ -45,27 +45,14 @@ func (g *farGroup) expand(c *Context) {
 	g.rng = rand.New(rand.NewPCG(g.seed, 0x9e3779b97f4a7c15))
 	g.swap, g.d = map[int32]int32{}, -1
 	g.from = g.op.From(c, g.t)
-	var nd func(d int) int
-	if g.op.Count != nil && c.deny == nil {
-		nd = g.op.Count(c, g.t)
-	}
 	total := 0
 	if g.from != nil {
+		count := c.donorCount(g.op, g.t, g.from)
 		for _, d := range c.donors {
 			if !c.farStmt[d] {
 				continue
 			}
-			k := 0
-			if nd != nil {
-				k = nd(d)
-			} else {
-				g.from(d, func(e program.Edit) {
-					if !c.denied(e) {
-						k++
-					}
-				})
-			}
-			if k > 0 {
+			if k := count(d); k > 0 {
 				total += k
 				g.ds = append(g.ds, int32(d))
 				g.ends = append(g.ends, int32(total))

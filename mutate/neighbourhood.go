@@ -412,15 +412,6 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 			buf.add(e, c.farStmt != nil && c.far(e))
 		}
 	}
-	counted := 0
-	count := func(e program.Edit) {
-		if !c.denied(e) {
-			counted++
-		}
-	}
-	if c.deny == nil {
-		count = func(program.Edit) { counted++ }
-	}
 	// The far donors' edits at the target, counted: n of donor d before
 	// the at-th edit of buf.
 	type farCount struct{ n, d, at int }
@@ -441,22 +432,13 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 			var from func(d int, emit func(program.Edit))
 			if o.Op.From != nil && c.farStmt != nil {
 				if from = o.Op.From(c, t); from != nil {
-					var nd func(d int) int
-					if o.Op.Count != nil && c.deny == nil {
-						nd = o.Op.Count(c, t)
-					}
+					count := c.donorCount(&o.Op, t, from)
 					for _, d := range c.donors {
 						if !c.farStmt[d] {
 							from(d, add)
 							continue
 						}
-						if nd != nil {
-							counted = nd(d)
-						} else {
-							counted = 0
-							from(d, count)
-						}
-						if counted > 0 {
+						if counted := count(d); counted > 0 {
 							runs = append(runs, farCount{counted, d, buf.n})
 							nRuns += counted
 						}
@@ -509,6 +491,26 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 			}
 			flush(buf.n)
 		}
+	}
+}
+
+// donorCount returns how many edits from (op's Operator.From at target
+// t) emits for a donor, the denied ones left out: op's Count when it has
+// one and nothing is denied, else a count of from's edits.
+func (c *Context) donorCount(op *Operator, t int, from func(d int, emit func(program.Edit))) func(d int) int {
+	if op.Count != nil && c.deny == nil {
+		return op.Count(c, t)
+	}
+	n := 0
+	count := func(e program.Edit) {
+		if !c.denied(e) {
+			n++
+		}
+	}
+	return func(d int) int {
+		n = 0
+		from(d, count)
+		return n
 	}
 }
 
