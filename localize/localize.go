@@ -305,18 +305,20 @@ func (e *executions) of(lines []int) []bool {
 	return ex
 }
 
-// remember makes of find lines' slice by identity, for the last few
-// slices (of compares them all).
+// remember makes of find lines' slice by identity, for the last
+// sameSlices slices (of compares them all).
 func (e *executions) remember(lines []int, ex []bool) {
 	if len(lines) == 0 {
 		return
 	}
-	if len(e.same) == cap(e.same) && len(e.same) >= 8 {
-		copy(e.same, e.same[1:])
-		e.same = e.same[:len(e.same)-1]
+	if len(e.same) == sameSlices {
+		e.same = append(e.same[:0], e.same[1:]...)
 	}
 	e.same = append(e.same, executed{lines, ex})
 }
+
+// sameSlices bounds the slices executions finds by identity.
+const sameSlices = 8
 
 // first identifies a result of executions.of, which returns one slice for
 // each distinct set of lines: its first element (nil when empty).
