@@ -59,6 +59,7 @@ var goProtocol = map[string]int64{
 	"cpuSize":                     cpuSize,
 	"recCPU":                      recCPU,
 	"recSameLines":                recSameLines,
+	"recLinesRef":                 recLinesRef,
 	"doneSize":                    doneSize,
 	"doneSelected":                doneSelected,
 	"donePartial":                 donePartial,

@@ -275,6 +275,8 @@ func TestDecodeRecords(t *testing.T) {
 		{"too many lines", rec(0, 0, 2, 0, 0xff, 0xff, 0xff, 0x0f), false},
 		{"the same lines as no record before", rec(1, 1, recSameLines, 0), false},
 		{"the same lines as a record without", append(rec(0, ret, 0, 0, returned(1)...), rec(1, 1, recSameLines, 0)...), false},
+		{"lines of a record not listed", append(rec(0, ret, recLines, 0, append(returned(1), lines...)...), rec(1, 1, recLinesRef, 0, 1, 0)...), false},
+		{"truncated reference", rec(1, 1, recLinesRef, 0, 0), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -298,6 +300,8 @@ func TestDecodeRecords(t *testing.T) {
 		{"forged verdicts", append(rec(0, byte(fitness.Passed), 0, 0), rec(1, byte(fitness.Passed), 0, 0)...),
 			[]fitness.Result{{Verdict: fitness.RuntimeError, Detail: "the candidate's process reported a verdict of its own"}, {Verdict: fitness.Passed}}},
 		{"the same lines", append(rec(0, ret, recLines, 0, append(returned(1), lines...)...), rec(1, 1, recSameLines, 0)...),
+			[]fitness.Result{{Verdict: fitness.Passed, Lines: []int{7}}, {Verdict: fitness.WrongAnswer, Lines: []int{7}}}},
+		{"lines listed before", append(rec(0, ret, recLines, 0, append(returned(1), lines...)...), rec(1, 1, recLinesRef, 0, 0, 0)...),
 			[]fitness.Result{{Verdict: fitness.Passed, Lines: []int{7}}, {Verdict: fitness.WrongAnswer, Lines: []int{7}}}},
 	} {
 		res := make([]fitness.Result, 2)

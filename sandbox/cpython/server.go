@@ -123,6 +123,7 @@ const (
 	recCalls                  // the calls a test case made into the target (JSON)
 	recCPU                    // the CPU time the case used
 	recSameLines              // the lines the case executed are the previous record's (of the message)
+	recLinesRef               // the lines the case executed are those of an earlier record of the message
 )
 
 // Sizes of the fixed parts of the messages.
@@ -675,6 +676,7 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 //	u32 case, u8 status, u8 flags, f64 seconds,
 //	[status >= 16: the observation, see fitness.ReadObservation],
 //	[recDetail: u16 n, n bytes of detail], [recLines: u32 n, n × u32 lines],
+//	[recLinesRef: u16 k: the lines of the message's k-th record with recLines],
 //	[recInjections: u16 n, n × (u32 line, kind, name, class)],
 //	[recProgress: u16 asserts passed, u16 asserts: a failing test's progress],
 //	[recCalls: u32 n, n bytes: the calls a test case made into the target, JSON],
@@ -682,7 +684,8 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 //
 // (recSameLines, without recLines: the case executed the lines of the
 // record before it in p, not listed again.) Cases that executed the same
-// lines share one Lines slice.
+// lines share one Lines slice: a suite's cases take a few paths, and a
+// record of a path listed before refers to its listing (recLinesRef).
 // all little-endian; kind, name and class are a u8 length and UTF-8. A
 // status below 16 is a verdict: of a case's death or deadline (the
 // manager's), or of a test case (the test file's asserts); the checks
@@ -691,6 +694,7 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 	le := binary.LittleEndian
 	var prev []int // the lines of the last record that listed them
 	var seen lineLists
+	var listed [][]int // the lines of the records with recLines, in order
 	for len(p) > 0 {
 		if len(p) < recSize {
 			return errors.New("truncated record")
@@ -737,8 +741,22 @@ func decodeRecords(p []byte, checks []fitness.Check, memo *fitness.Memo, results
 			lines := seen.of(p[4 : 4+4*int(n)])
 			p = p[4+4*int(n):]
 			prev = lines
+			listed = append(listed, lines)
 			if cov {
 				r.Lines = lines
+			}
+		} else if flags&recLinesRef != 0 {
+			if len(p) < 2 {
+				return errors.New("truncated lines")
+			}
+			k := int(le.Uint16(p))
+			if k >= len(listed) {
+				return fmt.Errorf("the lines of record %d, of %d listed", k, len(listed))
+			}
+			p = p[2:]
+			prev = listed[k]
+			if cov {
+				r.Lines = prev
 			}
 		} else if flags&recSameLines != 0 {
 			if prev == nil {

@@ -27,7 +27,8 @@ from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, Output, encode_value, make_stdin
 from .protocol import (
     CALL, CALLS_MAX, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF,
-    JOB_KEEP, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE, ST_RETURNED, U32, encode_lines, put_record,
+    JOB_KEEP, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE, ST_RETURNED, U32, Listed, encode_lines, pack_lines,
+    put_record,
 )
 from .real_pytest import LenientPytestCtx, PytestCtx
 
@@ -236,7 +237,10 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         end_case, begin_case = verify.END, verify.begin
     calls = None
     trace_all = cov and not pytest_mode
-    import_cov = ImportCov(same_import) if trace_all and same_import else None
+    import_cov = None
+    if trace_all and same_import:
+        import_cov = ImportCov(same_import, covmv, L, code[1] if candidate.MULTI else None)
+    listed = Listed() if cov else None
     # Plain calls (PLAIN) run inlined, as in run_pure_calls, when nothing
     # wraps a case: no coverage, recording, check, lenient runtime or
     # pytest session.
@@ -281,6 +285,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         del stdin
         kind = c.kind
         r = None  # a returned int, its record written in one pack
+        via_import = False  # call_with_coverage ran it: import_cov knows its lines
         p = plain[i] if plain else None
         if p is not None:
             # Ctx.run_call of a plain call.
@@ -304,7 +309,8 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
                     status, payload, detail = raised(e)
                 del dd, f
         elif import_cov is not None and kind == CALL:
-            status, payload, detail = call_with_coverage(ctx, c, tracer, covmv, import_cov)
+            status, payload, detail = call_with_coverage(ctx, c, covmv, import_cov)
+            via_import = True
         else:
             if trace_all:
                 sys.settrace(tracer)
@@ -350,28 +356,32 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
             progress = ctx.progress
             if progress is not None:
                 ctx.progress = None
-            cpu = lines = None
+            cpu = lines = ref = None
             if cov:
                 p1 = process_time()
                 cpu, p0 = p1 - p0, p1
                 if sched >= 0 and t1 - t0 > 2 * cpu + 0.001:
                     d1 = run_delay(sched)
                     cpu, d0 = cpu + max(d1 - d0, 0.0), d1
-                lines = encode_lines(covmv)
-                if lines == last_lines:
+                lines = import_cov.encode() if via_import else encode_lines(covmv)
+                if lines is last_lines or lines == last_lines:
                     # Most cases take one of a few paths: the lines of a
                     # large module's import (every case's) are not listed,
-                    # sent and decoded again for each (REC_SAME_LINES).
+                    # sent and decoded again for each (REC_SAME_LINES),
+                    # nor those of a path an earlier record listed
+                    # (REC_LINES_REF).
                     lines = b""
                 else:
                     last_lines = lines
+                    ref = listed.ref(lines)
             if lx is not None:
                 used = put_record(shm, used, i, status, t1 - t0, payload, detail, None, lx.take(), progress, None, cpu,
-                                  lines)
+                                  lines, ref)
                 if cov:
                     covmv[:] = zeros
             elif detail or cov or progress or calls:
-                used = put_record(shm, used, i, status, t1 - t0, payload, detail, None, None, progress, calls, cpu, lines)
+                used = put_record(shm, used, i, status, t1 - t0, payload, detail, None, None, progress, calls, cpu, lines,
+                                  ref)
                 if cov:
                     covmv[:] = zeros
             else:
@@ -418,25 +428,55 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
 
 class ImportCov:
     """call_with_coverage's state across one run's call cases: the lines
-    of the traced import, and with keep (run_pure_calls' keep_module: 2 or
-    3; 0 once the module cannot be kept) the import the cases share, its
-    dict and, for 2, a copy the dict must still equal after a case."""
+    of the traced import (as coverage, and listed), and with keep
+    (run_pure_calls' keep_module: 2 or 3; 0 once the module cannot be
+    kept) the import the cases share, its dict and, for 2, a copy the dict
+    must still equal after a case.
 
-    __slots__ = ("lines", "module", "d", "snap", "keep")
+    Its tracer lists the lines a case executes that the coverage did not
+    hold yet (touched): after the import, the case's own. A case's lines
+    are then the import's and those (encode), known without reading the
+    coverage: on a large module, hashing its coverage to find the
+    encoding cost every case more than the call."""
 
-    def __init__(self, keep):
+    __slots__ = ("lines", "base", "based", "touched", "tracer", "encoded", "module", "d", "snap", "keep")
+
+    def __init__(self, keep, covmv, L, offsets):
         self.lines = self.module = self.d = self.snap = None
+        self.base = ()  # the import's lines, ascending
+        self.based = False  # the case's coverage started from the import's
+        self.touched = []
+        self.tracer = make_tracer(covmv, L, offsets, self.touched)
+        self.encoded = {}  # (based, the lines touched, ascending) -> the encoding
         self.keep = keep if keep >= 2 else 0
 
+    def encode(self):
+        """The last case's lines, encoded (encode_lines): the same object
+        for the same lines."""
+        t = self.touched
+        if len(t) > 1:
+            t.sort()
+        key = (self.based, tuple(t))
+        b = self.encoded.get(key)
+        if b is None:
+            b = pack_lines(sorted(self.base + key[1]) if self.based else key[1])
+            if len(self.encoded) >= 64:
+                self.encoded.clear()
+            self.encoded[key] = b
+        return b
 
-def call_with_coverage(ctx, c, tracer, covmv, st):
+
+def call_with_coverage(ctx, c, covmv, st):
     """ctx.run_call(c) with coverage, the import traced only the first
     time (st.lines then holds its lines): pure code imports the same way
     every time, and tracing a large module's import was most of what a
     case cost. With st.keep, the cases share one import while it holds
     what a fresh import would."""
     d = None
+    tracer, touched = st.tracer, st.touched
+    touched.clear()
     if st.lines is None:
+        st.based = False
         sys.settrace(tracer)
         try:
             d = ctx.fresh(candidate.MODULE)
@@ -445,8 +485,12 @@ def call_with_coverage(ctx, c, tracer, covmv, st):
             return ctx.raised(e)
         sys.settrace(None)
         st.lines = bytes(covmv)
+        touched.sort()
+        st.base, st.based = tuple(touched), True
+        touched.clear()
     else:
         covmv[:] = st.lines
+        st.based = True
         if st.d is not None:
             d = st.d
             modules[candidate.MODULE] = st.module
@@ -629,17 +673,31 @@ def prune_modules(base):
     return len(modules)
 
 
-def make_tracer(covmv, L, offsets=None):
+def make_tracer(covmv, L, offsets=None, touched=None):
+    """A tracer that marks in covmv (a byte a line) the lines of the
+    candidate that run; with touched, a list, it appends each line it
+    marks that was not marked yet."""
     if offsets is not None:
-        return make_multi_tracer(covmv, L, offsets)
+        return make_multi_tracer(covmv, L, offsets, touched)
     cand = candidate.CAND_FILE
+    if touched is not None:
+        add = touched.append
 
-    def local(frame, event, arg):
-        if event == "line":
-            ln = frame.f_lineno
-            if 0 < ln < L:
-                covmv[ln] = 1
-        return local
+        def local(frame, event, arg):
+            if event == "line":
+                ln = frame.f_lineno
+                if 0 < ln < L and not covmv[ln]:
+                    covmv[ln] = 1
+                    add(ln)
+            return local
+    else:
+
+        def local(frame, event, arg):
+            if event == "line":
+                ln = frame.f_lineno
+                if 0 < ln < L:
+                    covmv[ln] = 1
+            return local
 
     def glob(frame, event, arg):
         if frame.f_code.co_filename == cand:
@@ -649,12 +707,25 @@ def make_tracer(covmv, L, offsets=None):
     return glob
 
 
-def make_multi_tracer(covmv, L, offsets):
+def make_multi_tracer(covmv, L, offsets, touched=None):
     """make_tracer for several targets: a line of target k counts at its
     line of the joined program, after offsets[k] lines."""
     by_file = {f: off for (_, f), off in zip(candidate.MULTI, offsets)}
 
     def tracer_for(off):
+        if touched is not None:
+            add = touched.append
+
+            def local(frame, event, arg):
+                if event == "line":
+                    ln = frame.f_lineno + off
+                    if 0 < ln < L and not covmv[ln]:
+                        covmv[ln] = 1
+                        add(ln)
+                return local
+
+            return local
+
         def local(frame, event, arg):
             if event == "line":
                 ln = frame.f_lineno + off

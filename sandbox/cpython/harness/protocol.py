@@ -90,7 +90,8 @@ MAX_SERVED = 500  # candidates one reused child runs at most
 # the target (JSON, at most CALLS_MAX bytes; record.py), with REC_CPU
 # CPU_SECS. With REC_SAME_LINES (and no REC_LINES) the case executed the
 # lines of the record before it in the same message, which are not listed
-# again.
+# again; with REC_LINES_REF (neither of the others) a U16 k: it executed
+# the lines of the message's k-th record with REC_LINES (from 0).
 
 REC = struct.Struct("<IBBd")  # case, status, flags, seconds
 REC_DETAIL = 1
@@ -100,6 +101,7 @@ REC_PROGRESS = 8
 REC_CALLS = 16
 REC_CPU = 32
 REC_SAME_LINES = 64
+REC_LINES_REF = 128
 CALLS_MAX = 16 << 10  # bytes of a case's recorded calls
 PROGRESS = struct.Struct("<HH")  # a failing test function's asserts passed, asserts
 CPU_SECS = struct.Struct("<d")  # the CPU time the case used (coverage runs)
@@ -241,8 +243,7 @@ def encode_lines(covmv):
         # Cases mostly take a few paths: each distinct coverage is
         # listed once (a large module's 5,000 lines cost every case
         # ~0.1 ms here).
-        lines = array.array("I", compress(range(len(raw)), raw))
-        b = U32.pack(len(lines)) + lines.tobytes()
+        b = pack_lines(compress(range(len(raw)), raw))
         if len(_LINES) >= 64:
             _LINES.clear()
         if len(raw) <= 1 << 17:  # (at most 64 of 128 KiB kept)
@@ -250,21 +251,58 @@ def encode_lines(covmv):
     return b
 
 
+def pack_lines(lines):
+    """Line numbers (ascending) as a record lists them: a U32 count and
+    the numbers."""
+    a = array.array("I", lines)
+    return U32.pack(len(a)) + a.tobytes()
+
+
+class Listed:
+    """The encoded lines (encode_lines) that records of one message have
+    listed, each the k-th such record's: a record of lines listed before
+    refers to them (REC_LINES_REF) instead of listing them again. An
+    encoding is known by identity: the encoders hand the same object out
+    for the same lines, and it is kept here while its index is."""
+
+    __slots__ = ("by_id",)
+
+    def __init__(self):
+        self.by_id = {}  # id(encoding) -> (k, encoding)
+
+    def ref(self, lines):
+        """The index of lines if a record listed them, else None; then
+        the record about to list them gets the next index."""
+        got = self.by_id.get(id(lines))
+        if got is not None and got[1] is lines:
+            return got[0]
+        k = len(self.by_id)
+        if k < 0xFFFF:
+            self.by_id[id(lines)] = (k, lines)
+        return None
+
+
 def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=None, progress=None, calls=None, cpu=None,
-               lines=None):
+               lines=None, ref=None):
     """Appends one record (see decodeRecords in server.go) at used and
     returns the new end: status is a verdict (of a death, or of a test
     case) or an ending (ST_*) whose observation is payload; covmv, with
     coverage, the lines the case executed, or lines their encoding
     (encode_lines), b"" for the lines of the record before it in the same
-    message (REC_SAME_LINES); progress, of a failing test function, is
-    (asserts passed, asserts); calls, the JSON of its calls into the
-    target (at most CALLS_MAX bytes); cpu the CPU seconds the case used."""
+    message (REC_SAME_LINES); ref instead, the index of the message's
+    record that listed them (REC_LINES_REF); progress, of a failing test
+    function, is (asserts passed, asserts); calls, the JSON of its calls
+    into the target (at most CALLS_MAX bytes); cpu the CPU seconds the
+    case used."""
     if lines is None and covmv is not None:
         lines = encode_lines(covmv)
-    fl = ((REC_DETAIL if detail else 0) | (REC_LINES if lines else REC_SAME_LINES if lines is not None else 0)
-          | (REC_INJECTIONS if injections is not None else 0) | (REC_PROGRESS if progress else 0)
-          | (REC_CALLS if calls else 0) | (REC_CPU if cpu is not None else 0))
+    if ref is not None:
+        lines = None
+        fl = REC_LINES_REF
+    else:
+        fl = REC_LINES if lines else REC_SAME_LINES if lines is not None else 0
+    fl |= ((REC_DETAIL if detail else 0) | (REC_INJECTIONS if injections is not None else 0)
+           | (REC_PROGRESS if progress else 0) | (REC_CALLS if calls else 0) | (REC_CPU if cpu is not None else 0))
     REC.pack_into(shm, used, i, status, fl, secs)
     used += REC.size
     if payload:
@@ -280,6 +318,9 @@ def put_record(shm, used, i, status, secs, payload, detail, covmv, injections=No
     if lines:
         shm[used : used + len(lines)] = lines
         used += len(lines)
+    elif ref is not None:
+        U16.pack_into(shm, used, ref)
+        used += 2
     if injections is not None:
         used = put_injections(shm, used, injections)
     if progress:
