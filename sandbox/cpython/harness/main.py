@@ -115,7 +115,8 @@ def setup(cfg, kept=None):
     if verify.ON:
         # The check of a delivered fix runs it whole, every case.
         select = False
-    partial.configure(original, code, candidate.CAND_FILE, not candidate.MULTI and not verify.ON, select)
+    partial.configure(original, code, candidate.CAND_FILE, not candidate.MULTI and not verify.ON, select,
+                      not real_pytest.PYTEST_MODE)
     if real_pytest.PYTEST_MODE and not real_pytest.COLLECT and not verify.ON:
         collected.TEST_SOURCE[0] = cfg.get("test_source") or ""
         collected.collect_once()

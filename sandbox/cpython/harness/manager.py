@@ -408,10 +408,15 @@ class Manager:
         isolated = None  # under pytest: collected.keeps_isolation, once asked
         if REUSE and not cov and not record and lx is None:
             why = []
-            reuse, mask = partial.pure(part, None) if part is not None else pure_code(code, why=why)
+            if part is not None:
+                reuse, mask = partial.pure(part, None)
+            elif code is partial.BASE_CODE:
+                reuse, mask = partial.pure_base(None)  # from its parts, found once
+            else:
+                reuse, mask = pure_code(code, why=why)
             self.cause = 0
             if not reuse:
-                if part is not None:
+                if not why:
                     pure_code(code, why=why)  # the whole module's reason
                 self.cause = why[0] if why else FORK_IMPURE
         elif PYTEST_REUSE and part is not None and not cov and not record and lx is None:

@@ -28,6 +28,7 @@ after the first (original_tag, load_original).
 import marshal
 import sys
 
+from . import purity
 from .purity import CodeType, pure_code
 
 BASE_SRC = b""  # the original's source, as Go's candidates share it
@@ -40,6 +41,7 @@ BASE_PURE = False  # the original is pure with the static check (purity.py)
 BASE_LEVEL = 0  # its pure_code level with the static check (0: not pure), for its coverage run
 _BASE_DEFS = {}  # (start, end) of an original definition -> its snippet's module code
 _PURE = {}  # (checked, deny, imports) -> the purity of the original's parts (_base_purity)
+_BASE_WHOLE = {}  # (checked, deny, imports) -> pure_code of the original whole, from its parts (pure_base)
 _INDEX = {}  # (co_name, co_firstlineno) of a constant of BASE_CODE -> its index
 
 _CODING = rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)"  # PEP 263
@@ -91,12 +93,17 @@ def _renamed(code, name):
     return code.replace(co_filename=name, co_consts=tuple(new))
 
 
-def configure(original, code, cand_file, enabled, select):
+def configure(original, code, cand_file, enabled, select, keep_parts=True):
     """Keeps the original (its text: the suite's; code: compiled, or None)
     when partial re-execution is enabled, and says whether test selection
     may apply (select: the suite's cases are independent when the code is
     pure; the interpreter reports every statement it runs, PEP 626, from
-    3.10)."""
+    3.10). The original's purity with the static check is found part by
+    part, and with keep_parts (not under pytest, whose collection loads
+    more modules later) the parts' purity is kept for the candidates and
+    the runs of the original (pure, pure_base): on a large module each
+    walk of its code is milliseconds, which the server's start pays once
+    instead of the search."""
     global BASE_SRC, BASE_CODE, FUTURE, CAND_FILE, SELECT_OK, BASE_PURE, BASE_LEVEL
     CAND_FILE = cand_file
     if not enabled or not original or code is None:
@@ -122,7 +129,10 @@ def configure(original, code, cand_file, enabled, select):
         if type(k) is CodeType:
             key = (k.co_name, k.co_firstlineno)
             _INDEX[key] = -1 if key in _INDEX else i  # -1: ambiguous
-    BASE_LEVEL = pure_code(code, checked=True)[0]
+    parts = _base_purity(True)
+    BASE_LEVEL = _combine(parts, {})[0]
+    if keep_parts:
+        _PURE[_key(True, None, None)] = parts
     BASE_PURE = BASE_LEVEL != 0
     global SELECT_POSSIBLE
     SELECT_POSSIBLE = BASE_PURE and sys.version_info >= (3, 10)
@@ -282,21 +292,48 @@ def _same_code(o, n, key):
     return True
 
 
+def _key(checked, deny, imports):
+    """The key of _PURE for pure_code's arguments (checked None is
+    STATIC_CHECK's value)."""
+    return (purity.STATIC_CHECK if checked is None else bool(checked)), id(deny), id(imports)
+
+
+def _parts(checked, deny, imports):
+    key = _key(checked, deny, imports)
+    parts = _PURE.get(key)
+    if parts is None:
+        parts = _PURE[key] = _base_purity(checked, deny, imports)
+    return parts
+
+
 def pure(p, checked, deny=None, imports=None):
     """pure_code of a partial candidate p (with checked, deny, imports),
     from the purity of the original's parts (computed once) and of its new
     code objects."""
-    key = (checked, id(deny), id(imports))
-    parts = _PURE.get(key)
-    if parts is None:
-        parts = _PURE[key] = _base_purity(checked, deny, imports)
-    bad, attrs, gstores, masks = parts
+    parts = _parts(checked, deny, imports)
     changed = {}
     for i, k in p.repl:
-        r = pure_code(k, checked=checked, deny=deny, imports=imports)
+        named = []
+        r = pure_code(k, checked=checked, deny=deny, imports=imports, named=named)
         if r[0] == 0:
             return 0, 0
-        changed[i] = r
+        changed[i] = (r[0], r[1], named[0])
+    return _combine(parts, changed)
+
+
+def pure_base(checked):
+    """pure_code of the original whole (with checked), from its parts."""
+    key = _key(checked, None, None)
+    got = _BASE_WHOLE.get(key)
+    if got is None:
+        got = _BASE_WHOLE[key] = _combine(_parts(checked, None, None), {})
+    return got
+
+
+def _combine(parts, changed):
+    """pure_code of the original with the parts changed ((level, mask,
+    named) by index) in the place of its own."""
+    bad, attrs, gstores, masks, named = parts
     for i in bad:
         if i not in changed:
             return 0, 0
@@ -308,6 +345,8 @@ def pure(p, checked, deny=None, imports=None):
             mask |= m
     for r in changed.values():
         mask |= r[1]
+    if mask and (any(r[2] for r in changed.values()) or any(i not in changed for i in named)):
+        return 0, 0  # FORK_STRING: a part names a denied attribute, another reaches a pure module
     return (1 if has_attrs else 2 if has_globals else 3), mask
 
 
@@ -315,33 +354,38 @@ def warm(reuse):
     """Computes, while the server waits for Go, the purity of the
     original's parts that the first partial candidate would (pure with
     checked None when candidates may reuse a child, True when test
-    selection may apply): on a large module that is milliseconds."""
+    selection may apply; configure found those with the static check):
+    on a large module that is milliseconds."""
     if BASE_CODE is None:
         return
     for checked, wanted in ((None, reuse), (True, SELECT_OK)):
-        key = (checked, id(None), id(None))
-        if wanted and key not in _PURE:
-            _PURE[key] = _base_purity(checked)
+        if wanted:
+            _parts(checked, None, None)
 
 
 def _base_purity(checked, deny=None, imports=None):
     """The purity of the original's parts: the indexes of its constants
     (-1: the module body itself) that are not pure, those that store
-    attributes, those that store no attribute but global names, and those
-    that reach pure modules (index, mask)."""
+    attributes, those that store no attribute but global names, those
+    that reach pure modules (index, mask), and those with a string
+    constant that names a denied attribute (pure_code's named)."""
     body = BASE_CODE.replace(co_consts=tuple(k for k in BASE_CODE.co_consts if type(k) is not CodeType))
-    bad, attrs, gstores, masks = [], [], [], []
+    bad, attrs, gstores, masks, named = [], [], [], [], []
     for i, k in [(-1, body)] + [(i, k) for i, k in enumerate(BASE_CODE.co_consts) if type(k) is CodeType]:
-        r = pure_code(k, checked=checked, deny=deny, imports=imports)
+        n = []
+        r = pure_code(k, checked=checked, deny=deny, imports=imports, named=n)
         if r[0] == 0:
             bad.append(i)
-        elif r[0] == 1:
+            continue
+        if r[0] == 1:
             attrs.append(i)
         elif r[0] == 2:
             gstores.append(i)
         if r[1]:
             masks.append((i, r[1]))
-    return tuple(bad), frozenset(attrs), frozenset(gstores), tuple(masks)
+        if n[0]:
+            named.append(i)
+    return tuple(bad), frozenset(attrs), frozenset(gstores), tuple(masks), frozenset(named)
 
 
 def assemble(repl):

@@ -106,7 +106,7 @@ def _opcodes():
     return _OPS
 
 
-def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None, why=None):
+def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None, why=None, named=None):
     """(0, 0) if code (or a code object in it) is not pure (see above),
     else (1, or 2 when it also stores or deletes no attribute at all, or 3
     when it stores or deletes no global name either (see run_pure_calls),
@@ -114,7 +114,11 @@ def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None, why
     (default STATIC_CHECK) applies the static check of names; deny (default
     DENY) are the names it denies, imports (default: every pure module
     loaded) the modules it may import. why, a list, gets the reason
-    of a (0, 0): FORK_NAME, FORK_IMPORT, FORK_DUNDER or FORK_STRING."""
+    of a (0, 0): FORK_NAME, FORK_IMPORT, FORK_DUNDER or FORK_STRING.
+    named, a list, gets for a pure code whether a string constant of it
+    names a denied attribute, which only a mask of 0 lets pass: code
+    checked in parts (partial.py) is pure whole when every part is and,
+    if any part names one, the parts' masks are all 0."""
     ext_op, import_op, store_ops, global_ops, others = _opcodes()
     attrs = gstores = False
     mask = 0
@@ -178,6 +182,8 @@ def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None, why
                 consts.extend(k)
     if module_names and mask:
         return _impure(why, FORK_STRING)
+    if named is not None:
+        named.append(module_names)
     return (1 if attrs else 2 if gstores else 3), mask
 
 
