@@ -179,12 +179,11 @@ def _build(src, spans):
     consts = list(BASE_CODE.co_consts)
     repl, defs = [], []
     same = True
+    moved = 0  # lines the changed definitions before this one added
     for cs, ce, bs, be in spans:
-        old = _base_def(bs, be)
-        if old is None:
-            return None
-        line = src.count(b"\n", 0, cs)
-        new = compile(b"\n" * line + src[cs:ce], CAND_FILE, "exec", FUTURE, dont_inherit=True)
+        old, line = _base_def(bs, be)
+        new = _compile_at(src[cs:ce], line + moved)
+        moved += src.count(b"\n", cs, ce) - BASE_SRC.count(b"\n", bs, be)
         defs.append(new)
         if not _same_body(old, new):
             return None
@@ -205,16 +204,52 @@ def _build(src, spans):
 
 def _base_def(bs, be):
     """The module code of the original's definition at bytes bs..be,
-    compiled alone at its line (cached)."""
+    compiled alone at its line, and that line's index (cached)."""
     key = (bs, be)
     got = _BASE_DEFS.get(key)
     if got is None:
         line = BASE_SRC.count(b"\n", 0, bs)
-        got = compile(b"\n" * line + BASE_SRC[bs:be], CAND_FILE, "exec", FUTURE, dont_inherit=True)
+        got = _compile_at(BASE_SRC[bs:be], line), line
         if len(_BASE_DEFS) > 4096:
             _BASE_DEFS.clear()
         _BASE_DEFS[key] = got
     return got
+
+
+def _compile_at(text, line):
+    """The module code of a definition's text (the module's __future__
+    flags) that starts at line index line of the module: the code objects
+    it holds are those compiling the whole module makes, positions
+    included. (The module code itself keeps its own lines: only its code
+    objects go into the original's.) Compiled at line 1 and shifted: a
+    prefix of line feeds cost the tokenizer more than the definition on a
+    large module."""
+    code = compile(text, CAND_FILE, "exec", FUTURE, dont_inherit=True)
+    if not line:
+        return code
+    consts = code.co_consts
+    new = None
+    for i, k in enumerate(consts):
+        if type(k) is CodeType:
+            if new is None:
+                new = list(consts)
+            new[i] = _shifted(k, line)
+    return code if new is None else code.replace(co_consts=tuple(new))
+
+
+def _shifted(code, n):
+    """code, and every code object in it, n lines further down: its line
+    table counts from its first line."""
+    consts = code.co_consts
+    new = None
+    for i, k in enumerate(consts):
+        if type(k) is CodeType:
+            if new is None:
+                new = list(consts)
+            new[i] = _shifted(k, n)
+    if new is None:
+        return code.replace(co_firstlineno=code.co_firstlineno + n)
+    return code.replace(co_firstlineno=code.co_firstlineno + n, co_consts=tuple(new))
 
 
 def _consts_key(co):
