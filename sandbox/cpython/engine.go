@@ -69,8 +69,8 @@ type Engine struct {
 	quit    chan struct{}   // closed by Close: a server still starting is killed
 
 	stats struct {
-		candidates, forks, reused, selected, partial atomic.Int64
-		fresh                                        [forkReasons]atomic.Int64 // by why (fork*)
+		candidates, forks, reused, selected, partial, kept atomic.Int64
+		fresh                                              [forkReasons]atomic.Int64 // by why (fork*)
 		// compiled counts the servers that compiled the original
 		// (msgOriginal) rather than load the code kept.
 		compiled atomic.Int64
@@ -362,6 +362,11 @@ type Stats struct {
 	// Partial counts candidates compiled one changed definition at a time
 	// over the original's code (sandbox.RunOptions.Change).
 	Partial int64 `json:"partial"`
+	// Kept counts candidates (and runs of the original) whose cases ran
+	// on the import of the original a reused child kept, with the code of
+	// the functions they change swapped in (harness/candidate.py,
+	// kept_original): no import of their own.
+	Kept int64 `json:"kept"`
 	// FreshForks counts the fresh children (Forks) by why their candidate
 	// did not run in the child the previous one left waiting.
 	FreshForks ForkReasons `json:"fresh_forks"`
@@ -408,7 +413,7 @@ type ForkReasons struct {
 func (e *Engine) Stats() Stats {
 	f := &e.stats.fresh
 	return Stats{Candidates: e.stats.candidates.Load(), Forks: e.stats.forks.Load(), Reused: e.stats.reused.Load(),
-		Selected: e.stats.selected.Load(), Partial: e.stats.partial.Load(),
+		Selected: e.stats.selected.Load(), Partial: e.stats.partial.Load(), Kept: e.stats.kept.Load(),
 		FreshForks: ForkReasons{
 			First: f[forkFirst].Load(), NoReuse: f[forkOff].Load(), ImpureName: f[forkName].Load(),
 			ImpureImport: f[forkImport].Load(), ImpureDunder: f[forkDunder].Load(), ImpureString: f[forkString].Load(),

@@ -63,6 +63,7 @@ var goProtocol = map[string]int64{
 	"doneSize":                    doneSize,
 	"doneSelected":                doneSelected,
 	"donePartial":                 donePartial,
+	"doneKept":                    doneKept,
 	"forkFirst":                   forkFirst,
 	"forkOff":                     forkOff,
 	"forkName":                    forkName,

@@ -91,6 +91,7 @@ func BenchmarkEvaluateLarge(b *testing.B) {
 				b.ReportMetric((engineCPU(e)-cpu0).Seconds()*1e6/float64(n), "cpu-µs/eval")
 				st2 := e.Stats()
 				b.ReportMetric(float64(st2.Partial-st.Partial)/float64(n), "partial")
+				b.ReportMetric(float64(st2.Kept-st.Kept)/float64(n), "kept")
 				b.ReportMetric(float64(st2.Selected-st.Selected)/float64(n), "selected")
 			})
 		}

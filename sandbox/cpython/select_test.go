@@ -894,3 +894,113 @@ def test_store():
 		})
 	}
 }
+
+// TestKeptImport: a reused child keeps the original's import, and a
+// candidate that changes only functions' code runs its cases on it with
+// that code swapped in (no import of its own), giving what a fresh
+// import of the whole candidate gives: the next candidate finds the
+// original's code again (an alias of a changed function follows it); a
+// function whose docstring (its __doc__) changed is imported afresh; a
+// candidate whose cases store a global leaves the kept import for a
+// fresh one, and the next candidate's first case sees none of it.
+func TestKeptImport(t *testing.T) {
+	const pure = `LIMIT = 3
+
+
+def f(x):
+    """Double."""
+    return 2 * x
+
+
+def g(x):
+    return f(x) + LIMIT
+
+
+h = f
+`
+	const counting = `COUNT = 0
+
+
+def f(x):
+    return 2 * x
+
+
+def bump():
+    global COUNT
+    COUNT += 1
+    return COUNT
+`
+	type step struct {
+		name  string
+		edits []edit
+		kept  bool
+	}
+	for _, tt := range []struct {
+		name, orig string
+		cases      []fitness.Case
+		steps      []step
+	}{
+		{"pure", pure, []fitness.Case{call("f", "[2]", "4"), call("g", "[2]", "7"), call("h", "[2]", "4")}, []step{
+			{"the original", nil, true},
+			{"f changed", []edit{{op: program.ReplaceText, stmt: "return 2 * x", site: "2", text: "3"}}, true},
+			{"g changed", []edit{{op: program.ReplaceText, stmt: "return f(x) + LIMIT", site: "+", text: "-"}}, true},
+			{"a docstring deleted", []edit{{op: program.Delete, stmt: `"""Double."""`}}, false},
+			{"f changed again", []edit{{op: program.ReplaceText, stmt: "return 2 * x", site: "x", text: "(x + 1)"}}, true},
+			{"the original again", nil, true},
+		}},
+		{"a global stored", counting, []fitness.Case{call("bump", "", "1"), call("f", "[2]", "4"), call("bump", "", "1")}, []step{
+			{"the original", nil, true},
+			{"f stores a global", []edit{{op: program.InsertBefore, stmt: "return 2 * x", donor: "global COUNT"},
+				{op: program.InsertBefore, stmt: "return 2 * x", donor: "COUNT += 1"}}, true},
+			{"the original again", nil, true},
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := program.Parse("cand.py", []byte(tt.orig))
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := sandbox.Options{
+				Suite:   &fitness.Suite{MemoryMB: 256, Cases: tt.cases},
+				Target:  target(t, "cand.py", map[string]string{"cand.py": tt.orig}),
+				Workers: 1,
+			}
+			e := newTestEngine(t, opts, config{})
+			// The same candidates imported afresh for each case, by a
+			// child of their own.
+			fresh := newTestEngine(t, opts, config{noReuse: true})
+			ctx := context.Background()
+			for i, st := range tt.steps {
+				src := []byte(tt.orig)
+				o := sandbox.RunOptions{}
+				if st.edits != nil {
+					var ch program.Change
+					src, ch = p.RenderChange(patchOf(t, p, st.edits))
+					if ch.Defs == nil {
+						t.Fatalf("%s: not inside definitions", st.name)
+					}
+					o.Change = &ch
+				}
+				before := e.Stats()
+				got, err := e.Run(ctx, src, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				after := e.Stats()
+				if kept := after.Kept > before.Kept; kept != st.kept {
+					t.Errorf("%s: ran on the kept import: %v; want %v (%+v)", st.name, kept, st.kept, after)
+				}
+				if i > 0 && after.Reused == before.Reused {
+					t.Errorf("%s: no child reused", st.name)
+				}
+				want, err := fresh.Run(ctx, src, sandbox.RunOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(briefs(got), briefs(want)) {
+					t.Errorf("%s: kept %v\nfresh %v", st.name, briefs(got), briefs(want))
+				}
+			}
+		})
+	}
+}

@@ -142,6 +142,7 @@ const (
 const (
 	doneSelected = 1 // only the selected cases ran
 	donePartial  = 2 // compiled over the original's code
+	doneKept     = 4 // ran on the original's import the child kept, the changed functions' code swapped
 )
 
 // Why a candidate's first fresh child was forked, in msgDone (0: none
@@ -649,6 +650,9 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 				how := binary.LittleEndian.Uint32(payload[12:])
 				if how&donePartial != 0 {
 					e.stats.partial.Add(1)
+				}
+				if how&doneKept != 0 {
+					e.stats.kept.Add(1)
 				}
 				if how&doneSelected != 0 && flags[0]&runSelect != 0 && out.CompileError == "" {
 					// Only the selected cases ran: the others are skipped.

@@ -9,6 +9,7 @@ whose lines a detail names (FILES) and the pytest the test file imports
 (PYTEST: the stand-in, or the real one, use_pytest). Ctx runs a case of
 each kind; exc_detail says what a case raised.
 """
+import gc
 import marshal
 import os
 import sys
@@ -26,6 +27,7 @@ from .standin import drive, make_pytest, missing_fixtures, test_calls
 NoneType = type(None)
 ModuleType = type(sys)
 FunctionType = type(lambda: None)
+CodeType = type(compile("", "", "exec"))
 modules = sys.modules
 
 # The harness's own copier of arguments (a case's arguments, as Go sent
@@ -586,3 +588,36 @@ class LenientCtx(Ctx):
             modules["__main__"] = m
         exec(self.code, d)
         return d
+
+
+KEPT = [None]  # the original's import a child keeps (kept_original); False: it cannot keep one
+
+
+def kept_original(base):
+    """The original's import (base: its code) a child keeps for the
+    candidates it serves: (module, dict, a copy of the dict, its
+    functions by the index of their code among the original's
+    constants), made at the first ask (reusable_module's conditions), or
+    None. A candidate that changes only the code of functions
+    (partial.swap_in), in a module whose body calls nothing
+    (partial.SWAP_OK), imports as the original but for their __code__:
+    its cases run on this import with the functions' code swapped, not on
+    a fresh one (on a large module the import and its check cost more
+    than the cases). The objects made here are left out of the
+    collections after each candidate (gc.freeze)."""
+    k = KEPT[0]
+    if k is None:
+        m, d, snap = Ctx(base).reusable_module(True)
+        if d is None:
+            KEPT[0] = False
+            return None
+        functions = {}
+        for i, c in enumerate(base.co_consts):
+            if type(c) is CodeType:
+                f = d.get(c.co_name)
+                if type(f) is FunctionType and f.__code__ is c:
+                    functions[i] = f
+        k = KEPT[0] = (m, d, snap, functions)
+        gc.collect()
+        gc.freeze()
+    return k or None

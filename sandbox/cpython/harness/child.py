@@ -27,7 +27,8 @@ from .guard import Flags
 from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, Output, encode_value, make_stdin
 from .protocol import (
     CALL, CALLS_MAX, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF,
-    JOB_KEEP, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE, ST_RETURNED, U32, Listed, encode_lines, pack_lines,
+    JOB_KEEP, JOB_KEPT, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE,
+    ST_RETURNED, U32, Listed, encode_lines, pack_lines,
     put_record,
 )
 from .real_pytest import LenientPytestCtx, PytestCtx
@@ -200,7 +201,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     holds what a fresh one would. With rec, test cases record their calls
     into the target (record.py)."""
     if pure and ALL_CALLS and L == 0:
-        return run_pure_calls(shm, cases, start, end, code, recbase, cap, pure if pure >= 2 else 0, sel)
+        return run_pure_calls(shm, cases, start, end, code, recbase, cap, pure if pure >= 2 else 0, sel, repl)
     hdr_pack = HDR.pack_into
     rec_pack = REC.pack_into
     rec_size = REC.size
@@ -514,7 +515,7 @@ def call_with_coverage(ctx, c, covmv, st):
             st.module = st.d = st.snap = None
 
 
-def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=None):
+def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=None, repl=None):
     """run_cases for call cases of a pure candidate: such code cannot reach
     sys, fork or start threads, so only what it can change is restored
     between cases.
@@ -535,7 +536,11 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
     A case of PLAIN (a plain call, see configure) on the module kept is
     Ctx.run_call_in inlined, and a returned int is its record and
     observation in one pack: the commonest case costs a few struct calls,
-    not a few calls of functions."""
+    not a few calls of functions.
+
+    The original, and a partial candidate whose replacements (repl) are
+    the code of functions only, run on the import the child keeps
+    (candidate.kept_original) when it can."""
     hdr_pack = HDR.pack_into
     rec_pack = REC.pack_into
     rec_size = REC.size
@@ -559,6 +564,18 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
     used = recbase
     m = d = snap = None
     compare = keep_module == 2
+    kept = swapped = None
+    if keep_module and partial.SWAP_OK and (repl is not None or code is partial.BASE_CODE):
+        kept = candidate.kept_original(partial.BASE_CODE)
+        if kept is not None:
+            swapped = partial.swap_in(kept[3], repl or ())
+            if swapped is None:
+                kept = None
+            else:
+                m, d = kept[0], kept[1]
+                snap = kept[2] if compare else None
+                f = JOB.unpack_from(shm, JOB_OFF)
+                JOB.pack_into(shm, JOB_OFF, *f[:10], f[10] | JOB_KEPT, f[11])
     i = start
     if sel is not None:
         while i < n and not sel[i]:
@@ -640,6 +657,10 @@ def run_pure_calls(shm, cases, start, end, code, recbase, cap, keep_module, sel=
             os._exit(0)
         hdr_pack(shm, 0, i, t1, used, i)
         t0 = t1
+    if swapped is not None:
+        partial.swap_out(swapped)
+        if compare and kept[1] != kept[2]:
+            candidate.KEPT[0] = None  # a case stored a global: the next import is a fresh one
     hdr_pack(shm, 0, -1, clock(), used, i)
 
 

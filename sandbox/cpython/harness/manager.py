@@ -20,9 +20,9 @@ from time import clock_gettime, monotonic
 from . import candidate, collected, partial, real_pytest
 from .candidate import compile_joined
 from .protocol import (
-    CALLS_MAX, CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_PARTIAL,
+    CALLS_MAX, CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_KEPT, DONE_PARTIAL,
     DONE_SELECTED, EXIT_MEMORY, FORK, FORK_AFTER, FORK_AGAIN, FORK_ENDED, FORK_FIRST, FORK_GUARD, FORK_IMPURE, FORK_OFF,
-    FORK_SERVED, FORK_SPARE, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_KEEP, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
+    FORK_SERVED, FORK_SPARE, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_KEEP, JOB_NO_GLOBALS, JOB_KEPT, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
     MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED,
     REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL, RUN_RANGE, RUN_RECORD, RUN_SELECT, RUN_WALL, SHM_SIZE,
     SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
@@ -534,7 +534,8 @@ class Manager:
                     used = put_record(shm, used, i, TLE, 0.0, b"", detail, None)
                 send(MSG_CHUNK, memoryview(shm)[recbase:used])
                 break
-        return (DONE_SELECTED if sel is not None else 0) | (DONE_PARTIAL if part is not None else 0)
+        kept = DONE_KEPT if JOB.unpack_from(shm, JOB_OFF)[10] & JOB_KEPT else 0
+        return (DONE_SELECTED if sel is not None else 0) | (DONE_PARTIAL if part is not None else 0) | kept
 
     def lenient(self, src, code, plan):
         """The candidate instrumented for lenient mode (lenient.py), and

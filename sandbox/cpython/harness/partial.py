@@ -39,6 +39,7 @@ SELECT_OK = False  # test selection can be sound: set by configure
 SELECT_POSSIBLE = False  # the original is pure and the interpreter 3.10 or later (under pytest, real_pytest.isolated decides)
 BASE_PURE = False  # the original is pure with the static check (purity.py)
 BASE_LEVEL = 0  # its pure_code level with the static check (0: not pure), for its coverage run
+SWAP_OK = False  # its module body calls nothing: a child may keep its import for candidates (kept_original)
 _BASE_DEFS = {}  # (start, end) of an original definition -> its snippet's module code
 _PURE = {}  # (checked, deny, imports) -> the purity of the original's parts (_base_purity)
 _BASE_WHOLE = {}  # (checked, deny, imports) -> pure_code of the original whole, from its parts (pure_base)
@@ -131,6 +132,8 @@ def configure(original, code, cand_file, enabled, select, keep_parts=True):
             _INDEX[key] = -1 if key in _INDEX else i  # -1: ambiguous
     parts = _base_purity(True)
     BASE_LEVEL = _combine(parts, {})[0]
+    global SWAP_OK
+    SWAP_OK = _calls_nothing(code)
     if keep_parts:
         _PURE[_key(True, None, None)] = parts
     BASE_PURE = BASE_LEVEL != 0
@@ -200,6 +203,59 @@ def _build(src, spans):
             consts[i] = n
             repl.append((i, n))
     return Partial(BASE_CODE.replace(co_consts=tuple(consts)), tuple(repl), same, tuple(defs))
+
+
+def _calls_nothing(code):
+    """Whether module code's own instructions (not its functions') call
+    nothing, build no class and enter no context: importing it runs none
+    of the functions it defines, so that a candidate that changes only
+    their code imports as the original does but for their __code__
+    (child.kept_original)."""
+    import opcode
+
+    ops = {v for k, v in opcode.opmap.items()
+           if k.startswith("CALL") or k in ("PRECALL", "LOAD_BUILD_CLASS", "BEFORE_WITH", "SETUP_WITH",
+                                            "BEFORE_ASYNC_WITH", "SETUP_ASYNC_WITH", "GET_AWAITABLE")}
+    return ops.isdisjoint(code.co_code[::2])
+
+
+def swap_in(functions, repl):
+    """Puts a candidate's code objects (repl: (index in the original's
+    constants, code)) in the original's functions (functions: by index)
+    when each replaces the code of a function there with one of the same
+    name and the same first constant (its docstring: what the function's
+    __doc__ was made from), so that the functions are what defining them
+    with the candidate's code makes. Returns [(function, its code)] to
+    put back, or None when any cannot be swapped (none is then)."""
+    done = []
+    try:
+        for i, new in repl:
+            f = functions.get(i)
+            if f is None:
+                break
+            old = f.__code__
+            if (new.co_name != old.co_name or getattr(new, "co_qualname", None) != getattr(old, "co_qualname", None)
+                    or _first_const(new) != _first_const(old)):
+                break
+            f.__code__ = new  # ValueError when the free variables differ
+            done.append((f, old))
+        else:
+            return done
+    except ValueError:
+        pass
+    swap_out(done)
+    return None
+
+
+def swap_out(done):
+    """Puts back the code objects swap_in replaced."""
+    for f, old in done:
+        f.__code__ = old
+
+
+def _first_const(co):
+    k = co.co_consts
+    return (type(k[0]), k[0]) if k else None
 
 
 def _base_def(bs, be):

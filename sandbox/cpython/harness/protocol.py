@@ -63,6 +63,7 @@ WALL = struct.Struct("<d")  # a case's wall cap (seconds)
 DONE = struct.Struct("<IIIII")
 DONE_SELECTED = 1  # only the selected cases ran
 DONE_PARTIAL = 2  # compiled over the original's code
+DONE_KEPT = 4  # ran on the original's import the child kept, its functions' code swapped (candidate.kept_original)
 # Why a candidate ran in a fresh child rather than in the one the previous
 # candidate left waiting: the cpython engine counts each (Stats).
 FORK_FIRST = 1  # no child was kept yet: the server's first candidate
@@ -152,6 +153,7 @@ JOB_RECORD = 4  # test cases record their calls into the target (RUN_RECORD)
 JOB_KEEP = 8  # with JOB_PURE: no attribute stored, call cases may share one import (run_cases)
 JOB_NO_GLOBALS = 16  # with JOB_KEEP: no global name stored or deleted either
 JOB_ORIGINAL = 32  # the code is the original's, which the child has (partial.BASE_CODE): none at CODE_OFF
+JOB_KEPT = 64  # set by the child: the cases ran on its kept import of the original (candidate.kept_original)
 CODE_OFF = 128
 
 # Between the processes of a server, over pipes: the manager asks the
