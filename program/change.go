@@ -3,7 +3,10 @@
 
 package program
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // Change is what a patch changes of the original program, for the
 // engines' shortcuts (test selection and partial re-execution, see
@@ -33,11 +36,13 @@ type Change struct {
 func (p *Program) RenderChange(pt Patch) ([]byte, Change) {
 	ok := p.Resolve(pt)
 	var ch Change
-	reach := map[int]bool{}
-	tops := map[int]bool{}
+	// The statements reached and the top-level definitions, collected
+	// then sorted: a patch names a few statements of a file of tens of
+	// thousands.
+	var reach, tops []int
 	inside, all := true, false
 	add := func(s int) {
-		reach[s] = true
+		reach = append(reach, s)
 		t := s
 		for p.Stmts[t].Parent >= 0 {
 			t = p.Stmts[t].Parent
@@ -46,7 +51,7 @@ func (p *Program) RenderChange(pt Patch) ([]byte, Change) {
 			inside = false // a module-level statement, or inside one that is not a definition
 			return
 		}
-		tops[t] = true
+		tops = append(tops, t)
 	}
 	n := 0
 	for i, e := range pt {
@@ -80,24 +85,24 @@ func (p *Program) RenderChange(pt Patch) ([]byte, Change) {
 			all = true
 		}
 	}
-	for s := range p.Stmts {
-		if reach[s] || all {
+	if all {
+		for s := range p.Stmts {
 			ch.Reach = append(ch.Reach, s)
 		}
-	}
-	if all {
 		inside = false // an edit this does not know: every case, compiled whole
+	} else if len(reach) > 0 {
+		slices.Sort(reach)
+		ch.Reach = slices.Compact(reach)
 	}
 	var points []int
 	if inside && n > 0 {
-		for s := range p.Stmts {
-			if tops[s] {
-				st := &p.Stmts[s]
-				ch.Defs = append(ch.Defs, s)
-				a, b := p.lineStarts[st.Line-1], p.lineEndAt(st.End)
-				ch.Orig = append(ch.Orig, Span{a, b})
-				points = append(points, a, b)
-			}
+		slices.Sort(tops)
+		for _, s := range slices.Compact(tops) {
+			st := &p.Stmts[s]
+			ch.Defs = append(ch.Defs, s)
+			a, b := p.lineStarts[st.Line-1], p.lineEndAt(st.End)
+			ch.Orig = append(ch.Orig, Span{a, b})
+			points = append(points, a, b)
 		}
 	}
 	src, mapped := p.render(pt, ok, points)
