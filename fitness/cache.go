@@ -3,6 +3,7 @@ package fitness
 import (
 	"context"
 	"crypto/sha256"
+	"encoding"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -21,6 +22,59 @@ func KeyOf(src []byte) Key {
 }
 
 func (k Key) String() string { return hex.EncodeToString(k[:]) }
+
+// Prefixed computes the keys of texts that begin with a prefix of one
+// text (a candidate begins with the original up to its first change):
+// the hash's state after each prefix is kept, so that a key hashes only
+// what follows it. On a large file a candidate changes one function of
+// hundreds, and its key hashed the whole file. Safe for concurrent use.
+type Prefixed struct {
+	base   []byte
+	mu     sync.Mutex
+	states map[int][]byte // prefix length -> the hash's state after it (encoding.BinaryMarshaler)
+}
+
+// NewPrefixed returns a Prefixed for texts that share prefixes of base.
+func NewPrefixed(base []byte) *Prefixed {
+	return &Prefixed{base: base, states: map[int][]byte{}}
+}
+
+// minPrefix is the shortest prefix whose hash state is kept: a shorter
+// one costs about as much to hash as to restore.
+const minPrefix = 4 << 10
+
+// maxPrefixes bounds the states kept (each about 100 bytes).
+const maxPrefixes = 1024
+
+// KeyOf returns KeyOf(src), given that src[:n] equals the base's first n
+// bytes (the caller's promise; n out of range is ignored).
+func (p *Prefixed) KeyOf(src []byte, n int) Key {
+	if n < minPrefix || n > len(src) || n > len(p.base) {
+		return KeyOf(src)
+	}
+	h := sha256.New()
+	p.mu.Lock()
+	state, ok := p.states[n]
+	p.mu.Unlock()
+	if ok {
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(state); err != nil {
+			return KeyOf(src)
+		}
+	} else {
+		h.Write(p.base[:n])
+		if state, err := h.(encoding.BinaryMarshaler).MarshalBinary(); err == nil {
+			p.mu.Lock()
+			if len(p.states) >= maxPrefixes {
+				clear(p.states)
+			}
+			p.states[n] = state
+			p.mu.Unlock()
+		}
+	}
+	h.Write(src[n:])
+	var sum [sha256.Size]byte
+	return Key(h.Sum(sum[:0])[:16])
+}
 
 // Entry is what the cache keeps of one evaluated candidate: its score and
 // one verdict per case. The details of the outcome (messages, times,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -395,5 +396,43 @@ func BenchmarkKey(b *testing.B) {
 				h.Sum(k[:0])
 			}
 		})
+	}
+}
+
+// TestPrefixedKeys: a key computed from a kept prefix's hash state is
+// KeyOf of the whole text, for prefixes shorter than the threshold,
+// longer, repeated, at block boundaries and not, and from goroutines at
+// once; a prefix out of range falls back to KeyOf.
+func TestPrefixedKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	base := make([]byte, 50_000)
+	for i := range base {
+		base[i] = byte(rng.IntN(256))
+	}
+	p := NewPrefixed(base)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(g), 9))
+			for range 300 {
+				n := []int{0, 100, minPrefix - 1, minPrefix, 4096 * 3, 4097 * 3, r.IntN(len(base) + 1)}[r.IntN(7)]
+				src := append(append([]byte(nil), base[:n]...), make([]byte, r.IntN(200))...)
+				for i := n; i < len(src); i++ {
+					src[i] = byte(r.IntN(256))
+				}
+				if got, want := p.KeyOf(src, n), KeyOf(src); got != want {
+					t.Errorf("prefix %d of %d bytes: %v, want %v", n, len(src), got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(p.states) == 0 {
+		t.Error("no prefix state kept")
+	}
+	short := base[:10]
+	if got, want := p.KeyOf(short, len(base)), KeyOf(short); got != want {
+		t.Errorf("a prefix longer than the text: %v, want %v", got, want)
 	}
 }

@@ -360,7 +360,17 @@ func (st *search) render(pop []individual) {
 // renderOne renders ind and computes its key.
 func (st *search) renderOne(ind *individual) {
 	ind.src, ind.change = st.prog.RenderChange(ind.patch)
-	ind.key = fitness.KeyOf(ind.src)
+	ind.key = st.keyOf(ind.src, &ind.change)
+}
+
+// keyOf is fitness.KeyOf of a candidate's source src, rendered with
+// change ch: the text before its first changed definition is the
+// original's, whose hash is kept (fitness.Prefixed).
+func (st *search) keyOf(src []byte, ch *program.Change) fitness.Key {
+	if st.keys != nil && len(ch.Cand) > 0 && len(ch.Orig) > 0 && ch.Cand[0].Start == ch.Orig[0].Start {
+		return st.keys.KeyOf(src, ch.Cand[0].Start)
+	}
+	return fitness.KeyOf(src)
 }
 
 // gate pauses evaluate's start of the candidates after a held index
@@ -707,7 +717,7 @@ func (st *search) mutant(parent program.Patch, rng *rand.Rand) individual {
 // rendering, which its evaluation takes.
 func (st *search) novel(pt program.Patch) (individual, bool) {
 	src, ch := st.prog.RenderChange(pt)
-	k := fitness.KeyOf(src)
+	k := st.keyOf(src, &ch)
 	if st.seen[k] || st.bred[k] {
 		return individual{}, false
 	}

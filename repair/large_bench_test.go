@@ -122,7 +122,7 @@ func BenchmarkSetupLarge(b *testing.B) {
 					patches = append(patches, program.Patch{e})
 				}
 			}
-			st := &search{prog: p}
+			st := &search{prog: p, keys: fitness.NewPrefixed(p.Src)}
 			pop := make([]individual, len(patches))
 			for b.Loop() {
 				for i := range pop {

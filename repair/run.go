@@ -38,6 +38,7 @@ type search struct {
 	result *Result
 	fixes  map[fitness.Key]bool
 	bred   map[fitness.Key]bool // mutants bred for the next generation
+	keys   *fitness.Prefixed    // candidates' keys, the original's prefix hashed once (keyOf)
 	stream *mutate.Stream       // first-order edits not yet tried, in order
 	// streamLimit is the limit stream was drawn with (refill).
 	streamLimit int
@@ -234,6 +235,7 @@ func newSearch(ctx context.Context, p *program.Program, prepared *mutate.Context
 		mut:    mutate.NewMutator(opts.Operators),
 		seen:   map[fitness.Key]bool{},
 		bred:   map[fitness.Key]bool{},
+		keys:   fitness.NewPrefixed(p.Src),
 		fixes:  map[fitness.Key]bool{},
 		result: res,
 		outer:  ctx, delivered: map[fitness.Key]bool{}, judged: map[fitness.Key]*fitness.Outcome{},
