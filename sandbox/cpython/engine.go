@@ -46,6 +46,10 @@ type Engine struct {
 	// with the suite's message, before a server is sent it.
 	origKey  string
 	suiteMsg []byte
+	// original is the target's source the servers keep (the suite
+	// message's): a partial candidate equal to it outside its changed
+	// definitions is sent as their text alone (msgDelta).
+	original []byte
 	// prepared is closed once checks and suiteMsg are set: the first
 	// server starts before, and waits for it to send the suite.
 	prepared chan struct{}
@@ -659,6 +663,7 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		msg.Original = string(joined)
 	}
 	e.loadOriginal(originalKey(e.python.Path, msg.Original))
+	e.original = []byte(msg.Original)
 	if pt != nil {
 		msg.Pytest = &pytestMsg{Paths: pt.Paths, Collect: collect, PerChild: cfg.pytestPerChild, Rewritten: e.sharedRewrite()}
 	}

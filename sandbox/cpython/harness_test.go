@@ -29,6 +29,7 @@ var goProtocol = map[string]int64{
 	"msgSuite":                    msgSuite,
 	"msgOriginal":                 msgOriginal,
 	"msgRun":                      msgRun,
+	"msgDelta":                    msgDelta,
 	"msgHello":                    msgHello,
 	"msgPing":                     msgPing,
 	"msgChunk":                    msgChunk,

@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"repair/fitness"
+	"repair/program"
 	"repair/sandbox"
 )
 
@@ -377,5 +378,43 @@ func TestPyenvTarget(t *testing.T) {
 	}
 	if _, ok := pyenvTarget("/usr/bin/python3"); ok {
 		t.Errorf("a plain interpreter was taken for a shim")
+	}
+}
+
+// TestDelta: a partial candidate is sent as its changed definitions'
+// text only when it is the original elsewhere; anything else (a gap or
+// the tail that differs, spans out of order or out of range, no change)
+// is sent whole.
+func TestDelta(t *testing.T) {
+	orig := []byte("a\ndef f():\n    return 1\nb\ndef g():\n    return 2\nc\n")
+	f := strings.Index(string(orig), "def f")
+	g := strings.Index(string(orig), "def g")
+	fEnd, gEnd := f+len("def f():\n    return 1\n"), g+len("def g():\n    return 2\n")
+	two := []byte("a\ndef f():\n    return 10\nb\ndef g():\n    x = 1\n    return 2\nc\n")
+	f2End := f + len("def f():\n    return 10\n")
+	g2 := f2End + 2
+	g2End := g2 + len("def g():\n    x = 1\n    return 2\n")
+	ch := &program.Change{Defs: []int{0, 1}, Orig: []program.Span{{Start: f, End: fEnd}, {Start: g, End: gEnd}},
+		Cand: []program.Span{{Start: f, End: f2End}, {Start: g2, End: g2End}}}
+	tests := []struct {
+		name string
+		src  []byte
+		ch   *program.Change
+		want string // "" for: sent whole
+	}{
+		{"two definitions", two, ch, "def f():\n    return 10\ndef g():\n    x = 1\n    return 2\n"},
+		{"a gap differs", []byte(strings.Replace(string(two), "\nb\n", "\nB\n", 1)), ch, ""},
+		{"the tail differs", append(append([]byte(nil), two...), '#'), ch, ""},
+		{"the head differs", []byte("A" + string(two[1:])), ch, ""},
+		{"spans out of order", two, &program.Change{Defs: []int{0, 1}, Orig: []program.Span{ch.Orig[1], ch.Orig[0]}, Cand: []program.Span{ch.Cand[1], ch.Cand[0]}}, ""},
+		{"a span out of range", two, &program.Change{Defs: []int{0}, Orig: []program.Span{{Start: f, End: len(orig) + 1}}, Cand: []program.Span{ch.Cand[0]}}, ""},
+		{"no change", two, &program.Change{}, ""},
+		{"nil", two, nil, ""},
+	}
+	for _, tt := range tests {
+		got, ok := delta(tt.src, orig, tt.ch)
+		if ok != (tt.want != "") || string(got) != tt.want {
+			t.Errorf("%s: %q, %v; want %q", tt.name, got, ok, tt.want)
+		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"repair/fitness"
+	"repair/program"
 	"repair/sandbox"
 )
 
@@ -92,6 +93,7 @@ const (
 	msgOriginal = 'O' // Go → server, before the suite: the original's code kept; server → Go, first: the code it compiled
 	msgSuite    = 'S' // Go → server, once: the suite as JSON
 	msgRun      = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
+	msgDelta    = 'D' // Go → server: msgRun with runPartial, the changed definitions' text in the place of the source
 	msgHello    = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, rewritten (the test file's assertions, when it rewrote them)}
 	msgPing     = 'P' // server → Go: still busy (every second)
 	msgChunk    = 'C' // server → Go: result records
@@ -183,6 +185,7 @@ type server struct {
 	r      *bufio.Reader
 	stderr *tailBuffer
 	pidNS  bool
+	delta  bool // the server keeps the original's source: a partial candidate's changed text is enough (msgDelta)
 
 	killOnce sync.Once
 	dead     atomic.Bool // broken or killed: replace before use
@@ -215,6 +218,7 @@ func (e *Engine) start(stop <-chan struct{}) (*server, error) {
 		return nil, s.failure("starting the harness", fmt.Errorf("unexpected message %q: %.200s", kind, payload))
 	}
 	s.pidNS = strings.Contains(string(payload), `"pid_ns": true`)
+	s.delta = strings.Contains(string(payload), `"delta": true`)
 	if bytes.Contains(payload, []byte(`"rewritten"`)) {
 		var hello struct {
 			Rewritten json.RawMessage `json:"rewritten"`
@@ -595,7 +599,13 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		}
 		flags[0] |= runWall
 	}
-	if err := s.send(msgRun, flags, src, e.watchdog); err != nil {
+	kind, body := byte(msgRun), src
+	if flags[0]&runPartial != 0 && s.delta {
+		if text, ok := delta(src, e.original, opts.Change); ok {
+			kind, body = msgDelta, text
+		}
+	}
+	if err := s.send(kind, flags, body, e.watchdog); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -673,6 +683,33 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 			return fmt.Errorf("%w: unexpected message %q", errBroken, kind)
 		}
 	}
+}
+
+// delta returns the text of the changed definitions of candidate src
+// (ch's Cand spans, in order), when src is the original orig outside
+// them (ch's Orig spans): what a server that keeps the original needs
+// of a partial candidate (msgDelta). On a large file that is a function
+// of hundreds, not the file; a candidate that does not match is sent
+// whole.
+func delta(src, orig []byte, ch *program.Change) ([]byte, bool) {
+	if ch == nil || len(ch.Cand) == 0 || len(ch.Cand) != len(ch.Orig) || len(orig) == 0 {
+		return nil, false
+	}
+	var text []byte
+	pc, po := 0, 0
+	for i, c := range ch.Cand {
+		o := ch.Orig[i]
+		if c.Start < pc || c.End < c.Start || c.End > len(src) || o.Start < po || o.End < o.Start || o.End > len(orig) ||
+			!bytes.Equal(src[pc:c.Start], orig[po:o.Start]) {
+			return nil, false
+		}
+		text = append(text, src[c.Start:c.End]...)
+		pc, po = c.End, o.End
+	}
+	if !bytes.Equal(src[pc:], orig[po:]) {
+		return nil, false
+	}
+	return text, true
 }
 
 // decodeRecords parses result records and judges them:

@@ -216,7 +216,8 @@ def main(harness):
         os.close(done_w)
         try:
             m = manager.Manager(to_forker_w, from_forker_r, go_w, done_r, shm, cases)
-            m.serve({"pid_ns": forker.PIDNS, "undumpable": UNDUMPABLE}, real_pytest.OWN_REWRITE)
+            hello = {"pid_ns": forker.PIDNS, "undumpable": UNDUMPABLE, "delta": partial.BASE_CODE is not None}
+            m.serve(hello, real_pytest.OWN_REWRITE)
         except BaseException as e:
             try:
                 send(MSG_FATAL, ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace"))

@@ -23,7 +23,7 @@ from .protocol import (
     CALLS_MAX, CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_KEPT, DONE_PARTIAL,
     DONE_SELECTED, EXIT_MEMORY, FORK, FORK_AFTER, FORK_AGAIN, FORK_ENDED, FORK_FIRST, FORK_GUARD, FORK_IMPURE, FORK_OFF,
     FORK_SERVED, FORK_SPARE, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_KEEP, JOB_NO_GLOBALS, JOB_KEPT, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
-    MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, MSG_RUN, MSG_WALL, PROGRESS, RANGE, REAPED,
+    MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, MSG_RUN, MSG_DELTA, MSG_WALL, PROGRESS, RANGE, REAPED,
     REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL, RUN_RANGE, RUN_RECORD, RUN_SELECT, RUN_WALL, SHM_SIZE,
     SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
 )
@@ -568,7 +568,7 @@ class Manager:
                 kind, payload = read_msg()
             except EOFError:
                 return
-            if kind == MSG_RUN:
+            if kind == MSG_RUN or kind == MSG_DELTA:
                 # A flags byte, the cap of every case's timeout (seconds, a
                 # double; 0: the suite's timeouts), with RUN_RANGE the
                 # first case and the end, with RUN_LENIENT the plan after
@@ -601,7 +601,12 @@ class Manager:
                 if flags & RUN_SELECT:
                     sel = payload[off : off + len(self.cases)]
                     off += len(self.cases)
-                how = self.evaluate(payload[off:], bool(flags & RUN_COVERAGE), plan, first, end, spans, sel,
+                src = payload[off:]
+                if kind == MSG_DELTA:
+                    # Only the changed definitions' text: the rest is the
+                    # original's (Go checked), not sent again.
+                    src = partial.rebuild(src, spans)
+                how = self.evaluate(src, bool(flags & RUN_COVERAGE), plan, first, end, spans, sel,
                                     bool(flags & RUN_RECORD))
                 send(MSG_DONE, DONE.pack(self.reused, self.forks, 1 if self.idle else 0, how, self.why))
                 self.spawn_spare()

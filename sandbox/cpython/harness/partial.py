@@ -154,6 +154,26 @@ class Partial:
         self.code, self.repl, self.same_scopes, self.defs = code, repl, same_scopes, defs
 
 
+def rebuild(text, spans):
+    """The candidate source whose changed definitions ((cand start, cand
+    end, base start, base end), in order) have the text text, one after
+    the other, and which is the original elsewhere (MSG_DELTA). Raises
+    ValueError when they do not fit the original."""
+    base = BASE_SRC
+    parts = []
+    pb = pt = 0
+    for cs, ce, bs, be in spans:
+        if not pb <= bs <= be <= len(base) or ce < cs or ce - cs > len(text) - pt:
+            raise ValueError("a changed definition outside the original")
+        parts.append(base[pb:bs])
+        parts.append(text[pt : pt + ce - cs])
+        pb, pt = be, pt + ce - cs
+    if pt != len(text):
+        raise ValueError("more text than the changed definitions")
+    parts.append(base[pb:])
+    return b"".join(parts)
+
+
 def build(src, spans):
     """The Partial of candidate src, whose changed definitions are spans
     ((cand start, cand end, base start, base end), in order), or None when

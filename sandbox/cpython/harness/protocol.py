@@ -31,6 +31,7 @@ MSG_CODE = b"K"  # bootstrap → Go: the code it compiled, for Go to keep (empty
 MSG_ORIGINAL = b"O"  # Go → server, before the suite: the original's code Go kept; server → Go, first: the code it compiled
 MSG_SUITE = b"S"  # Go → server, once: the suite as JSON
 MSG_RUN = b"R"  # Go → server: a candidate (flags, CAP, [RANGE], [u32 n, plan], source)
+MSG_DELTA = b"D"  # Go → server: MSG_RUN with RUN_PARTIAL, the changed definitions' text in the place of the source
 MSG_QUIT = b"Q"  # Go → server: exit (Go closes the pipe instead)
 MSG_HELLO = b"H"  # server → Go: ready, JSON {version, pid_ns, undumpable, rewritten (the test file's assertions, when it rewrote them)}
 MSG_PING = b"P"  # server → Go: still busy (every HEARTBEAT)
