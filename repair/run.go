@@ -153,6 +153,11 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		res.SearchTimeout = calibrate(orig)
 	}
 
+	// Test selection's reach of each statement, beside the ranking (on a
+	// large file each is a pass over the original's coverage).
+	selected := make(chan *selector, 1)
+	go func(o Options) { selected <- newSelector(p, orig, &o) }(opts)
+
 	// Fault localization.
 	if res.Ranking, err = rank(p, s, orig, opts.Formula, log); err != nil {
 		return nil, err
@@ -162,7 +167,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	// The search. Each plausible candidate is reduced, validated again
 	// and checked by the overfitting guard as soon as it is found
 	// (search.deliver).
-	st, err := newSearch(ctx, p, <-prepared, s, run, opts, log, res)
+	st, err := newSearch(ctx, p, <-prepared, <-selected, s, run, opts, log, res)
 	if err != nil {
 		return nil, err
 	}
@@ -222,8 +227,8 @@ func rank(p *program.Program, s *fitness.Suite, orig *fitness.Outcome, formula l
 }
 
 // newSearch is the state of the search of run, whose original and
-// ranking are in res.
-func newSearch(ctx context.Context, p *program.Program, prepared *mutate.Context, s *fitness.Suite, run Runner, opts Options, log io.Writer, res *Result) (*search, error) {
+// ranking are in res, with test selection's sel (newSelector).
+func newSearch(ctx context.Context, p *program.Program, prepared *mutate.Context, sel *selector, s *fitness.Suite, run Runner, opts Options, log io.Writer, res *Result) (*search, error) {
 	sc, err := fitness.NewScorer(s, res.Original, opts.Weights)
 	if err != nil {
 		return nil, err
@@ -239,7 +244,7 @@ func newSearch(ctx context.Context, p *program.Program, prepared *mutate.Context
 		fixes:  map[fitness.Key]bool{},
 		result: res,
 		outer:  ctx, delivered: map[fitness.Key]bool{}, judged: map[fitness.Key]*fitness.Outcome{},
-		sel:   newSelector(p, res.Original, &opts),
+		sel:   sel,
 		walls: wallCaps(res.Original),
 	}, nil
 }
