@@ -56,10 +56,17 @@ type Context struct {
 	// exits are the statements that always leave their block, dead those
 	// that never run (after one of them); see reach.go.
 	exits, dead []bool
-	// farStmt and farText are the ingredient scope (Scope): statements
-	// and texts far from the fault; nil when nothing is far.
-	farStmt []bool
-	farText map[string]bool
+	// farStmt and textNear are the ingredient scope (Scope): the
+	// statements far from the fault (nil when nothing is far) and the
+	// texts of sites near it; a text is far when a site has it (siteTexts)
+	// and no near one does.
+	farStmt  []bool
+	textNear map[string]bool
+	// siteTexts are the texts of the program's sites, and outer the
+	// outermost function around each statement (-1 outside functions):
+	// the program's alone, found by Prepare for Scope.
+	siteTexts map[string]bool
+	outer     []int
 	// nearNames are the names that code near the fault reads or binds
 	// (nil unscoped); visibleNear caches, per scope, its visible names
 	// among them (renames), under visibleMu.
@@ -254,6 +261,15 @@ func Prepare(p *program.Program) *Context {
 		}
 	}
 	c.findFuncs()
+	c.outer = make([]int, len(p.Stmts))
+	for i := range p.Stmts {
+		c.outer[i] = -1
+		for a := p.Stmts[i].Parent; a >= 0; a = p.Stmts[a].Parent {
+			if k := p.Stmts[a].Kind; k == "function_definition" || k == "decorated_definition" {
+				c.outer[i] = a
+			}
+		}
+	}
 	c.last = make([]bool, len(p.Stmts))
 	// The last statement of each block, by block (-1 none yet).
 	nBlocks := 0
@@ -289,9 +305,11 @@ func Prepare(p *program.Program) *Context {
 	}
 	c.sizeSites()
 	seenCond, seenExpr, seenLit, seenAttr := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	c.siteTexts = make(map[string]bool, len(p.Sites)/4)
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		text := p.SiteText(i)
+		c.siteTexts[text] = true
 		c.sites[s.Kind].add(i, s.Stmt)
 		oneLine := !strings.ContainsAny(text, "\r\n")
 		if oneLine {

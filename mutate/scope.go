@@ -41,16 +41,7 @@ func (c *Context) Scope(executed []bool) {
 		return
 	}
 	dl := p.DonorLine()
-	// The outermost function around each statement, -1 outside functions.
-	outer := make([]int, len(p.Stmts))
-	for i := range p.Stmts {
-		outer[i] = -1
-		for a := p.Stmts[i].Parent; a >= 0; a = p.Stmts[a].Parent {
-			if k := p.Stmts[a].Kind; k == "function_definition" || k == "decorated_definition" {
-				outer[i] = a
-			}
-		}
-	}
+	outer := c.outer      // the outermost function around each statement (Prepare)
 	ran := map[int]bool{} // functions whose body ran
 	for i, e := range executed {
 		if e && outer[i] >= 0 {
@@ -71,9 +62,8 @@ func (c *Context) Scope(executed []bool) {
 	for i := range near {
 		c.farStmt[i] = !near[i]
 	}
-	// The texts of near sites first (in a large file, few), then those of
-	// far sites that are not among them: looked up without making a
-	// string of the site's text, made once for each far text.
+	// The texts of near sites (in a large file, few): a text is far when
+	// it is a site's (Prepare's siteTexts) and not among them.
 	textNear := map[string]bool{}
 	nearNames := map[string]bool{}
 	for i := range p.Sites {
@@ -89,17 +79,7 @@ func (c *Context) Scope(executed []bool) {
 			nearNames[string(b)] = true
 		}
 	}
-	c.farText = map[string]bool{}
-	for i := range p.Sites {
-		s := &p.Sites[i]
-		if near[s.Stmt] {
-			continue
-		}
-		b := p.Src[s.Start:s.End]
-		if !textNear[string(b)] && !c.farText[string(b)] {
-			c.farText[string(b)] = true
-		}
-	}
+	c.textNear = textNear
 	c.nearNames = nearNames
 	c.visibleNear = map[int][]string{}
 }
@@ -108,16 +88,22 @@ func (c *Context) Scope(executed []bool) {
 func (c *Context) far(e program.Edit) bool {
 	switch e.Op {
 	case program.InsertBefore, program.InsertAfter, program.Replace, program.Swap:
-		return c.farStmt[e.Donor] || e.Text != "" && c.farText[e.Text]
+		return c.farStmt[e.Donor] || e.Text != "" && c.farText(e.Text)
 	case program.ReplaceText:
-		if c.farText[e.Text] {
+		if c.farText(e.Text) {
 			return true
 		}
 		if t, ok := strings.CutPrefix(e.Text, "("); ok {
-			return c.farText[strings.TrimSuffix(t, ")")]
+			return c.farText(strings.TrimSuffix(t, ")"))
 		}
 	}
 	return false
+}
+
+// farText reports whether text occurs in far code only: a site has it
+// and no near site does (never without a scope).
+func (c *Context) farText(text string) bool {
+	return c.farStmt != nil && c.siteTexts[text] && !c.textNear[text]
 }
 
 // weights returns the weights of a near and a far edit among buf: 1 and
