@@ -91,6 +91,10 @@ func TestRank(t *testing.T) {
 	if rk.Failing != 2 || rk.Passing != 3 || rk.Uniform {
 		t.Fatalf("failing/passing/uniform = %d/%d/%v", rk.Failing, rk.Passing, rk.Uniform)
 	}
+	if rk.Entries[0].Text != "" {
+		t.Errorf("Rank made a text: %q", rk.Entries[0].Text)
+	}
+	Texts(p, rk.Entries)
 	top := rk.Entries[0]
 	// The first "return y" on line 6: ef=2, ep=1, nf=0, np=2.
 	wantTop := Entry{Stmt: top.Stmt, Line: 6, Score: 2 / math.Sqrt(2*3), Spectrum: Spectrum{EF: 2, EP: 1, NP: 2}, Text: "return y"}

@@ -76,6 +76,7 @@ With --lenient, the program runs with injected values for what it misses
 			if top > 0 && top < len(entries) {
 				entries = entries[:top]
 			}
+			localize.Texts(l.prog, entries)
 			if asJSON {
 				out := rk
 				out.Entries = entries
@@ -132,6 +133,13 @@ func countDonors(p *program.Program) int {
 		}
 	}
 	return n
+}
+
+// withTexts returns entries with their statements' texts
+// (localize.Texts).
+func withTexts(p *program.Program, entries []localize.Entry) []localize.Entry {
+	localize.Texts(p, entries)
+	return entries
 }
 
 // fileLines maps the entries of a joined program (several targets) to

@@ -123,7 +123,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		Evaluations: res.Evaluations, Generations: res.Generations, Restarts: res.Restarts,
 		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, CasesRun: res.CasesRun, CasesSkip: res.CasesSkipped,
 		BestFitness: res.BestFitness,
-		History:     res.History, Ranking: fileLines(l.prog, res.Ranking.Entries), Uniform: res.Ranking.Uniform,
+		History:     res.History, Ranking: withTexts(l.prog, fileLines(l.prog, res.Ranking.Entries)), Uniform: res.Ranking.Uniform,
 		Fixes: res.Fixes, Best: res.Best, BestDiff: res.BestDiff,
 	}
 	r.Rejected = res.Rejected
