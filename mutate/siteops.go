@@ -322,23 +322,34 @@ var opAddTerm = Operator{
 			}
 		}
 		number := func(t string) bool { return t != "" && (t[0] >= '0' && t[0] <= '9' || t[0] == '.') }
+		// cur and the operator, made once for every term (in a large
+		// file, hundreds of numbers).
+		var lefts [3]string
+		var precs [3]int
+		for k, op := range addTermOps {
+			precs[k] = program.BinaryPrec(op)
+			lefts[k] = fit(cur, s.Prec, precs[k]) + " " + op + " "
+		}
+		right := " - " + fit(cur, s.Prec, program.BinaryPrec("-")+1)
 		for _, term := range terms {
 			if term == cur || number(cur) && number(term) {
 				// A number and a number make a constant: the literal
 				// operator's business (1 - 100 fitted a suite).
 				continue
 			}
-			for _, op := range []string{"+", "-", "*"} {
-				prec := program.BinaryPrec(op)
-				emit(replaceText(id, s.Fit(fit(cur, s.Prec, prec)+" "+op+" "+term, prec)))
+			for k, op := range addTermOps {
+				emit(replaceText(id, s.Fit(lefts[k]+term, precs[k])))
 				if op == "-" {
 					// On the left too: n - i (n + i is i + n).
-					emit(replaceText(id, s.Fit(term+" "+op+" "+fit(cur, s.Prec, prec+1), prec)))
+					emit(replaceText(id, s.Fit(term+right, precs[k])))
 				}
 			}
 		}
 	},
 }
+
+// addTermOps are add-term's operators, in the order of its edits.
+var addTermOps = [3]string{"+", "-", "*"}
 
 // siblings are builtins and methods a fix often exchanges for one
 // another (a family each: any name of it into the others).

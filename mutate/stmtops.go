@@ -27,6 +27,25 @@ var opInsert = Operator{
 	Targets: stmtTargets,
 	Edits:   byDonor(insertFrom),
 	From:    insertFrom,
+	Count:   insertCount,
+}
+
+// insertCount counts insertFrom's edits: the places of a copy that fits.
+func insertCount(c *Context, s int) func(d int) int {
+	return func(d int) int {
+		if !c.Prog.CanPlace(d, s) {
+			return 0
+		}
+		before, after := c.places(s, d)
+		return b2i(before) + b2i(after)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func insertFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
@@ -139,18 +158,42 @@ var opReplace = Operator{
 	Targets: stmtTargets,
 	Edits:   byDonor(replaceFrom),
 	From:    replaceFrom,
+	Count:   func(c *Context, s int) func(d int) int { return counted(replaces(c, s)) },
 }
 
 func replaceFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
+	ok := replaces(c, s)
+	if ok == nil {
+		return nil
+	}
+	return func(d int, emit func(program.Edit)) {
+		if ok(d) {
+			emit(program.Edit{Op: program.Replace, Stmt: s, Donor: d})
+		}
+	}
+}
+
+// replaces reports whether replace copies donor d over statement s (nil:
+// no donor, s cannot go).
+func replaces(c *Context, s int) func(d int) bool {
 	p := c.Prog
 	if !p.CanRemove(s) {
 		return nil
 	}
 	text := p.StmtSrc(s)
-	return func(d int, emit func(program.Edit)) {
-		if d != s && p.CanPlace(d, s) && !p.Contains(s, d) && !bytes.Equal(p.StmtSrc(d), text) {
-			emit(program.Edit{Op: program.Replace, Stmt: s, Donor: d})
+	return func(d int) bool {
+		return d != s && p.CanPlace(d, s) && !p.Contains(s, d) && !bytes.Equal(p.StmtSrc(d), text)
+	}
+}
+
+// counted is an operator's Count from whether it makes the one edit of
+// each donor (nil: none).
+func counted(ok func(d int) bool) func(d int) int {
+	return func(d int) int {
+		if ok != nil && ok(d) {
+			return 1
 		}
+		return 0
 	}
 }
 
@@ -253,20 +296,32 @@ var opSwap = Operator{
 	Targets: stmtTargets,
 	Edits:   byDonor(swapFrom),
 	From:    swapFrom,
+	Count:   func(c *Context, s int) func(d int) int { return counted(swaps(c, s)) },
 }
 
 func swapFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
+	ok := swaps(c, s)
+	if ok == nil {
+		return nil
+	}
+	return func(d int, emit func(program.Edit)) {
+		if ok(d) {
+			emit(program.Edit{Op: program.Swap, Stmt: s, Donor: d})
+		}
+	}
+}
+
+// swaps reports whether swap exchanges statement s with donor d (nil: no
+// donor, s cannot move).
+func swaps(c *Context, s int) func(d int) bool {
 	p := c.Prog
 	if !p.CanRemove(s) {
 		return nil
 	}
 	text := p.StmtSrc(s)
-	return func(d int, emit func(program.Edit)) {
-		if d == s || p.Contains(s, d) || p.Contains(d, s) || !p.CanRemove(d) ||
-			!p.CanPlace(d, s) || !p.CanPlace(s, d) || bytes.Equal(p.StmtSrc(d), text) {
-			return
-		}
-		emit(program.Edit{Op: program.Swap, Stmt: s, Donor: d})
+	return func(d int) bool {
+		return !(d == s || p.Contains(s, d) || p.Contains(d, s) || !p.CanRemove(d) ||
+			!p.CanPlace(d, s) || !p.CanPlace(s, d) || bytes.Equal(p.StmtSrc(d), text))
 	}
 }
 
