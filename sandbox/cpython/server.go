@@ -600,10 +600,18 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		flags[0] |= runWall
 	}
 	kind, body := byte(msgRun), src
-	if flags[0]&runPartial != 0 && s.delta {
+	switch {
+	case !s.delta:
+	case flags[0]&runPartial != 0:
 		if text, ok := delta(src, e.original, opts.Change); ok {
 			kind, body = msgDelta, text
 		}
+	case len(e.original) > 0 && bytes.Equal(src, e.original):
+		// The original itself (its coverage run, the guard's run on its
+		// inputs): no definition changed, nothing to send.
+		flags[0] |= runPartial
+		flags = binary.LittleEndian.AppendUint32(flags, 0)
+		kind, body = msgDelta, nil
 	}
 	if err := s.send(kind, flags, body, e.watchdog); err != nil {
 		if ctx.Err() != nil {

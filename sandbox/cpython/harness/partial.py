@@ -160,6 +160,8 @@ def rebuild(text, spans):
     the other, and which is the original elsewhere (MSG_DELTA). Raises
     ValueError when they do not fit the original."""
     base = BASE_SRC
+    if not spans and not text:
+        return base  # the original itself
     parts = []
     pb = pt = 0
     for cs, ce, bs, be in spans:
