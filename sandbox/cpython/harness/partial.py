@@ -82,16 +82,21 @@ def _renamed(code, name):
     """code, and every code object in it, with the file name name: what
     compiling its source as name gives. (The file name is the server's
     private directory's, which differs from one server to the next.)"""
+    code = _nested(code, lambda k: _renamed(k, name))
+    return code if code.co_filename == name else code.replace(co_filename=name)
+
+
+def _nested(code, f):
+    """code with f of each code object among its constants (code itself
+    when it has none)."""
     consts = code.co_consts
     new = None
     for i, k in enumerate(consts):
         if type(k) is CodeType:
             if new is None:
                 new = list(consts)
-            new[i] = _renamed(k, name)
-    if new is None:
-        return code if code.co_filename == name else code.replace(co_filename=name)
-    return code.replace(co_filename=name, co_consts=tuple(new))
+            new[i] = f(k)
+    return code if new is None else code.replace(co_consts=tuple(new))
 
 
 def configure(original, code, cand_file, enabled, select, keep_parts=True):
@@ -303,31 +308,13 @@ def _compile_at(text, line):
     prefix of line feeds cost the tokenizer more than the definition on a
     large module."""
     code = compile(text, CAND_FILE, "exec", FUTURE, dont_inherit=True)
-    if not line:
-        return code
-    consts = code.co_consts
-    new = None
-    for i, k in enumerate(consts):
-        if type(k) is CodeType:
-            if new is None:
-                new = list(consts)
-            new[i] = _shifted(k, line)
-    return code if new is None else code.replace(co_consts=tuple(new))
+    return _nested(code, lambda k: _shifted(k, line)) if line else code
 
 
 def _shifted(code, n):
     """code, and every code object in it, n lines further down: its line
     table counts from its first line."""
-    consts = code.co_consts
-    new = None
-    for i, k in enumerate(consts):
-        if type(k) is CodeType:
-            if new is None:
-                new = list(consts)
-            new[i] = _shifted(k, n)
-    if new is None:
-        return code.replace(co_firstlineno=code.co_firstlineno + n)
-    return code.replace(co_firstlineno=code.co_firstlineno + n, co_consts=tuple(new))
+    return _nested(code, lambda k: _shifted(k, n)).replace(co_firstlineno=code.co_firstlineno + n)
 
 
 def _consts_key(co):
