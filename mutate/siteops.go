@@ -200,12 +200,13 @@ var opIdent = Operator{
 			return
 		}
 		names := p.Visible(s.Stmt)
+		sc := p.Stmts[s.Stmt].Scope
 		if s.Store {
-			names = p.Scopes[p.Stmts[s.Stmt].Scope].Names
+			names = p.Scopes[sc].Names
 		}
 		cur := p.SiteText(id)
 		for _, n := range names {
-			if n != cur {
+			if n != cur && !(s.Annotated && p.Declared(sc, n)) {
 				emit(replaceText(id, n))
 			}
 		}

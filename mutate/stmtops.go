@@ -112,7 +112,7 @@ func (c *Context) renamedCopies(s int) []int {
 			n += len(names)
 			cur := p.SiteText(site)
 			for _, x := range names {
-				if x == cur {
+				if x == cur || p.Sites[site].Annotated && p.Declared(sc, x) {
 					n--
 				}
 			}
@@ -129,6 +129,7 @@ func (c *Context) renamedCopies(s int) []int {
 func insertRenamedFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
 	p := c.Prog
 	names := c.renames(s)
+	sc := p.Stmts[s].Scope
 	return func(d int, emit func(program.Edit)) {
 		if !p.CanPlace(d, s) {
 			return
@@ -143,8 +144,8 @@ func insertRenamedFrom(c *Context, s int) func(d int, emit func(program.Edit)) {
 			}
 			cur := p.SiteText(site)
 			for _, n := range names {
-				if n == cur {
-					continue
+				if n == cur || p.Sites[site].Annotated && p.Declared(sc, n) {
+					continue // the same copy, or an annotated name its new scope declares global
 				}
 				insertsAt(s, d, site, n, before, after, emit)
 			}

@@ -129,8 +129,23 @@ func (b *builder) finishScopes() {
 	p := b.p
 	for i := range p.Scopes {
 		p.Scopes[i].Names = sortedKeys(b.names[i])
+		for _, m := range []map[string]bool{b.globals[i], b.nonlocals[i]} {
+			for n := range m {
+				if p.Scopes[i].declared == nil {
+					p.Scopes[i].declared = map[string]bool{}
+				}
+				p.Scopes[i].declared[n] = true
+			}
+		}
 	}
 	p.builtins = sortedKeys(b.usedBI)
+	// A statement's annotated names are its own and those of the
+	// statements nested in it in its scope.
+	for s, names := range b.annotates {
+		for a := s; a >= 0 && p.Stmts[a].Scope == p.Stmts[s].Scope; a = p.Stmts[a].Parent {
+			p.Stmts[a].annotates = append(p.Stmts[a].annotates, names...)
+		}
+	}
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -22,6 +22,8 @@ type builder struct {
 	names     []map[string]bool // per scope
 	binds     []map[string]bool // per statement: names its own text binds
 	nonlocals []map[string]bool // per scope: names declared nonlocal
+	globals   []map[string]bool // per scope: names declared global
+	annotates map[int][]string  // per statement: the names its annotated assignments bind (x: T = v)
 	usedBI    map[string]bool   // builtins the file reads
 	headerOf  map[int]int       // block id -> byte offset of the start of its header's line
 }
@@ -52,6 +54,8 @@ func (b *builder) build(root *node) {
 	p.Scopes = append(p.Scopes, Scope{ID: 0, Kind: "module", Stmt: -1, Parent: -1})
 	b.names = append(b.names, map[string]bool{})
 	b.nonlocals = append(b.nonlocals, nil)
+	b.globals = append(b.globals, nil)
+	b.annotates = map[int][]string{}
 	p.Blocks = append(p.Blocks, Block{ID: 0, Owner: -1})
 	// Fewer sites than named nodes, as a rule: one allocation instead of
 	// a growing copy of the largest table.
@@ -215,6 +219,7 @@ func (b *builder) addStmt(n *node, bid, parent, scope int, ctx place) {
 		p.Scopes = append(p.Scopes, Scope{ID: sid, Kind: kind, Name: q, Stmt: id, Parent: scope, async: async})
 		b.names = append(b.names, map[string]bool{})
 		b.nonlocals = append(b.nonlocals, nil)
+		b.globals = append(b.globals, nil)
 		if params := def.ChildByFieldName("parameters"); params != nil {
 			b.bindParams(params, sid)
 		}

@@ -47,6 +47,10 @@ type Stmt struct {
 
 	ctx   place // where the statement stands
 	needs place // what its text needs from where it is placed
+	// annotates are the names the annotated assignments of the statement
+	// (nested ones of its scope included) bind: a copy cannot go to a
+	// scope that declares one of them global or nonlocal.
+	annotates []string
 }
 
 // place is a set of syntactic contexts a statement may need: return and
@@ -98,6 +102,7 @@ type Scope struct {
 	Names []string
 
 	async, yields, returnsValue bool
+	declared                    map[string]bool // names declared global or nonlocal here
 }
 
 // SiteKind says what an expression site is.
@@ -257,6 +262,10 @@ type Site struct {
 	// Pinned is true for the only binding of a name that a nested function
 	// declares nonlocal: renaming it cannot compile.
 	Pinned bool
+	// Annotated is true for the name an annotated assignment binds (x in
+	// x: int = 0): it may not become a name its scope declares global or
+	// nonlocal (Program.Declared).
+	Annotated bool
 	// InString is true inside an f-string replacement field: replacement text
 	// must not hold quotes, backslashes or line breaks.
 	InString bool
@@ -340,12 +349,23 @@ func (p *Program) CanPlace(donor, target int) bool {
 	if (d.needs&contexts)&^t.ctx != 0 {
 		return false
 	}
+	for _, n := range d.annotates {
+		if p.Declared(t.Scope, n) {
+			return false // annotated name can't be global (or nonlocal)
+		}
+	}
 	if sc := &p.Scopes[t.Scope]; sc.async {
 		if (d.needs&yieldExpr != 0 && sc.returnsValue) || (d.needs&returnValue != 0 && sc.yields) || d.needs&yieldFrom != 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// Declared reports whether scope declares name global or nonlocal: an
+// annotated assignment to it there does not compile.
+func (p *Program) Declared(scope int, name string) bool {
+	return scope >= 0 && scope < len(p.Scopes) && p.Scopes[scope].declared[name]
 }
 
 // CanRemove reports whether statement s may be deleted, replaced or swapped

@@ -33,6 +33,7 @@ var notReplaceable = map[string]bool{
 // assignment target; inString that n is inside an f-string.
 func (b *builder) visitSites(n *node, stmt, scope int, store, inString bool) {
 	src := b.p.Src[b.base:]
+	annotated := false // the identifier visited is the target of an annotated assignment
 	var visit func(n *node, store, inString bool)
 	visit = func(n *node, store, inString bool) {
 		t := n.Type()
@@ -47,14 +48,19 @@ func (b *builder) visitSites(n *node, stmt, scope int, store, inString bool) {
 			switch t {
 			case "import_statement", "import_from_statement":
 				b.bindImports(n, stmt, scope)
-			case "nonlocal_statement":
-				// Its names are bound in an enclosing function (see pin).
+			case "nonlocal_statement", "global_statement":
+				// A nonlocal's names are bound in an enclosing function
+				// (see pin); neither kind may be annotated in the scope.
+				declared := b.nonlocals
+				if t == "global_statement" {
+					declared = b.globals
+				}
 				for i := 0; i < int(n.NamedChildCount()); i++ {
 					if c := n.NamedChild(i); c.Type() == "identifier" {
-						if b.nonlocals[scope] == nil {
-							b.nonlocals[scope] = map[string]bool{}
+						if declared[scope] == nil {
+							declared[scope] = map[string]bool{}
 						}
-						b.nonlocals[scope][c.Content(src)] = true
+						declared[scope][c.Content(src)] = true
 					}
 				}
 			}
@@ -72,7 +78,12 @@ func (b *builder) visitSites(n *node, stmt, scope int, store, inString bool) {
 			} else if pyBuiltins[name] {
 				b.usedBI[name] = true
 			}
-			b.addSite(SiteIdent, n, stmt, func(s *Site) { s.Store = store; s.InString = inString; s.Prec = PrecAtom })
+			b.addSite(SiteIdent, n, stmt, func(s *Site) {
+				s.Store, s.Annotated, s.InString, s.Prec = store, annotated, inString, PrecAtom
+			})
+			if annotated {
+				b.annotates[stmt] = append(b.annotates[stmt], name)
+			}
 			return
 		case "integer", "float", "true", "false", "none":
 			b.addSite(SiteLiteral, n, stmt, func(s *Site) { s.InString = inString; s.Prec = PrecAtom })
@@ -270,7 +281,11 @@ func (b *builder) visitSites(n *node, stmt, scope int, store, inString bool) {
 			case "delete_statement", "expression_list":
 				st = store
 			}
+			// x: T = v binds x as an annotated name: no global or
+			// nonlocal declaration of x may stand in its scope.
+			annotated = t == "assignment" && f == "left" && c.Type() == "identifier" && n.ChildByFieldName("type") != nil
 			visit(c, st, inString)
+			annotated = false
 		}
 	}
 	visit(n, store, inString)
