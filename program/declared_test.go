@@ -32,19 +32,8 @@ def h():
         z = 1
     return z
 `
-	p, err := Parse("a.py", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	stmt := func(first string) int {
-		for i := range p.Stmts {
-			if p.FirstLine(i) == first {
-				return i
-			}
-		}
-		t.Fatalf("no statement %q", first)
-		return -1
-	}
+	p := mustParse(t, src)
+	stmt := func(first string) int { return stmtAt(t, p, first) }
 	scopeOf := func(first string) int { return p.Stmts[stmt(first)].Scope }
 	for _, tt := range []struct {
 		scope, name string

@@ -1,11 +1,6 @@
 package cpython
 
-import (
-	"encoding/json"
-	"os/exec"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // snippetsScript prints, for each row's definition, what
 // collected.snippets_isolated says with the definition's compiled code
@@ -41,7 +36,6 @@ print(json.dumps(out))
 // before.
 func TestSnippetsIsolated(t *testing.T) {
 	py := python(t)
-	dir := harnessPackage(t)
 	rows := []struct {
 		name, text string
 		fast, slow bool // with the code and no parse; parsed
@@ -66,18 +60,8 @@ func TestSnippetsIsolated(t *testing.T) {
 	for _, r := range rows {
 		in = append(in, [2]string{r.name, r.text})
 	}
-	stdin, _ := json.Marshal(in)
-	cmd := exec.Command(py.Path, "-s", "-S", "-B", "-c", snippetsScript)
-	cmd.Env = []string{"H_DIR=" + dir}
-	cmd.Stdin = strings.NewReader(string(stdin))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
 	var got map[string][2]bool
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
+	harnessScript(t, py, snippetsScript, in, &got)
 	for _, r := range rows {
 		if g := got[r.name]; g != [2]bool{r.fast, r.slow} {
 			t.Errorf("%s: isolated with the code and no parse %v, parsed %v; want %v, %v", r.name, g[0], g[1], r.fast, r.slow)

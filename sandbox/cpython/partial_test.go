@@ -1,9 +1,6 @@
 package cpython
 
 import (
-	"encoding/json"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"repair/program"
@@ -52,7 +49,6 @@ print(json.dumps(out))
 // and coverage name the candidate's lines).
 func TestPartialCodeAtItsLines(t *testing.T) {
 	py := python(t)
-	dir := harnessPackage(t)
 	const orig = `import math
 
 LIMIT = 3
@@ -104,18 +100,8 @@ def ratio(a, b):
 		}
 		in = append(in, []any{string(src), spans})
 	}
-	stdin, _ := json.Marshal([]any{orig, in})
-	cmd := exec.Command(py.Path, "-s", "-S", "-B", "-c", partialScript)
-	cmd.Env = []string{"H_DIR=" + dir}
-	cmd.Stdin = strings.NewReader(string(stdin))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
 	var got [][]bool
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
+	harnessScript(t, py, partialScript, []any{orig, in}, &got)
 	for i, g := range got {
 		if g == nil {
 			t.Errorf("candidate %d: compiled whole", i)

@@ -1,11 +1,6 @@
 package cpython
 
-import (
-	"encoding/json"
-	"os/exec"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // partsScript prints, for each row's original and each of its
 // candidates (the original with one definition replaced), pure_code of
@@ -65,7 +60,6 @@ print(json.dumps(out))
 // module (impure whole, though every part alone is pure).
 func TestPurityInParts(t *testing.T) {
 	py := python(t)
-	dir := harnessPackage(t)
 	plain := "def f(x):\n    return x + 1\n\n\ndef g(x):\n    return f(x) * 2\n"
 	rows := []struct {
 		name, orig string
@@ -108,18 +102,8 @@ func TestPurityInParts(t *testing.T) {
 	for _, r := range rows {
 		in = append(in, []any{r.name, r.orig, r.cands})
 	}
-	stdin, _ := json.Marshal(in)
-	cmd := exec.Command(py.Path, "-s", "-S", "-B", "-c", partsScript)
-	cmd.Env = []string{"H_DIR=" + dir}
-	cmd.Stdin = strings.NewReader(string(stdin))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
 	var got map[string][][2]*[2]int64
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
+	harnessScript(t, py, partsScript, in, &got)
 	levels := map[int64]bool{}
 	for _, r := range rows {
 		g := got[r.name]

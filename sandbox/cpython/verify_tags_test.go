@@ -65,7 +65,6 @@ print(json.dumps(out))
 // name), and a change after one undone.
 func TestVerifyTags(t *testing.T) {
 	py := python(t)
-	dir := harnessPackage(t)
 	rows := []struct {
 		name, change string
 		want         any // what quick says after the change (nil: nothing)
@@ -90,22 +89,11 @@ func TestVerifyTags(t *testing.T) {
 	for _, r := range rows {
 		in = append(in, [2]string{r.name, r.change})
 	}
-	stdin, _ := json.Marshal(in)
-	cmd := exec.Command(py.Path, "-s", "-S", "-B", "-c", verifyTagsScript)
-	cmd.Env = []string{"H_DIR=" + dir}
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(string(stdin))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
 	var got struct {
 		Tag  bool
 		Rows map[string][2][3]any
 	}
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
+	harnessScript(t, py, verifyTagsScript, in, &got)
 	if !got.Tag {
 		t.Errorf("%s (Python %s): the dicts' version tags are not read", py.Path, py.Version)
 	}
@@ -158,6 +146,29 @@ func TestCheckOriginalEq(t *testing.T) {
 				t.Errorf("%v (%s); want %v", r.Verdict, r.Detail, row.want)
 			}
 		})
+	}
+}
+
+// harnessScript runs a Python script on the harness's modules
+// (harnessPackage) with in as its standard input, JSON, and decodes what
+// it prints, JSON, into out.
+func harnessScript(t *testing.T, py *Interpreter, script string, in, out any) {
+	t.Helper()
+	dir := harnessPackage(t)
+	stdin, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(py.Path, "-s", "-S", "-B", "-c", script)
+	cmd.Env = []string{"H_DIR=" + dir}
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(string(stdin))
+	got, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, got)
+	}
+	if err := json.Unmarshal(got, out); err != nil {
+		t.Fatalf("%v: %s", err, got)
 	}
 }
 
