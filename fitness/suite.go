@@ -136,4 +136,27 @@ type Suite struct {
 	// Doctest is true when TestSource was generated from the doctests of
 	// Target ("doctest:FILE"): the built-in runner runs it, never pytest.
 	Doctest bool
+	// CaseTimeout, when above 0, is every case's timeout in seconds (the
+	// user's --case-timeout), the cases an engine collects later
+	// included: see SetCaseTimeout.
+	CaseTimeout float64
+}
+
+// SetCaseTimeout makes secs every case's timeout, and the timeout of the
+// cases an engine collects later (CaseTimeout). secs must be in
+// (0, MaxTimeout].
+func (s *Suite) SetCaseTimeout(secs float64) {
+	s.CaseTimeout = secs
+	for i := range s.Cases {
+		s.Cases[i].Timeout = secs
+	}
+}
+
+// DefaultCaseTimeout is the timeout of a case collected after the suite
+// loaded: CaseTimeout when set, else DefaultTimeout.
+func (s *Suite) DefaultCaseTimeout() float64 {
+	if s.CaseTimeout > 0 {
+		return s.CaseTimeout
+	}
+	return DefaultTimeout
 }

@@ -87,6 +87,29 @@ type RunOptions struct {
 	Record bool
 }
 
+// The limits of a case's time under an engine that counts CPU time
+// (cpython; docs/engines.md, "Time limits"). A case may use its timeout
+// (fitness.Case.Timeout, or RunOptions.Timeout's cap below it) of CPU
+// time, counted on its process's CPU clock: a busy machine slows a case
+// down but does not make it use more CPU, so no verdict depends on the
+// load. A case that sleeps or waits uses none: CaseWallFactor times its
+// timeout plus CaseWallSlack seconds of wall time, not counting the time
+// it waited for a CPU, ends it. What a process does before its first
+// case (under pytest: importing the test file, the target and its
+// package, and collecting) counts against neither case: it may use
+// SetupCPU seconds of CPU time, or SetupFactor times what the server's
+// own setup used, whichever is more, with the same kind of backstop.
+const (
+	CaseWallFactor = 5.0
+	CaseWallSlack  = 1.0 // seconds
+	SetupCPU       = 10.0
+	SetupFactor    = 5.0
+)
+
+// CaseWall is the wall-time backstop of a case whose CPU-time limit is
+// timeout seconds (before the time it waits for a CPU is added).
+func CaseWall(timeout float64) float64 { return CaseWallFactor*timeout + CaseWallSlack }
+
 // CaseRange is the cases First..End-1 of a suite, in its order.
 type CaseRange struct{ First, End int }
 

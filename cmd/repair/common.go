@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -45,6 +46,9 @@ type inputFlags struct {
 	// allowMismatch goes on when the original's verdicts under the tool
 	// differ from plain pytest's (--allow-mismatch).
 	allowMismatch bool
+	// caseTimeout, when set, is every case's limit of CPU time
+	// (--case-timeout), over the suite's.
+	caseTimeout time.Duration
 }
 
 func (f *inputFlags) register(cmd *cobra.Command) {
@@ -60,6 +64,7 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.donorsMax, "donors-max", 5, "use the N donors most similar to the target")
 	fl.StringArrayVar(&f.env, "env", nil, "set KEY=VALUE in the candidates' environment (repeatable; besides PATH, HOME, TMPDIR, LANG, LC_ALL, TZ, PYTHONHASHSEED)")
 	fl.StringArrayVar(&f.passEnv, "pass-env", nil, "pass the variable NAME of this environment to the candidates (repeatable)")
+	fl.DurationVar(&f.caseTimeout, "case-timeout", 0, "each test's limit of CPU time, e.g. 10s (default: the suite's \"timeout\", else 2s); a test that sleeps or waits stops at 5 times it and 1s of wall time, not counting time spent waiting for a CPU")
 	_ = cmd.MarkFlagFilename("target", "py")
 	_ = cmd.MarkFlagFilename("tests", "json", "jsonl", "py")
 }
@@ -97,9 +102,15 @@ func (f *inputFlags) startLoad() (l *loaded, parse func() error, err error) {
 	if f.tests == "" {
 		return nil, nil, &flagError{fmt.Errorf("--tests is required")}
 	}
+	if f.caseTimeout < 0 || f.caseTimeout.Seconds() > fitness.MaxTimeout || (f.caseTimeout > 0 && f.caseTimeout < time.Millisecond) {
+		return nil, nil, &flagError{fmt.Errorf("--case-timeout must be between 1ms and %v, got %v", time.Duration(fitness.MaxTimeout)*time.Second, f.caseTimeout)}
+	}
 	suite, err := fitness.Load(f.tests)
 	if err != nil {
 		return nil, nil, err
+	}
+	if f.caseTimeout > 0 {
+		suite.SetCaseTimeout(f.caseTimeout.Seconds())
 	}
 	targets, err := expandTargets(f.targets, f.tests)
 	if err != nil {

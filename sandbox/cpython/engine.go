@@ -59,8 +59,11 @@ type Engine struct {
 
 	watchdog     time.Duration
 	startTimeout time.Duration
-	// bound is the wall time a candidate may take in all (see Run).
-	bound time.Duration
+	// bound is the wall time a run of every case may take in all, when
+	// nothing reports progress (plain pytest); stage is the wall time a
+	// server may take without reporting progress: a case, or a child's
+	// setup, starting (see Run).
+	bound, stage time.Duration
 
 	// plain is plain pytest's run of the original, started with the
 	// engine (Options.Parity), or nil.
@@ -93,7 +96,8 @@ type config struct {
 	noNamespaces bool          // act as if the kernel refused namespaces
 	watchdog     time.Duration // silence after which a busy server counts as wedged
 	noReuse      bool          // a fresh fork for every candidate, pure or not
-	boundSlack   time.Duration // added to the sum of the case timeouts (default 5 s)
+	boundSlack   time.Duration // added to the bounds of a run and of a stage (default 5 s)
+	setupCPU     float64       // a child's setup limit (default sandbox.SetupCPU)
 	// noStaticCheck reuses a child for any candidate that imports only
 	// preloaded pure modules, leaving the guard after each candidate as
 	// the only protection: tests use it to exercise that guard.
@@ -183,14 +187,17 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	if e.watchdog <= 0 {
 		e.watchdog = 10 * time.Second
 	}
-	// No case may take longer than its own timeout (the search's cap only
-	// shortens it), children start in milliseconds: the sum of the case
-	// timeouts, 50 ms a case and a few seconds cover every honest
-	// candidate on a loaded machine.
-	e.bound = cfg.boundSlack
-	if e.bound <= 0 {
-		e.bound = 5 * time.Second
+	// The harness ends a case at its limits (sandbox.CaseWall), a child's
+	// setup at its own; both grow by the time the process waited for a
+	// CPU, which Go does not see: twice the longest, and a few seconds,
+	// bound a stage on a loaded machine (Run).
+	if e.cfg.boundSlack <= 0 {
+		e.cfg.boundSlack = 5 * time.Second
 	}
+	if e.cfg.setupCPU <= 0 {
+		e.cfg.setupCPU = sandbox.SetupCPU
+	}
+	e.bound = e.cfg.boundSlack + seconds(2*sandbox.CaseWall(e.cfg.setupCPU))
 	e.readOnly = e.trees(py)
 	switch {
 	case tree != nil:
@@ -243,9 +250,12 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 			fmt.Fprintf(opts.Stderr, "repair: no pytest found (apt-get install python3-pytest); the built-in runner runs the top-level test functions of %s, with parametrize but no fixtures\n", filepath.Base(suite.Path))
 		}
 	}
+	longest := 0.0
 	for _, c := range opts.Suite.Cases {
-		e.bound += time.Duration(c.Timeout*float64(time.Second)) + 50*time.Millisecond
+		e.bound += seconds(2 * sandbox.CaseWall(c.Timeout))
+		longest = max(longest, c.Timeout)
 	}
+	e.stage = e.cfg.boundSlack + seconds(2*sandbox.CaseWall(longest))
 	if opts.Parity && !opts.Verify {
 		e.plain = e.startPlain()
 	}
@@ -455,7 +465,7 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 	}
 	outside()
 	var broke error
-	overBound := false
+	overBound, overBy := false, time.Duration(0)
 	for attempt := 0; attempt < 2; attempt++ {
 		if attempt > 0 {
 			clear(out.Results)
@@ -483,7 +493,7 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 			return nil, sandbox.ErrClosed
 		}
 		if errors.Is(err, errOverBound) {
-			overBound, broke = true, nil
+			overBound, overBy, broke = true, s.stageBound(e), nil
 			break // the candidate's doing: not run again
 		}
 		broke = err
@@ -494,7 +504,7 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 			switch {
 			case overBound:
 				r = fitness.Result{Verdict: fitness.TimeLimitExceeded,
-					Detail: fmt.Sprintf("the candidate ran past its time bound of %v in all", e.bound.Round(time.Millisecond))}
+					Detail: fmt.Sprintf("the sandbox reported no progress for %v (the bound of a case or a setup)", overBy.Round(time.Millisecond))}
 			case broke != nil:
 				r.Detail = "the sandbox server died while running the candidate"
 			}
@@ -593,6 +603,17 @@ func (e *Engine) Close() error {
 	return nil
 }
 
+// limitsMsg are the time limits' constants as the harness gets them (the
+// manager's): a child's setup may take SetupCPU seconds of CPU time, or
+// SetupFactor times the server's own setup; a case's wall backstop is
+// WallFactor times its timeout and WallSlack seconds.
+type limitsMsg struct {
+	SetupCPU    float64 `json:"setup_cpu"`
+	SetupFactor float64 `json:"setup_factor"`
+	WallFactor  float64 `json:"wall_factor"`
+	WallSlack   float64 `json:"wall_slack"`
+}
+
 // suiteMessage is what every server receives once.
 func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect bool) ([]byte, error) {
 	opts, cfg, pt, memoryMB := e.opts, e.cfg, e.pytest, e.memoryMB
@@ -634,6 +655,8 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		WorkDirs []string `json:"work_dirs,omitempty"`
 		// Verify: the check of delivered fixes (harness/verify.py).
 		Verify bool `json:"verify,omitempty"`
+		// Limits are the time limits' constants (sandbox.CaseWall).
+		Limits limitsMsg `json:"limits"`
 	}{
 		Module:         module,
 		Cases:          []sandbox.RunCase{},
@@ -643,6 +666,8 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		Verify:         opts.Verify && len(s.TestSource) > 0,
 		StaticCheck:    !cfg.noStaticCheck,
 		LenientRuntime: lenientRuntime,
+		Limits: limitsMsg{SetupCPU: e.cfg.setupCPU, SetupFactor: sandbox.SetupFactor,
+			WallFactor: sandbox.CaseWallFactor, WallSlack: sandbox.CaseWallSlack},
 	}
 	if data, err := os.ReadFile(opts.Target); err == nil {
 		msg.Original = string(data)
@@ -849,3 +874,6 @@ func (e *Engine) multiLayout(module string) ([]string, error) {
 	e.files = kept
 	return names, nil
 }
+
+// seconds is s seconds as a Duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

@@ -56,6 +56,7 @@ var goProtocol = map[string]int64{
 	"rangeSize":                   rangeSize,
 	"spanSize":                    spanSize,
 	"wallSize":                    wallSize,
+	"pingSize":                    pingSize,
 	"progressSize":                progressSize,
 	"cpuSize":                     cpuSize,
 	"recCPU":                      recCPU,

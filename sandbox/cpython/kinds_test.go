@@ -66,7 +66,7 @@ func TestVerdicts(t *testing.T) {
 			with(call("f", "", ""), func(c *fitness.Case) { c.Raises = "MemoryError" }), brief{fitness.Passed, ""}},
 		{"call recursion", "def f():\n    return f()\n", call("f", "", "1"), brief{fitness.RuntimeError, "RecursionError: maximum recursion depth exceeded (line 2)"}},
 		{"call timeout", "def f():\n    while True:\n        pass\n",
-			with(call("f", "", "1"), func(c *fitness.Case) { c.Timeout = 0.5 }), brief{fitness.TimeLimitExceeded, "timed out after 0.5s"}},
+			with(call("f", "", "1"), func(c *fitness.Case) { c.Timeout = 0.5 }), brief{fitness.TimeLimitExceeded, "timed out after 0.5s of CPU time (--case-timeout raises the limit)"}},
 		{"call sys.exit", "import sys\ndef f():\n    sys.exit(3)\n", call("f", "", "1"), brief{fitness.RuntimeError, "SystemExit: 3 (line 3)"}},
 		{"call printing", "def f():\n    for i in range(1000):\n        print(i)\n    return 1\n", call("f", "", "1"), brief{fitness.Passed, ""}},
 		{"call reads empty stdin", "def f():\n    return input()\n", call("f", "", "1"), brief{fitness.RuntimeError, "EOFError: EOF when reading a line (line 2)"}},
@@ -80,7 +80,7 @@ func TestVerdicts(t *testing.T) {
 		{"io exit 0", "import sys\nprint(1)\nsys.exit(0)\nprint(2)\n", ioCase("", "1\n"), brief{fitness.Passed, ""}},
 		{"io exit 3", "import sys\nprint(1)\nsys.exit(3)\n", ioCase("", "1\n"), brief{fitness.RuntimeError, "SystemExit: 3 (line 3)"}},
 		{"io exception", "x = int(input())\n", ioCase("abc\n", ""), brief{fitness.RuntimeError, "ValueError: invalid literal for int() with base 10: 'abc' (line 1)"}},
-		{"io timeout", "while True:\n    pass\n", with(ioCase("", ""), func(c *fitness.Case) { c.Timeout = 0.3 }), brief{fitness.TimeLimitExceeded, "timed out after 0.3s"}},
+		{"io timeout", "while True:\n    pass\n", with(ioCase("", ""), func(c *fitness.Case) { c.Timeout = 0.3 }), brief{fitness.TimeLimitExceeded, "timed out after 0.3s of CPU time (--case-timeout raises the limit)"}},
 		{"io memory", "x = ' ' * 10**10\n", ioCase("", ""), brief{fitness.MemoryLimitExceeded, "MemoryError"}},
 	}
 	for _, tt := range tests {
@@ -422,7 +422,7 @@ func TestTimeoutCap(t *testing.T) {
 		cases[i].Timeout = 30
 	}
 	out := runOne(t, src, cases, sandbox.RunOptions{Timeout: 200 * time.Millisecond}, config{})
-	want := []brief{{fitness.TimeLimitExceeded, "timed out after 0.2s"}, {fitness.Passed, ""}}
+	want := []brief{{fitness.TimeLimitExceeded, "timed out after 0.2s of CPU time (the search's cap)"}, {fitness.Passed, ""}}
 	if diff := cmp.Diff(want, briefs(out)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
@@ -436,7 +436,7 @@ func TestAbandonAfterTimeout(t *testing.T) {
 	cases := []fitness.Case{call("f", "[0]", "1"), call("f", "[1]", "1"), call("f", "[0]", "1")}
 	opts := sandbox.RunOptions{Timeout: 100 * time.Millisecond, AbandonAfterTimeout: true}
 	out := runOne(t, src, cases, opts, config{})
-	want := []brief{{fitness.Passed, ""}, {fitness.TimeLimitExceeded, "timed out after 0.1s"}, {fitness.TimeLimitExceeded, "not run: an earlier case timed out"}}
+	want := []brief{{fitness.Passed, ""}, {fitness.TimeLimitExceeded, "timed out after 0.1s of CPU time (the search's cap)"}, {fitness.TimeLimitExceeded, "not run: an earlier case timed out"}}
 	if diff := cmp.Diff(want, briefs(out)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

@@ -177,7 +177,7 @@ func (e *Engine) plainPytest(ctx context.Context) (*PlainRun, error) {
 	}
 	done := make(chan struct{})
 	// The whole run gets what the engine gives a candidate: the sum of
-	// the case timeouts and a few seconds.
+	// the cases' bounds and a few seconds.
 	bound := time.NewTimer(e.bound + 10*time.Second)
 	defer bound.Stop()
 	var killed atomic.Bool
@@ -201,6 +201,7 @@ func (e *Engine) plainPytest(ctx context.Context) (*PlainRun, error) {
 	conf, _ := json.Marshal(map[string]any{
 		"root": root, "cwd": e.tree.Cwd, "test_file": filepath.Join(root, filepath.FromSlash(e.tree.TestFile)),
 		"import_roots": tgts, "timeout": timeout, "work_dirs": workDirs,
+		"wall_factor": sandbox.CaseWallFactor, "wall_slack": sandbox.CaseWallSlack,
 	})
 	inW.Write(conf)
 	inW.Close()

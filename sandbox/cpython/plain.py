@@ -84,6 +84,15 @@ class Timeout(BaseException):
     pass
 
 
+def run_delay():
+    """The seconds this process's main thread has waited for a CPU, or 0."""
+    try:
+        with open("/proc/self/schedstat", "rb") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def main():
     cfg = json.loads(sys.stdin.read())
     out = os.fdopen(3, "w")
@@ -97,22 +106,40 @@ def main():
             sys.path.insert(0, p)
     import pytest
 
+    # A test's limits are the harness's: timeout seconds of CPU time (the
+    # process's: ITIMER_PROF), and a wall backstop of wall_factor times
+    # that and wall_slack, not counting the time the process waited for a
+    # CPU (its schedstat), for a test that sleeps or waits.
     timeout = float(cfg.get("timeout") or 0)
+    backstop = float(cfg.get("wall_factor") or 5) * timeout + float(cfg.get("wall_slack") or 1)
     tests, errors = {}, []
+    waited = [0.0]  # the run delay when the running test's backstop was last set
+
+    def on_prof(signum, frame):
+        raise Timeout("timed out after %gs of CPU time" % timeout)
 
     def on_alarm(signum, frame):
-        raise Timeout("timed out after %gs" % timeout)
+        d = run_delay()
+        if d - waited[0] > 0.0005:
+            signal.setitimer(signal.ITIMER_REAL, d - waited[0])
+            waited[0] = d
+            return
+        raise Timeout("timed out after %.3gs of wall-clock time" % backstop)
 
     class Recorder:
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_protocol(self, item, nextitem):
             if timeout > 0:
+                signal.signal(signal.SIGPROF, on_prof)
                 signal.signal(signal.SIGALRM, on_alarm)
-                signal.setitimer(signal.ITIMER_REAL, timeout)
+                waited[0] = run_delay()
+                signal.setitimer(signal.ITIMER_PROF, timeout)
+                signal.setitimer(signal.ITIMER_REAL, backstop)
             try:
                 yield
             finally:
                 if timeout > 0:
+                    signal.setitimer(signal.ITIMER_PROF, 0)
                     signal.setitimer(signal.ITIMER_REAL, 0)
 
         @pytest.hookimpl(hookwrapper=True)

@@ -362,7 +362,7 @@ func (e *Engine) collect(module string) ([]fitness.Case, error) {
 	for _, it := range c.Items {
 		cases = append(cases, fitness.Case{
 			Name: it.ID, Kind: fitness.Test, Function: it.ID, Line: it.Line, XFail: it.XFail, Skip: it.Skip,
-			Weight: fitness.DefaultWeight, Timeout: fitness.DefaultTimeout, Tolerance: fitness.DefaultTolerance,
+			Weight: fitness.DefaultWeight, Timeout: suite.DefaultCaseTimeout(), Tolerance: fitness.DefaultTolerance,
 		})
 	}
 	return cases, nil

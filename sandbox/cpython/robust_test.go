@@ -67,7 +67,7 @@ func TestNoNamespacesHostile(t *testing.T) {
 	src := "import os\ndef loop():\n    while True:\n        pass\ndef mem():\n    return [0] * 10**10\ndef kill():\n    os.kill(os.getppid(), 9)\n    return 1\ndef ok():\n    return 1\n"
 	cases := []fitness.Case{with(call("loop", "", "1"), func(c *fitness.Case) { c.Timeout = 0.5 }), call("mem", "", "1"), call("ok", "", "1")}
 	out := runOne(t, src, cases, sandbox.RunOptions{}, config{noNamespaces: true})
-	want := []brief{{fitness.TimeLimitExceeded, "timed out after 0.5s"}, {fitness.MemoryLimitExceeded, "MemoryError"}, {fitness.Passed, ""}}
+	want := []brief{{fitness.TimeLimitExceeded, "timed out after 0.5s of CPU time (--case-timeout raises the limit)"}, {fitness.MemoryLimitExceeded, "MemoryError"}, {fitness.Passed, ""}}
 	if diff := cmp.Diff(want, briefs(out)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

@@ -95,7 +95,7 @@ const (
 	msgRun      = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
 	msgDelta    = 'D' // Go → server: msgRun with runPartial, the changed definitions' text in the place of the source
 	msgHello    = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, rewritten (the test file's assertions, when it rewrote them)}
-	msgPing     = 'P' // server → Go: still busy (every second)
+	msgPing     = 'P' // server → Go: still busy (every second), its progress (pingSize)
 	msgChunk    = 'C' // server → Go: result records
 	msgCompile  = 'E' // server → Go: the candidate does not compile
 	msgDone     = 'D' // server → Go: the candidate is finished: u32 reused, u32 forks, u32 kept
@@ -135,6 +135,7 @@ const (
 	rangeSize    = 8  // a run request's u32 first case, u32 end
 	spanSize     = 16 // a changed definition's u32 start and end in the candidate, in the original
 	wallSize     = 8  // msgWall's f64 wall cap of a case
+	pingSize     = 16 // msgPing's i64 children of the running candidate, i64 case the manager saw running
 	progressSize = 4  // a record's u16 asserts passed, u16 asserts
 	cpuSize      = 8  // a record's f64 CPU seconds
 	doneSize     = 20 // msgDone's u32 reused, u32 forks, u32 kept, u32 how it ran (done*), u32 why (fork*)
@@ -173,8 +174,8 @@ const maxMessage = 256 << 20
 // garbage. The engine replaces the server.
 var errBroken = errors.New("sandbox server broke")
 
-// errOverBound: the candidate ran past the engine's bound of its wall
-// time (Engine.bound). The engine kills the server.
+// errOverBound: the candidate ran past the engine's bound of a stage's
+// wall time (server.stageBound). The engine kills the server.
 var errOverBound = errors.New("the candidate ran past its time bound")
 
 // server is one fork server: the harness running under the shim.
@@ -186,6 +187,9 @@ type server struct {
 	stderr *tailBuffer
 	pidNS  bool
 	delta  bool // the server keeps the original's source: a partial candidate's changed text is enough (msgDelta)
+	// setupCPU is the CPU seconds a child's setup may take, as the
+	// server's hello said (0: not said).
+	setupCPU float64
 
 	killOnce sync.Once
 	dead     atomic.Bool // broken or killed: replace before use
@@ -217,6 +221,7 @@ func (e *Engine) start(stop <-chan struct{}) (*server, error) {
 		s.kill()
 		return nil, s.failure("starting the harness", fmt.Errorf("unexpected message %q: %.200s", kind, payload))
 	}
+	s.setupCPU = helloSetupCPU(payload)
 	s.pidNS = strings.Contains(string(payload), `"pid_ns": true`)
 	s.delta = strings.Contains(string(payload), `"delta": true`)
 	if bytes.Contains(payload, []byte(`"rewritten"`)) {
@@ -619,7 +624,15 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		}
 		return fmt.Errorf("%w: sending a candidate: %v", errBroken, err)
 	}
-	bound := time.Now().Add(e.bound)
+	// The harness ends each case and each child's setup at its limits;
+	// Go's bound catches a harness that does not: it restarts whenever a
+	// ping reports progress, a child or a case later than any before. A
+	// candidate that writes the header the manager reads can make a case
+	// look later only so often: at most one restart a case and a child,
+	// and the manager forks a child only for a case not yet judged.
+	stage := s.stageBound(e)
+	bound := time.Now().Add(stage)
+	children, running := int64(0), int64(-1)
 	for {
 		deadline := time.Now().Add(e.watchdog)
 		if deadline.After(bound) {
@@ -643,6 +656,13 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		}
 		switch kind {
 		case msgPing:
+			if len(payload) == pingSize {
+				c, r := int64(binary.LittleEndian.Uint64(payload)), int64(binary.LittleEndian.Uint64(payload[8:]))
+				if c > children || r > running {
+					children, running = max(children, c), max(running, r)
+					bound = time.Now().Add(stage)
+				}
+			}
 		case msgChunk:
 			if err := decodeRecords(payload, e.checks, s.memo, out.Results, got, cov); err != nil {
 				return fmt.Errorf("%w: %v", errBroken, err)
@@ -987,3 +1007,26 @@ func sameLines(lines []int, raw []byte) bool {
 // maxLineLists bounds the lists lineLists keeps (and compares a new one
 // with).
 const maxLineLists = 16
+
+// stageBound is the wall time s may take without progress while it runs
+// a candidate: the engine's bound of a case, or of a child's setup at the
+// limit this server said its setup has (its hello), whichever is more.
+func (s *server) stageBound(e *Engine) time.Duration {
+	setup := max(s.setupCPU, e.cfg.setupCPU)
+	return max(e.stage, e.cfg.boundSlack+seconds(2*sandbox.CaseWall(setup)))
+}
+
+// helloSetupCPU is the setup limit a server's hello states ("setup_cpu",
+// seconds), or 0.
+func helloSetupCPU(hello []byte) float64 {
+	if !bytes.Contains(hello, []byte(`"setup_cpu"`)) {
+		return 0
+	}
+	var h struct {
+		SetupCPU float64 `json:"setup_cpu"`
+	}
+	if json.Unmarshal(hello, &h) != nil || h.SetupCPU < 0 || math.IsNaN(h.SetupCPU) || math.IsInf(h.SetupCPU, 0) {
+		return 0
+	}
+	return h.SetupCPU
+}

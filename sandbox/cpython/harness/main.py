@@ -27,6 +27,7 @@ import marshal
 import math  # noqa: F401 -- loaded, as it always was: a pure candidate may import it in a reused child
 import mmap
 import os
+from time import process_time
 import _signal as signal  # signal's C half: the module itself imports enum, a tenth of a server's start
 
 from . import candidate, child, collected, forker, guard, manager, observe, partial, purity, real_pytest, verify
@@ -77,6 +78,7 @@ def setup(cfg, kept=None):
     original's code from kept when it fits (original_code). Returns the
     mask of the pure modules the test file reaches (for the guard)."""
     global CASES
+    cpu0 = process_time()
     CASES = tuple(load_case(c) for c in cfg["cases"])
     observe.configure(int(cfg.get("output_cap") or 65536))
     candidate.configure(cfg)
@@ -126,8 +128,13 @@ def setup(cfg, kept=None):
     # Under pytest a child may serve several candidates when no test can
     # leave anything for the next (collected.isolated).
     pytest_reuse = pytest_reuse and real_pytest.PYTEST_MODE and collected.ISOLATED
-    manager.configure(CASES, cfg.get("lenient_runtime") or "", reuse, pytest_reuse)
-    child.configure(CASES, int(cfg.get("memory_mb") or 512))
+    # What this setup cost (under pytest: importing the test file, the
+    # target and its package, and collecting) bounds a child's (the
+    # manager's SETUP_CPU).
+    setup_cpu = process_time() - cpu0
+    manager.set_limits(cfg.get("limits") or {})
+    manager.configure(CASES, cfg.get("lenient_runtime") or "", reuse, pytest_reuse, setup_cpu)
+    child.configure(CASES, int(cfg.get("memory_mb") or 512), manager.SETUP_CPU)
     return test_mask
 
 

@@ -4,8 +4,8 @@ memory, asks the forker for children (or wakes the child a pure candidate
 left waiting), enforces the per-case deadlines from outside the child and
 sends the records back.
 
-Owns the manager's timing (SETUP_LIMIT, HEARTBEAT, FORKER_WAIT, and LOOK
-from the case timeouts), LENIENT_SOURCE, REUSE (whether pure candidates
+Owns the manager's timing (the limits' WALL_FACTOR, WALL_SLACK and
+SETUP_CPU, HEARTBEAT, FORKER_WAIT, and LOOK from the case timeouts), LENIENT_SOURCE, REUSE (whether pure candidates
 may reuse a child) and START, the first case of the running chunk; the
 three from the suite are set by configure.
 """
@@ -23,7 +23,7 @@ from .protocol import (
     CALLS_MAX, CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_KEPT, DONE_PARTIAL,
     DONE_SELECTED, EXIT_MEMORY, FORK, FORK_AFTER, FORK_AGAIN, FORK_ENDED, FORK_FIRST, FORK_GUARD, FORK_IMPURE, FORK_OFF,
     FORK_SERVED, FORK_SPARE, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_KEEP, JOB_NO_GLOBALS, JOB_KEPT, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
-    MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, MSG_RUN, MSG_DELTA, MSG_WALL, PROGRESS, RANGE, REAPED,
+    MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, PING, MSG_RUN, MSG_DELTA, MSG_WALL, PROGRESS, RANGE, REAPED,
     REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL, RUN_RANGE, RUN_RECORD, RUN_SELECT, RUN_WALL, SHM_SIZE,
     SPAN, TLE, U32, VALUE_MAX, WALL, put_record, read_msg, send,
 )
@@ -31,7 +31,22 @@ from .purity import pure_code
 
 ModuleType = type(sys)
 
-SETUP_LIMIT = 10.0  # seconds a child may take before its first case
+# Go's sandbox.CaseWall and its constants set these (set_limits).
+# A case's limit is CPU time: the case's timeout (the suite's, or the
+# search's cap below it), counted on the child's CPU clock, so that a busy
+# machine, which slows a case down without making it use more CPU, times
+# no case out. A case that sleeps or waits uses none: WALL_FACTOR times its
+# timeout plus WALL_SLACK of wall time, not counting the time the child
+# waited for a CPU, is its backstop.
+WALL_FACTOR = 5.0
+WALL_SLACK = 1.0  # seconds
+# A child's setup before its first case (under pytest: importing the test
+# file, and with it the target and its package, and collecting) is charged
+# to neither case: it may use SETUP_CPU seconds of CPU time, or
+# SETUP_FACTOR times what the server's own setup used, whichever is more
+# (configure), with the same kind of wall backstop.
+SETUP_CPU = 10.0
+SETUP_FACTOR = 5.0
 HEARTBEAT = 1.0  # seconds between pings while a candidate runs
 LOOK = HEARTBEAT  # seconds between the manager's looks at a running child (configure)
 FORKER_WAIT = 5.0  # seconds the forker may take to reap a killed child
@@ -42,11 +57,22 @@ PYTEST_REUSE = False  # under pytest, candidates that keep the session isolated 
 START = [0]  # the first case of the running chunk
 
 
-def configure(cases, lenient_source, reuse, pytest_reuse=False):
+def set_limits(limits):
+    """Sets the time limits' constants from Go's (the suite's "limits")."""
+    global SETUP_CPU, SETUP_FACTOR, WALL_FACTOR, WALL_SLACK
+    SETUP_CPU = float(limits.get("setup_cpu") or SETUP_CPU)
+    SETUP_FACTOR = float(limits.get("setup_factor") or SETUP_FACTOR)
+    WALL_FACTOR = float(limits.get("wall_factor") or WALL_FACTOR)
+    WALL_SLACK = float(limits.get("wall_slack") or WALL_SLACK)
+
+
+def configure(cases, lenient_source, reuse, pytest_reuse=False, setup_cpu=0.0):
     """Sets the manager's configuration from the case table, the lenient
-    runtime's source and whether pure candidates (under pytest: those
-    that keep the session isolated) may reuse a child."""
-    global LOOK, LENIENT_SOURCE, REUSE, PYTEST_REUSE
+    runtime's source, whether pure candidates (under pytest: those that
+    keep the session isolated) may reuse a child, and the CPU seconds the
+    server's own setup took (SETUP_CPU)."""
+    global LOOK, LENIENT_SOURCE, REUSE, PYTEST_REUSE, SETUP_CPU
+    SETUP_CPU = max(SETUP_CPU, SETUP_FACTOR * setup_cpu)
     # The manager looks at a running child at least twice per shortest
     # timeout: it learns that a case started only by looking.
     LOOK = min([HEARTBEAT] + [c.timeout / 2 for c in cases if c.timeout > 0])
@@ -95,14 +121,30 @@ def run_delay(pid):
         return None
 
 
-def death(how, status, c, cap, wall=0.0):
-    """The verdict and detail of a case during which the child ended; cap
-    (if > 0) caps the case's timeout; wall (if > 0) is the wall cap that
-    ended it."""
+def limit_detail(why):
+    """The detail of a case that the manager ended at a limit: why is
+    (kind, seconds) as supervise recorded it."""
+    kind, secs = why
+    if kind == "cpu":
+        return "timed out after %gs of CPU time (--case-timeout raises the limit)" % secs
+    if kind == "cap":
+        return "timed out after %gs of CPU time (the search's cap)" % secs
+    if kind == "wallcap":
+        return "timed out after %.3gs of wall-clock time (the search's cap)" % secs
+    if kind == "setup":
+        return "timed out before its first test, after %gs of CPU time importing and collecting the tests" % secs
+    if kind == "setupwall":
+        return ("timed out before its first test, after %.3gs of wall-clock time importing and collecting the tests"
+                % secs)
+    return "timed out after %.3gs of wall-clock time, asleep or waiting (--case-timeout raises the limit)" % secs
+
+
+def death(how, status, c, why):
+    """The verdict and detail of a case (c) during which the child ended;
+    why is what ended it at a limit (supervise's), when how is
+    "timeout"."""
     if how == "timeout":
-        if wall > 0:
-            return TLE, "timed out after %.3gs of wall-clock time" % wall
-        return TLE, "timed out after %gs" % (min(c.timeout, cap) if cap > 0 else c.timeout)
+        return TLE, limit_detail(why)
     if status < 0:
         return RTE, "lost the child process"
     if os.WIFSIGNALED(status):
@@ -149,7 +191,7 @@ class Manager:
         self.abandon = False
         self.walls = ()  # the wall caps of the cases (MSG_WALL)
         self.wall = ()  # of the running candidate: walls, or () without RUN_WALL
-        self.walled = 0.0  # the wall cap of the case killed last, if that killed it
+        self.killed = ("cpu", 0.0)  # the limit that ended the child killed last: its kind and seconds
         # Why the next candidate finds no child waiting (FORK_*), the
         # candidates the running child has served, and of the current
         # candidate: why it cannot reuse a child (FORK_OFF, not pure;
@@ -203,7 +245,7 @@ class Manager:
                 self.why = why
             self.first_fork = False
             os.write(self.go, CHILD_GO)
-            how, status = self.supervise(pid, fork_time)
+            how, status = self.supervise(pid, fork_time, False)
             if how != "exit" or HDR.unpack_from(self.shm, 0)[3] != START[0] or CUR.unpack_from(self.shm, 0)[0] != -1:
                 return how, status
             # Gone before it started: a fresh one, as it would have been.
@@ -216,7 +258,7 @@ class Manager:
             self.reused += 1
             self.served += 1
             os.write(self.go, CHILD_GO)
-            how, status = self.supervise(pid, fork_time)
+            how, status = self.supervise(pid, fork_time, False)
             if how != "exit" or HDR.unpack_from(self.shm, 0)[3] != START[0] or CUR.unpack_from(self.shm, 0)[0] != -1:
                 return how, status
             # The idle child was gone before it started: use a fresh one.
@@ -256,86 +298,112 @@ class Manager:
             raise ValueError("forker protocol")
         self.idle, self.spare = pid, True
 
-    def supervise(self, pid, fork_time):
+    def supervise(self, pid, fork_time, fresh=True):
+        """Watches the child pid (forked at fork_time, or reused when not
+        fresh) until it finishes the job, ends or is killed at a limit.
+
+        The child is in one stage at a time: its setup (until it writes
+        its first case into the header), each case, and its wind-down
+        after the last. A stage has a limit of CPU time (lim), counted on
+        the child's CPU clock from cpu0 (read when the manager first sees
+        the stage; a fresh child's clock starts at 0), and a wall backstop
+        (wall_end) that moves by the time the child waited for a CPU. The
+        manager does not read the CPU clock while a case runs: it looks
+        when the case could have used its limit (cpu_end: a thread busy
+        since the start) and then waits for what is left."""
         seen = None
-        deadline = fork_time + SETUP_LIMIT
-        hard = deadline  # the case's own timeout
-        cpu_end = wall_end = None  # the search's caps of the case: of its CPU time, of its wall time
-        cpu_obs = delay_obs = None
-        wall = 0.0
-        last_ping = fork_time
         shm, cases = self.shm, self.cases
         n = len(cases)
         unpack = CUR.unpack_from
         how = "exit"
         killed = 0.0
         inf = float("inf")
+        cap = self.cap
+        lim = SETUP_CPU
+        cpu0 = 0.0 if fresh else cpu_seconds(pid)
+        cpu_end = fork_time + lim
+        wall_kind, wall_secs = "setupwall", WALL_FACTOR * lim + WALL_SLACK
+        wall_end = fork_time + wall_secs
+        delay0 = 0.0 if fresh else run_delay(pid)
+        cpu_kind = "setup"
+        deadline = min(cpu_end, wall_end)
+        started = False  # the child wrote a case
+        cur = -1
+        last_ping = fork_time
         while True:
             if how == "exit":
                 h = unpack(shm, 0)
                 if h != seen:
                     seen = h
                     cur, t0 = h
-                    cpu_end = wall_end = None
                     if 0 <= cur < n and t0 < fork_time:
                         # A torn read: the child, preempted while writing
                         # the header, has written the case but not yet its
                         # start (still the reset value). Look again soon.
                         seen = None
                         deadline = monotonic() + 0.001
-                    elif 0 <= cur < n:
+                        continue
+                    if 0 <= cur < n:
                         # The child writes the header: a start in the
                         # future would put the deadline off.
+                        started = True
                         t0 = min(t0, monotonic())
                         t = cases[cur].timeout
-                        hard = deadline = t0 + t
-                        if 0 < self.cap < t:
-                            cpu_end = t0 + self.cap
-                            cpu_obs = cpu_seconds(pid)
-                        wall = self.wall[cur] if self.wall else 0.0
-                        if 0 < wall < t:
+                        lim, cpu_kind = t, "cpu"
+                        if 0 < cap < t:
+                            lim, cpu_kind = cap, "cap"
+                        cpu0 = cpu_seconds(pid)
+                        cpu_end = t0 + lim if lim > 0 else inf
+                        wall_secs, wall_kind = WALL_FACTOR * t + WALL_SLACK, "wall"
+                        w = self.wall[cur] if self.wall else 0.0
+                        if 0 < w < wall_secs:
                             # The search's wall cap, whatever the CPU time
                             # (a case that sleeps uses none).
-                            wall_end = t0 + wall
-                            delay_obs = run_delay(pid)
-                        deadline = min(hard, cpu_end or inf, wall_end or inf)
-                    else:
-                        deadline = fork_time + SETUP_LIMIT
+                            wall_secs, wall_kind = w, "wallcap"
+                        wall_end = t0 + wall_secs if t > 0 else inf
+                        delay0 = run_delay(pid)
+                    elif started:
+                        # Past its last case (or a case boundary where it
+                        # ends): what is left is the setup's kind of work.
+                        now = monotonic()
+                        lim, cpu_kind = SETUP_CPU, "setup"
+                        cpu0 = cpu_seconds(pid)
+                        cpu_end = now + lim
+                        wall_secs, wall_kind = WALL_FACTOR * lim + WALL_SLACK, "setupwall"
+                        wall_end = now + wall_secs
+                        delay0 = run_delay(pid)
+                    deadline = min(cpu_end, wall_end)
             now = monotonic()
             if how == "exit" and now >= deadline:
                 if unpack(shm, 0) != seen:
                     continue  # read while the child was writing
-                walled = False
-                if now < hard and wall_end is not None and now >= wall_end:
-                    # The wall cap does not count the time the child
+                if now >= wall_end:
+                    # The backstop does not count the time the child
                     # waited for a CPU (a loaded machine).
                     d = run_delay(pid)
-                    if d is not None and delay_obs is not None and d - delay_obs > 0.0005:
-                        wall_end += d - delay_obs
-                        delay_obs = d
-                        deadline = min(hard, cpu_end or inf, wall_end)
+                    if d is not None and delay0 is not None and d - delay0 > 0.0005:
+                        wall_end += d - delay0
+                        delay0 = d
+                        deadline = min(cpu_end, wall_end)
                         continue
-                    walled = True
-                elif now < hard and cpu_end is not None and now >= cpu_end:
-                    # The search's cap counts CPU time: a child the machine
-                    # starved gets the time it did not have (up to the
-                    # case's own timeout). Only CPU time the manager saw
-                    # being used counts: a case first seen late (the
-                    # manager was starved too) gets up to one more cap.
+                    self.killed = (wall_kind, wall_secs)
+                else:
+                    # The CPU time the manager saw being used counts: a
+                    # stage first seen late gets up to one more limit.
                     cpu = cpu_seconds(pid)
-                    if cpu is not None and cpu_obs is not None:
-                        used = cpu - cpu_obs
-                        if used < 0.8 * self.cap:
-                            cpu_end = now + self.cap - used
-                            deadline = min(hard, cpu_end, wall_end or inf)
+                    if cpu is not None and cpu0 is not None:
+                        left = lim - (cpu - cpu0)
+                        if left > 0.01 * lim:
+                            cpu_end = now + left
+                            deadline = min(cpu_end, wall_end)
                             continue
+                    self.killed = (cpu_kind, lim)
                 for f in (os.killpg, os.kill):
                     try:
                         f(pid, signal.SIGKILL)
                     except OSError:
                         pass
                 how = "timeout"
-                self.walled = wall if walled else 0.0
                 killed = now
                 continue
             if how == "timeout" and now - killed > FORKER_WAIT:
@@ -344,9 +412,9 @@ class Manager:
                 # it): give up on this server.
                 raise EOFError("the forker did not reap a killed child in %gs" % FORKER_WAIT)
             wait = HEARTBEAT if how == "timeout" else min(deadline - now, LOOK)
-            if self.cap > 0 and how == "exit":
+            if cap > 0 and how == "exit":
                 # Look at the running case often enough to hold the cap.
-                wait = min(wait, self.cap / 2)
+                wait = min(wait, cap / 2)
             ready = self.poller.poll(int(wait * 1000) + 1)
             for fd, _ in ready:
                 if fd == self.from_forker:
@@ -359,7 +427,7 @@ class Manager:
                     self.idle = pid
                     return "done", 0
             if now - last_ping >= HEARTBEAT:
-                send(MSG_PING)
+                send(MSG_PING, PING.pack(self.children, cur))
                 last_ping = now
 
     def evaluate(self, src, cov, plan=None, first=0, end=None, spans=None, sel=None, record=False):
@@ -508,10 +576,13 @@ class Manager:
                     self.gone = FORK_SERVED
                 else:
                     self.gone = FORK_GUARD
+            # A child killed in its setup: every fresh child would set up
+            # the same way, so the cases after are not run.
+            setup_out = how == "timeout" and cur < 0 and nxt == start and self.killed[0].startswith("setup")
             if how != "done" and nxt < n and (how == "timeout" or cur == nxt or nxt == start):
                 if used > cap - maxrec:
                     used, nxt = recbase, start
-                verdict, detail = death(how, status, cases[nxt], self.cap, self.walled)
+                verdict, detail = death(how, status, cases[nxt], self.killed)
                 secs = monotonic() - t0 if cur == nxt else 0.0
                 if not 0 <= secs < 1e6:
                     secs = 0.0
@@ -520,10 +591,10 @@ class Manager:
                 nxt = next_case(nxt + 1)
             send(MSG_CHUNK, memoryview(shm)[recbase:used])
             start = nxt
-            if how == "timeout" and self.abandon and start < n:
+            if how == "timeout" and (self.abandon or setup_out) and start < n:
                 # The search's shortcut: a candidate that timed out once is
                 # not run further; its other cases count as timed out too.
-                detail = "not run: an earlier case timed out"
+                detail = "not run: the tests' setup timed out" if setup_out else "not run: an earlier case timed out"
                 used = recbase
                 for i in range(start, n):
                     if sel is not None and not sel[i]:
@@ -559,6 +630,7 @@ class Manager:
         gc.enable()
         fields = ['"version": "%d.%d.%d"' % sys.version_info[:3]]
         fields += ['"%s": %s' % (k, "true" if v else "false") for k, v in hello.items()]
+        fields.append('"setup_cpu": %r' % float(SETUP_CPU))
         if rewritten:
             fields.append('"rewritten": ' + rewritten)
         msg = ("{%s}" % ", ".join(fields)).encode()

@@ -34,7 +34,7 @@ MSG_RUN = b"R"  # Go → server: a candidate (flags, CAP, [RANGE], [u32 n, plan]
 MSG_DELTA = b"D"  # Go → server: MSG_RUN with RUN_PARTIAL, the changed definitions' text in the place of the source
 MSG_QUIT = b"Q"  # Go → server: exit (Go closes the pipe instead)
 MSG_HELLO = b"H"  # server → Go: ready, JSON {version, pid_ns, undumpable, rewritten (the test file's assertions, when it rewrote them)}
-MSG_PING = b"P"  # server → Go: still busy (every HEARTBEAT)
+MSG_PING = b"P"  # server → Go: still busy (every HEARTBEAT), PING's progress
 MSG_CHUNK = b"C"  # server → Go: records of finished cases
 MSG_COMPILE = b"E"  # server → Go: the candidate does not compile: the message
 MSG_DONE = b"D"  # server → Go: the candidate is finished: DONE
@@ -140,6 +140,7 @@ MATERIALISE_MAX = 10000  # items of a returned iterator (fitness.MaxMaterialise)
 SHM_SIZE = 32 << 20
 HDR = struct.Struct("<qdQQ")  # running case (-1: none), its start, records end, next case
 CUR = struct.Struct("<qd")  # running case, its start
+PING = struct.Struct("<qq")  # MSG_PING's progress: the running candidate's children so far, the case the manager saw run
 JOB_OFF = 32
 # code length, lines (coverage: > 0), coverage offset, records offset,
 # records end, whether the child may serve the next candidate too, job

@@ -1,0 +1,122 @@
+package cpython
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"repair/fitness"
+	"repair/sandbox"
+)
+
+// busyLoops starts n shell loops that spin until the test ends: a loaded
+// machine, as a CI runner or a laptop running an IDE is.
+func busyLoops(t *testing.T, n int) {
+	t.Helper()
+	for range n {
+		cmd := exec.Command("sh", "-c", "while :; do :; done")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			cmd.Process.Kill()
+			cmd.Wait()
+		})
+	}
+}
+
+// burn is Python that spins until its process has used secs of CPU time.
+func burn(secs string) string {
+	return "import time\n_end = time.process_time() + " + secs + "\nwhile time.process_time() < _end:\n    pass\n"
+}
+
+// TestCaseTimeLimits: a case's limit is CPU time, with a wall backstop
+// that a case which sleeps or waits runs into. A case that uses less
+// CPU time than its limit passes however long the machine makes it wait
+// for a CPU; a case that loops or sleeps forever is stopped, and its
+// detail says which limit stopped it and how to raise it.
+func TestCaseTimeLimits(t *testing.T) {
+	python(t)
+	const limit = 0.3 // seconds: the backstop is sandbox.CaseWall(0.3) = 2.5 s
+	for _, tc := range []struct {
+		name   string
+		src    string
+		loaded bool
+		want   brief
+	}{
+		{"sleeps past its limit, within the backstop", "import time\ndef f(x):\n    time.sleep(0.6)\n    return x\n", false,
+			brief{fitness.Passed, ""}},
+		{"loops", "def f(x):\n    while True:\n        pass\n", false,
+			brief{fitness.TimeLimitExceeded, "timed out after 0.3s of CPU time (--case-timeout raises the limit)"}},
+		{"sleeps forever", "import time\ndef f(x):\n    time.sleep(1000)\n", false,
+			brief{fitness.TimeLimitExceeded, "timed out after 2.5s of wall-clock time, asleep or waiting (--case-timeout raises the limit)"}},
+		// Eight loops per CPU make the case wait for a CPU most of the
+		// time: its wall time is several times its limit, its CPU time
+		// half of it.
+		{"uses half its limit on a loaded machine", "def f(x):\n    " + strings.ReplaceAll(burn("0.15"), "\n", "\n    ") + "return x\n", true,
+			brief{fitness.Passed, ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.loaded {
+				busyLoops(t, 8*runtime.NumCPU())
+			}
+			c := with(call("f", "[1]", "1"), func(c *fitness.Case) { c.Timeout = limit })
+			out := runOne(t, tc.src, []fitness.Case{c}, sandbox.RunOptions{}, config{})
+			if got := briefs(out); len(got) != 1 || got[0] != tc.want {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPytestSetupLimit: under pytest, importing the test file (and with
+// it the target and its package) and collecting is a child's setup, not
+// its first test's time: an import that costs more CPU time than a test
+// may use leaves every test its own limit. An import that never ends is
+// stopped at the setup's limit, and the tests after are not run.
+func TestPytestSetupLimit(t *testing.T) {
+	py := realPytest(t)
+	const target = "def double(x):\n    return 2 * x\n"
+	tests := "from heavy import double\n\ndef test_one():\n    assert double(1) == 2\n\ndef test_two():\n    assert double(2) == 4\n"
+	for _, tc := range []struct {
+		name string
+		src  string // the candidate
+		want []brief
+	}{
+		{"an import that costs more than a test's limit", burn("0.8") + target,
+			[]brief{{fitness.Passed, ""}, {fitness.Passed, ""}}},
+		{"an import that never ends", "while True:\n    pass\n" + target,
+			[]brief{{fitness.TimeLimitExceeded, "timed out before its first test, after 1s of CPU time importing and collecting the tests"},
+				{fitness.TimeLimitExceeded, "not run: the tests' setup timed out"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range map[string]string{"heavy.py": target, "test_heavy.py": tests} {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			suite, err := fitness.Load(filepath.Join(dir, "test_heavy.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range suite.Cases {
+				suite.Cases[i].Timeout = 0.3
+			}
+			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: filepath.Join(dir, "heavy.py"), Python: py.Path},
+				config{setupCPU: 1})
+			out, err := e.Run(context.Background(), []byte(tc.src), sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := briefs(out); !slices.Equal(got, tc.want) {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
