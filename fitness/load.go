@@ -17,10 +17,16 @@ import (
 
 // Suite-wide defaults, applied while loading.
 const (
-	DefaultTimeout   = 2.0  // seconds per case
-	DefaultMemoryMB  = 512  // per candidate process
-	DefaultTolerance = 1e-9 // float comparison, absolute or relative
-	DefaultWeight    = 1.0  // per case
+	DefaultTimeout = 2.0 // seconds per case
+	// DefaultTestTimeout is a test file's (pytest, unittest) tests'
+	// timeout: plain pytest sets none, and a real test may be heavier
+	// than a call case. Timeouts are CPU time (the sandbox's
+	// sandbox.CaseWall); the search caps them at ten times the
+	// original's slowest case, so that a looping candidate costs little.
+	DefaultTestTimeout = 10.0
+	DefaultMemoryMB    = 512  // per candidate process
+	DefaultTolerance   = 1e-9 // float comparison, absolute or relative
+	DefaultWeight      = 1.0  // per case
 
 	// MaxTimeout bounds a case's timeout, in seconds (a day): a longer
 	// one is a typing mistake, and overflows the sandbox's timers.

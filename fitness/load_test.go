@@ -211,7 +211,7 @@ func TestParseDefaults(t *testing.T) {
 			path: "test_m.py",
 			in:   "import m\ndef test_a():\n    pass\n",
 			want: &Suite{Path: "test_m.py", MemoryMB: 512, TestModule: "test_m", TestSource: []byte("import m\ndef test_a():\n    pass\n"), Cases: []Case{
-				{Name: "test_a", Kind: Test, Function: "test_a", Weight: 1, Timeout: 2, Tolerance: 1e-9, Line: 2},
+				{Name: "test_a", Kind: Test, Function: "test_a", Weight: 1, Timeout: 10, Tolerance: 1e-9, Line: 2},
 			}},
 		},
 	}

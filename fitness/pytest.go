@@ -45,7 +45,7 @@ func parsePython(path string, data []byte) (*Suite, error) {
 			first[name] = lineNo
 			cases = append(cases, Case{
 				Name: name, Kind: Test, Function: name, Line: lineNo,
-				Weight: DefaultWeight, Timeout: DefaultTimeout, Tolerance: DefaultTolerance,
+				Weight: DefaultWeight, Timeout: DefaultTestTimeout, Tolerance: DefaultTolerance,
 			})
 		}
 		if isImport(code) {

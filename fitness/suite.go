@@ -153,10 +153,13 @@ func (s *Suite) SetCaseTimeout(secs float64) {
 }
 
 // DefaultCaseTimeout is the timeout of a case collected after the suite
-// loaded: CaseTimeout when set, else DefaultTimeout.
+// loaded: CaseTimeout when set, else a test file's DefaultTestTimeout.
 func (s *Suite) DefaultCaseTimeout() float64 {
-	if s.CaseTimeout > 0 {
+	switch {
+	case s.CaseTimeout > 0:
 		return s.CaseTimeout
+	case len(s.TestSource) > 0 && !s.Doctest:
+		return DefaultTestTimeout
 	}
 	return DefaultTimeout
 }

@@ -149,8 +149,8 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 			continue
 		}
 		if t.Outcome == "timeout" || r.Verdict == fitness.TimeLimitExceeded {
-			// A deadline met on one side and not on the other says how
-			// loaded the machine was, not how the two runs differ.
+			// Both sides count a test's CPU time against the same limit;
+			// a test near it may meet it on one side and not the other.
 			timeouts = append(timeouts, c.Name)
 			continue
 		}
@@ -172,7 +172,7 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		rep.Lines = append(rep.Lines, fmt.Sprintf("%s under plain pytest (%s); left out of the suite", verb(len(skipped), "skips itself", "skip themselves"), fewOf(skipped)))
 	}
 	if len(timeouts) > 0 {
-		rep.Lines = append(rep.Lines, fmt.Sprintf("%s out under the tool or plain pytest (%s): not compared", verb(len(timeouts), "timed", "timed"), example(timeouts)))
+		rep.Lines = append(rep.Lines, fmt.Sprintf("%s out under the tool or plain pytest (%s): not compared (--case-timeout raises the limit)", verb(len(timeouts), "timed", "timed"), example(timeouts)))
 	}
 	if len(plugins) > 0 {
 		rep.Mismatch = true

@@ -112,7 +112,7 @@ func TestParity(t *testing.T) {
 				{id: "t::a", tool: fitness.TimeLimitExceeded, detail: "timed out after 2s", plain: "passed"},
 				{id: "t::b", tool: fitness.Passed, plain: "timeout"},
 			},
-			want: []string{"2 tests timed out under the tool or plain pytest (e.g. t::a): not compared"},
+			want: []string{"2 tests timed out under the tool or plain pytest (e.g. t::a): not compared (--case-timeout raises the limit)"},
 		},
 		{
 			name: "tests that skip themselves here are left out",
