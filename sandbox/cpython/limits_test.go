@@ -3,7 +3,6 @@ package cpython
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -11,24 +10,9 @@ import (
 	"testing"
 
 	"repair/fitness"
+	"repair/internal/testutil/busy"
 	"repair/sandbox"
 )
-
-// busyLoops starts n shell loops that spin until the test ends: a loaded
-// machine, as a CI runner or a laptop running an IDE is.
-func busyLoops(t *testing.T, n int) {
-	t.Helper()
-	for range n {
-		cmd := exec.Command("sh", "-c", "while :; do :; done")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			cmd.Process.Kill()
-			cmd.Wait()
-		})
-	}
-}
 
 // burn is Python that spins until its process has used secs of CPU time.
 func burn(secs string) string {
@@ -63,7 +47,7 @@ func TestCaseTimeLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.loaded {
-				busyLoops(t, 8*runtime.NumCPU())
+				busy.Loops(t, 8*runtime.NumCPU())
 			}
 			c := with(call("f", "[1]", "1"), func(c *fitness.Case) { c.Timeout = limit })
 			out := runOne(t, tc.src, []fitness.Case{c}, sandbox.RunOptions{}, config{})

@@ -81,6 +81,19 @@ func effectiveTimeout(timeout, cap float64) float64 {
 	return timeout
 }
 
+// limitDetail is the detail of a case stopped at its limit of CPU time
+// (timeout seconds; capped: the search's cap), or at the wall backstop of
+// its own timeout own (walled): the cpython engine's words.
+func limitDetail(timeout, own float64, capped, walled bool) string {
+	switch {
+	case walled:
+		return "timed out after " + strconv.FormatFloat(sandbox.CaseWall(own), 'g', 3, 64) + "s of wall-clock time, asleep or waiting (--case-timeout raises the limit)"
+	case capped:
+		return "timed out after " + formatSeconds(timeout) + "s of CPU time (the search's cap)"
+	}
+	return "timed out after " + formatSeconds(timeout) + "s of CPU time (--case-timeout raises the limit)"
+}
+
 // formatSeconds is Python's "%g" of a number of seconds.
 func formatSeconds(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
 
@@ -123,18 +136,16 @@ func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, 
 		st.cov = make([]bool, lines)
 	}
 	it.setStreams(in, out, errOut, w.pure)
-	timeout := effectiveTimeout(c.timeout, w.cap)
-	st.start, st.deadline = t0, t0+int64(timeout*1e9)
-	if timeout < c.timeout {
-		st.hard, st.cap = t0+int64(c.timeout*1e9), int64(timeout*1e9)
-	}
+	timeout, own := effectiveTimeout(c.timeout, w.cap), effectiveTimeout(c.timeout, 0)
+	st.start, st.deadline, st.limit, st.capped = t0, t0+int64(timeout*1e9), int64(timeout*1e9), timeout < own
+	st.hard = t0 + int64(sandbox.CaseWall(own)*1e9)
 	w.shm.setRunning(i, t0)
 	o := w.runKind(it, code, probe, c)
 	end := nanotime()
 	secs := float64(end-t0) / 1e9
 	switch {
 	case st.timedOut:
-		o.verdict, o.detail, o.status = fitness.TimeLimitExceeded, "timed out after "+formatSeconds(timeout)+"s", 0
+		o.verdict, o.detail, o.status = fitness.TimeLimitExceeded, limitDetail(timeout, own, st.capped, st.walled), 0
 	case st.exited >= 0:
 		o.verdict, o.detail, o.status = fitness.RuntimeError, fmt.Sprintf("exited with status %d", st.exited), 0
 	case st.memory:

@@ -77,8 +77,12 @@
 // deadline, os._exit, memory). A test-file case's verdict is the worker's:
 // the test's asserts run next to the candidate. pytest.skip() fails a
 // case (under gpython, whose exceptions cannot be subclassed, it is an
-// error). The engine bounds a candidate's wall time in all (the sum of its
-// cases' timeouts, 50 ms a case and 5 s) besides each case's deadline.
+// error). A case's limit is CPU time, with a wall backstop for a case that
+// sleeps or waits, as under the cpython engine (sandbox.CaseWall): the
+// worker's probes check it, and from outside the engine reads the
+// worker's CPU clock and the time its threads waited for a CPU
+// (proc.watch). The engine bounds a candidate's wall time in all (twice
+// the sum of its cases' backstops and 5 s) besides.
 //
 // A candidate reaches files only through open(), os.listdir, os.mkdir,
 // os.makedirs and glob.glob, and the worker lets it use its working
@@ -99,7 +103,7 @@
 // the heap. Past a limit it raises an exception that every later probe
 // raises again. What no probe sees (a loop inside a built-in, one huge
 // allocation, recursion through a lambda) ends with the engine killing the
-// worker at the deadline, or with the worker's death: the running case
+// worker at its limit, or with the worker's death: the running case
 // gets TIME_LIMIT_EXCEEDED, MEMORY_LIMIT_EXCEEDED or RUNTIME_ERROR, and the
 // remaining cases run on a fresh worker.
 //

@@ -141,15 +141,16 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		e.grace = 250 * time.Millisecond
 	}
 	// A candidate's wall time in all, kept here where nothing in the
-	// sandbox can extend it (as the cpython engine does): the sum of its
-	// cases' timeouts, 50 ms a case and 5 s. The engine enforces each
-	// case's deadline from outside already; this bounds whatever else a
-	// worker could make it wait for.
+	// sandbox can extend it (as the cpython engine does): twice the sum
+	// of its cases' backstops (sandbox.CaseWall: a loaded machine
+	// stretches a case's wall time by what it waits for a CPU) and 5 s.
+	// The engine enforces each case's deadline from outside already; this
+	// bounds whatever else a worker could make it wait for.
 	e.bound = cfg.bound
 	if e.bound <= 0 {
 		e.bound = 5 * time.Second
 		for _, c := range opts.Suite.Cases {
-			e.bound += time.Duration(c.Timeout*float64(time.Second)) + 50*time.Millisecond
+			e.bound += time.Duration(2 * sandbox.CaseWall(effectiveTimeout(c.Timeout, 0)) * float64(time.Second))
 		}
 	}
 	if e.files, err = sandbox.HelperFiles(opts.Target, opts.Suite); err != nil {
@@ -427,23 +428,7 @@ func (r *results) next(i int) int {
 	return i
 }
 
-// deadline is how long case i may run, in nanoseconds from its start,
-// before its worker is killed from outside: its timeout, capped by cap
-// (seconds, 0 for none), and a grace for the worker to notice its deadline
-// at a probe and report it itself. Under a search's cap the grace is a few
-// times the cap, not the full grace: a candidate stuck where no probe runs
-// (one long builtin call: a huge power, a string repeated a billion
-// times) would otherwise hold its worker for the suite's timeout.
-func (e *Engine) deadline(i int, cap float64) int64 {
-	t := effectiveTimeout(e.cases[i].Timeout, cap)
-	grace := e.grace
-	if cap > 0 {
-		grace = min(grace, capGrace+time.Duration(4*cap*float64(time.Second)))
-	}
-	return int64(t*1e9) + int64(grace)
-}
-
-// capGrace is the least grace of a capped case (deadline).
+// capGrace is the least grace of a capped case (proc.watch).
 const capGrace = 20 * time.Millisecond
 
 // evaluate runs a candidate's cases in rng to the end, on as many workers
@@ -501,9 +486,9 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 		if i >= 0 && i < len(e.cases) && !res.got[i] {
 			switch rr.end {
 			case endTimeout:
-				t := effectiveTimeout(e.cases[i].Timeout, cap)
+				t, own := effectiveTimeout(e.cases[i].Timeout, cap), effectiveTimeout(e.cases[i].Timeout, 0)
 				res.out.Results[i] = fitness.Result{Verdict: fitness.TimeLimitExceeded, Seconds: t,
-					Detail: "timed out after " + formatSeconds(t) + "s"}
+					Detail: limitDetail(t, own, t < own, rr.walled)}
 				if flags&runAbandon != 0 {
 					for j := i + 1; j < end; j++ {
 						res.out.Results[j] = fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: notRun}

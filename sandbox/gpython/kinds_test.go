@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"repair/fitness"
+	"repair/internal/testutil/busy"
 	"repair/sandbox"
 )
 
@@ -121,8 +123,8 @@ func TestTimeoutCap(t *testing.T) {
 		abandon bool
 		want    []brief
 	}{
-		{"cap", false, []brief{{P, ""}, {TLE, "timed out after 0.3s"}, {P, ""}, {TLE, "timed out after 0.3s"}, {P, ""}}},
-		{"abandon", true, []brief{{P, ""}, {TLE, "timed out after 0.3s"}, {TLE, notRun}, {TLE, notRun}, {TLE, notRun}}},
+		{"cap", false, []brief{{P, ""}, {TLE, "timed out after 0.3s of CPU time (the search's cap)"}, {P, ""}, {TLE, "timed out after 0.3s of CPU time (the search's cap)"}, {P, ""}}},
+		{"abandon", true, []brief{{P, ""}, {TLE, "timed out after 0.3s of CPU time (the search's cap)"}, {TLE, notRun}, {TLE, notRun}, {TLE, notRun}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,7 +146,7 @@ func TestTimeoutCap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []brief{{P, ""}, {TLE, "timed out after 0.3s"}, {TLE, notRun}}
+		want := []brief{{P, ""}, {TLE, "timed out after 0.3s of CPU time (the search's cap)"}, {TLE, notRun}}
 		if diff := cmp.Diff(want, briefs(out)); diff != "" {
 			t.Errorf("mismatch (-want +got):\n%s", diff)
 		}
@@ -171,7 +173,7 @@ func TestCapKillsBuiltinLoop(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the capped case was not stopped: %v", err)
 	}
-	want := []brief{{fitness.TimeLimitExceeded, "timed out after 0.01s"}}
+	want := []brief{{fitness.TimeLimitExceeded, "timed out after 0.01s of CPU time (the search's cap)"}}
 	if diff := cmp.Diff(want, briefs(out)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
@@ -303,4 +305,27 @@ func firstProc(e *Engine) *proc {
 		return p
 	}
 	return nil
+}
+
+// TestCaseTimeLimitsLoaded: a case's limit is CPU time, as under the
+// cpython engine: one that uses a fraction of its limit passes however
+// long the machine makes it wait for a CPU (eight loops per CPU stretch
+// its wall time well past the limit), one that loops is stopped at its
+// limit.
+func TestCaseTimeLimitsLoaded(t *testing.T) {
+	busy.Loops(t, 8*runtime.NumCPU())
+	// 100,000 rounds: a few hundredths of a second of CPU time.
+	const src = "def f(x):\n    if x:\n        while True:\n            pass\n    n = 0\n    for i in range(100000):\n        n += i\n    return 1\n"
+	work, loops := call("f", "[0]", "1"), call("f", "[1]", "1")
+	work.Timeout, loops.Timeout = 0.3, 0.3
+	e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: []fitness.Case{work, loops}}, Target: target(t, "cand.py", nil)}, config{})
+	out, err := e.Run(context.Background(), []byte(src), sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []brief{{fitness.Passed, ""}, {fitness.TimeLimitExceeded, "timed out after 0.3s of CPU time (--case-timeout raises the limit)"}}
+	if diff := cmp.Diff(want, briefs(out)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	t.Logf("the case that works took %.2fs of wall time", out.Results[0].Seconds)
 }

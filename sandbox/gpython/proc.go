@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -221,6 +222,99 @@ type runResult struct {
 	err     error
 	noProbe bool
 	partial bool // compiled partially (partial.go)
+	walled  bool // endTimeout: at the wall backstop, not the limit of CPU time
+}
+
+// caseWatch is the engine's watch over the running case from outside the
+// worker, for a case stuck where no probe runs (one long builtin call, a
+// sleep): the worker's CPU time against the case's limit, read on the
+// worker's CPU clock when the case could have used it, and the wall
+// backstop of its own timeout (sandbox.CaseWall), moved by the time the
+// worker's threads waited for a CPU. The shim execs the worker, so its
+// process is the one the engine started.
+type caseWatch struct {
+	i                 int
+	t0                int64 // nanotime: the case's start, as the worker wrote it
+	limit, grace      int64 // ns
+	backstop          int64 // nanotime
+	obs, cpu0, delay0 int64 // nanotime of the first look, the worker's CPU time and run delay then
+	killAt            int64 // nanotime
+	cpuOK, walled     bool
+}
+
+// watch starts watching case i, started at t0, under cap (seconds, 0 for
+// none).
+func (p *proc) watch(e *Engine, i int, t0 int64, cap float64) caseWatch {
+	own := effectiveTimeout(e.cases[i].Timeout, 0)
+	t := effectiveTimeout(own, cap)
+	grace := int64(e.grace)
+	if t < own {
+		grace = min(grace, int64(capGrace+time.Duration(4*cap*float64(time.Second))))
+	}
+	w := caseWatch{i: i, t0: t0, limit: int64(t * 1e9), grace: grace, obs: nanotime()}
+	w.backstop = t0 + int64(sandbox.CaseWall(own)*1e9) + grace
+	w.cpu0, w.cpuOK = processCPUOf(p.cmd.Process.Pid)
+	w.delay0 = runDelayOf(p.cmd.Process.Pid)
+	w.killAt = min(t0+w.limit+grace, w.backstop)
+	return w
+}
+
+// extend reports whether the case may go on at now, past killAt, and
+// moves killAt: it has not used its limit of CPU time and is within its
+// backstop.
+func (w *caseWatch) extend(pid int, now int64) bool {
+	if now >= w.backstop {
+		d := runDelayOf(pid)
+		if d-w.delay0 <= int64(500*time.Microsecond) {
+			w.walled = true
+			return false
+		}
+		w.backstop += d - w.delay0
+		w.delay0 = d
+	}
+	cpu, ok := processCPUOf(pid)
+	if !ok || !w.cpuOK {
+		return false
+	}
+	used := cpu - w.cpu0 + (w.obs - w.t0)
+	if used >= w.limit {
+		return false
+	}
+	w.killAt = min(now+w.limit-used+w.grace, w.backstop)
+	return true
+}
+
+// processCPUOf is the CPU time of process pid in nanoseconds, read on its
+// CPU clock (clock_getcpuclockid(3): CPUCLOCK_SCHED of the whole process).
+func processCPUOf(pid int) (int64, bool) {
+	var ts unix.Timespec
+	if unix.ClockGettime(int32(((^pid)<<3)|2), &ts) != nil {
+		return 0, false
+	}
+	return ts.Nano(), true
+}
+
+// runDelayOf is the time the threads of process pid have waited for a
+// CPU, in nanoseconds (Linux schedstat), or 0.
+func runDelayOf(pid int) int64 {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var sum int64
+	for _, t := range tasks {
+		data, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(data)); len(f) >= 2 {
+			if n, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				sum += n
+			}
+		}
+	}
+	return sum
 }
 
 // run sends a candidate (cases start..end-1 of its range first..end-1) and
@@ -248,6 +342,7 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 	}
 	lastProgress := time.Now()
 	lastCase := -1
+	w := caseWatch{i: -1}
 	for {
 		wake := time.Now().Add(e.poll)
 		if wake.After(bound) {
@@ -257,8 +352,10 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 			if i != lastCase {
 				lastCase, lastProgress = i, time.Now()
 			}
-			limit := monoTime(t0 + e.deadline(i, cap))
-			if limit.Before(wake) {
+			if i != w.i || t0 != w.t0 {
+				w = p.watch(e, i, t0, cap)
+			}
+			if limit := monoTime(w.killAt); limit.Before(wake) {
 				wake = limit
 			}
 		}
@@ -276,11 +373,13 @@ func (p *proc) run(ctx context.Context, e *Engine, src []byte, flags byte, start
 				return runResult{end: endOverBound, running: i}
 			}
 			i, t0 := p.shm.running()
-			if i >= 0 && i < len(e.cases) && nanotime() >= t0+e.deadline(i, cap) {
-				p.kill()
-				p.collect(res)
-				p.unmap()
-				return runResult{end: endTimeout, running: i}
+			if i >= 0 && i < len(e.cases) && i == w.i && t0 == w.t0 {
+				if now := nanotime(); now >= w.killAt && !w.extend(p.cmd.Process.Pid, now) {
+					p.kill()
+					p.collect(res)
+					p.unmap()
+					return runResult{end: endTimeout, running: i, walled: w.walled}
+				}
 			}
 			if i != lastCase {
 				lastCase, lastProgress = i, time.Now()

@@ -14,7 +14,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
 	"strings"
+	"time"
 	_ "unsafe" // go:linkname
 
 	"github.com/go-python/gpython/py"
@@ -134,11 +136,14 @@ type worker struct {
 // caseState is what the probes of the running case read and write.
 type caseState struct {
 	start    int64 // nanotime
-	deadline int64 // nanotime: the timeout, or the cap (maybe extended)
-	hard     int64 // nanotime: the case's own timeout when the cap is shorter, else 0
-	cap      int64 // ns
+	deadline int64 // nanotime: when the case could have used its limit (maybe extended)
+	hard     int64 // nanotime: the wall backstop (sandbox.CaseWall of its own timeout), moved by the run delay
+	limit    int64 // ns of CPU time: its timeout, or the search's cap below it
+	capped   bool  // limit is the search's cap
 	obs      int64 // nanotime of the first look at the CPU clock, 0 before
 	cpuObs   int64 // the process's CPU time then
+	delayObs int64 // the time its threads had waited for a CPU then
+	walled   bool  // the backstop, not the CPU time, ended it
 	steps    uint64
 	cov      []bool // executed lines, when coverage is on
 	stop     error  // once set, every probe raises it again
@@ -366,27 +371,57 @@ func (w *worker) probeFn(self py.Object, args py.Tuple) (py.Object, error) {
 	return py.None, nil
 }
 
-// expired reports whether the case ran past its deadline. Under a cap the
-// deadline counts CPU time, as the cpython engine's does: a case the
-// machine starved gets the time it did not have (up to its own timeout),
-// the wall time before the first look at the CPU clock counting as used.
+// expired reports whether the case ran past its limit. The limit counts
+// CPU time, as the cpython engine's does (sandbox.CaseWall): a case the
+// machine starved gets the time it did not have, the wall time before the
+// first look at the CPU clock counting as used. A case that sleeps or
+// waits stops at the wall backstop, which the time the worker's threads
+// waited for a CPU moves.
 func (st *caseState) expired() bool {
 	now := nanotime()
-	if st.hard != 0 && st.obs == 0 {
-		st.obs, st.cpuObs = now, processCPU()
+	if st.obs == 0 {
+		st.obs, st.cpuObs, st.delayObs = now, processCPU(), runDelay()
 	}
 	if now <= st.deadline {
 		return false
 	}
-	if st.hard == 0 || now >= st.hard {
-		return true
-	}
 	used := processCPU() - st.cpuObs + (st.obs - st.start)
-	if used >= st.cap*8/10 {
+	if used >= st.limit*99/100 {
 		return true
 	}
-	st.deadline = min(st.hard, now+st.cap-used)
+	if now >= st.hard {
+		d := runDelay()
+		if d-st.delayObs <= int64(500*time.Microsecond) {
+			st.walled = true
+			return true
+		}
+		st.hard += d - st.delayObs
+		st.delayObs = d
+	}
+	st.deadline = min(st.hard, now+st.limit-used)
 	return false
+}
+
+// runDelay is the time this process's threads have waited for a CPU, in
+// nanoseconds (Linux schedstat), or 0.
+func runDelay() int64 {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return 0
+	}
+	var sum int64
+	for _, t := range tasks {
+		data, err := os.ReadFile("/proc/self/task/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(data)); len(f) >= 2 {
+			if n, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				sum += n
+			}
+		}
+	}
+	return sum
 }
 
 // processCPU is the CPU time of this process in nanoseconds.
