@@ -341,9 +341,8 @@ class Manager:
                         # the header, has written the case but not yet its
                         # start (still the reset value). Look again soon.
                         seen = None
-                        deadline = monotonic() + 0.001
-                        continue
-                    if 0 <= cur < n:
+                        deadline = min(monotonic() + 0.001, cpu_end, wall_end)
+                    elif 0 <= cur < n:
                         # The child writes the header: a start in the
                         # future would put the deadline off.
                         started = True
@@ -372,7 +371,8 @@ class Manager:
                         wall_secs, wall_kind = WALL_FACTOR * lim + WALL_SLACK, "setupwall"
                         wall_end = now + wall_secs
                         delay0 = run_delay(pid)
-                    deadline = min(cpu_end, wall_end)
+                    if seen is not None:
+                        deadline = min(cpu_end, wall_end)
             now = monotonic()
             if how == "exit" and now >= deadline:
                 if unpack(shm, 0) != seen:
