@@ -454,7 +454,7 @@ func (st *search) judge() error {
 // searchRun are the engine options of candidates during the search.
 func (st *search) searchRun() sandbox.RunOptions {
 	return sandbox.RunOptions{Timeout: st.result.SearchTimeout, AbandonAfterTimeout: true, Lenient: st.opts.Lenient,
-		WallCaps: st.walls}
+		WallCaps: st.walls, CPUCaps: st.cpus}
 }
 
 // runCandidate runs a candidate of the search, src with change ch: only

@@ -74,6 +74,7 @@ type search struct {
 
 	sel   *selector // test selection and partial re-execution (nil: every case runs, compiled whole)
 	walls []float64 // the search's wall caps of the cases
+	cpus  []float64 // the search's caps of the cases' CPU time, or nil (cpuCaps)
 
 	casesRun, casesSkipped atomic.Int64
 }
@@ -233,6 +234,11 @@ func newSearch(ctx context.Context, p *program.Program, prepared *mutate.Context
 	if err != nil {
 		return nil, err
 	}
+	var cpus []float64
+	if opts.SearchTimeout == 0 {
+		// The calibrated cap: each passing case's own below it.
+		cpus = cpuCaps(res.Original, res.SearchTimeout)
+	}
 	return &search{
 		opts: opts, prog: p, suite: s, run: run, log: log,
 		cache:  fitness.NewCache(sc, 0),
@@ -246,6 +252,7 @@ func newSearch(ctx context.Context, p *program.Program, prepared *mutate.Context
 		outer:  ctx, delivered: map[fitness.Key]bool{}, judged: map[fitness.Key]*fitness.Outcome{},
 		sel:   sel,
 		walls: wallCaps(res.Original),
+		cpus:  cpus,
 	}, nil
 }
 

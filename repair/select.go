@@ -5,6 +5,7 @@ package repair
 
 import (
 	"math"
+	"time"
 
 	"repair/fitness"
 	"repair/localize"
@@ -141,6 +142,41 @@ func wallCaps(orig *fitness.Outcome) []float64 {
 		if r.Verdict != fitness.TimeLimitExceeded && r.Seconds >= 0 && !math.IsInf(r.Seconds, 0) {
 			caps[i] = WallCapFactor*r.Seconds + WallCapSlack
 		}
+	}
+	return caps
+}
+
+// CPUCapFactor and CPUCapFloor make the search's cap of the CPU time of a
+// case the original passes from the original's time for it: factor ×
+// time, at least the floor (a fix may do more than the original did, and
+// a few milliseconds are noise), and never above the cap of every case
+// (calibrate: ten times the slowest case). On a suite whose slowest test
+// takes a second, a candidate that loops on a quick one stops after a
+// tenth of a second, not ten seconds. A case the original fails keeps
+// the cap of every case: its time says little of a fix's, which may
+// compute where the original failed at once.
+const (
+	CPUCapFactor = 10
+	CPUCapFloor  = 0.05 // seconds
+)
+
+// cpuCaps are the search's caps of the cases' CPU time
+// (sandbox.RunOptions.CPUCaps) from the original's run orig, under the cap
+// of every case, global; nil when none is below it.
+func cpuCaps(orig *fitness.Outcome, global time.Duration) []float64 {
+	g := global.Seconds()
+	caps := make([]float64, len(orig.Results))
+	below := false
+	for i, r := range orig.Results {
+		if r.Verdict != fitness.Passed || !(r.Seconds >= 0) || math.IsInf(r.Seconds, 0) {
+			continue
+		}
+		if c := max(CPUCapFactor*r.Seconds, CPUCapFloor); c < g {
+			caps[i], below = c, true
+		}
+	}
+	if !below {
+		return nil
 	}
 	return caps
 }

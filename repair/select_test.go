@@ -275,3 +275,29 @@ func TestSelectionSameSearch(t *testing.T) {
 		})
 	}
 }
+
+// TestCPUCaps: the search caps a passing case's CPU time at ten times
+// the original's time for it, at least 50 ms, and only below the cap of
+// every case; a failing case keeps the cap of every case.
+func TestCPUCaps(t *testing.T) {
+	pass := func(secs float64) fitness.Result { return fitness.Result{Verdict: fitness.Passed, Seconds: secs} }
+	fail := func(secs float64) fitness.Result { return fitness.Result{Verdict: fitness.WrongAnswer, Seconds: secs} }
+	for _, tc := range []struct {
+		name    string
+		results []fitness.Result
+		global  time.Duration
+		want    []float64
+	}{
+		{"a quick case under a slow one", []fitness.Result{pass(0.02), pass(1), fail(0.001)}, 10 * time.Second, []float64{0.2, 0, 0}},
+		{"the floor", []fitness.Result{pass(0.0001), pass(0.5)}, 5 * time.Second, []float64{0.05, 0}},
+		{"none below the cap of every case", []fitness.Result{pass(0.001), pass(0.002)}, 20 * time.Millisecond, nil},
+		{"a timed-out case", []fitness.Result{{Verdict: fitness.TimeLimitExceeded, Seconds: 2}, pass(0.01)}, time.Second, []float64{0, 0.1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := cpuCaps(&fitness.Outcome{Results: tc.results}, tc.global)
+			if diff := cmp.Diff(tc.want, got, cmp.Comparer(func(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 })); diff != "" {
+				t.Errorf("caps (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -71,6 +71,12 @@ type RunOptions struct {
 	// that sleeps or waits stops soon. Engines that cannot (gpython,
 	// remote) ignore them.
 	WallCaps []float64
+	// CPUCaps, with WallCaps (one per case, in seconds; 0 for none), cap
+	// each case's CPU time below Timeout's cap: the search derives them
+	// from the original's run, a case's own time times a factor, so that
+	// a candidate that loops on a quick case stops soon. Engines that
+	// cannot (gpython, remote) use Timeout's cap alone.
+	CPUCaps []float64
 	// Lenient, when not nil, runs the candidate leniently (package
 	// lenient): what it misses gets a value of the plan's class, and each
 	// Result lists its Injections. Engines that cannot inject (gpython)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"repair/fitness"
 	"repair/internal/testutil/busy"
@@ -95,6 +96,43 @@ func TestPytestSetupLimit(t *testing.T) {
 			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: filepath.Join(dir, "heavy.py"), Python: py.Path},
 				config{setupCPU: 1})
 			out, err := e.Run(context.Background(), []byte(tc.src), sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := briefs(out); !slices.Equal(got, tc.want) {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCPUCaps: the search's caps of each case's CPU time
+// (RunOptions.CPUCaps) stop a loop on a quick case at that case's cap,
+// below the cap of every case (RunOptions.Timeout); a case without one
+// keeps the cap of every case.
+func TestCPUCaps(t *testing.T) {
+	python(t)
+	const src = "def f(x):\n    while x:\n        pass\n    return x\n"
+	cases := []fitness.Case{call("f", "[1]", "1"), call("f", "[0]", "0"), call("f", "[2]", "2")}
+	e := newTestEngine(t, sandbox.Options{Suite: &fitness.Suite{MemoryMB: 256, Cases: cases}, Target: target(t, "cand.py", nil)}, config{})
+	walls := []float64{0, 0, 0}
+	for _, tc := range []struct {
+		name string
+		cpus []float64
+		want []brief
+	}{
+		{"each case's", []float64{0.05, 0.05, 0.08},
+			[]brief{{fitness.TimeLimitExceeded, "timed out after 0.05s of CPU time (the search's cap)"}, {fitness.Passed, ""},
+				{fitness.TimeLimitExceeded, "timed out after 0.08s of CPU time (the search's cap)"}}},
+		{"none for a case", []float64{0.05, 0.05, 0},
+			[]brief{{fitness.TimeLimitExceeded, "timed out after 0.05s of CPU time (the search's cap)"}, {fitness.Passed, ""},
+				{fitness.TimeLimitExceeded, "timed out after 0.3s of CPU time (the search's cap)"}}},
+		{"above the cap of every case", []float64{1, 1, 1},
+			[]brief{{fitness.TimeLimitExceeded, "timed out after 0.3s of CPU time (the search's cap)"}, {fitness.Passed, ""},
+				{fitness.TimeLimitExceeded, "timed out after 0.3s of CPU time (the search's cap)"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := e.Run(context.Background(), []byte(src), sandbox.RunOptions{Timeout: 300 * time.Millisecond, WallCaps: walls, CPUCaps: tc.cpus})
 			if err != nil {
 				t.Fatal(err)
 			}

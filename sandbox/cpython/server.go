@@ -197,6 +197,7 @@ type server struct {
 	memo *fitness.Memo // the verdicts of the observations last judged, per case
 
 	walls *float64 // the wall caps the server has (msgWall): the first of RunOptions.WallCaps
+	cpus  *float64 // and its CPU caps: the first of RunOptions.CPUCaps (nil: none)
 
 	// buf is the payload of the last message run received, kept for the
 	// next (every reader of a payload copies what it keeps): a chunk of
@@ -588,11 +589,21 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 	})
 	defer stop()
 	if len(opts.WallCaps) == e.nCases && e.nCases > 0 {
-		if &opts.WallCaps[0] != s.walls {
-			// The wall caps, once per server and set of caps.
-			caps := make([]byte, 0, wallSize*len(opts.WallCaps))
+		var cpus *float64
+		if len(opts.CPUCaps) == e.nCases {
+			cpus = &opts.CPUCaps[0]
+		}
+		if &opts.WallCaps[0] != s.walls || cpus != s.cpus {
+			// The wall caps, then the CPU caps when there are, once per
+			// server and set of caps.
+			caps := make([]byte, 0, 2*wallSize*len(opts.WallCaps))
 			for _, w := range opts.WallCaps {
 				caps = binary.LittleEndian.AppendUint64(caps, math.Float64bits(w))
+			}
+			if cpus != nil {
+				for _, c := range opts.CPUCaps {
+					caps = binary.LittleEndian.AppendUint64(caps, math.Float64bits(c))
+				}
 			}
 			if err := s.send(msgWall, nil, caps, e.watchdog); err != nil {
 				if ctx.Err() != nil {
@@ -600,7 +611,7 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 				}
 				return fmt.Errorf("%w: sending the wall caps: %v", errBroken, err)
 			}
-			s.walls = &opts.WallCaps[0]
+			s.walls, s.cpus = &opts.WallCaps[0], cpus
 		}
 		flags[0] |= runWall
 	}

@@ -190,7 +190,10 @@ class Manager:
         self.cap = 0.0
         self.abandon = False
         self.walls = ()  # the wall caps of the cases (MSG_WALL)
+        self.cpus = ()  # the caps of the cases' CPU time (MSG_WALL's second half), or ()
+        self.cpus_min = 0.0  # the least of them above 0 (0: none)
         self.wall = ()  # of the running candidate: walls, or () without RUN_WALL
+        self.cpu = ()  # of the running candidate: cpus, or () without RUN_WALL
         self.killed = ("cpu", 0.0)  # the limit that ended the child killed last: its kind and seconds
         # Why the next candidate finds no child waiting (FORK_*), the
         # candidates the running child has served, and of the current
@@ -349,8 +352,11 @@ class Manager:
                         t0 = min(t0, monotonic())
                         t = cases[cur].timeout
                         lim, cpu_kind = t, "cpu"
-                        if 0 < cap < t:
-                            lim, cpu_kind = cap, "cap"
+                        c = self.cpu[cur] if self.cpu else 0.0
+                        if not 0 < c < cap:
+                            c = cap  # the search's cap of every case, when it has none of its own below that
+                        if 0 < c < t:
+                            lim, cpu_kind = c, "cap"
                         cpu0 = cpu_seconds(pid)
                         cpu_end = t0 + lim if lim > 0 else inf
                         wall_secs, wall_kind = WALL_FACTOR * t + WALL_SLACK, "wall"
@@ -412,9 +418,9 @@ class Manager:
                 # it): give up on this server.
                 raise EOFError("the forker did not reap a killed child in %gs" % FORKER_WAIT)
             wait = HEARTBEAT if how == "timeout" else min(deadline - now, LOOK)
-            if cap > 0 and how == "exit":
-                # Look at the running case often enough to hold the cap.
-                wait = min(wait, cap / 2)
+            if how == "exit" and (cap > 0 or self.cpu):
+                # Look at the running case often enough to hold the caps.
+                wait = min(wait, min(c for c in (cap, self.cpus_min if self.cpu else 0.0) if c > 0) / 2)
             ready = self.poller.poll(int(wait * 1000) + 1)
             for fd, _ in ready:
                 if fd == self.from_forker:
@@ -653,6 +659,7 @@ class Manager:
                 (self.cap,) = CAP.unpack_from(payload, 1)
                 self.abandon = bool(flags & RUN_ABANDON)
                 self.wall = self.walls if flags & RUN_WALL else ()
+                self.cpu = self.cpus if flags & RUN_WALL else ()
                 off = 1 + CAP.size
                 first, end = 0, None
                 if flags & RUN_RANGE:
@@ -690,9 +697,14 @@ class Manager:
                         partial.warm(REUSE)
             elif kind == MSG_WALL:
                 k = len(payload) // WALL.size
-                self.walls = tuple(WALL.unpack_from(payload, j * WALL.size)[0] for j in range(k))
-                if len(self.walls) != len(self.cases):
-                    raise ValueError("%d wall caps for %d cases" % (len(self.walls), len(self.cases)))
+                caps = tuple(WALL.unpack_from(payload, j * WALL.size)[0] for j in range(k))
+                n = len(self.cases)
+                if k != n and k != 2 * n:
+                    raise ValueError("%d caps for %d cases" % (k, n))
+                # The wall caps, then (when twice as many) the caps of
+                # the cases' CPU time.
+                self.walls, self.cpus = caps[:n], caps[n:]
+                self.cpus_min = min([c for c in self.cpus if c > 0] or [0.0])
             elif kind == MSG_QUIT:
                 return
             else:
