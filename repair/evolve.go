@@ -66,6 +66,7 @@ func (st *search) explore(ctx context.Context) error {
 	// on the other.
 	st.stopGuard = st.startGuard(ctx)
 	err := st.evolve(sctx)
+	st.sayFlaky(err == nil || ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded))
 	res.SearchTime = time.Since(st.start) - res.ReduceTime - res.GuardTime
 	res.Evaluations = st.evals
 	res.Cache = st.cache.Stats()
@@ -261,6 +262,10 @@ func (st *search) evaluate(ctx context.Context, pop []individual, next func(i in
 					return err
 				}
 				ind.fit = e.Score
+				if ind.fit < 1 && passesVerdicts(e, st.leftOut) {
+					// It fails only cases left out since it ran.
+					ind.fit = 1
+				}
 				if found != nil && ind.fit == 1 {
 					ind.held = true
 					pause.hold(i)
@@ -437,9 +442,10 @@ type judgement struct {
 	o   *fitness.Outcome
 }
 
-// judge gives the candidates whose validation failed twice alike in the
-// generation just evaluated what their validation saw: in judged (which
-// the search's runs of them return) and in the cache.
+// judge gives the candidates whose validation failed in the generation
+// just evaluated what their validation saw: in judged (which the search's
+// runs of them return) and in the cache. The original's flaky cases found
+// meanwhile are left out from the next generation on (leftOut).
 func (st *search) judge() error {
 	for _, j := range st.rejected {
 		st.judged[j.key] = j.o
@@ -448,6 +454,9 @@ func (st *search) judge() error {
 		}
 	}
 	st.rejected = st.rejected[:0]
+	if st.origFlaky != nil && !slices.Equal(st.leftOut, st.origFlaky) {
+		st.leftOut = slices.Clone(st.origFlaky)
+	}
 	return nil
 }
 
@@ -473,6 +482,7 @@ func (st *search) runCandidate(ctx context.Context, src []byte, ch *program.Chan
 		st.casesRun.Add(int64(len(out.Results) - skipped))
 		st.casesSkipped.Add(int64(skipped))
 		st.sel.merge(out, o.AbandonAfterTimeout)
+		st.neutral(out)
 	}
 	return out, err
 }

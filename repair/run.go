@@ -56,6 +56,14 @@ type search struct {
 	// rejected are the judgements of the generation being evaluated, which
 	// take effect (judged, the cache) when it ends (search.judge).
 	rejected []judgement
+	// flaky marks the cases whose verdict changed on re-runs (a fix's
+	// validation, the original's); origFlaky those whose verdict changed
+	// on the original's runs (checkOriginal, once: origChecked), which no
+	// fix need pass; leftOut is origFlaky as of the generation's start:
+	// those cases count as passed for every candidate (neutral). Nil:
+	// none.
+	flaky, origFlaky, leftOut []bool
+	origChecked               bool
 	// After a suspect fix (guard.Report.Suspect) the search goes on until
 	// graceEvals evaluations or graceTime from start.
 	graceEvals  int
