@@ -456,6 +456,9 @@ func (st *search) judge() error {
 	st.rejected = st.rejected[:0]
 	if st.origFlaky != nil && !slices.Equal(st.leftOut, st.origFlaky) {
 		st.leftOut = slices.Clone(st.origFlaky)
+		// A candidate its validation failed only on those cases may be
+		// delivered now (one delivered already is not: finish).
+		clear(st.fixes)
 	}
 	return nil
 }

@@ -152,26 +152,22 @@ func (st *search) markFlaky(cases []int) {
 
 // checkOriginal runs the original again, once in a search, up to
 // flakyRuns runs in all (its first run, with coverage, counts), with the
-// validation's options: the cases whose verdict changed between them are
-// the original's flaky cases (origFlaky). No fix need pass them, and from
-// the next generation on they count as passed for every candidate
-// (leftOut). When every case the original fails is one of them, nothing
-// is left to repair: an inputerr error.
+// validation's options (again): the cases whose verdict changed between
+// them are the original's flaky cases (origFlaky). No fix need pass them,
+// and from the next generation on they count as passed for every
+// candidate (leftOut). When every case the original fails is one of
+// them, nothing is left to repair: an inputerr error.
 func (st *search) checkOriginal(ctx context.Context) error {
 	if st.origChecked {
 		return nil
 	}
+	whole, err := st.again.runs(ctx, nil)
+	if err != nil {
+		return err
+	}
 	runs := []*fitness.Outcome{st.result.Original}
-	for len(runs) < flakyRuns {
-		o, err := runOriginal(ctx, st.run, st.prog.Src, len(st.suite.Cases), st.opts.Workers,
-			sandbox.RunOptions{Lenient: st.opts.Lenient, Validate: true})
-		if err != nil {
-			return fmt.Errorf("run the original program again: %w", err)
-		}
-		if o.CompileError != "" {
-			return fmt.Errorf("run the original program again: it does not compile now: %s", o.CompileError)
-		}
-		runs = append(runs, o)
+	for _, o := range whole[1:] {
+		runs = append(runs, st.cut(o))
 	}
 	st.origChecked = true
 	judged, changed, err := judgeRuns(runs, nil)

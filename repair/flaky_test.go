@@ -250,3 +250,51 @@ func TestFlakyNothingLeft(t *testing.T) {
 		t.Fatalf("err = %v, want the input error %q", err, want)
 	}
 }
+
+// TestFlakyFromTheCheck: when the check of the original (the parity check
+// with plain pytest) runs it again, the search takes those runs: a case
+// whose verdict changed there is left out from the start, and the
+// original does not run again.
+func TestFlakyFromTheCheck(t *testing.T) {
+	p := parseMiddle(t)
+	var mu sync.Mutex
+	origRuns := 0
+	orig := func(k int, o *fitness.Outcome) {
+		mu.Lock()
+		origRuns++
+		mu.Unlock()
+		failOn(0, 2)(k, o)
+	}
+	opts := Defaults()
+	opts.Seed, opts.Workers, opts.Generations = 1, 2, 15
+	var changed []int
+	opts.CheckOriginal = func(ctx context.Context, first *fitness.Outcome, again func(context.Context) ([]*fitness.Outcome, error)) ([]int, error) {
+		for range 2 { // a second call returns the same runs
+			runs, err := again(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if len(runs) != flakyRuns || runs[0] != first {
+				t.Fatalf("%d runs, the first the check's: %v; want %d", len(runs), runs[0] == first, flakyRuns)
+			}
+			_, changed, err = judgeRuns(runs, nil)
+			if err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	}
+	res, err := Run(context.Background(), p, fakeSuite(10), flakyRunner(p.Src, orig, nil), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(changed, []int{0}) || !slices.Equal(res.FlakyOriginal, []int{0}) || !slices.Equal(res.Flaky, []int{0}) {
+		t.Errorf("the check saw %v change; FlakyOriginal %v, Flaky %v: want [0] each", changed, res.FlakyOriginal, res.Flaky)
+	}
+	if origRuns != flakyRuns-1 {
+		t.Errorf("the original ran again %d times, want %d", origRuns, flakyRuns-1)
+	}
+	if len(res.Fixes) != 1 {
+		t.Errorf("%d fixes (stopped: %s), want 1", len(res.Fixes), res.StopReason)
+	}
+}

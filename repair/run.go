@@ -64,6 +64,8 @@ type search struct {
 	// none.
 	flaky, origFlaky, leftOut []bool
 	origChecked               bool
+	again                     *again                                  // the original's runs again, on the whole suite
+	cut                       func(*fitness.Outcome) *fitness.Outcome // a whole suite's outcome on the search's
 	// After a suspect fix (guard.Report.Suspect) the search goes on until
 	// graceEvals evaluations or graceTime from start.
 	graceEvals  int
@@ -129,7 +131,8 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}()
 
 	// The original program, with coverage.
-	orig, sub, err := original(ctx, p, s, run, opts)
+	ag := &again{run: run, src: p.Src, n: len(s.Cases), workers: opts.Workers, lenient: opts.Lenient}
+	orig, sub, err := original(ctx, p, s, run, opts, ag)
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +184,18 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 	st.guardEarly = early
 	st.verifyReady, st.verifyWrap = verifyReady, verifyWrap
+	st.again, st.cut = ag, func(o *fitness.Outcome) *fitness.Outcome { return o }
+	if sub != nil {
+		st.cut = sub.outcome
+	}
+	if ag.got != nil {
+		// The check of the original ran it again (a difference with
+		// plain pytest): its flaky cases are out from the start.
+		if err := st.checkOriginal(ctx); err != nil {
+			return nil, err
+		}
+		st.leftOut = st.origFlaky
+	}
 	defer func() {
 		if st.stopGuard != nil {
 			st.stopGuard()
