@@ -298,3 +298,51 @@ func TestFlakyFromTheCheck(t *testing.T) {
 		t.Errorf("%d fixes (stopped: %s), want 1", len(res.Fixes), res.StopReason)
 	}
 }
+
+// TestFlakyUnderTheCheck: a fix whose run under the check of delivered
+// fixes fails a test its validation passed is refused, unless that test's
+// verdict changes on the original's runs: flaky whatever the code, it is
+// not held against the fix.
+func TestFlakyUnderTheCheck(t *testing.T) {
+	p := parseMiddle(t)
+	for _, tt := range []struct {
+		name       string
+		orig       func(int, *fitness.Outcome)
+		wantFix    bool
+		wantFlaky  []int
+		wantRefuse bool
+	}{
+		{"the original is flaky too", failOn(0, 1), true, []int{0}, false},
+		{"the original is not", nil, false, nil, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := fakeSuite(10)
+			s.TestSource = []byte("def test_x(): ...\n") // the check applies to test files
+			plain := fakeRunner(nil)
+			opts := Defaults()
+			opts.Seed, opts.Workers, opts.Generations = 1, 2, 10
+			opts.Verify = func(context.Context) (Runner, func(), error) {
+				return func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+					out, err := plain(ctx, src, o)
+					if err == nil && allPassed(out) {
+						out.Results[0] = fitness.Result{Verdict: fitness.WrongAnswer, Detail: "drew badly"}
+					}
+					return out, err
+				}, func() {}, nil
+			}
+			res, err := Run(context.Background(), p, s, flakyRunner(p.Src, tt.orig, nil), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(res.Fixes) > 0; got != tt.wantFix {
+				t.Errorf("fix delivered: %v, want %v (stopped: %s, refused %v)", got, tt.wantFix, res.StopReason, res.Refused)
+			}
+			if got := len(res.Refused) > 0; got != tt.wantRefuse {
+				t.Errorf("refused %v, want some: %v", res.Refused, tt.wantRefuse)
+			}
+			if !slices.Equal(res.FlakyOriginal, tt.wantFlaky) {
+				t.Errorf("FlakyOriginal = %v, want %v", res.FlakyOriginal, tt.wantFlaky)
+			}
+		})
+	}
+}
