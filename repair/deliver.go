@@ -49,7 +49,7 @@ func (st *search) deliver(c individual) (bool, error) {
 		if res.Rejected == 1 {
 			how := "its validation"
 			if rej.runs > 2 {
-				how = fmt.Sprintf("what held in each of its validation's %d runs", rej.runs)
+				how = fmt.Sprintf("its validation on what held in all %d of its runs", rej.runs)
 			}
 			fmt.Fprintf(log, "repair: a candidate that passed the search's runs fails %s (%s); searching on\n", how, firstFailure(st.suite, rej.o))
 		}

@@ -164,7 +164,8 @@ func TestFlakySearch(t *testing.T) {
 			// the original passes it every time.
 			fix:       failOn(0, 1, 3),
 			wantFlaky: []int{0},
-			wantLog:   "repair: 1 test gave different verdicts on re-runs (flaky): c0; judged on what held every time\n",
+			wantLog: "repair: a candidate that passed the search's runs fails its validation on what held in all 3 of its runs (c0: WRONG_ANSWER); searching on\n" +
+				"repair: 1 test gave different verdicts on re-runs (flaky): c0; judged on what held every time\n",
 		},
 		{
 			name:          "the original is flaky too",
