@@ -66,6 +66,13 @@ func (st *search) explore(ctx context.Context) error {
 	// on the other.
 	st.stopGuard = st.startGuard(ctx)
 	err := st.evolve(sctx)
+	if len(res.Fixes) == 0 && ctx.Err() == nil && (err == nil || errors.Is(err, context.DeadlineExceeded)) {
+		// No fix within the budget: its best may fail only the original's
+		// flaky cases (delivering it outlasts the time budget).
+		if _, rerr := st.rescue(res.Generations - 1); rerr != nil {
+			return rerr
+		}
+	}
 	st.sayFlaky(err == nil || ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded))
 	res.SearchTime = time.Since(st.start) - res.ReduceTime - res.GuardTime
 	res.Evaluations = st.evals
@@ -164,6 +171,18 @@ func (st *search) evolve(ctx context.Context) error {
 			// edits, then random mutants), the other half keeps the best.
 			flat = 0
 			st.result.Restarts++
+			if st.result.Restarts == 1 {
+				// Stalled: its best may fail only the original's flaky
+				// cases.
+				stop, err := st.rescue(gen)
+				if err != nil {
+					return err
+				}
+				if stop {
+					st.result.StopReason = "found"
+					return nil
+				}
+			}
 			for i := len(cands) / 2; i < len(cands); i++ {
 				if ind, ok := st.immigrant(); ok {
 					cands[i] = ind

@@ -239,3 +239,54 @@ func (st *search) sayFlaky(say bool) {
 	}
 	fmt.Fprintln(st.log, line)
 }
+
+// rescue delivers the search's best candidate when it fails only cases
+// flaky on the original, for a search that found no fix (stalled, or out
+// of budget): a flaky case the original failed in its first run, which no
+// candidate's edits reach, keeps the original's verdict in every
+// candidate's run (test selection), so none is ever plausible and no
+// validation ever runs the original again. When the best candidate
+// passes some case the original failed and fails none it passed, the
+// original runs again (checkOriginal), and the best is delivered when
+// what it fails is flaky there. It reports, as deliver does, whether the
+// search may stop.
+func (st *search) rescue(gen int) (bool, error) {
+	res := st.result
+	if len(res.Fixes) > 0 || res.Best == nil {
+		return false, nil
+	}
+	src, ch := st.prog.RenderChange(res.Best)
+	k := st.keyOf(src, &ch)
+	e, ok := st.cache.Get(k)
+	if !ok || st.fixes[k] || !progress(e, res.Original) {
+		return false, nil
+	}
+	if err := st.checkOriginal(st.outer); err != nil {
+		return true, err
+	}
+	if st.origFlaky == nil || !passesVerdicts(e, st.origFlaky) {
+		return false, nil
+	}
+	st.leftOut = slices.Clone(st.origFlaky) // between generations: judge's
+	st.fixes[k] = true
+	return st.deliver(individual{patch: res.Best, src: src, change: ch, key: k, gen: gen, evals: st.evals})
+}
+
+// progress reports whether a candidate's entry e passes some case the
+// original (orig) failed, and fails only cases it failed.
+func progress(e fitness.Entry, orig *fitness.Outcome) bool {
+	if e.CompileError != "" || len(e.Verdicts) != len(orig.Results) {
+		return false
+	}
+	fixed := false
+	for i, v := range e.Verdicts {
+		origPassed := orig.Results[i].Verdict == fitness.Passed
+		switch {
+		case v != fitness.Passed && origPassed:
+			return false
+		case v == fitness.Passed && !origPassed:
+			fixed = true
+		}
+	}
+	return fixed
+}

@@ -347,3 +347,89 @@ func TestFlakyUnderTheCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestFlakyRescue: a case the original failed in its first run and
+// passes on one of its re-runs, which every candidate's run fails (no
+// candidate reaches it: test selection gives it the original's verdict),
+// leaves no candidate plausible, so no validation ever runs the original
+// again; when the search ends without a fix, the original runs again, and
+// the best candidate, which fails only that case, is validated without
+// it and delivered. A search whose best fails a stable case delivers
+// nothing.
+func TestFlakyRescue(t *testing.T) {
+	p := parseMiddle(t)
+	for _, tt := range []struct {
+		name          string
+		origAgain     func(int, *fitness.Outcome) // the original's validation runs
+		wantFix       bool
+		wantOrigFlaky []int
+	}{
+		{"flaky on the original", func(k int, o *fitness.Outcome) {
+			if k == 2 {
+				o.Results[0] = fitness.Result{Verdict: fitness.Passed}
+			}
+		}, true, []int{0}},
+		{"stable on the original", nil, false, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			inner := flakyRunner(p.Src, func(k int, o *fitness.Outcome) {
+				o.Results[0] = fitness.Result{Verdict: fitness.WrongAnswer, Detail: "drew badly"}
+				if tt.origAgain != nil {
+					tt.origAgain(k, o)
+				}
+			}, nil)
+			run := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+				out, err := inner(ctx, src, o)
+				if err == nil && !o.Validate && out.CompileError == "" {
+					// The search's runs, the original's first among them.
+					out.Results[0] = fitness.Result{Verdict: fitness.WrongAnswer, Detail: "drew badly"}
+				}
+				return out, err
+			}
+			var log strings.Builder
+			opts := Defaults()
+			opts.Seed, opts.Workers, opts.Generations, opts.Log = 1, 2, 5, &log
+			res, err := Run(context.Background(), p, fakeSuite(10), run, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(res.Fixes) > 0; got != tt.wantFix {
+				t.Fatalf("fix delivered: %v, want %v (stopped: %s)\n%s", got, tt.wantFix, res.StopReason, log.String())
+			}
+			if tt.wantFix && !strings.Contains(res.Fixes[0].Diff, "+            return x") {
+				t.Errorf("the fix does not return x:\n%s", res.Fixes[0].Diff)
+			}
+			if res.StopReason != "generations" {
+				t.Errorf("stopped: %s, want generations (the budget ended the search)", res.StopReason)
+			}
+			if !slices.Equal(res.FlakyOriginal, tt.wantOrigFlaky) {
+				t.Errorf("FlakyOriginal = %v, want %v", res.FlakyOriginal, tt.wantOrigFlaky)
+			}
+		})
+	}
+}
+
+// TestProgress: the search's best candidate is worth running the
+// original again for only when it passes a case the original failed and
+// fails none the original passed.
+func TestProgress(t *testing.T) {
+	const P, WA = fitness.Passed, fitness.WrongAnswer
+	orig := outcomeOf(P, WA, WA)
+	for _, tt := range []struct {
+		name string
+		e    fitness.Entry
+		want bool
+	}{
+		{"fixed one, one left", fitness.Entry{Verdicts: []fitness.Verdict{P, P, WA}}, true},
+		{"no progress", fitness.Entry{Verdicts: []fitness.Verdict{P, WA, WA}}, false},
+		{"broke a passing case", fitness.Entry{Verdicts: []fitness.Verdict{WA, P, WA}}, false},
+		{"does not compile", fitness.Entry{CompileError: "x", Verdicts: []fitness.Verdict{P, P, WA}}, false},
+		{"another suite's", fitness.Entry{Verdicts: []fitness.Verdict{P, P}}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := progress(tt.e, orig); got != tt.want {
+				t.Errorf("progress = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
