@@ -115,18 +115,18 @@ func (st *search) validate(ctx context.Context, src []byte, vo sandbox.RunOption
 	}
 	runs := []*fitness.Outcome{o}
 	for len(runs) < flakyRuns {
-		again, err := st.run(ctx, src, vo)
+		next, err := st.run(ctx, src, vo)
 		if err != nil {
 			return nil, len(runs), err
 		}
-		runs = append(runs, again)
-		if len(runs) == 2 && sameVerdicts(o, again) {
+		runs = append(runs, next)
+		if len(runs) == 2 && sameVerdicts(o, next) {
 			// Twice alike: not flaky (the validation's engine may judge
 			// otherwise than the search's, --engine hybrid).
 			break
 		}
 	}
-	judged, changed, err := judgeRuns(runs, nil)
+	_, changed, err := judgeRuns(runs, nil)
 	if err != nil {
 		return nil, len(runs), err
 	}
@@ -136,7 +136,7 @@ func (st *search) validate(ctx context.Context, src []byte, vo sandbox.RunOption
 	if err := st.checkOriginal(ctx); err != nil {
 		return nil, len(runs), err
 	}
-	judged, _, err = judgeRuns(runs, st.origFlaky)
+	judged, _, err := judgeRuns(runs, st.origFlaky)
 	return judged, len(runs), err
 }
 

@@ -214,7 +214,8 @@ type again struct {
 }
 
 // runs returns the original's flakyRuns runs, first (its run with
-// coverage) first, running the others the first time it is called.
+// coverage, or nil for a caller that has it) first, running the others
+// the first time it is called.
 func (a *again) runs(ctx context.Context, first *fitness.Outcome) ([]*fitness.Outcome, error) {
 	if a.got != nil || a.err != nil {
 		return a.got, a.err

@@ -62,10 +62,12 @@ type Result struct {
 	// only if it passed every run), or the original's re-runs.
 	Flaky []int
 	// FlakyOriginal lists those of Flaky whose verdict changed on the
-	// original's runs too (it runs again, three times in all, once a
-	// plausible candidate fails its validation): they are left out of
-	// the fitness (every candidate counts them as passed from the next
-	// generation on) and no fix need pass them.
+	// original's runs too (it runs again, three times in all, once: when
+	// Options.CheckOriginal asks, when a plausible candidate fails its
+	// validation or a test under the check of delivered fixes, or when a
+	// search without a fix made progress): they are left out of the
+	// fitness (every candidate counts them as passed, from the search's
+	// start or its next generation) and no fix need pass them.
 	FlakyOriginal []int
 	// Rejected counts the plausible candidates whose validation failed
 	// them: twice alike, or on what held in every run when their verdicts
