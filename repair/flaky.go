@@ -14,9 +14,9 @@ import (
 	"repair/sandbox"
 )
 
-// flakyRuns is how many times in all a program whose verdicts changed
-// runs: a fix whose validation's verdicts change, and the original once a
-// fix's verdicts changed (its first run counts).
+// flakyRuns is how many times in all a program runs when its verdicts
+// may change: a fix whose validation's verdicts changed, and the original
+// (its first run counts) once something asks whether it is flaky.
 const flakyRuns = 3
 
 // judgeRuns judges a program on several runs of it on the same suite: a
@@ -25,16 +25,29 @@ const flakyRuns = 3
 // was not the same in every run, in suite order. The cases ignore marks
 // (nil, or one per case: the original's flaky cases) pass whatever they
 // gave; they are listed in changed when they changed. A compile error in
-// any run is the judged outcome's. Runs of different lengths are an error
-// (a broken engine).
+// any run is the judged outcome's (a run that did not compile may list no
+// results: its cases are COMPILATION_ERROR). Runs that compiled with
+// different numbers of results are an error (a broken engine).
 func judgeRuns(runs []*fitness.Outcome, ignore []bool) (judged *fitness.Outcome, changed []int, err error) {
 	if len(runs) == 0 {
 		return nil, nil, fmt.Errorf("judge: no run")
 	}
-	n := len(runs[0].Results)
+	n := 0
+	for _, o := range runs {
+		n = max(n, len(o.Results))
+	}
 	for k, o := range runs {
-		if len(o.Results) != n {
-			return nil, nil, fmt.Errorf("judge: run %d has %d results, run 1 %d", k+1, len(o.Results), n)
+		switch {
+		case len(o.Results) == n:
+		case o.CompileError != "":
+			full := &fitness.Outcome{CompileError: o.CompileError, Results: slices.Clone(o.Results)}
+			for len(full.Results) < n {
+				full.Results = append(full.Results, fitness.Result{Verdict: fitness.CompilationError, Detail: o.CompileError})
+			}
+			runs = slices.Clone(runs)
+			runs[k] = full
+		default:
+			return nil, nil, fmt.Errorf("judge: run %d has %d results, another %d", k+1, len(o.Results), n)
 		}
 	}
 	if ignore != nil && len(ignore) != n {

@@ -59,12 +59,17 @@ func TestJudgeRuns(t *testing.T) {
 		{"several changed", [][]fitness.Verdict{{P, WA, P}, {WA, P, P}, {P, P, P}}, nil, []fitness.Verdict{WA, WA, P}, []int{0, 1}},
 		{"ignored cases pass", [][]fitness.Verdict{{WA, WA}, {P, WA}, {WA, WA}}, []bool{true, false}, []fitness.Verdict{P, WA}, []int{0}},
 		{"ignored and stable", [][]fitness.Verdict{{WA, P}, {WA, P}}, []bool{true, false}, []fitness.Verdict{P, P}, nil},
+		{"a run that did not compile lists no results", [][]fitness.Verdict{{P, P}, nil, {P, P}}, nil, []fitness.Verdict{fitness.CompilationError, fitness.CompilationError}, []int{0, 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var runs []*fitness.Outcome
 			for _, vs := range tt.runs {
-				runs = append(runs, outcomeOf(vs...))
+				o := outcomeOf(vs...)
+				if vs == nil {
+					o.CompileError = "SyntaxError"
+				}
+				runs = append(runs, o)
 			}
 			got, changed, err := judgeRuns(runs, tt.ignore)
 			if err != nil {
@@ -94,7 +99,7 @@ func TestJudgeRunsErrors(t *testing.T) {
 		want   string
 	}{
 		{"no run", nil, nil, "judge: no run"},
-		{"lengths differ", []*fitness.Outcome{outcomeOf(fitness.Passed), outcomeOf()}, nil, "judge: run 2 has 0 results, run 1 1"},
+		{"lengths differ", []*fitness.Outcome{outcomeOf(fitness.Passed), outcomeOf()}, nil, "judge: run 2 has 0 results, another 1"},
 		{"ignore of another length", []*fitness.Outcome{outcomeOf(fitness.Passed)}, []bool{true, true}, "judge: 2 cases to ignore or not for 1 results"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
