@@ -74,7 +74,8 @@ type Record struct {
 	// Fixes is the number of distinct plausible patches (more than one
 	// only with the all parameter).
 	Fixes int `json:"fixes"`
-	// Flaky names cases whose verdict changed when a fix ran again.
+	// Flaky names cases whose verdict changed when a program ran again:
+	// a fix's validation, or the original's re-runs (repair.Result.Flaky).
 	Flaky []string `json:"flaky,omitempty"`
 	// Version is the tool's version, Engine the engine's description,
 	// Host the machine and Finished the time the trial ended (RFC 3339).

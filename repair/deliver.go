@@ -28,7 +28,7 @@ import (
 func (st *search) deliver(c individual) (bool, error) {
 	ctx, log, res := st.outer, st.log, st.result
 	t0 := time.Now()
-	fix, flaky, side, err := st.finish(ctx, c)
+	fix, side, err := st.finish(ctx, c)
 	res.ReduceTime += time.Since(t0)
 	defer side.stop() // nothing of it outlives the delivery
 	if errors.Is(err, errDelivered) {
@@ -36,27 +36,27 @@ func (st *search) deliver(c individual) (bool, error) {
 	}
 	var rej *rejection
 	if errors.As(err, &rej) {
-		// The search's runs passed it, the validation's fail it twice alike:
-		// the candidate and its reduction score what the validation saw
-		// from the next generation on (the rest of this one may still be
-		// running: its candidates score as the search's runs did, whatever
-		// the timing), and the search goes on.
+		// The search's runs passed it, the validation's fail it (twice
+		// alike, or on what held in every run when its verdicts
+		// changed): the candidate and its reduction score what the
+		// validation saw from the next generation on (the rest of this
+		// one may still be running: its candidates score as the search's
+		// runs did, whatever the timing), and the search goes on.
 		res.Rejected++
 		for _, k := range []fitness.Key{c.key, fitness.KeyOf(rej.src)} {
 			st.rejected = append(st.rejected, judgement{k, rej.o})
 		}
 		if res.Rejected == 1 {
-			fmt.Fprintf(log, "repair: a candidate that passed the search's runs fails its validation (%s); searching on\n", firstFailure(st.suite, rej.o))
+			how := "its validation"
+			if rej.runs > 2 {
+				how = fmt.Sprintf("its validation on what held in all %d of its runs", rej.runs)
+			}
+			fmt.Fprintf(log, "repair: a candidate that passed the search's runs fails %s (%s); searching on\n", how, firstFailure(st.suite, rej.o))
 		}
 		return false, nil
 	}
 	if err != nil {
 		return true, err
-	}
-	if len(flaky) > 0 {
-		res.Flaky = flaky
-		fmt.Fprintf(log, "repair: cases %v changed verdict when the fix ran again: not claimed as plausible\n", caseNames(st.suite, flaky))
-		return !st.opts.All && len(res.Fixes) == 0, nil
 	}
 	st.delivered[fitness.KeyOf(fix.Source)] = true
 	var why string
@@ -102,12 +102,13 @@ func (st *search) deliver(c individual) (bool, error) {
 	return false, nil
 }
 
-// finish reduces a plausible candidate, re-validates it in a fresh run,
-// and describes it. flaky lists the cases whose verdict changed. Its run
+// finish reduces a plausible candidate, re-validates it in a fresh run
+// (more when its verdicts change: validate), and describes it; a
+// *rejection when the validation fails it. Its run
 // under the check of delivered fixes and the overfitting guard's check
 // start beside the validation (side): the caller waits for them, or
 // stops them.
-func (st *search) finish(ctx context.Context, c individual) (fix *Fix, flaky []int, side *beside, err error) {
+func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *beside, err error) {
 	p := st.prog
 	patch := c.patch
 	if st.opts.Reduce && len(patch) > 1 {
@@ -117,10 +118,10 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, flaky []i
 			e, err := st.cache.Eval(ctx, src, func(c context.Context) (*fitness.Outcome, error) {
 				return st.runCandidate(c, src, &ch)
 			})
-			return e.Passed(), err
+			return passesVerdicts(e, st.leftOut), err
 		})
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 	}
 	src, ch := p.RenderChange(patch)
@@ -128,7 +129,7 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, flaky []i
 	if st.delivered[fitness.KeyOf(stripped)] {
 		// It reduces to a fix already delivered (validated, checked): not
 		// validated again.
-		return nil, nil, nil, errDelivered
+		return nil, nil, errDelivered
 	}
 	// A fix whose changed definitions keep their line counts may run over
 	// the original's code: that is then exactly the whole fix compiled
@@ -140,31 +141,15 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, flaky []i
 	}
 	side = &beside{check: st.startCheck(ctx, stripped), guard: st.checkLater(ctx, stripped, whole)}
 	// A fresh run of every case with the suite's own timeouts, not from
-	// the cache: a fix must pass twice.
+	// the cache: a fix must pass twice. One whose verdicts change runs
+	// again (validate).
 	vo := sandbox.RunOptions{Lenient: st.opts.Lenient, Validate: true, Change: whole}
-	o, err := st.run(ctx, src, vo)
+	o, runs, err := st.validate(ctx, src, vo)
 	if err != nil {
-		return nil, nil, side, err
+		return nil, side, err
 	}
-	if o.CompileError != "" || !allPassed(o) {
-		// Once more: a flaky case passes now and then; a fix the
-		// validation's engine judges otherwise (--engine hybrid) fails the
-		// same way again.
-		o2, err := st.run(ctx, src, vo)
-		if err != nil {
-			return nil, nil, side, err
-		}
-		if sameVerdicts(o, o2) {
-			return nil, nil, side, &rejection{o: o, src: src}
-		}
-	}
-	for i, r := range o.Results {
-		if r.Verdict != fitness.Passed {
-			flaky = append(flaky, i)
-		}
-	}
-	if o.CompileError != "" && len(flaky) == 0 {
-		flaky = []int{0}
+	if !passes(o, st.origFlaky) {
+		return nil, side, &rejection{o: o, src: src, runs: runs}
 	}
 	fix = &Fix{Patch: patch, Unreduced: c.patch, Source: stripped, Diff: p.DiffTo(src), Generation: c.gen, Evaluations: c.evals}
 	if st.opts.Lenient != nil {
@@ -176,7 +161,7 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, flaky []i
 	for _, e := range patch {
 		fix.Describe = append(fix.Describe, p.Describe(e))
 	}
-	return fix, flaky, side, nil
+	return fix, side, nil
 }
 
 // sortFixes orders fixes the best first: fewest generated inputs broken,
@@ -465,10 +450,12 @@ func (b *beside) stop() {
 // errDelivered: a plausible candidate reduces to a fix already delivered.
 var errDelivered = errors.New("a fix already delivered")
 
-// rejection is the validation's outcome of a fix it failed twice alike.
+// rejection is the validation's outcome of a fix it failed: twice alike,
+// or on what held in every run (judgeRuns) when its verdicts changed.
 type rejection struct {
-	o   *fitness.Outcome
-	src []byte
+	o    *fitness.Outcome
+	src  []byte
+	runs int // the validation's runs of it
 }
 
 func (r *rejection) Error() string { return "the judge failed the fix" }

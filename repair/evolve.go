@@ -66,6 +66,14 @@ func (st *search) explore(ctx context.Context) error {
 	// on the other.
 	st.stopGuard = st.startGuard(ctx)
 	err := st.evolve(sctx)
+	if len(res.Fixes) == 0 && ctx.Err() == nil && (err == nil || errors.Is(err, context.DeadlineExceeded)) {
+		// No fix within the budget: its best may fail only the original's
+		// flaky cases (delivering it outlasts the time budget).
+		if _, rerr := st.rescue(res.Generations - 1); rerr != nil {
+			return rerr
+		}
+	}
+	st.sayFlaky(err == nil || ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded))
 	res.SearchTime = time.Since(st.start) - res.ReduceTime - res.GuardTime
 	res.Evaluations = st.evals
 	res.Cache = st.cache.Stats()
@@ -163,6 +171,18 @@ func (st *search) evolve(ctx context.Context) error {
 			// edits, then random mutants), the other half keeps the best.
 			flat = 0
 			st.result.Restarts++
+			if st.result.Restarts == 1 {
+				// Stalled: its best may fail only the original's flaky
+				// cases.
+				stop, err := st.rescue(gen)
+				if err != nil {
+					return err
+				}
+				if stop {
+					st.result.StopReason = "found"
+					return nil
+				}
+			}
 			for i := len(cands) / 2; i < len(cands); i++ {
 				if ind, ok := st.immigrant(); ok {
 					cands[i] = ind
@@ -261,6 +281,10 @@ func (st *search) evaluate(ctx context.Context, pop []individual, next func(i in
 					return err
 				}
 				ind.fit = e.Score
+				if ind.fit < 1 && passesVerdicts(e, st.leftOut) {
+					// It fails only cases left out since it ran.
+					ind.fit = 1
+				}
 				if found != nil && ind.fit == 1 {
 					ind.held = true
 					pause.hold(i)
@@ -437,9 +461,10 @@ type judgement struct {
 	o   *fitness.Outcome
 }
 
-// judge gives the candidates whose validation failed twice alike in the
-// generation just evaluated what their validation saw: in judged (which
-// the search's runs of them return) and in the cache.
+// judge gives the candidates whose validation failed in the generation
+// just evaluated what their validation saw: in judged (which the search's
+// runs of them return) and in the cache. The original's flaky cases found
+// meanwhile are left out from the next generation on (leftOut).
 func (st *search) judge() error {
 	for _, j := range st.rejected {
 		st.judged[j.key] = j.o
@@ -448,6 +473,12 @@ func (st *search) judge() error {
 		}
 	}
 	st.rejected = st.rejected[:0]
+	if st.origFlaky != nil && !slices.Equal(st.leftOut, st.origFlaky) {
+		st.leftOut = slices.Clone(st.origFlaky)
+		// A candidate its validation failed only on those cases may be
+		// delivered now (one delivered already is not: finish).
+		clear(st.fixes)
+	}
 	return nil
 }
 
@@ -473,6 +504,7 @@ func (st *search) runCandidate(ctx context.Context, src []byte, ch *program.Chan
 		st.casesRun.Add(int64(len(out.Results) - skipped))
 		st.casesSkipped.Add(int64(skipped))
 		st.sel.merge(out, o.AbandonAfterTimeout)
+		st.neutral(out)
 	}
 	return out, err
 }

@@ -31,7 +31,10 @@ type Hybrid struct {
 	// equal, so the search runs on gpython.
 	checked, agree bool
 	mismatch       string // the first case that differed, for the note
-	stats          HybridStats
+	// orig is the original's source (its coverage run's): its runs again
+	// (repair's check of flaky cases) are no fix's validations.
+	orig  fitness.Key
+	stats HybridStats
 }
 
 // HybridStats counts what the hybrid engine ran where, for --report.
@@ -46,7 +49,7 @@ type HybridStats struct {
 	Validated int `json:"cpython_runs"`
 	// Rejected counts the validations of fixes, which gpython's runs had
 	// passed, that CPython failed (each fix is validated twice before it
-	// is rejected).
+	// is rejected, three times when its verdicts changed).
 	Rejected int `json:"rejected_validations"`
 }
 
@@ -108,7 +111,11 @@ func (h *Hybrid) judge(ctx context.Context, src []byte, opts sandbox.RunOptions)
 	h.count(&h.stats.Validated)
 	o, err := h.truth.Run(ctx, src, opts)
 	if err == nil && opts.Validate && (o.CompileError != "" || !allPassed(o)) {
-		h.count(&h.stats.Rejected)
+		h.mu.Lock()
+		if fitness.KeyOf(src) != h.orig {
+			h.stats.Rejected++
+		}
+		h.mu.Unlock()
 	}
 	return o, err
 }
@@ -139,6 +146,7 @@ func (h *Hybrid) original(ctx context.Context, src []byte, opts sandbox.RunOptio
 	h.count(&h.stats.Validated)
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.orig = fitness.KeyOf(src)
 	first := !h.checked
 	wasAgree := h.agree || first
 	h.checked = true

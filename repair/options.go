@@ -129,8 +129,13 @@ type Options struct {
 	// out (tests that plain pytest skips at run time): the search, the
 	// localization and the final validation run without them, as if the
 	// suite did not have them (Result.Suite, Result.LeftOut). Leaving out
-	// every case is an inputerr error.
-	CheckOriginal func(ctx context.Context, orig *fitness.Outcome) (leaveOut []int, err error)
+	// every case is an inputerr error. again runs the original again under
+	// the engine, as a fix's validation runs (at most once: later calls
+	// return the same), and returns its runs on the whole suite, orig
+	// first: a case whose verdict changes between them is flaky (a
+	// difference with plain pytest is then no mismatch), and the search
+	// leaves it out of the fitness from its start (Result.FlakyOriginal).
+	CheckOriginal func(ctx context.Context, orig *fitness.Outcome, again func(context.Context) ([]*fitness.Outcome, error)) (leaveOut []int, err error)
 	// Verify, when not nil, opens an engine for the suite with the check
 	// of delivered fixes (sandbox.Options.Verify): with a test-file suite,
 	// every fix runs its tests there too, and one that fails a test the

@@ -15,6 +15,7 @@ import (
 
 	"repair/fitness"
 	"repair/internal/inputerr"
+	"repair/lenient"
 	"repair/program"
 	"repair/sandbox"
 )
@@ -40,8 +41,9 @@ func calibrate(orig *fitness.Outcome) time.Duration {
 // original runs the original program's cases with coverage and checks
 // that it compiles and that some case fails (an inputerr error if not).
 // The cases Options.CheckOriginal leaves out are left out of the outcome
-// it returns, which is on sub's suite (nil: all of s).
-func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, opts Options) (orig *fitness.Outcome, sub *subset, err error) {
+// it returns, which is on sub's suite (nil: all of s). ag runs it again
+// when the check asks (or later, the search: again).
+func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, opts Options, ag *again) (orig *fitness.Outcome, sub *subset, err error) {
 	// With a test file and the guard, the run records the calls the tests
 	// make into the target: the guard's inputs.
 	record := opts.Guard != nil && len(s.TestSource) > 0
@@ -53,7 +55,7 @@ func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Run
 		return nil, nil, inputerr.New("%s: does not compile: %s", p.Path, orig.CompileError)
 	}
 	if opts.CheckOriginal != nil {
-		out, err := opts.CheckOriginal(ctx, orig)
+		out, err := opts.CheckOriginal(ctx, orig, func(ctx context.Context) ([]*fitness.Outcome, error) { return ag.runs(ctx, orig) })
 		if err != nil {
 			return nil, nil, err
 		}
@@ -196,4 +198,43 @@ func needOnly(run Runner, orig *fitness.Outcome) Runner {
 		}
 		return o, nil
 	}
+}
+
+// again is the original's runs again (flaky cases, flaky.go): on the
+// whole suite, with the validation's options, made once, when first
+// asked for.
+type again struct {
+	run     Runner
+	src     []byte
+	n       int
+	workers int
+	lenient *lenient.Plan
+	got     []*fitness.Outcome // the first run (with coverage) first
+	err     error
+}
+
+// runs returns the original's flakyRuns runs, first (its run with
+// coverage, or nil for a caller that has it) first, running the others
+// the first time it is called.
+func (a *again) runs(ctx context.Context, first *fitness.Outcome) ([]*fitness.Outcome, error) {
+	if a.got != nil || a.err != nil {
+		return a.got, a.err
+	}
+	got := []*fitness.Outcome{first}
+	for len(got) < flakyRuns {
+		o, err := runOriginal(ctx, a.run, a.src, a.n, a.workers, sandbox.RunOptions{Lenient: a.lenient, Validate: true})
+		if err == nil && o.CompileError != "" {
+			err = fmt.Errorf("it does not compile now: %s", o.CompileError)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err() // not kept: the run was cut short
+			}
+			a.err = fmt.Errorf("run the original program again: %w", err)
+			return nil, a.err
+		}
+		got = append(got, o)
+	}
+	a.got = got
+	return got, nil
 }

@@ -36,6 +36,11 @@ type ParityReport struct {
 	// NoneLeft, when every case is in Skipped, says so in one line (in
 	// place of the note in Lines): no test is left to repair against.
 	NoneLeft string
+	// Differ are the indices of the cases whose verdicts differ between
+	// the two runs (not a timeout on either side): with the original's
+	// runs again under the tool, those whose verdict changed there are
+	// Flaky and no mismatch.
+	Differ, Flaky []int
 }
 
 // Parity compares the original's outcome orig on the suite's cases (their
@@ -45,8 +50,10 @@ type ParityReport struct {
 // a file that exists on the host but not in the sandbox, a write into the
 // read-only project tree, the network. Verdicts that differ between the
 // two runs are mismatches too: the harness (or a plugin under it) runs the
-// test otherwise than plain pytest.
-func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun, lookup func(string) (string, bool)) ParityReport {
+// test otherwise than plain pytest, unless the tool's verdict of the test
+// changes between orig and again (the original's runs again under the
+// tool, on the same cases): the test is flaky, and a note says so.
+func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun, lookup func(string) (string, bool), again ...*fitness.Outcome) ParityReport {
 	var rep ParityReport
 	type group struct {
 		ids    []string
@@ -128,7 +135,15 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		rep.Lines = append(rep.Lines, fmt.Sprintf("network: candidates have none: %s (%s: %s)", fail(network.ids), example(network.ids), network.detail))
 	}
 	// Verdicts that differ between the two runs.
-	var worse, better, missing, plugins, timeouts, skipped []string
+	var worse, better, missing, plugins, timeouts, skipped, flaky []string
+	changes := func(i int) bool {
+		for _, o := range again {
+			if i < len(o.Results) && o.CompileError == "" && o.Results[i].Verdict != orig.Results[i].Verdict {
+				return true
+			}
+		}
+		return false
+	}
 	for i, c := range cases {
 		if i >= len(orig.Results) {
 			break
@@ -155,6 +170,15 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 			continue
 		}
 		toolPass, plainPass := r.Verdict == fitness.Passed, t.Outcome == "passed"
+		if toolPass != plainPass {
+			rep.Differ = append(rep.Differ, i)
+			if changes(i) {
+				// The draw differed, not the harness.
+				rep.Flaky = append(rep.Flaky, i)
+				flaky = append(flaky, c.Name)
+				continue
+			}
+		}
 		switch {
 		case plainPass && !toolPass:
 			if m := fixtureNotFound.FindStringSubmatch(r.Detail); m != nil {
@@ -170,6 +194,9 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		rep.NoneLeft = fmt.Sprintf("%s under plain pytest (%s): no test is left to repair against", allSkip(len(skipped)), fewOf(skipped))
 	case len(skipped) > 0:
 		rep.Lines = append(rep.Lines, fmt.Sprintf("%s under plain pytest (%s); left out of the suite", verb(len(skipped), "skips itself", "skip themselves"), fewOf(skipped)))
+	}
+	if len(flaky) > 0 {
+		rep.Lines = append(rep.Lines, fmt.Sprintf("%s different verdicts when the original ran again under the tool (flaky: %s): not held against plain pytest's", verb(len(flaky), "gave", "gave"), fewOf(flaky)))
 	}
 	if len(timeouts) > 0 {
 		rep.Lines = append(rep.Lines, fmt.Sprintf("%s out under the tool or plain pytest (%s): not compared (--case-timeout raises the limit)", verb(len(timeouts), "timed", "timed"), example(timeouts)))

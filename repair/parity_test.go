@@ -34,6 +34,7 @@ func TestParity(t *testing.T) {
 		plain   string // plain pytest's outcome; "" not run
 		cause   *cpython.Cause
 		pdetail string
+		again   []fitness.Verdict // the tool's verdicts when the original ran again
 	}
 	tests := []struct {
 		name     string
@@ -43,6 +44,8 @@ func TestParity(t *testing.T) {
 		mismatch bool
 		skipped  []int
 		noneLeft string
+		differ   []int
+		flaky    []int
 	}{
 		{
 			name: "same verdicts, the bug's failing test",
@@ -105,6 +108,27 @@ func TestParity(t *testing.T) {
 				"1 test fails under plain pytest but passes under the tool (t::b: AssertionError)",
 			},
 			mismatch: true,
+			differ:   []int{0, 1},
+		},
+		{
+			name: "a verdict that changes when the original runs again is flaky, no mismatch",
+			tests: []test{
+				{id: "t::a", tool: fitness.WrongAnswer, plain: "passed", again: []fitness.Verdict{fitness.Passed, fitness.WrongAnswer}},
+				{id: "t::b", tool: fitness.Passed, plain: "failed", again: []fitness.Verdict{fitness.Passed, fitness.RuntimeError}},
+				{id: "t::c", tool: fitness.WrongAnswer, plain: "failed", again: []fitness.Verdict{fitness.WrongAnswer, fitness.WrongAnswer}},
+			},
+			want:   []string{"2 tests gave different verdicts when the original ran again under the tool (flaky: t::a; t::b): not held against plain pytest's"},
+			differ: []int{0, 1},
+			flaky:  []int{0, 1},
+		},
+		{
+			name: "a verdict the same every time under the tool is a mismatch",
+			tests: []test{
+				{id: "t::a", tool: fitness.WrongAnswer, detail: "assert False", plain: "passed", again: []fitness.Verdict{fitness.WrongAnswer, fitness.WrongAnswer}},
+			},
+			want:     []string{"1 test passes under plain pytest but fails under the tool (t::a: assert False)"},
+			mismatch: true,
+			differ:   []int{0},
 		},
 		{
 			name: "timeouts are not compared",
@@ -157,7 +181,22 @@ func TestParity(t *testing.T) {
 					plain.Tests = append(plain.Tests, cpython.PlainTest{ID: x.id, Outcome: x.plain, Detail: x.pdetail, Cause: x.cause})
 				}
 			}
-			got := Parity(cases, orig, plain, lookup)
+			var again []*fitness.Outcome
+			for _, x := range tt.tests {
+				for k, v := range x.again {
+					if k == len(again) {
+						again = append(again, &fitness.Outcome{})
+					}
+					again[k].Results = append(again[k].Results, fitness.Result{Verdict: v})
+				}
+			}
+			got := Parity(cases, orig, plain, lookup, again...)
+			if diff := cmp.Diff(tt.differ, got.Differ); diff != "" {
+				t.Errorf("Differ (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.flaky, got.Flaky); diff != "" {
+				t.Errorf("Flaky (-want +got):\n%s", diff)
+			}
 			if diff := cmp.Diff(tt.want, got.Lines); diff != "" {
 				t.Errorf("lines (-want +got):\n%s", diff)
 			}

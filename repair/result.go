@@ -56,12 +56,23 @@ type Result struct {
 	BestDiff string
 	// BestFitness is the best fitness seen (1 when a fix was found).
 	BestFitness float64
-	// Flaky lists cases whose verdict changed when the fix was run again:
-	// the fix is then not claimed (Fixes is empty).
+	// Flaky lists the cases whose verdict changed when a program ran
+	// again: a plausible candidate's validation (which then runs it three
+	// times in all and judges it on what held every time: a case passes
+	// only if it passed every run), or the original's re-runs.
 	Flaky []int
+	// FlakyOriginal lists those of Flaky whose verdict changed on the
+	// original's runs too (it runs again, three times in all, once: when
+	// Options.CheckOriginal asks, when a plausible candidate fails its
+	// validation or a test under the check of delivered fixes, or when a
+	// search without a fix made progress): they are left out of the
+	// fitness (every candidate counts them as passed, from the search's
+	// start or its next generation) and no fix need pass them.
+	FlakyOriginal []int
 	// Rejected counts the plausible candidates whose validation failed
-	// twice alike: the search's runs passed them, the final validation's
-	// did not (with --engine hybrid: gpython passed them, CPython did not).
+	// them: twice alike, or on what held in every run when their verdicts
+	// changed. The search's runs passed them, the final validation's did
+	// not (with --engine hybrid: gpython passed them, CPython did not).
 	Rejected int
 	// Refused says, of each fix the check of delivered fixes refused
 	// (Options.Verify), the test it failed there: such a fix passed its
@@ -70,8 +81,8 @@ type Result struct {
 	// Ranking is the fault localization of the original program.
 	Ranking localize.Ranking
 	// Suite is the suite the search ran: the one Run was given, less the
-	// cases Options.CheckOriginal left out. Original, Flaky and each
-	// Fix's Injections are indexed by its cases.
+	// cases Options.CheckOriginal left out. Original, Flaky,
+	// FlakyOriginal and each Fix's Injections are indexed by its cases.
 	Suite *fitness.Suite
 	// LeftOut are the names of the cases Options.CheckOriginal left out
 	// of the search and the final validation (tests that plain pytest

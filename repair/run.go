@@ -56,6 +56,16 @@ type search struct {
 	// rejected are the judgements of the generation being evaluated, which
 	// take effect (judged, the cache) when it ends (search.judge).
 	rejected []judgement
+	// flaky marks the cases whose verdict changed on re-runs (a fix's
+	// validation, the original's); origFlaky those whose verdict changed
+	// on the original's runs (checkOriginal, once: origChecked), which no
+	// fix need pass; leftOut is origFlaky as of the generation's start:
+	// those cases count as passed for every candidate (neutral). Nil:
+	// none.
+	flaky, origFlaky, leftOut []bool
+	origChecked               bool
+	again                     *again                                  // the original's runs again, on the whole suite
+	cut                       func(*fitness.Outcome) *fitness.Outcome // a whole suite's outcome on the search's
 	// After a suspect fix (guard.Report.Suspect) the search goes on until
 	// graceEvals evaluations or graceTime from start.
 	graceEvals  int
@@ -122,7 +132,8 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}()
 
 	// The original program, with coverage.
-	orig, sub, err := original(ctx, p, s, run, opts)
+	ag := &again{run: run, src: p.Src, n: len(s.Cases), workers: opts.Workers, lenient: opts.Lenient}
+	orig, sub, err := original(ctx, p, s, run, opts, ag)
 	if err != nil {
 		return nil, err
 	}
@@ -174,6 +185,18 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 	st.guardEarly = early
 	st.verifyReady, st.verifyWrap = verifyReady, verifyWrap
+	st.again, st.cut = ag, func(o *fitness.Outcome) *fitness.Outcome { return o }
+	if sub != nil {
+		st.cut = sub.outcome
+	}
+	if ag.got != nil {
+		// The check of the original ran it again (a difference with
+		// plain pytest): its flaky cases are out from the start.
+		if err := st.checkOriginal(ctx); err != nil {
+			return nil, err
+		}
+		st.leftOut = st.origFlaky
+	}
 	defer func() {
 		if st.stopGuard != nil {
 			st.stopGuard()

@@ -49,7 +49,7 @@ func TestLeaveOut(t *testing.T) {
 	opts := Defaults()
 	opts.Workers = 2
 	checked := 0
-	opts.CheckOriginal = func(_ context.Context, orig *fitness.Outcome) ([]int, error) {
+	opts.CheckOriginal = func(_ context.Context, orig *fitness.Outcome, _ func(context.Context) ([]*fitness.Outcome, error)) ([]int, error) {
 		checked++
 		if len(orig.Results) != 22 {
 			t.Errorf("CheckOriginal got %d results, want the whole suite's 22", len(orig.Results))
@@ -101,7 +101,7 @@ func TestLeaveOutAll(t *testing.T) {
 	p := parseMiddle(t)
 	s, run, _ := skipping()
 	opts := Defaults()
-	opts.CheckOriginal = func(_ context.Context, orig *fitness.Outcome) ([]int, error) {
+	opts.CheckOriginal = func(_ context.Context, orig *fitness.Outcome, _ func(context.Context) ([]*fitness.Outcome, error)) ([]int, error) {
 		all := make([]int, len(orig.Results))
 		for i := range all {
 			all[i] = i
@@ -112,7 +112,7 @@ func TestLeaveOutAll(t *testing.T) {
 	if !inputerr.Is(err) || !strings.Contains(err.Error(), "every case is left out") {
 		t.Errorf("error = %v", err)
 	}
-	opts.CheckOriginal = func(_ context.Context, orig *fitness.Outcome) ([]int, error) {
+	opts.CheckOriginal = func(_ context.Context, orig *fitness.Outcome, _ func(context.Context) ([]*fitness.Outcome, error)) ([]int, error) {
 		var failing []int
 		for i, r := range orig.Results {
 			if r.Verdict != fitness.Passed {

@@ -113,7 +113,8 @@ func (st *search) checkSource(ctx context.Context, src []byte) (*fitness.Outcome
 // the check, o (nil: no check): a test that passes in the search's runs
 // fails there, while the original's verdict of that test is the same in
 // both (a program whose own code the check fails, one that inspects its
-// frames say, is not held against its fixes).
+// frames say, is not held against its fixes), and the test is not one of
+// the original's flaky ones (checkOriginal, run for it if it was not).
 func (st *search) verify(ctx context.Context, o *fitness.Outcome) (string, error) {
 	if o == nil {
 		return "", nil
@@ -121,6 +122,14 @@ func (st *search) verify(ctx context.Context, o *fitness.Outcome) (string, error
 	var err error
 	for i, r := range o.Results {
 		if r.Verdict == fitness.Passed {
+			continue
+		}
+		// The fix passed this test in its validation: is it flaky
+		// whatever the code?
+		if err := st.checkOriginal(ctx); err != nil {
+			return "", err
+		}
+		if i < len(st.origFlaky) && st.origFlaky[i] {
 			continue
 		}
 		if st.verifiedOrig == nil {

@@ -20,6 +20,7 @@ type parity struct {
 	cases []fitness.Case
 	done  chan plainResult // nil: no plain run (a data suite, gpython, executors)
 	stop  context.CancelFunc
+	got   *plainResult // what done gave, once received
 }
 
 type plainResult struct {
@@ -54,17 +55,21 @@ func startParity(ctx context.Context, eng sandbox.Engine, suite *fitness.Suite) 
 }
 
 // report compares orig with plain pytest's run (waiting for it), or for
-// other suites says which environment variables cases lacked.
-func (p *parity) report(ctx context.Context, orig *fitness.Outcome) (repair.ParityReport, error) {
+// other suites says which environment variables cases lacked. again are
+// the original's runs again under the tool (repair.Parity).
+func (p *parity) report(ctx context.Context, orig *fitness.Outcome, again ...*fitness.Outcome) (repair.ParityReport, error) {
 	if p.done == nil {
 		return repair.ParityReport{Lines: repair.EnvironNotes(p.cases, orig, os.LookupEnv)}, nil
 	}
-	var r plainResult
-	select {
-	case r = <-p.done:
-	case <-ctx.Done():
-		return repair.ParityReport{}, ctx.Err()
+	if p.got == nil {
+		select {
+		case r := <-p.done:
+			p.got = &r
+		case <-ctx.Done():
+			return repair.ParityReport{}, ctx.Err()
+		}
 	}
+	r := *p.got
 	if r.err != nil {
 		if ctx.Err() != nil {
 			return repair.ParityReport{}, ctx.Err()
@@ -75,19 +80,30 @@ func (p *parity) report(ctx context.Context, orig *fitness.Outcome) (repair.Pari
 	if r.run == nil {
 		return repair.ParityReport{Lines: repair.EnvironNotes(p.cases, orig, os.LookupEnv)}, nil
 	}
-	return repair.Parity(p.cases, orig, r.run, os.LookupEnv), nil
+	return repair.Parity(p.cases, orig, r.run, os.LookupEnv, again...), nil
 }
 
 // check is repair.Options.CheckOriginal: the lines on stderr (w), and
 // before any search a mismatch is an input error (exit code 2) unless
 // allow. The tests plain pytest skips at run time are left out of the
 // suite (a line says which); when every test does, that is an input error
-// of one line.
-func (p *parity) check(allow bool, w io.Writer) func(context.Context, *fitness.Outcome) ([]int, error) {
-	return func(ctx context.Context, orig *fitness.Outcome) ([]int, error) {
+// of one line. When verdicts differ, the original runs again under the
+// tool (again): a test whose verdict changes there is flaky, not a
+// mismatch (the search leaves it out of the fitness).
+func (p *parity) check(allow bool, w io.Writer) func(context.Context, *fitness.Outcome, func(context.Context) ([]*fitness.Outcome, error)) ([]int, error) {
+	return func(ctx context.Context, orig *fitness.Outcome, again func(context.Context) ([]*fitness.Outcome, error)) ([]int, error) {
 		rep, err := p.report(ctx, orig)
 		if err != nil {
 			return nil, err
+		}
+		if len(rep.Differ) > 0 && again != nil {
+			runs, err := again(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if rep, err = p.report(ctx, orig, runs[1:]...); err != nil {
+				return nil, err
+			}
 		}
 		for _, l := range rep.Lines {
 			fmt.Fprintf(w, "repair: %s\n", l)

@@ -53,7 +53,12 @@ type report struct {
 	Ranking     []localize.Entry    `json:"localization"`
 	Uniform     bool                `json:"localization_uniform"`
 	Fixes       []repair.Fix        `json:"fixes"`
-	Flaky       []string            `json:"flaky_cases,omitempty"`
+	// Flaky are the tests whose verdict changed when a program ran again
+	// (a fix's validation, the original's re-runs): judged on what held
+	// every time. FlakyOriginal are those whose verdict changed on the
+	// original too: left out of the fitness and of the fixes' validation.
+	Flaky         []string `json:"flaky_cases,omitempty"`
+	FlakyOriginal []string `json:"flaky_in_original,omitempty"`
 	// Rejected counts fixes whose validation failed twice alike after the
 	// search's runs passed them (with --engine hybrid: CPython disagreed).
 	Rejected int `json:"rejected_fixes"`
@@ -151,6 +156,9 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	r.SkippedByPytest = res.LeftOut
 	for _, i := range res.Flaky {
 		r.Flaky = append(r.Flaky, suite.Cases[i].Name)
+	}
+	for _, i := range res.FlakyOriginal {
+		r.FlakyOriginal = append(r.FlakyOriginal, suite.Cases[i].Name)
 	}
 	r.Refused = res.Refused
 	if f.lenient && res.Original != nil {
