@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -398,4 +401,36 @@ func pytestNotice(py, chosen *Interpreter, pt *Pytest) string {
 		fmt.Fprintf(&b, " and the candidates with %s (Python %s): %s (Python %s) has no pytest", chosen.Path, chosen.Version, py.Path, py.Version)
 	}
 	return b.String()
+}
+
+// noticed holds the notices said once per process and writer: the
+// search's engine and the overfitting guard's start servers of the same
+// suite, whose hellos say the same.
+var noticed sync.Map
+
+// notePlugins says, once, which pytest plugins keep tests out of a
+// reused child (the server's hello: by the plugin's name, how many of
+// the items it collected once are plain but for the plugin), and what
+// that costs.
+func (e *Engine) notePlugins(plugins map[string]int) {
+	names := slices.Sorted(maps.Keys(plugins))
+	for _, name := range names {
+		n := plugins[name]
+		var msg string
+		if n >= e.nCases {
+			msg = fmt.Sprintf("repair: pytest plugin %s acts on every test's run: every candidate runs in a fresh process (slower)", name)
+		} else {
+			msg = fmt.Sprintf("repair: pytest plugin %s acts on the runs of %d of %d tests: a candidate that runs them runs in a fresh process (slower)", name, n, e.nCases)
+		}
+		w := e.opts.Stderr
+		if t := reflect.TypeOf(w); t != nil && t.Comparable() {
+			if _, said := noticed.LoadOrStore(struct {
+				w   io.Writer
+				msg string
+			}{w, msg}, true); said {
+				continue
+			}
+		}
+		fmt.Fprintln(w, msg)
+	}
 }

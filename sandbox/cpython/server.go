@@ -225,6 +225,14 @@ func (e *Engine) start(stop <-chan struct{}) (*server, error) {
 	s.setupCPU = helloSetupCPU(payload)
 	s.pidNS = strings.Contains(string(payload), `"pid_ns": true`)
 	s.delta = strings.Contains(string(payload), `"delta": true`)
+	if bytes.Contains(payload, []byte(`"plugins"`)) {
+		var hello struct {
+			Plugins map[string]int `json:"plugins"`
+		}
+		if json.Unmarshal(payload, &hello) == nil {
+			e.notePlugins(hello.Plugins)
+		}
+	}
 	if bytes.Contains(payload, []byte(`"rewritten"`)) {
 		var hello struct {
 			Rewritten json.RawMessage `json:"rewritten"`

@@ -23,6 +23,10 @@ LIVE = {}  # id of a code object of the target -> the functions that run it (col
 EXCINFO = {}  # what the recorder collect_once registers saw: when -> exception
 CONFTESTS = False  # collect_once loaded conftest files into PREPARED, with the original
 ISOLATED = False  # no test can leave anything for the next (isolated): test selection may apply
+# name -> how many of the items collected once a plugin makes go through
+# pytest's runner, plain as they are but for it (collect_once): a child
+# that runs one serves no other candidate. Go names them on stderr.
+PLUGINS_ACTING = {}
 
 
 def collect_once():
@@ -64,7 +68,9 @@ def collect_once():
         return
     # Whether each item is plain, once here rather than in every child.
     for item in COLLECTED.values():
-        real_pytest.plain(item)
+        if not real_pytest.plain(item) and ISOLATED and real_pytest._plain(item):
+            for name in real_pytest.plugins_acting(item):
+                PLUGINS_ACTING[name] = PLUGINS_ACTING.get(name, 0) + 1
 
 
 def pytest_fixture(v):
