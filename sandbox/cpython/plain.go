@@ -149,7 +149,7 @@ func (e *Engine) plainPytest(ctx context.Context) (*PlainRun, error) {
 			AddressSpace: int64(mb+256) << 20,
 			FileSize:     64 << 20,
 			OpenFiles:    1024,
-			Processes:    64,
+			Processes:    maxTasks,
 			ScratchBytes: 64 << 20,
 		},
 		NoNamespaces: e.cfg.noNamespaces,

@@ -166,6 +166,14 @@ const (
 	forkReasons // one past the last
 )
 
+// maxTasks bounds the processes and threads of a server (its forker,
+// manager and children) or of plain pytest's run: what a test suite
+// starts beside a test runner on a developer's machine (a pool of 50
+// threads, a few subprocesses) fits, a fork bomb stops there
+// (BlockingIOError). Threads are bounded by the address space too: each
+// reserves 2 MiB of it (harness/main.py, roomy_threads).
+const maxTasks = 512
+
 // maxMessage bounds what Go accepts from a server, which runs untrusted
 // code and is itself not trusted.
 const maxMessage = 256 << 20
@@ -273,7 +281,7 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 			AddressSpace: int64(mb+256) << 20,
 			FileSize:     64 << 20,
 			OpenFiles:    1024,
-			Processes:    64,
+			Processes:    maxTasks,
 			ScratchBytes: 64 << 20,
 		},
 		NoNamespaces: e.cfg.noNamespaces,
