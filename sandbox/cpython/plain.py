@@ -147,6 +147,18 @@ def main():
         raise Timeout("timed out after %.3gs of wall-clock time" % backstop)
 
     class Recorder:
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_cmdline_main(self, config):
+            # pytest-xdist's -n (the ini file's addopts may say -n auto)
+            # would run the tests in worker processes, whose reports reach
+            # this process without their exceptions, and no hook of this
+            # plugin there: they run here, one after the other, as the
+            # tool runs them.
+            if getattr(config.option, "numprocesses", None):
+                config.option.numprocesses = 0
+            if getattr(config.option, "dist", "no") != "no":
+                config.option.dist = "no"
+
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_protocol(self, item, nextitem):
             if timeout > 0:
