@@ -94,7 +94,7 @@ const (
 	msgSuite    = 'S' // Go → server, once: the suite as JSON
 	msgRun      = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
 	msgDelta    = 'D' // Go → server: msgRun with runPartial, the changed definitions' text in the place of the source
-	msgHello    = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, rewritten (the test file's assertions, when it rewrote them)}
+	msgHello    = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, delta, setup_cpu (the CPU seconds a child's setup may take), rewritten (the test file's assertions, when it rewrote them), plugins (the pytest plugins that act on the run of tests plain but for them: by name, how many)}
 	msgPing     = 'P' // server → Go: still busy (every second), its progress (pingSize)
 	msgChunk    = 'C' // server → Go: result records
 	msgCompile  = 'E' // server → Go: the candidate does not compile
