@@ -50,7 +50,9 @@ func pytestWithPlugins(t *testing.T) *Interpreter {
 // hypothesis and pytest-asyncio wrap only their own tests, xdist acts
 // only with -n); where a plugin does act on every test (a timeout
 // configured, --force-flaky), every candidate runs in a fresh process
-// and one line of stderr names the plugin. Either way every candidate's
+// and one line of stderr names the plugin; so it does what else keeps
+// the tests from sharing a child (a module the tool cannot check,
+// mutable state). Either way every candidate's
 // verdicts are those of a fresh child that imports and collects it
 // whole.
 func TestPytestPluginsReuse(t *testing.T) {
@@ -122,6 +124,11 @@ def test_flaky():
 	}{
 		{"no option", "[pytest]\n", tests, true, ""},
 		{"a test marked flaky", "[pytest]\n", flakyTest, false, ""},
+		// What keeps every candidate from a reused child, named.
+		{"a test file that imports hypothesis", "[pytest]\n", tests + "\n\nfrom hypothesis import given, strategies as st\n", false,
+			"repair: the tests may leave state for one another (test_stack.py imports hypothesis): every candidate runs all of them in a fresh process (slower)\n"},
+		{"a module-level list", "[pytest]\n", tests + "\n\nSEEN = []\n", false,
+			"repair: the tests may leave state for one another (test_stack.SEEN is mutable state): every candidate runs all of them in a fresh process (slower)\n"},
 		{"a timeout for every test", "[pytest]\ntimeout = 30\n", tests, false,
 			"repair: pytest plugin timeout acts on every test's run: every candidate runs in a fresh process (slower)\n"},
 		{"every test flaky", "[pytest]\naddopts = --force-flaky\n", tests, false,
@@ -165,7 +172,7 @@ def test_flaky():
 			}
 			var notes []string
 			for _, line := range strings.SplitAfter(stderr.String(), "\n") {
-				if strings.Contains(line, "pytest plugin") {
+				if strings.Contains(line, "pytest plugin") || strings.Contains(line, "state for one another") {
 					notes = append(notes, line)
 				}
 			}

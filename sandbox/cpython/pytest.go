@@ -408,21 +408,26 @@ func pytestNotice(py, chosen *Interpreter, pt *Pytest) string {
 // suite, whose hellos say the same.
 var noticed sync.Map
 
-// notePlugins says, once, which pytest plugins keep tests out of a
-// reused child (the server's hello: by the plugin's name, how many of
-// the items it collected once are plain but for the plugin), and what
-// that costs.
-func (e *Engine) notePlugins(plugins map[string]int) {
-	names := slices.Sorted(maps.Keys(plugins))
-	for _, name := range names {
-		n := plugins[name]
-		var msg string
-		if n >= e.nCases {
-			msg = fmt.Sprintf("repair: pytest plugin %s acts on every test's run: every candidate runs in a fresh process (slower)", name)
+// noteSlowPath says, once, what keeps a test file's candidates from the
+// fast path, as the server's hello tells it, and what that costs: the
+// pytest plugins that act on the run of tests that are plain but for
+// them (by name, how many of the items it collected once), and why the
+// tests may leave state for one another (notIsolated; then neither a
+// reused child nor test selection applies).
+func (e *Engine) noteSlowPath(plugins map[string]int, notIsolated string) {
+	var msgs []string
+	if notIsolated != "" {
+		msgs = append(msgs, fmt.Sprintf("repair: the tests may leave state for one another (%s): every candidate runs all of them in a fresh process (slower)", notIsolated))
+	}
+	for _, name := range slices.Sorted(maps.Keys(plugins)) {
+		if n := plugins[name]; n >= e.nCases {
+			msgs = append(msgs, fmt.Sprintf("repair: pytest plugin %s acts on every test's run: every candidate runs in a fresh process (slower)", name))
 		} else {
-			msg = fmt.Sprintf("repair: pytest plugin %s acts on the runs of %d of %d tests: a candidate that runs them runs in a fresh process (slower)", name, n, e.nCases)
+			msgs = append(msgs, fmt.Sprintf("repair: pytest plugin %s acts on the runs of %d of %d tests: a candidate that runs them runs in a fresh process (slower)", name, n, e.nCases))
 		}
-		w := e.opts.Stderr
+	}
+	w := e.opts.Stderr
+	for _, msg := range msgs {
 		if t := reflect.TypeOf(w); t != nil && t.Comparable() {
 			if _, said := noticed.LoadOrStore(struct {
 				w   io.Writer

@@ -94,7 +94,7 @@ const (
 	msgSuite    = 'S' // Go → server, once: the suite as JSON
 	msgRun      = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
 	msgDelta    = 'D' // Go → server: msgRun with runPartial, the changed definitions' text in the place of the source
-	msgHello    = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, delta, setup_cpu (the CPU seconds a child's setup may take), rewritten (the test file's assertions, when it rewrote them), plugins (the pytest plugins that act on the run of tests plain but for them: by name, how many)}
+	msgHello    = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, delta, setup_cpu (the CPU seconds a child's setup may take), rewritten (the test file's assertions, when it rewrote them), plugins (the pytest plugins that act on the run of tests plain but for them: by name, how many), not_isolated (why the tests may leave state for one another)}
 	msgPing     = 'P' // server → Go: still busy (every second), its progress (pingSize)
 	msgChunk    = 'C' // server → Go: result records
 	msgCompile  = 'E' // server → Go: the candidate does not compile
@@ -233,12 +233,13 @@ func (e *Engine) start(stop <-chan struct{}) (*server, error) {
 	s.setupCPU = helloSetupCPU(payload)
 	s.pidNS = strings.Contains(string(payload), `"pid_ns": true`)
 	s.delta = strings.Contains(string(payload), `"delta": true`)
-	if bytes.Contains(payload, []byte(`"plugins"`)) {
+	if bytes.Contains(payload, []byte(`"plugins"`)) || bytes.Contains(payload, []byte(`"not_isolated"`)) {
 		var hello struct {
-			Plugins map[string]int `json:"plugins"`
+			Plugins     map[string]int `json:"plugins"`
+			NotIsolated string         `json:"not_isolated"`
 		}
 		if json.Unmarshal(payload, &hello) == nil {
-			e.notePlugins(hello.Plugins)
+			e.noteSlowPath(hello.Plugins, hello.NotIsolated)
 		}
 	}
 	if bytes.Contains(payload, []byte(`"rewritten"`)) {

@@ -192,30 +192,53 @@ def isolated():
     module of the project they load hold only immutable values,
     functions and classes whose attributes are such; their code is pure
     (purity.py), declares no global and stores attributes only on the
-    self of a method (stores_only_self)."""
+    self of a method (stores_only_self). When not, NOT_ISOLATED says why
+    (Go says it on stderr)."""
+    global NOT_ISOLATED
+    why = _not_isolated()
+    NOT_ISOLATED = why or ""
+    return why is None
+
+
+NOT_ISOLATED = ""  # why the session is not isolated, for the user, or "" (isolated)
+
+
+def _not_isolated():
+    """isolated's work: None, or why not."""
     import ast
 
     global SEL_IMPORTS, SEL_DENY
     try:
         if sys.version_info < (3, 10) or partial.BASE_CODE is None:
-            return False
+            return ""
         # pytest loads most of the standard library, whose mutable
         # attributes' names all deny purity (purity.take_snapshots): only
         # those of the modules this code imports and reaches count here.
         SEL_IMPORTS = frozenset(n for n in imported_names(partial.BASE_CODE) | imported_names(candidate.TEST_CODE)
                                 if n in PURE_MODULES)
         SEL_DENY = deny_for(SEL_IMPORTS)
-        for code in (partial.BASE_CODE, candidate.TEST_CODE):
-            if pure_code(code, ("pytest", candidate.MODULE), checked=True, deny=SEL_DENY, imports=SEL_IMPORTS)[0] == 0:
-                return False
-        if not stores_only_self(ast.parse(partial.BASE_SRC)) or not stores_only_self(ast.parse(TEST_SOURCE[0])):
-            return False
+        own = ("pytest", candidate.MODULE)
+        for code, name in ((partial.BASE_CODE, candidate.CAND_FILE), (candidate.TEST_CODE, candidate.TEST_FILE)):
+            if pure_code(code, own, checked=True, deny=SEL_DENY, imports=SEL_IMPORTS)[0] == 0:
+                name = os.path.basename(name)
+                other = sorted(n for n in imported_names(code) if n not in PURE_MODULES and n not in own)
+                if other:
+                    return "%s imports %s" % (name, ", ".join(other[:3]))
+                return "%s uses the process's or the interpreter's state" % name
+        for src, name in ((partial.BASE_SRC, candidate.CAND_FILE), (TEST_SOURCE[0], candidate.TEST_FILE)):
+            if not stores_only_self(ast.parse(src)):
+                return "%s stores attributes of something other than a method's self, or declares a global" % (
+                    os.path.basename(name))
         lib = candidate.LIB_PREFIX
         mods = [m for m in list(modules.values()) if isinstance(getattr(m, "__file__", None), str) and m.__file__.startswith(lib)]
         names = {id(m) for m in mods}
-        return all(_immutable_module(m, names) for m in mods)
+        for m in mods:
+            key = _immutable_module(m, names)
+            if key is not None:
+                return "%s.%s is mutable state" % (m.__name__, key)
+        return None
     except BaseException:
-        return False
+        return ""
 
 
 TEST_SOURCE = [""]  # the test file's source (collect_once)
@@ -263,6 +286,8 @@ def stores_anything(code):
 
 
 def _immutable_module(m, names):
+    """The first name of module m whose value is not immutable as isolated
+    needs it, or None."""
     from _pytest.mark.structures import Mark, MarkDecorator
 
     FunctionType = type(isolated)
@@ -311,7 +336,7 @@ def _immutable_module(m, names):
             return True
         return False
 
-    return all(ok(k, v) for k, v in list(vars(m).items()))
+    return next((k for k, v in list(vars(m).items()) if not ok(k, v)), None)
 
 
 def stores_only_self(tree):

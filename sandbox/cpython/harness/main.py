@@ -284,7 +284,8 @@ def main(harness):
         try:
             m = manager.Manager(to_forker_w, from_forker_r, go_w, done_r, shm, cases)
             hello = {"pid_ns": forker.PIDNS, "undumpable": UNDUMPABLE, "delta": partial.BASE_CODE is not None}
-            m.serve(hello, real_pytest.OWN_REWRITE, collected.PLUGINS_ACTING)
+            notes = {"plugins": collected.PLUGINS_ACTING, "not_isolated": collected.NOT_ISOLATED}
+            m.serve(hello, real_pytest.OWN_REWRITE, notes)
         except BaseException as e:
             try:
                 send(MSG_FATAL, ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace"))

@@ -629,21 +629,23 @@ class Manager:
             pass  # attribute reads stay as they are; names and imports are still lenient
         return code, b"".join((U32.pack(len(self.lx_code)), self.lx_code, U32.pack(len(plan)), plan))
 
-    def serve(self, hello, rewritten="", plugins=None):
+    def serve(self, hello, rewritten="", notes=None):
         """Says hello (with hello's fields added, rewritten: the test
-        file's assertions this server rewrote, JSON, and plugins: the
-        pytest plugins that keep tests from a reused child, by name, how
-        many) and serves Go's requests until Go closes the pipe."""
+        file's assertions this server rewrote, JSON, and notes: what keeps
+        candidates out of a reused child, for the user: plugins, the
+        pytest plugins that act on tests' runs, by name, how many;
+        not_isolated, why the tests may leave state for one another) and
+        serves Go's requests until Go closes the pipe."""
         gc.enable()
         fields = ['"version": "%d.%d.%d"' % sys.version_info[:3]]
         fields += ['"%s": %s' % (k, "true" if v else "false") for k, v in hello.items()]
         fields.append('"setup_cpu": %r' % float(SETUP_CPU))
         if rewritten:
             fields.append('"rewritten": ' + rewritten)
-        if plugins:
+        if notes and any(notes.values()):
             import json
 
-            fields.append('"plugins": ' + json.dumps(plugins))
+            fields += ['"%s": %s' % (k, json.dumps(v)) for k, v in notes.items() if v]
         msg = ("{%s}" % ", ".join(fields)).encode()
         self.spawn_spare(lambda: send(MSG_HELLO, msg))
         while True:
