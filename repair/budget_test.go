@@ -93,3 +93,37 @@ func TestBudgetCountsFromStart(t *testing.T) {
 		t.Errorf("fixes %d, stop %q after %d evaluations; want none, stopped by the time budget", len(res.Fixes), res.StopReason, res.Evaluations)
 	}
 }
+
+// TestBudgetBoundsOriginal: an original whose run outlasts the time
+// budget (a large suite on a loaded machine) ends the run at the budget,
+// with no search and no error: the run stopped for its budget.
+func TestBudgetBoundsOriginal(t *testing.T) {
+	p := parseMiddle(t)
+	var ended error
+	run := func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		select {
+		case <-ctx.Done():
+			ended = ctx.Err()
+		case <-time.After(time.Minute):
+			ended = errors.New("the original's run was not stopped")
+		}
+		return nil, ended
+	}
+	var log bytes.Buffer
+	opts := Defaults()
+	opts.Log = &log
+	opts.TimeBudget = 100 * time.Millisecond
+	res, err := Run(context.Background(), p, fakeSuite(10), run, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(ended, context.DeadlineExceeded) {
+		t.Errorf("the original's run ended with %v; want the budget's deadline", ended)
+	}
+	if res.StopReason != "time budget" || res.Evaluations != 0 || len(res.Fixes) != 0 {
+		t.Errorf("stop %q, %d evaluations, %d fixes; want the time budget, nothing searched", res.StopReason, res.Evaluations, len(res.Fixes))
+	}
+	if !strings.Contains(log.String(), "the time budget ran out before the original program's run ended") {
+		t.Errorf("log does not say why:\n%s", log.String())
+	}
+}

@@ -143,9 +143,23 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		prepared <- mutate.Prepare(p)
 	}()
 
-	// The original program, with coverage.
+	// The original program, with coverage: within the time budget (on a
+	// machine loaded enough, a large suite's run outlasts it; there is
+	// then nothing to search with).
+	octx, cancelOrig := ctx, context.CancelFunc(func() {})
+	if !budgetEnd.IsZero() {
+		octx, cancelOrig = context.WithDeadline(ctx, budgetEnd)
+	}
 	ag := &again{run: run, src: p.Src, n: len(s.Cases), workers: opts.Workers, lenient: opts.Lenient}
-	orig, sub, err := original(ctx, p, s, run, opts, ag)
+	orig, sub, err := original(octx, p, s, run, opts, ag)
+	budgetOut := err != nil && octx.Err() != nil && ctx.Err() == nil
+	cancelOrig()
+	if budgetOut {
+		fmt.Fprintf(log, "repair: the time budget ran out before the original program's run ended\n")
+		res.StopReason = "time budget"
+		res.LocalizeTime = time.Since(t0)
+		return res, nil
+	}
 	if err != nil {
 		return nil, err
 	}
