@@ -25,18 +25,19 @@ import (
 // result's fixes. It reports whether the search may stop: at the first
 // fix unless Options.All, or, when the guard finds that fix suspect, at
 // the first one it does not.
-func (st *search) deliver(c individual) (bool, error) {
+func (st *search) deliver(c individual) (stop bool, err error) {
 	ctx, log, res := st.outer, st.log, st.result
+	defer func() {
+		if err != nil && st.pastGrace(ctx) {
+			fmt.Fprintf(log, "repair: the time budget ran out while a plausible candidate was validated: not claimed (a larger --time-budget may deliver it)\n")
+		}
+	}()
 	t0 := time.Now()
 	fix, side, err := st.finish(ctx, c)
 	res.ReduceTime += time.Since(t0)
 	defer side.stop() // nothing of it outlives the delivery
 	if errors.Is(err, errDelivered) {
 		return false, nil
-	}
-	if err != nil && st.pastGrace(ctx) {
-		fmt.Fprintf(log, "repair: the time budget ran out while a plausible candidate was validated: not claimed (a larger --time-budget may deliver it)\n")
-		return true, err
 	}
 	var rej *rejection
 	if errors.As(err, &rej) {
