@@ -25,8 +25,13 @@ import (
 // result's fixes. It reports whether the search may stop: at the first
 // fix unless Options.All, or, when the guard finds that fix suspect, at
 // the first one it does not.
-func (st *search) deliver(c individual) (bool, error) {
+func (st *search) deliver(c individual) (stop bool, err error) {
 	ctx, log, res := st.outer, st.log, st.result
+	defer func() {
+		if err != nil && st.pastGrace(ctx) {
+			fmt.Fprintf(log, "repair: the time budget ran out while a plausible candidate was validated: not claimed (a larger --time-budget may deliver it)\n")
+		}
+	}()
 	t0 := time.Now()
 	fix, side, err := st.finish(ctx, c)
 	res.ReduceTime += time.Since(t0)
@@ -112,15 +117,23 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 	p := st.prog
 	patch := c.patch
 	if st.opts.Reduce && len(patch) > 1 {
-		var err error
-		patch, err = reduce.Minimize(ctx, patch, func(ctx context.Context, sub program.Patch) (bool, error) {
+		rctx, cancel := st.graceContext(ctx, reduceShare)
+		reduced, err := reduce.Minimize(rctx, patch, func(ctx context.Context, sub program.Patch) (bool, error) {
 			src, ch := p.RenderChange(sub)
 			e, err := st.cache.Eval(ctx, src, func(c context.Context) (*fitness.Outcome, error) {
 				return st.runCandidate(c, src, &ch)
 			})
 			return passesVerdicts(e, st.leftOut), err
 		})
-		if err != nil {
+		cancel()
+		switch {
+		case err == nil:
+			patch = reduced
+		case ctx.Err() == nil && rctx.Err() != nil:
+			// The budget's share for the reduction ran out: the fix is
+			// delivered as found (it passed the search's runs whole).
+			fmt.Fprintln(st.log, "repair: the time budget ran out during the reduction: the fix is delivered unreduced")
+		default:
 			return nil, nil, err
 		}
 	}
@@ -354,7 +367,7 @@ func (st *search) checkLater(ctx context.Context, src []byte, ch *program.Change
 	if st.guardReady == nil {
 		return func(*Fix) error { return nil }
 	}
-	gctx, cancel := context.WithCancel(ctx)
+	gctx, cancel := st.graceContext(ctx, guardShare)
 	done := make(chan struct{})
 	var rep *guard.Report
 	var warn string
@@ -374,13 +387,48 @@ func (st *search) checkLater(ctx context.Context, src []byte, ch *program.Change
 		if warn != "" {
 			fmt.Fprintln(st.log, warn)
 		}
-		if err == nil {
+		switch {
+		case err == nil:
 			fix.Guard = rep
-		} else if ctx.Err() != nil {
+		case ctx.Err() != nil:
 			return ctx.Err()
+		case gctx.Err() != nil:
+			// The budget's share for the guard ran out: the fix is
+			// delivered without its report (as when the guard cannot run).
+			fmt.Fprintln(st.log, "repair: warning: the time budget ran out during the overfitting guard's check: the fix is delivered unchecked")
+			return nil
 		}
 		return err
 	}
+}
+
+// deliveryGrace is how long past the time budget the delivery of a
+// plausible candidate found within it may take (reduction, validation,
+// the check of delivered fixes, the guard): Options.TimeBudget. Past it
+// the candidate is not claimed and the run ends. The reduction stops at
+// reduceShare of it (the fix is then delivered as found), the guard at
+// guardShare (the fix is then delivered without the guard's report), so
+// that the validation, which a fix cannot do without, has the rest.
+var deliveryGrace = 5 * time.Second
+
+const (
+	reduceShare = 0.4
+	guardShare  = 0.8
+)
+
+// graceContext is ctx (a delivery's) ending at share of deliveryGrace
+// past the time budget, or ctx itself (cancelable) when there is none.
+func (st *search) graceContext(ctx context.Context, share float64) (context.Context, context.CancelFunc) {
+	if st.budgetEnd.IsZero() {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, st.budgetEnd.Add(time.Duration(share*float64(deliveryGrace))))
+}
+
+// pastGrace reports whether ctx, a delivery's, ended because the time
+// budget and its grace ran out (not because the run was canceled).
+func (st *search) pastGrace(ctx context.Context) bool {
+	return !st.budgetEnd.IsZero() && errors.Is(ctx.Err(), context.DeadlineExceeded)
 }
 
 // check runs the overfitting guard on a fix's source, once its engine is

@@ -50,9 +50,9 @@ func (st *search) explore(ctx context.Context) error {
 	st.seen[origKey] = true
 
 	sctx := ctx
-	if o.TimeBudget > 0 {
+	if !st.budgetEnd.IsZero() {
 		var cancel context.CancelFunc
-		sctx, cancel = context.WithTimeout(ctx, o.TimeBudget)
+		sctx, cancel = context.WithDeadline(ctx, st.budgetEnd)
 		defer cancel()
 	}
 	st.start = time.Now()

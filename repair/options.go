@@ -30,9 +30,17 @@ type Options struct {
 	// Evaluations bounds the number of distinct candidate programs
 	// evaluated; 0 means no bound.
 	Evaluations int
-	// TimeBudget bounds the wall time of the search; 0 means no bound. It
-	// may stop the search earlier, never change what it found first.
+	// TimeBudget bounds the wall time of the run from Start; 0 means no
+	// bound. The search stops when it runs out (it may stop the search
+	// earlier, never change what it found first); a plausible candidate
+	// found before then is reduced, validated and checked within a few
+	// seconds more (deliveryGrace), so that the run ends soon after the
+	// budget at any load.
 	TimeBudget time.Duration
+	// Start is when the time budget started counting: the command's
+	// start, so that what ran before Run (engines starting, parsing)
+	// counts too. Zero: when Run starts.
+	Start time.Time
 	// MutationRate is the probability that a child gets one more mutation.
 	MutationRate float64
 	// CrossoverRate is the probability that two parents are crossed over

@@ -46,7 +46,11 @@ type search struct {
 	turn        int            // immigrants taken: even turns take the sweep's next edit
 	best        float64        // fitness of result.Best
 
-	outer     context.Context      // the run's context, which outlives the time budget
+	// outer is the run's context, which outlives the time budget by
+	// DeliveryGrace (the delivery of a fix found at the end of it);
+	// budgetEnd is when the budget runs out (zero: no budget).
+	outer     context.Context
+	budgetEnd time.Time
 	delivered map[fitness.Key]bool // fixes after reduction, by program
 	stop      bool                 // a fix ended the search
 	// judged are the outcomes of candidates whose validation failed twice
@@ -107,6 +111,14 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 	res := &Result{}
 	t0 := time.Now()
+	var budgetEnd time.Time
+	if opts.TimeBudget > 0 {
+		start := opts.Start
+		if start.IsZero() {
+			start = t0
+		}
+		budgetEnd = start.Add(opts.TimeBudget)
+	}
 	early := openGuardEarly(ctx, &opts, s)
 	defer early.release()
 	verifyReady, stopVerify := openVerify(ctx, opts, s)
@@ -131,9 +143,23 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		prepared <- mutate.Prepare(p)
 	}()
 
-	// The original program, with coverage.
+	// The original program, with coverage: within the time budget (on a
+	// machine loaded enough, a large suite's run outlasts it; there is
+	// then nothing to search with).
+	octx, cancelOrig := ctx, context.CancelFunc(func() {})
+	if !budgetEnd.IsZero() {
+		octx, cancelOrig = context.WithDeadline(ctx, budgetEnd)
+	}
 	ag := &again{run: run, src: p.Src, n: len(s.Cases), workers: opts.Workers, lenient: opts.Lenient}
-	orig, sub, err := original(ctx, p, s, run, opts, ag)
+	orig, sub, err := original(octx, p, s, run, opts, ag)
+	budgetOut := err != nil && octx.Err() != nil && ctx.Err() == nil
+	cancelOrig()
+	if budgetOut {
+		fmt.Fprintf(log, "repair: the time budget ran out before the original program's run ended\n")
+		res.StopReason = "time budget"
+		res.LocalizeTime = time.Since(t0)
+		return res, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +210,12 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		return nil, err
 	}
 	st.guardEarly = early
+	if !budgetEnd.IsZero() {
+		var cancel context.CancelFunc
+		st.outer, cancel = context.WithDeadline(ctx, budgetEnd.Add(deliveryGrace))
+		defer cancel()
+		st.budgetEnd = budgetEnd
+	}
 	st.verifyReady, st.verifyWrap = verifyReady, verifyWrap
 	st.again, st.cut = ag, func(o *fitness.Outcome) *fitness.Outcome { return o }
 	if sub != nil {

@@ -9,6 +9,7 @@ directory from a local clone of the project (--mirrors, default
 /work/.mirror, as the `fetch` tool leaves them: <owner>+<name>/repo).
 
     python3 bench/realbugs/run.py --reproduce-only
+    python3 bench/realbugs/run.py --smoke --repair-bin /tmp/repair
     python3 bench/realbugs/run.py --repair-bin /tmp/repair --time-budget 60s --jobs 2 \
         --out /tmp/rb/results.jsonl --save /tmp/rb/save
 
@@ -34,6 +35,38 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUGS = os.path.join(HERE, 'bugs')
+
+# --smoke: bugs recent builds repair within tens of evaluations (a few
+# seconds each on a quiet machine; 24 and 28 s of wall time at a load of
+# about 17), from two projects; .ci/run runs them under scripts/busy.
+SMOKE = ['boltons-1', 'jmespath-1']
+SMOKE_BUDGET = '60s'
+# How far past --time-budget a run may end (the tool's promise).
+BUDGET_SLACK = 10.0
+
+
+def duration_seconds(d):
+    """Seconds of a Go duration such as 60s, 2m, 1m30s, 500ms."""
+    units = {'h': 3600.0, 'm': 60.0, 's': 1.0, 'ms': 1e-3, 'us': 1e-6, 'µs': 1e-6, 'ns': 1e-9}
+    parts = re.findall(r'([0-9.]+)(h|ms|us|µs|ns|m|s)', d)
+    if not parts or ''.join(a + b for a, b in parts) != d:
+        raise ValueError('not a duration: %r' % d)
+    return sum(float(a) * units[b] for a, b in parts)
+
+
+def smoke_problems(results, budget):
+    """What a smoke run found wrong: a bug not repaired plausibly, or a run
+    that ended later than its time budget allows."""
+    out = []
+    limit = duration_seconds(budget) + BUDGET_SLACK
+    for r in results:
+        if not r.get('plausible'):
+            out.append('%s: no plausible patch (exit %s) %s' % (
+                r['bug'], r.get('exit_code'), (r.get('note') or r.get('error') or '')[:200]))
+        w = r.get('wall_seconds')
+        if w is not None and w > limit:
+            out.append('%s: the run took %.1f s, more than --time-budget %s + %.0f s' % (r['bug'], w, budget, BUDGET_SLACK))
+    return out
 
 # A pytest plugin, loaded with -p rbplugin: it writes every test's outcome
 # (RB_OUTCOMES) and, when RB_TRACE_TARGET names a file, the calls that enter
@@ -581,8 +614,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('bugs', nargs='*', help='bug ids (directories under bugs/); default all')
     ap.add_argument('--reproduce-only', action='store_true', help='only check that every bug reproduces')
+    ap.add_argument('--smoke', action='store_true',
+                    help='the smoke subset (%s unless bugs are named; --time-budget %s unless given): exit 1 '
+                         'unless every bug gets a plausible patch and every run ends within its time budget '
+                         '+ %.0f s; without the projects\' clones it says so and exits 0'
+                         % (' '.join(SMOKE), SMOKE_BUDGET, BUDGET_SLACK))
     ap.add_argument('--repair-bin', default='repair', help='the repair binary (default: repair on PATH)')
-    ap.add_argument('--time-budget', default='120s', help='passed to repair --time-budget (default 120s)')
+    ap.add_argument('--time-budget', default='', help='passed to repair --time-budget (default 120s; %s with --smoke)' % SMOKE_BUDGET)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--extra-args', default='', help='more arguments for repair, e.g. "--workers 1"')
     ap.add_argument('--jobs', type=int, default=1, help='bugs at once (default 1)')
@@ -605,6 +643,12 @@ def main():
                     help='do not run repair: judge again the patches recorded in a file of --out '
                          '(after judgement.json files were written, or run.py changed)')
     args = ap.parse_args()
+    if not args.time_budget:
+        args.time_budget = SMOKE_BUDGET if args.smoke else '120s'
+    if args.smoke and (args.reproduce_only or args.rejudge or args.materialise):
+        sys.exit('--smoke runs repair: not with --reproduce-only, --rejudge or --materialise')
+    if args.smoke and not args.bugs:
+        args.bugs = list(SMOKE)
     if not args.materialise:
         args.python = pick_python(args.python)
     if not args.tool_timeout:
@@ -683,6 +727,13 @@ def main():
     print(table(ordered, args.reproduce_only))
     if skipped:
         print('\nskipped (no clone under %s): %s' % (args.mirrors, ', '.join(skipped)))
+    if args.smoke:
+        problems = smoke_problems(ordered, args.time_budget)
+        for p in problems:
+            log('realbugs: smoke: ' + p)
+        if not ordered:
+            log('realbugs: smoke: skipped, no clone of the projects under %s' % args.mirrors)
+        return 1 if problems else 0
     if args.reproduce_only:
         return 0 if all(r['reproduces'] for r in ordered) and not skipped else 1
     return 0

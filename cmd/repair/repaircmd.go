@@ -62,7 +62,7 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.population, "population", d.Population, "candidates per generation")
 	fl.IntVar(&f.generations, "generations", d.Generations, "maximum number of generations")
 	fl.IntVar(&f.evaluations, "evaluations", 0, "maximum number of distinct candidates evaluated (0: no limit)")
-	fl.DurationVar(&f.timeBudget, "time-budget", 0, "maximum search time, e.g. 30s (0: no limit)")
+	fl.DurationVar(&f.timeBudget, "time-budget", 0, "maximum time of the run, e.g. 30s: the search stops then, and a fix found by then is delivered within a few seconds more (0: no limit)")
 	fl.Float64Var(&f.mutationRate, "mutation-rate", d.MutationRate, "probability that a child gets one more mutation")
 	fl.Float64Var(&f.crossoverRate, "crossover-rate", d.CrossoverRate, "probability that two parents are crossed over")
 	fl.StringVar(&f.crossover, "crossover", d.CrossoverName, "crossover of edit lists: one-point or uniform")
@@ -114,12 +114,16 @@ func (f *repairFlags) options(cmd *cobra.Command) (repair.Options, error) {
 }
 
 func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
+	began := time.Now()
 	defer startupGC(startupGCWindow)()
 	ctx := cmd.Context()
 	opts, err := f.options(cmd)
 	if err != nil {
 		return err
 	}
+	// --time-budget counts from here: the engines' start and the
+	// original's run are part of the run the user waits for.
+	opts.Start = began
 	if f.report != "" {
 		if err := checkWritable("--report", f.report); err != nil {
 			return err
