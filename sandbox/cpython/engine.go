@@ -111,6 +111,9 @@ type config struct {
 	// pytestPerChild configures pytest in every child instead of once
 	// per server (the slow path, for benchmarks).
 	pytestPerChild bool
+	// noCodeCache compiles the project's modules in every case that
+	// imports them, as before harness/bytecode.py (for benchmarks).
+	noCodeCache bool
 }
 
 // New starts the pool of fork servers for opts.Suite. An interpreter that
@@ -666,6 +669,9 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		// Heartbeat is the seconds between the looks of the server's
 		// heartbeat while it starts (StartQuiet).
 		Heartbeat float64 `json:"heartbeat"`
+		// CodeCache: the server compiles the project's modules once for
+		// its children (harness/bytecode.py).
+		CodeCache bool `json:"code_cache"`
 	}{
 		Module:         module,
 		Cases:          []sandbox.RunCase{},
@@ -678,6 +684,7 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		Limits: limitsMsg{SetupCPU: e.cfg.setupCPU, SetupFactor: sandbox.SetupFactor,
 			WallFactor: sandbox.CaseWallFactor, WallSlack: sandbox.CaseWallSlack},
 		Heartbeat: heartbeat(e.startQuiet),
+		CodeCache: !cfg.noCodeCache,
 	}
 	if data, err := os.ReadFile(opts.Target); err == nil {
 		msg.Original = string(data)

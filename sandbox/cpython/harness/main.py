@@ -30,7 +30,7 @@ import os
 from time import process_time
 import _signal as signal  # signal's C half: the module itself imports enum, a tenth of a server's start
 
-from . import candidate, child, collected, forker, guard, manager, observe, partial, purity, real_pytest, verify
+from . import bytecode, candidate, child, collected, forker, guard, manager, observe, partial, purity, real_pytest, verify
 from .candidate import load_case
 from .child import child_main
 from .protocol import *  # noqa: F403 -- __main__ shows the protocol, as the one-file harness did
@@ -84,6 +84,15 @@ def setup(cfg, kept=None):
     CASES = tuple(load_case(c) for c in cfg["cases"])
     observe.configure(int(cfg.get("output_cap") or 65536))
     candidate.configure(cfg)
+    # The project's modules are compiled once, here, for every case of
+    # every candidate (bytecode.py).
+    if cfg.get("code_cache", True):
+        bytecode.install([candidate.LIB_PREFIX], candidate.CAND_FILES)
+        targets = candidate.MULTI or ((candidate.MODULE, candidate.CAND_FILE),)
+        stage("compiling the modules of the target's package")
+        t = process_time()
+        bytecode.precompile(bytecode.package_dirs(targets))
+        cpu0 += process_time() - t  # (no child compiles them: not a setup's cost)
     original = cfg.get("original") or ""
     stage("compiling the target %s" % candidate.shown(candidate.CAND_FILE))
     code = original_code(original, kept)
