@@ -17,6 +17,8 @@ OUT/ receives:
                                    returns hi where it should return lo)
   tests/test_utils.py              TESTS pytest tests of utils, a fifth of
                                    which fail on the bug
+  suite.json                       the same tests of clamp as a JSON suite
+                                   (each case imports the package afresh)
   huge/utils.py,                   with --huge-tests: the same target and a
   huge/test_utils.py               pytest file of HUGE_TESTS tests
   big/utils.py, big/suite.json     with --big-arg-mb: the same target and a
@@ -26,6 +28,7 @@ OUT/ receives:
 Then, from OUT:
 
     repair run --target bigpkg/utils.py --tests tests/test_utils.py
+    repair run --target bigpkg/utils.py --tests suite.json
     repair run --target huge/utils.py --tests huge/test_utils.py
     repair run --target big/utils.py --tests big/suite.json
 """
@@ -99,6 +102,14 @@ def make_package(out, modules, tests):
     write(os.path.join(pkg, "utils.py"), TARGET)
     write(os.path.join(out, "pytest.ini"), "[pytest]\ntestpaths = tests\n")
     write(os.path.join(out, "tests", "test_utils.py"), test_file("from bigpkg.utils import clamp, size", tests))
+    cases = []
+    for i in range(tests):
+        if i % 5 == 0:
+            cases.append({"args": [-i - 1, 0, i + 10], "expected": 0})
+        else:
+            cases.append({"args": [i, 0, i + 1], "expected": i})
+    with open(os.path.join(out, "suite.json"), "w") as f:
+        json.dump({"target": "bigpkg/utils.py", "function": "clamp", "tests": cases}, f, indent=1)
 
 
 def test_file(imp, n):
