@@ -17,7 +17,8 @@ code, and this loader compiles one anyway if it is asked. A file whose
 size or modification time changed since it was compiled is compiled
 again.
 
-Owns CODE, the path hook (install) and the precompiling (precompile).
+Owns CODE, the path hook (install), the precompiling (precompile) and
+whether what is compiled is kept (KEEPING: in the server only).
 """
 import os
 import sys
@@ -33,6 +34,7 @@ from importlib.machinery import SourceFileLoader as _SourceFileLoader
 CODE = {}  # a source file -> (st_mtime_ns, st_size, its module's code)
 ROOTS = ()  # the directories the hook serves, each with a final separator
 SKIP = frozenset()  # the files never kept (the targets)
+KEEPING = True  # the server keeps what it compiles; a child, whose CODE the guard compares, does not (stop_keeping)
 MAX_FILES = 20000  # files CODE keeps at most
 MAX_SOURCE = 4 << 20  # bytes of a file precompile compiles at most
 
@@ -53,9 +55,16 @@ class SourceFileLoader(_SourceFileLoader):
         if got is not None and got[0] == st.st_mtime_ns and got[1] == st.st_size:
             return got[2]
         code = super().get_code(fullname)
-        if code is not None and len(CODE) < MAX_FILES:
+        if KEEPING and code is not None and len(CODE) < MAX_FILES:
             CODE[path] = (st.st_mtime_ns, st.st_size, code)
         return code
+
+
+def stop_keeping():
+    """CODE is what the children find: from now on (the server's last
+    step before its guard's snapshots and the fork) nothing is added."""
+    global KEEPING
+    KEEPING = False
 
 
 # A candidate that looks sees the loader it always saw.

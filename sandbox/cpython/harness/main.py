@@ -290,6 +290,7 @@ def main(harness):
         g = globals()
         for k in ("SHM", "CASES", "GO_R", "DONE_W"):
             g[k] = None
+    bytecode.stop_keeping()
     stage("taking the guard's snapshots of the modules loaded")
     guard.make_guard(harness, child.BASE_MODULES, candidate.PYTEST, test_mask, candidate.WORKDIR)
     verify.take_server_snapshot(harness)
