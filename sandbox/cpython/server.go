@@ -388,7 +388,8 @@ type stalled struct {
 }
 
 func (e *stalled) Error() string {
-	return fmt.Sprintf("the harness made no progress for %v while %s", e.quiet, e.stage)
+	// In seconds, as the documentation says it ("60s", not "1m0s").
+	return fmt.Sprintf("the harness made no progress for %gs while %s", e.quiet.Seconds(), e.stage)
 }
 
 // awaitStart reads the first message of a starting server that is not a

@@ -163,7 +163,8 @@ type stalled struct {
 }
 
 func (e *stalled) Error() string {
-	return fmt.Sprintf("the worker made no progress for %v while %s", e.quiet, e.stage)
+	// In seconds, as the documentation says it ("60s", not "1m0s").
+	return fmt.Sprintf("the worker made no progress for %gs while %s", e.quiet.Seconds(), e.stage)
 }
 
 // sendAlive writes the suite to a starting worker in pieces, each of
