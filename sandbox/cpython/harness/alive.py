@@ -17,13 +17,47 @@ and the stage it names (STAGE, set with stage).
 """
 import os
 import sys
-from _thread import _count as _thread_count, allocate_lock, start_new_thread
+from _thread import _count as _thread_count, allocate_lock, stack_size, start_new_thread
 
 from .protocol import MSG_PING, OUT_FD, U32, send_lock
 
 BEAT = [1.0]  # seconds between the heartbeat's looks (the suite's "heartbeat")
 STAGE = ["starting"]  # what the server is doing (stage), the heartbeat reads it
 _RUNNING = []  # the running heartbeat's stop and done locks and the thread count before it
+
+
+M_ARENA_MAX = -8  # mallopt's parameter (glibc)
+_MALLOPT = []  # glibc's mallopt, once looked up (none: not glibc)
+
+
+def _arenas(n):
+    """Bounds glibc's malloc arenas to n (0: its default). A thread's
+    first allocation would reserve an arena of 64 MB of address space, a
+    tenth of a server's RLIMIT_AS: while the heartbeat runs it shares the
+    main one, and a test file that compiled within the limit before still
+    does. The C half of ctypes alone, as main.make_undumpable."""
+    if not _MALLOPT:
+        try:
+            import _ctypes
+
+            class Lib:
+                _handle = _ctypes.dlopen(None, os.RTLD_NOW)
+
+            class Int(_ctypes._SimpleCData):
+                _type_ = "i"
+
+            class Func(_ctypes.CFuncPtr):
+                _flags_ = _ctypes.FUNCFLAG_CDECL
+                _restype_ = Int
+
+            _MALLOPT.append(Func(("mallopt", Lib())))
+        except Exception:
+            _MALLOPT.append(None)
+    if _MALLOPT[0] is not None:
+        try:
+            _MALLOPT[0](M_ARENA_MAX, n)
+        except Exception:
+            pass
 
 
 def stage(text):
@@ -61,7 +95,12 @@ def start_heartbeat():
     stop.acquire()
     done.acquire()
     base = _thread_count()
-    start_new_thread(_heartbeat, (stop, done, BEAT[0]))
+    _arenas(1)
+    old = stack_size(256 << 10)  # (it calls little: 8 MB of address space less)
+    try:
+        start_new_thread(_heartbeat, (stop, done, BEAT[0]))
+    finally:
+        stack_size(old)
     _RUNNING[:] = (stop, done, base)
 
 
@@ -81,3 +120,4 @@ def stop_heartbeat():
         if _thread_count() <= base:
             break
         wait.acquire(True, 0.0005)
+    _arenas(0)
