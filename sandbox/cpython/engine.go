@@ -57,8 +57,10 @@ type Engine struct {
 	// checks judge what servers report of each case (never sent to them).
 	checks []fitness.Check
 
-	watchdog     time.Duration
-	startTimeout time.Duration
+	watchdog time.Duration
+	// startQuiet is how long a starting server may make no progress
+	// (StartQuiet).
+	startQuiet time.Duration
 	// bound is the wall time a run of every case may take in all, when
 	// nothing reports progress (plain pytest); stage is the wall time a
 	// server may take without reporting progress: a case, or a child's
@@ -95,6 +97,7 @@ var _ sandbox.Engine = (*Engine)(nil)
 type config struct {
 	noNamespaces bool          // act as if the kernel refused namespaces
 	watchdog     time.Duration // silence after which a busy server counts as wedged
+	startQuiet   time.Duration // silence after which a starting server counts as stuck (StartQuiet)
 	noReuse      bool          // a fresh fork for every candidate, pure or not
 	boundSlack   time.Duration // added to the bounds of a run and of a stage (default 5 s)
 	setupCPU     float64       // a child's setup limit (default sandbox.SetupCPU)
@@ -108,6 +111,9 @@ type config struct {
 	// pytestPerChild configures pytest in every child instead of once
 	// per server (the slow path, for benchmarks).
 	pytestPerChild bool
+	// noCodeCache compiles the project's modules in every case that
+	// imports them, as before harness/bytecode.py (for benchmarks).
+	noCodeCache bool
 }
 
 // New starts the pool of fork servers for opts.Suite. An interpreter that
@@ -171,15 +177,18 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		return nil, err
 	}
 	e := &Engine{
-		opts:         opts,
-		cfg:          cfg,
-		python:       py,
-		memoryMB:     opts.Suite.MemoryMB,
-		nCases:       len(opts.Suite.Cases),
-		watchdog:     cfg.watchdog,
-		startTimeout: 20 * time.Second,
-		pool:         make(chan *server, MaxGrowth*opts.Workers),
-		all:          map[*server]bool{},
+		opts:       opts,
+		cfg:        cfg,
+		python:     py,
+		memoryMB:   opts.Suite.MemoryMB,
+		nCases:     len(opts.Suite.Cases),
+		watchdog:   cfg.watchdog,
+		startQuiet: cfg.startQuiet,
+		pool:       make(chan *server, MaxGrowth*opts.Workers),
+		all:        map[*server]bool{},
+	}
+	if e.startQuiet <= 0 {
+		e.startQuiet = StartQuiet
 	}
 	if e.memoryMB <= 0 {
 		e.memoryMB = 512
@@ -657,6 +666,12 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		Verify bool `json:"verify,omitempty"`
 		// Limits are the time limits' constants (sandbox.CaseWall).
 		Limits limitsMsg `json:"limits"`
+		// Heartbeat is the seconds between the looks of the server's
+		// heartbeat while it starts (StartQuiet).
+		Heartbeat float64 `json:"heartbeat"`
+		// CodeCache: the server compiles the project's modules once for
+		// its children (harness/bytecode.py).
+		CodeCache bool `json:"code_cache"`
 	}{
 		Module:         module,
 		Cases:          []sandbox.RunCase{},
@@ -668,6 +683,8 @@ func (e *Engine) suiteMessage(module string, checks []fitness.Check, collect boo
 		LenientRuntime: lenientRuntime,
 		Limits: limitsMsg{SetupCPU: e.cfg.setupCPU, SetupFactor: sandbox.SetupFactor,
 			WallFactor: sandbox.CaseWallFactor, WallSlack: sandbox.CaseWallSlack},
+		Heartbeat: heartbeat(e.startQuiet),
+		CodeCache: !cfg.noCodeCache,
 	}
 	if data, err := os.ReadFile(opts.Target); err == nil {
 		msg.Original = string(data)

@@ -95,7 +95,7 @@ const (
 	msgRun      = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
 	msgDelta    = 'D' // Go → server: msgRun with runPartial, the changed definitions' text in the place of the source
 	msgHello    = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, delta, setup_cpu (the CPU seconds a child's setup may take), rewritten (the test file's assertions, when it rewrote them), plugins (the pytest plugins that act on the run of tests plain but for them: by name, how many), not_isolated (why the tests may leave state for one another)}
-	msgPing     = 'P' // server → Go: still busy (every second), its progress (pingSize)
+	msgPing     = 'P' // server → Go: still busy (every second), its progress (pingSize); while it starts, the stage it progressed in
 	msgChunk    = 'C' // server → Go: result records
 	msgCompile  = 'E' // server → Go: the candidate does not compile
 	msgDone     = 'D' // server → Go: the candidate is finished: u32 reused, u32 forks, u32 kept
@@ -194,7 +194,8 @@ type server struct {
 	r      *bufio.Reader
 	stderr *tailBuffer
 	pidNS  bool
-	delta  bool // the server keeps the original's source: a partial candidate's changed text is enough (msgDelta)
+	delta  bool   // the server keeps the original's source: a partial candidate's changed text is enough (msgDelta)
+	stage  string // while it starts: what it was doing at its last sign of progress (awaitStart)
 	// setupCPU is the CPU seconds a child's setup may take, as the
 	// server's hello said (0: not said).
 	setupCPU float64
@@ -311,7 +312,7 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 		return nil, 0, nil, fmt.Errorf("cpython: starting %s: %w", e.python.Path, err)
 	}
 	defer sandbox.KillOnStop(stop, s.kill)()
-	if err := s.loadHarness(e.python.Path, e.startTimeout); err != nil {
+	if err := s.loadHarness(e.python.Path, e.startQuiet); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("loading the harness", err)
 	}
@@ -329,16 +330,18 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 	kept, done := keptOriginal(key, stop)
 	defer done(false)
 	if kept != nil {
-		if err := s.send(msgOriginal, nil, kept, e.startTimeout); err != nil {
+		if err := s.sendAlive(msgOriginal, kept, e.startQuiet, "reading the target's code"); err != nil {
 			s.kill()
 			return nil, 0, nil, s.failure("sending the original's code", err)
 		}
 	}
-	if err := s.send(msgSuite, nil, e.withRoot(msg, cmd.ProjectRoot()), e.startTimeout); err != nil {
+	suite := e.withRoot(msg, cmd.ProjectRoot())
+	if err := s.sendAlive(msgSuite, suite, e.startQuiet, "reading the suite ("+sizeText(len(suite))+")"); err != nil {
 		s.kill()
 		return nil, 0, nil, s.failure("sending the suite", err)
 	}
-	kind, payload, err := s.recv(time.Now().Add(e.startTimeout))
+	s.stage = "reading the suite"
+	kind, payload, err := s.awaitStart(e.startQuiet)
 	if err == nil && kind == msgOriginal {
 		// The server compiled the original (Go kept none, or it was not
 		// this interpreter's): before any candidate, or anything of the
@@ -348,7 +351,7 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 		}
 		done(true)
 		e.stats.compiled.Add(1)
-		kind, payload, err = s.recv(time.Now().Add(e.startTimeout))
+		kind, payload, err = s.awaitStart(e.startQuiet)
 	}
 	if err == nil && kind == msgFatal {
 		err = fmt.Errorf("%s", payload)
@@ -360,9 +363,100 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 	return s, kind, payload, nil
 }
 
+// StartQuiet is how long a starting server may make no progress: the
+// interpreter's start and the harness's (no word from it in between),
+// reading the suite (Go's writes of it accepted), then its setup, whose
+// heartbeat pings whenever it progressed (a module loaded, the heap grown,
+// another stage: harness/protocol.py, start_heartbeat). A start has no
+// bound of its own: on a busy machine importing a large package or
+// collecting a large test file takes minutes. A server silent this long
+// sleeps, blocks or spins in place: it is killed, and the error names the
+// stage it was at.
+const StartQuiet = 60 * time.Second
+
+// heartbeat is the seconds between the looks of a server's heartbeat
+// while it starts, for a window of silence quiet.
+func heartbeat(quiet time.Duration) float64 {
+	return min(time.Second, quiet/4).Seconds()
+}
+
+// stalled is the error of a server that made no progress for quiet while
+// it started.
+type stalled struct {
+	quiet time.Duration
+	stage string
+}
+
+func (e *stalled) Error() string {
+	// In seconds, as the documentation says it ("60s", not "1m0s").
+	return fmt.Sprintf("the harness made no progress for %gs while %s", e.quiet.Seconds(), e.stage)
+}
+
+// awaitStart reads the first message of a starting server that is not a
+// ping, as long as the server pings within quiet of its last ping (each
+// names the stage it is at: s.stage).
+func (s *server) awaitStart(quiet time.Duration) (byte, []byte, error) {
+	for {
+		kind, payload, err := s.recv(time.Now().Add(quiet))
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return 0, nil, &stalled{quiet, s.stage}
+		}
+		if err != nil || kind != msgPing {
+			return kind, payload, err
+		}
+		if len(payload) > 0 {
+			s.stage = strings.ToValidUTF8(string(payload[:min(len(payload), maxStage)]), "\uFFFD")
+		}
+	}
+}
+
+// maxStage bounds the text of a stage that Go takes from a server.
+const maxStage = 400
+
+// sendAlive writes one message to a starting server (send) in pieces,
+// each of which it may take quiet to accept: a suite of hundreds of
+// megabytes takes long to read on a busy machine, and is no sign of a
+// stuck server as long as it reads. stage says what the server does
+// meanwhile.
+func (s *server) sendAlive(kind byte, payload []byte, quiet time.Duration, stage string) error {
+	s.stage = stage
+	var head [5]byte
+	binary.LittleEndian.PutUint32(head[:], uint32(1+len(payload)))
+	head[4] = kind
+	for msg := head[:]; len(msg) > 0; {
+		piece := min(len(msg), sendPiece)
+		s.in.SetWriteDeadline(time.Now().Add(quiet))
+		if _, err := s.in.Write(msg[:piece]); err != nil {
+			return s.stalledIf(err, quiet)
+		}
+		if msg = msg[piece:]; len(msg) == 0 {
+			msg, payload = payload, nil
+		}
+	}
+	return nil
+}
+
+// sendPiece is what sendAlive writes at once.
+const sendPiece = 1 << 20
+
+func (s *server) stalledIf(err error, quiet time.Duration) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return &stalled{quiet, s.stage}
+	}
+	return err
+}
+
+// sizeText is n bytes for a stage's text.
+func sizeText(n int) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KB", (n+1023)>>10)
+	}
+	return fmt.Sprintf("%d MB", (n+1<<20-1)>>20)
+}
+
 // loadHarness sends the bootstrap the harness (msgModules) with the code
 // kept for interpreter path, and keeps the code it compiled, if any.
-func (s *server) loadHarness(path string, timeout time.Duration) error {
+func (s *server) loadHarness(path string, quiet time.Duration) error {
 	var kept []byte
 	if v, ok := harnessCode.Load(path); ok {
 		kept = v.([]byte)
@@ -373,10 +467,11 @@ func (s *server) loadHarness(path string, timeout time.Duration) error {
 	}
 	head := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(kept)), uint32(len(kept)))
 	_, sources := harness()
-	if err := s.send(msgModules, append(head, kept...), sources, timeout); err != nil {
-		return err
+	s.stage = "starting the interpreter and loading the harness"
+	if err := s.send(msgModules, append(head, kept...), sources, quiet); err != nil {
+		return s.stalledIf(err, quiet)
 	}
-	kind, payload, err := s.recv(time.Now().Add(timeout))
+	kind, payload, err := s.awaitStart(quiet)
 	if err != nil {
 		return err
 	}
@@ -491,6 +586,11 @@ func harnessKey(path string) string {
 }
 
 func (s *server) failure(what string, err error) error {
+	if st := (*stalled)(nil); errors.As(err, &st) {
+		// One line, the stage named: what the server wrote is no clue
+		// to a server that went silent.
+		return fmt.Errorf("cpython: %w", err)
+	}
 	msg := strings.TrimSpace(s.stderr.String())
 	if msg != "" {
 		return fmt.Errorf("cpython: %s: %v: %s", what, err, msg)

@@ -48,7 +48,9 @@
 //	                     gpython limitations, 4 abandon after a timeout),
 //	                     u32 first case, f64 cap of the case timeouts in
 //	                     seconds (0: none), the source
-//	worker → engine  'H' ready: JSON {pid_ns, stack_limit}
+//	worker → engine  'P' before 'H', while it starts: it progressed (it
+//	                     allocated in the last second), in the stage named
+//	                 'H' ready: JSON {pid_ns, stack_limit}
 //	                 'C' records, when the shared area is full
 //	                 'E' the candidate does not compile: the message
 //	                 'D' done: the records are in the shared area

@@ -37,11 +37,11 @@ type Engine struct {
 	checks []fitness.Check
 	cases  []fitness.Case
 
-	startTimeout time.Duration
-	bound        time.Duration // of a candidate's wall time in all
-	watchdog     time.Duration // silence after which a busy worker counts as wedged
-	poll         time.Duration // how often a waiting Run looks at the running case
-	grace        time.Duration // beyond a case's timeout before its worker is killed
+	startQuiet time.Duration // silence after which a starting worker counts as stuck (StartQuiet)
+	bound      time.Duration // of a candidate's wall time in all
+	watchdog   time.Duration // silence after which a busy worker counts as wedged
+	poll       time.Duration // how often a waiting Run looks at the running case
+	grace      time.Duration // beyond a case's timeout before its worker is killed
 
 	pool    chan *proc // idle workers; a dead one is replaced by whoever takes it
 	notice  sync.Once
@@ -67,6 +67,7 @@ type config struct {
 	watchdog     time.Duration // default 10s
 	grace        time.Duration // default 250ms
 	bound        time.Duration // a candidate's wall time in all (default: see newEngine)
+	startQuiet   time.Duration // silence after which a starting worker counts as stuck (StartQuiet)
 }
 
 // New starts the worker pool for opts.Suite. It first checks that gpython
@@ -123,19 +124,22 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		return nil, fmt.Errorf("gpython: %w", err)
 	}
 	e := &Engine{
-		opts:         opts,
-		cfg:          cfg,
-		exe:          exe,
-		cases:        opts.Suite.Cases,
-		startTimeout: 20 * time.Second,
-		watchdog:     cfg.watchdog,
-		poll:         100 * time.Millisecond,
-		grace:        cfg.grace,
-		pool:         make(chan *proc, opts.Workers),
-		all:          map[*proc]bool{},
+		opts:       opts,
+		cfg:        cfg,
+		exe:        exe,
+		cases:      opts.Suite.Cases,
+		startQuiet: cfg.startQuiet,
+		watchdog:   cfg.watchdog,
+		poll:       100 * time.Millisecond,
+		grace:      cfg.grace,
+		pool:       make(chan *proc, opts.Workers),
+		all:        map[*proc]bool{},
 	}
 	if e.watchdog <= 0 {
 		e.watchdog = 10 * time.Second
+	}
+	if e.startQuiet <= 0 {
+		e.startQuiet = StartQuiet
 	}
 	if e.grace <= 0 {
 		e.grace = 250 * time.Millisecond

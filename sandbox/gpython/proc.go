@@ -34,6 +34,7 @@ type proc struct {
 	hello  hello
 	strs   strCache      // strings of its records (see strCache)
 	memo   *fitness.Memo // the verdicts of the observations last judged (see fitness.Memo)
+	stage  string        // while it starts: what it was doing at its last sign of progress (awaitStart)
 
 	killOnce  sync.Once
 	waitErr   error // the exit status, once killed
@@ -126,12 +127,12 @@ func (e *Engine) start(stop <-chan struct{}) (*proc, error) {
 		return nil, errors.New("gpython: the engine stopped while a worker started")
 	}
 	cmd.Contained()
-	if err := p.send(e.suiteMsg, e.startTimeout, msgSuite); err != nil {
+	if err := p.sendAlive(e.suiteMsg, e.startQuiet); err != nil {
 		p.kill()
 		p.unmap()
 		return nil, p.failure("sending the suite", err)
 	}
-	kind, payload, err := p.recv(time.Now().Add(e.startTimeout))
+	kind, payload, err := p.awaitStart(e.startQuiet)
 	if err == nil && kind != msgHello {
 		err = fmt.Errorf("unexpected message %q: %.200s", kind, payload)
 	}
@@ -146,7 +147,74 @@ func (e *Engine) start(stop <-chan struct{}) (*proc, error) {
 	return p, nil
 }
 
+// StartQuiet is how long a starting worker may make no progress: reading
+// the suite (the engine's writes of it accepted), then decoding it and
+// compiling the test file, while it pings (msgPing) as long as it
+// allocates. A start has no bound of its own: a large suite takes long to
+// load on a busy machine. A worker silent this long is killed, and the
+// error names the stage it was at.
+const StartQuiet = 60 * time.Second
+
+// stalled is the error of a worker that made no progress for quiet while
+// it started.
+type stalled struct {
+	quiet time.Duration
+	stage string
+}
+
+func (e *stalled) Error() string {
+	// In seconds, as the documentation says it ("60s", not "1m0s").
+	return fmt.Sprintf("the worker made no progress for %gs while %s", e.quiet.Seconds(), e.stage)
+}
+
+// sendAlive writes the suite to a starting worker in pieces, each of
+// which it may take quiet to accept.
+func (p *proc) sendAlive(suite []byte, quiet time.Duration) error {
+	p.stage = fmt.Sprintf("reading the suite (%d KB)", (len(suite)+1023)>>10)
+	var head [5]byte
+	binary.LittleEndian.PutUint32(head[:], uint32(1+len(suite)))
+	head[4] = msgSuite
+	for msg := head[:]; len(msg) > 0; {
+		piece := min(len(msg), sendPiece)
+		p.in.SetWriteDeadline(time.Now().Add(quiet))
+		if _, err := p.in.Write(msg[:piece]); err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return &stalled{quiet, p.stage}
+			}
+			return err
+		}
+		if msg = msg[piece:]; len(msg) == 0 {
+			msg, suite = suite, nil
+		}
+	}
+	return nil
+}
+
+// sendPiece is what sendAlive writes at once.
+const sendPiece = 1 << 20
+
+// awaitStart reads the first message of a starting worker that is not a
+// ping, as long as the worker pings within quiet of its last ping.
+func (p *proc) awaitStart(quiet time.Duration) (byte, []byte, error) {
+	p.stage = "reading the suite"
+	for {
+		kind, payload, err := p.recv(time.Now().Add(quiet))
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return 0, nil, &stalled{quiet, p.stage}
+		}
+		if err != nil || kind != msgPing {
+			return kind, payload, err
+		}
+		if len(payload) > 0 {
+			p.stage = strings.ToValidUTF8(string(payload[:min(len(payload), 400)]), "\uFFFD")
+		}
+	}
+}
+
 func (p *proc) failure(what string, err error) error {
+	if st := (*stalled)(nil); errors.As(err, &st) {
+		return fmt.Errorf("gpython: %w", err)
+	}
 	if msg := strings.TrimSpace(p.stderr.String()); strings.Contains(msg, workerArg) {
 		return fmt.Errorf("gpython: %s: the executable does not serve as a worker (its main must call gpython.Init after sandbox.Init): %s", what, firstLines(msg, 1))
 	} else if msg != "" {

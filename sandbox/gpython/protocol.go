@@ -25,6 +25,7 @@ const (
 	msgCompile = 'E' // worker → engine: the candidate does not compile
 	msgDone    = 'D' // worker → engine: the candidate is done; records in the shared area
 	msgFatal   = 'X' // worker → engine: the worker failed (then it exits)
+	msgPing    = 'P' // worker → engine, before msgHello: it progressed, in the stage named (start-up liveness)
 )
 
 // Flags of a run request.

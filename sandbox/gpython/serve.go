@@ -16,6 +16,7 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	_ "unsafe" // go:linkname
 
@@ -176,7 +177,9 @@ func serve() int {
 	if kind != msgSuite {
 		return fail(fmt.Errorf("expected the suite first, got %q", kind))
 	}
-	w, err := newWorker(payload, shared(mem), out)
+	hb := startHeartbeat(out)
+	w, err := newWorker(payload, shared(mem), out, hb)
+	hb.stop()
 	if err != nil {
 		return fail(err)
 	}
@@ -208,7 +211,8 @@ func serve() int {
 	}
 }
 
-func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
+func newWorker(payload []byte, shm shared, out *os.File, hb *heartbeat) (*worker, error) {
+	hb.at("decoding the suite")
 	var s workerSuite
 	if err := json.Unmarshal(payload, &s); err != nil {
 		return nil, fmt.Errorf("decoding the suite: %v", err)
@@ -241,6 +245,7 @@ func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
 		mb = 512
 	}
 	w.memLimit = uint64(mb) << 20
+	hb.at(fmt.Sprintf("loading the suite's %d cases", len(s.Cases)))
 	for i, c := range s.Cases {
 		wc, err := loadCase(c)
 		if err != nil {
@@ -250,6 +255,7 @@ func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
 	}
 	applyFixes() // before anything compiles
 	if s.TestModule != "" {
+		hb.at("compiling the test file " + s.TestFile)
 		w.testFile = filepath.Join(lib, s.TestFile)
 		src := []byte(s.TestSource)
 		w.testDecor = probeName(src) + "d"
@@ -262,6 +268,7 @@ func newWorker(payload []byte, shm shared, out *os.File) (*worker, error) {
 			w.testCode = nil // every test case reports the compile error
 		}
 	}
+	hb.at("setting the interpreter up")
 	w.registerModules()
 	w.probe = py.MustNewMethod("probe", w.probeFn, 0, "")
 	w.types = snapshotTypes()
@@ -642,4 +649,54 @@ func (w *worker) wipe() {
 			os.RemoveAll(p)
 		}
 	}
+}
+
+// heartbeat tells the engine, while a worker starts, that it progresses:
+// every second that the worker allocated memory (it decodes the suite,
+// loads the cases, compiles the test file), a ping (msgPing) names the
+// stage it is at. The engine waits as long as it pings (StartQuiet).
+type heartbeat struct {
+	stage atomic.Pointer[string]
+	quit  chan struct{}
+	done  chan struct{}
+}
+
+func startHeartbeat(out *os.File) *heartbeat {
+	hb := &heartbeat{quit: make(chan struct{}), done: make(chan struct{})}
+	hb.at("reading the suite")
+	go func() {
+		defer close(hb.done)
+		allocs := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+		var last uint64
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-hb.quit:
+				return
+			case <-tick.C:
+			}
+			metrics.Read(allocs)
+			if now := allocs[0].Value.Uint64(); now != last {
+				last = now
+				// One write of a few bytes: whole between two messages
+				// (the worker sends none until the heartbeat stops).
+				writeMsg(out, msgPing, []byte(*hb.stage.Load()))
+			}
+		}
+	}()
+	return hb
+}
+
+// at names the stage the worker is at (nil: no heartbeat).
+func (hb *heartbeat) at(stage string) {
+	if hb != nil {
+		hb.stage.Store(&stage)
+	}
+}
+
+// stop stops the heartbeat and waits until it has: no ping follows.
+func (hb *heartbeat) stop() {
+	close(hb.quit)
+	<-hb.done
 }

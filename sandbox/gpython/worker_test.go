@@ -31,7 +31,7 @@ func benchWorker(t testing.TB, cases []fitness.Case, module string) *worker {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { out.Close() })
-	w, err := newWorker(msg, make(shared, shmSize), out)
+	w, err := newWorker(msg, make(shared, shmSize), out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -142,6 +142,14 @@ def configure(cfg):
         sys.meta_path.insert(0, CandidateFinder)
 
 
+def shown(path):
+    """path as the user knows it: relative to lib/ or the project's tree
+    (the sandbox's own directories mean nothing to them)."""
+    if LIB_PREFIX and path.startswith(LIB_PREFIX):
+        return path[len(LIB_PREFIX):]
+    return os.path.basename(path)
+
+
 def use_pytest(module):
     """The test file imports module as pytest (the real one: real_pytest)."""
     global PYTEST

@@ -13,6 +13,7 @@ import sys
 
 from . import candidate, partial, real_pytest, verify
 from .observe import Output
+from .alive import stage, start_heartbeat, stop_heartbeat
 from .purity import PURE_MODULES, _opcodes, deeply_immutable, deny_for, imported_names, pure_code
 
 modules = sys.modules
@@ -46,6 +47,9 @@ def collect_once():
     if real_pytest.PREPARED_SESSION is None or partial.BASE_CODE is None or candidate.MULTI:
         return
     CONFTESTS = has_conftest(candidate.LIB_PREFIX[:-1])
+    test_file = candidate.shown(candidate.TEST_FILE)
+    stage("importing and collecting the test file %s (a trial, in a child)" % test_file)
+    stop_heartbeat()  # (the child's own pings while it collects)
     pid = os.fork()
     if pid == 0:
         try:
@@ -55,7 +59,12 @@ def collect_once():
             # import (a submission of a batch may) must not do it in the
             # server, whose children every candidate runs in.
             snap = verify.snapshot([m for m in list(modules.values()) if m is not None])
-            ok = (_collect_once() and clean_process() and process_state() == before
+            start_heartbeat()
+            try:
+                got = _collect_once()
+            finally:
+                stop_heartbeat()  # (before clean_process counts the threads)
+            ok = (got and clean_process() and process_state() == before
                   and verify.changed(snap, pytest_fixture) is None)
         except BaseException:
             ok = False
@@ -64,7 +73,12 @@ def collect_once():
         _, status = os.waitpid(pid, 0)
     except OSError:
         return
-    if status != 0 or not _collect_once():
+    finally:
+        start_heartbeat()
+    if status != 0:
+        return
+    stage("importing and collecting the test file %s" % test_file)
+    if not _collect_once():
         return
     # Whether each item is plain, once here rather than in every child.
     for item in COLLECTED.values():

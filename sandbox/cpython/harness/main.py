@@ -30,11 +30,12 @@ import os
 from time import process_time
 import _signal as signal  # signal's C half: the module itself imports enum, a tenth of a server's start
 
-from . import candidate, child, collected, forker, guard, manager, observe, partial, purity, real_pytest, verify
+from . import bytecode, candidate, child, collected, forker, guard, manager, observe, partial, purity, real_pytest, verify
 from .candidate import load_case
 from .child import child_main
 from .protocol import *  # noqa: F403 -- __main__ shows the protocol, as the one-file harness did
 from .protocol import IN_FD, MSG_FATAL, MSG_LIST, MSG_ORIGINAL, MSG_SUITE, OUT_FD, SHM_SIZE, go_json, read_msg, send
+from .alive import BEAT, stage, start_heartbeat, stop_heartbeat
 from .purity import imported_names, pure_code, take_snapshots
 
 CASES = ()  # what the child needs of each case (candidate.Case), by index
@@ -78,11 +79,22 @@ def setup(cfg, kept=None):
     original's code from kept when it fits (original_code). Returns the
     mask of the pure modules the test file reaches (for the guard)."""
     global CASES
+    stage("loading the suite's %d cases" % len(cfg["cases"]))
     cpu0 = process_time()
     CASES = tuple(load_case(c) for c in cfg["cases"])
     observe.configure(int(cfg.get("output_cap") or 65536))
     candidate.configure(cfg)
+    # The project's modules are compiled once, here, for every case of
+    # every candidate (bytecode.py).
+    if cfg.get("code_cache", True):
+        bytecode.install([candidate.LIB_PREFIX], candidate.CAND_FILES)
+        targets = candidate.MULTI or ((candidate.MODULE, candidate.CAND_FILE),)
+        stage("compiling the modules of the target's package")
+        t = process_time()
+        bytecode.precompile(bytecode.package_dirs(targets))
+        cpu0 += process_time() - t  # (no child compiles them: not a setup's cost)
     original = cfg.get("original") or ""
+    stage("compiling the target %s" % candidate.shown(candidate.CAND_FILE))
     code = original_code(original, kept)
     # The check of delivered fixes hooks the interpreter before pytest and
     # the target load.
@@ -90,6 +102,7 @@ def setup(cfg, kept=None):
     forker.snapshot_lib()
     pt = cfg.get("pytest")
     if candidate.TEST_MODULE and pt:
+        stage("importing pytest, its plugins and conftest files")
         real_pytest.start(pt)
     import warnings
 
@@ -103,6 +116,8 @@ def setup(cfg, kept=None):
         # What the test file imports too: loaded once here, not in every
         # child.
         preload |= imported_names(candidate.TEST_CODE)
+    stage("importing the modules the target and the test file import" if candidate.TEST_CODE is not None
+          else "importing the modules the target imports")
     take_snapshots(preload, candidate.PYTEST)
     test_mask = 0
     # Test selection needs cases that cannot leave anything for the next
@@ -241,6 +256,9 @@ def main(harness):
     if kind != MSG_SUITE:
         raise ValueError("expected the suite first")
     cfg = go_json(payload)
+    if cfg.get("heartbeat"):
+        BEAT[0] = float(cfg["heartbeat"])
+    start_heartbeat()
     if not cfg.get("environ"):
         # The candidate's environment is empty (the interpreter was
         # started with PYTHONHASHSEED only, for reproducible str hashes).
@@ -249,6 +267,7 @@ def main(harness):
         for k in list(os.environ):
             del os.environ[k]
     forker.configure(cfg.get("work_dirs") or ())
+    stage("setting the server up")
     test_mask = setup(cfg, kept)
     del payload, kept
     if real_pytest.COLLECT:
@@ -271,8 +290,11 @@ def main(harness):
         g = globals()
         for k in ("SHM", "CASES", "GO_R", "DONE_W"):
             g[k] = None
+    bytecode.stop_keeping()
+    stage("taking the guard's snapshots of the modules loaded")
     guard.make_guard(harness, child.BASE_MODULES, candidate.PYTEST, test_mask, candidate.WORKDIR)
     verify.take_server_snapshot(harness)
+    stop_heartbeat()  # (the forker forks: no thread but its own)
     gc.collect()
     gc.freeze()  # the children's collections skip (and do not copy) all of this
     manager_pid = os.fork()

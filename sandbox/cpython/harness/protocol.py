@@ -14,6 +14,7 @@ record into the shared memory (put_record).
 """
 import array
 import os
+from _thread import allocate_lock
 from itertools import compress
 import struct
 import sys
@@ -34,7 +35,7 @@ MSG_RUN = b"R"  # Go → server: a candidate (flags, CAP, [RANGE], [u32 n, plan]
 MSG_DELTA = b"D"  # Go → server: MSG_RUN with RUN_PARTIAL, the changed definitions' text in the place of the source
 MSG_QUIT = b"Q"  # Go → server: exit (Go closes the pipe instead)
 MSG_HELLO = b"H"  # server → Go: ready, JSON {version, pid_ns, undumpable, delta, setup_cpu (the CPU seconds a child's setup may take), rewritten (the test file's assertions, when it rewrote them), plugins (the pytest plugins that act on the run of tests plain but for them: by name, how many), not_isolated (why the tests may leave state for one another)}
-MSG_PING = b"P"  # server → Go: still busy (every HEARTBEAT), PING's progress
+MSG_PING = b"P"  # server → Go: still busy (every HEARTBEAT), PING's progress; while it starts, the stage it progressed in (alive.py)
 MSG_CHUNK = b"C"  # server → Go: records of finished cases
 MSG_COMPILE = b"E"  # server → Go: the candidate does not compile: the message
 MSG_DONE = b"D"  # server → Go: the candidate is finished: DONE
@@ -227,12 +228,16 @@ def read_msg():
     return body[:1], body[1:]
 
 
+send_lock = allocate_lock()  # held while a message is written
+
+
 def send(kind, payload=b""):
     data = b"".join((U32.pack(len(payload) + 1), kind, payload))
     view = memoryview(data)
-    while view:
-        n = os.write(OUT_FD, view)
-        view = view[n:]
+    with send_lock:  # (a heartbeat's ping goes between two messages, never into one: alive.py)
+        while view:
+            n = os.write(OUT_FD, view)
+            view = view[n:]
 
 
 _LINES = {}  # a coverage (one byte a line) -> its encoding in a record (put_record)

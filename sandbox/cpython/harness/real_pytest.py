@@ -13,6 +13,7 @@ from . import candidate, collected, plugins, record, verify
 from .candidate import Ctx, LenientCtx, compile_joined, exc_detail, test_progress
 from .guard import Flags
 from .observe import Output
+from .alive import stage, start_heartbeat, stop_heartbeat
 from .protocol import DETAIL_MAX, MLE, PASSED, RTE, WRONG
 from .purity import PURE_MODULES, deeply_immutable, deny_for, imported_names, pure_code
 
@@ -348,9 +349,12 @@ def collect_in_child(original):
     import json
 
     r, w = os.pipe()
+    stage("importing and collecting the test file %s" % candidate.shown(candidate.TEST_FILE))
+    stop_heartbeat()  # (the child's own pings while it collects)
     pid = os.fork()
     if pid == 0:
         try:
+            start_heartbeat()
             os.close(r)
             data = json.dumps(collect_items(original)).encode()
             while data:
