@@ -3,6 +3,7 @@ package guard
 import (
 	"context"
 	"testing"
+	"time"
 
 	"repair/fitness"
 	"repair/program"
@@ -146,5 +147,63 @@ func TestDescribe(t *testing.T) {
 		if got := g.describe(i); got != want {
 			t.Errorf("probe %d: got %s, want %s", i, got, want)
 		}
+	}
+}
+
+// TestRecheck: an input the patched program runs out of time on under
+// the guard's cap, where the original did not, runs again under a
+// generous cap before it counts: a fix whose first import of a large
+// package passes the cap on a quiet machine is not a break, one that
+// loops still is.
+func TestRecheck(t *testing.T) {
+	s := &fitness.Suite{Cases: []fitness.Case{{Name: "ok", Kind: fitness.Call, Function: "f", Args: []byte(`[5]`), Timeout: 2}}}
+	orig := &fitness.Outcome{Results: []fitness.Result{{Verdict: fitness.Passed}}}
+	ps, origin := Probes(s, orig, 100)
+	const capped = 20 * time.Millisecond
+	var reruns []sandbox.RunOptions
+	run := func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		if opts.Cases.End > 0 {
+			reruns = append(reruns, opts)
+		}
+		first, end := opts.Cases.Bounds(len(ps.Cases))
+		o := &fitness.Outcome{Results: make([]fitness.Result, len(ps.Cases))}
+		for i := first; i < end; i++ {
+			o.Results[i] = fitness.Result{Verdict: fitness.Passed, Detail: "returned 1\tx"}
+			switch {
+			case string(src) == "loops" && i < 2,
+				string(src) != "loops" && i == first && opts.Timeout <= capped:
+				o.Results[i] = fitness.Result{Verdict: fitness.TimeLimitExceeded, Detail: "timed out"}
+			}
+		}
+		return o, nil
+	}
+	g, err := New(context.Background(), s, orig, []byte("original"), ps, origin, run, sandbox.RunOptions{Timeout: capped})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The original pays the same first import: its input runs again.
+	if g.base[0].Verdict != fitness.Passed || len(reruns) != 1 {
+		t.Errorf("the original's first input: %+v after %d runs again; want it passed after one", g.base[0], len(reruns))
+	}
+	for _, tt := range []struct {
+		prog            string
+		changed, broken int
+	}{
+		{"imports a large package", 0, 0},
+		{"loops", 2, 2},
+	} {
+		t.Run(tt.prog, func(t *testing.T) {
+			reruns = nil
+			r, err := g.Check(context.Background(), []byte(tt.prog), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Changed != tt.changed || r.Broken != tt.broken {
+				t.Errorf("got %+v, want %d changed, %d broken", r, tt.changed, tt.broken)
+			}
+			if len(reruns) != 1 || reruns[0].Timeout != RecheckTimeout || !reruns[0].AbandonAfterTimeout || reruns[0].Cases.First != 0 {
+				t.Errorf("the runs again: %+v; want one from input 0, under %v, stopping at a timeout", reruns, RecheckTimeout)
+			}
+		})
 	}
 }
