@@ -138,7 +138,7 @@ func (w *worker) runCase(it *interp, code *py.Code, probe string, i, lines int, 
 	it.setStreams(in, out, errOut, w.pure)
 	timeout, own := effectiveTimeout(c.timeout, w.cap), effectiveTimeout(c.timeout, 0)
 	st.start, st.deadline, st.limit, st.capped = t0, t0+int64(timeout*1e9), int64(timeout*1e9), timeout < own
-	st.hard = t0 + int64(sandbox.CaseWall(own)*1e9)
+	st.hard, st.delayObs = t0+int64(sandbox.CaseWall(own)*1e9), -1
 	w.shm.setRunning(i, t0)
 	o := w.runKind(it, code, probe, c)
 	end := nanotime()

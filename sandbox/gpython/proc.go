@@ -301,13 +301,13 @@ type runResult struct {
 // worker's threads waited for a CPU. The shim execs the worker, so its
 // process is the one the engine started.
 type caseWatch struct {
-	i                 int
-	t0                int64 // nanotime: the case's start, as the worker wrote it
-	limit, grace      int64 // ns
-	backstop          int64 // nanotime
-	obs, cpu0, delay0 int64 // nanotime of the first look, the worker's CPU time and run delay then
-	killAt            int64 // nanotime
-	cpuOK, walled     bool
+	i             int
+	t0            int64 // nanotime: the case's start, as the worker wrote it
+	limit, grace  int64 // ns
+	backstop      int64 // nanotime
+	cpu0, delay0  int64 // the worker's CPU time and run delay at the first look
+	killAt        int64 // nanotime
+	cpuOK, walled bool
 }
 
 // watch starts watching case i, started at t0, under cap (seconds, 0 for
@@ -319,7 +319,7 @@ func (p *proc) watch(e *Engine, i int, t0 int64, cap float64) caseWatch {
 	if t < own {
 		grace = min(grace, int64(capGrace+time.Duration(4*cap*float64(time.Second))))
 	}
-	w := caseWatch{i: i, t0: t0, limit: int64(t * 1e9), grace: grace, obs: nanotime()}
+	w := caseWatch{i: i, t0: t0, limit: int64(t * 1e9), grace: grace}
 	w.backstop = t0 + int64(sandbox.CaseWall(own)*1e9) + grace
 	w.cpu0, w.cpuOK = processCPUOf(p.cmd.Process.Pid)
 	w.delay0 = runDelayOf(p.cmd.Process.Pid)
@@ -344,11 +344,16 @@ func (w *caseWatch) extend(pid int, now int64) bool {
 	if !ok || !w.cpuOK {
 		return false
 	}
-	used := cpu - w.cpu0 + (w.obs - w.t0)
-	if used >= w.limit {
+	// Only the CPU time seen used counts, and the grace with it: the
+	// worker's probes hold the limit itself, exactly; this is for a case
+	// no probe stops, and a look the machine delayed must not kill a
+	// case the worker would have let run (a case first seen late gets up
+	// to one more limit, as under the cpython engine's manager).
+	used := cpu - w.cpu0
+	if used >= w.limit+w.grace {
 		return false
 	}
-	w.killAt = min(now+w.limit-used+w.grace, w.backstop)
+	w.killAt = min(now+w.limit+w.grace-used, w.backstop)
 	return true
 }
 

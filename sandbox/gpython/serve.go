@@ -143,7 +143,7 @@ type caseState struct {
 	capped   bool  // limit is the search's cap
 	obs      int64 // nanotime of the first look at the CPU clock, 0 before
 	cpuObs   int64 // the process's CPU time then
-	delayObs int64 // the time its threads had waited for a CPU then
+	delayObs int64 // the time its threads had waited for a CPU, read when it first outlived its limit (-1 before)
 	walled   bool  // the backstop, not the CPU time, ended it
 	steps    uint64
 	cov      []bool // executed lines, when coverage is on
@@ -387,7 +387,7 @@ func (w *worker) probeFn(self py.Object, args py.Tuple) (py.Object, error) {
 func (st *caseState) expired() bool {
 	now := nanotime()
 	if st.obs == 0 {
-		st.obs, st.cpuObs, st.delayObs = now, processCPU(), runDelay()
+		st.obs, st.cpuObs = now, processCPU()
 	}
 	if now <= st.deadline {
 		return false
@@ -395,6 +395,11 @@ func (st *caseState) expired() bool {
 	used := processCPU() - st.cpuObs + (st.obs - st.start)
 	if used >= st.limit*99/100 {
 		return true
+	}
+	if st.delayObs < 0 {
+		// Read once the case outlives its limit in wall time, not at
+		// every case's start (the tasks' schedstat is a dozen reads).
+		st.delayObs = runDelay()
 	}
 	if now >= st.hard {
 		d := runDelay()
