@@ -14,7 +14,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -415,26 +414,8 @@ func (st *caseState) expired() bool {
 }
 
 // runDelay is the time this process's threads have waited for a CPU, in
-// nanoseconds (Linux schedstat), or 0.
-func runDelay() int64 {
-	tasks, err := os.ReadDir("/proc/self/task")
-	if err != nil {
-		return 0
-	}
-	var sum int64
-	for _, t := range tasks {
-		data, err := os.ReadFile("/proc/self/task/" + t.Name() + "/schedstat")
-		if err != nil {
-			continue
-		}
-		if f := strings.Fields(string(data)); len(f) >= 2 {
-			if n, err := strconv.ParseInt(f[1], 10, 64); err == nil {
-				sum += n
-			}
-		}
-	}
-	return sum
-}
+// nanoseconds (runDelayOf).
+func runDelay() int64 { return runDelayOf(os.Getpid()) }
 
 // processCPU is the CPU time of this process in nanoseconds.
 func processCPU() int64 {

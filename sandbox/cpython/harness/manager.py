@@ -327,7 +327,12 @@ class Manager:
         cpu_end = fork_time + lim
         wall_kind, wall_secs = "setupwall", WALL_FACTOR * lim + WALL_SLACK
         wall_end = fork_time + wall_secs
-        delay0 = 0.0 if fresh else run_delay(pid)
+        # The run delay is read when the backstop is a wall cap of the
+        # search's (tight: counted from the case's start) or once the
+        # stage outlives its CPU limit in wall time (the backstop, five
+        # times that, loses at most one limit's delay): not for every
+        # stage, whose /proc read would cost every candidate.
+        delay0 = 0.0 if fresh else None
         cpu_kind = "setup"
         deadline = min(cpu_end, wall_end)
         started = False  # the child wrote a case
@@ -366,7 +371,7 @@ class Manager:
                             # (a case that sleeps uses none).
                             wall_secs, wall_kind = w, "wallcap"
                         wall_end = t0 + wall_secs if t > 0 else inf
-                        delay0 = run_delay(pid)
+                        delay0 = run_delay(pid) if wall_kind == "wallcap" else None
                     elif started:
                         # Past its last case (or a case boundary where it
                         # ends): what is left is the setup's kind of work.
@@ -376,13 +381,15 @@ class Manager:
                         cpu_end = now + lim
                         wall_secs, wall_kind = WALL_FACTOR * lim + WALL_SLACK, "setupwall"
                         wall_end = now + wall_secs
-                        delay0 = run_delay(pid)
+                        delay0 = None
                     if seen is not None:
                         deadline = min(cpu_end, wall_end)
             now = monotonic()
             if how == "exit" and now >= deadline:
                 if unpack(shm, 0) != seen:
                     continue  # read while the child was writing
+                if delay0 is None:
+                    delay0 = run_delay(pid)
                 if now >= wall_end:
                     # The backstop does not count the time the child
                     # waited for a CPU (a loaded machine).
