@@ -380,68 +380,24 @@ func heartbeat(quiet time.Duration) float64 {
 	return min(time.Second, quiet/4).Seconds()
 }
 
-// stalled is the error of a server that made no progress for quiet while
-// it started.
-type stalled struct {
-	quiet time.Duration
-	stage string
-}
-
-func (e *stalled) Error() string {
-	// In seconds, as the documentation says it ("60s", not "1m0s").
-	return fmt.Sprintf("the harness made no progress for %gs while %s", e.quiet.Seconds(), e.stage)
-}
-
 // awaitStart reads the first message of a starting server that is not a
 // ping, as long as the server pings within quiet of its last ping (each
 // names the stage it is at: s.stage).
 func (s *server) awaitStart(quiet time.Duration) (byte, []byte, error) {
-	for {
-		kind, payload, err := s.recv(time.Now().Add(quiet))
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return 0, nil, &stalled{quiet, s.stage}
-		}
-		if err != nil || kind != msgPing {
-			return kind, payload, err
-		}
-		if len(payload) > 0 {
-			s.stage = strings.ToValidUTF8(string(payload[:min(len(payload), maxStage)]), "\uFFFD")
-		}
-	}
+	return sandbox.AwaitStart(s.recv, msgPing, quiet, "harness", &s.stage)
 }
-
-// maxStage bounds the text of a stage that Go takes from a server.
-const maxStage = 400
 
 // sendAlive writes one message to a starting server (send) in pieces,
-// each of which it may take quiet to accept: a suite of hundreds of
-// megabytes takes long to read on a busy machine, and is no sign of a
-// stuck server as long as it reads. stage says what the server does
-// meanwhile.
+// each of which it may take quiet to accept (sandbox.WriteAlive); stage
+// says what the server does meanwhile.
 func (s *server) sendAlive(kind byte, payload []byte, quiet time.Duration, stage string) error {
 	s.stage = stage
-	var head [5]byte
-	binary.LittleEndian.PutUint32(head[:], uint32(1+len(payload)))
-	head[4] = kind
-	for msg := head[:]; len(msg) > 0; {
-		piece := min(len(msg), sendPiece)
-		s.in.SetWriteDeadline(time.Now().Add(quiet))
-		if _, err := s.in.Write(msg[:piece]); err != nil {
-			return s.stalledIf(err, quiet)
-		}
-		if msg = msg[piece:]; len(msg) == 0 {
-			msg, payload = payload, nil
-		}
-	}
-	return nil
+	return sandbox.WriteAlive(s.in, kind, payload, quiet, "harness", stage)
 }
-
-// sendPiece is what sendAlive writes at once.
-const sendPiece = 1 << 20
 
 func (s *server) stalledIf(err error, quiet time.Duration) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return &stalled{quiet, s.stage}
+		return &sandbox.Stalled{Who: "harness", Quiet: quiet, Stage: s.stage}
 	}
 	return err
 }
@@ -586,7 +542,7 @@ func harnessKey(path string) string {
 }
 
 func (s *server) failure(what string, err error) error {
-	if st := (*stalled)(nil); errors.As(err, &st) {
+	if st := (*sandbox.Stalled)(nil); errors.As(err, &st) {
 		// One line, the stage named: what the server wrote is no clue
 		// to a server that went silent.
 		return fmt.Errorf("cpython: %w", err)

@@ -155,64 +155,22 @@ func (e *Engine) start(stop <-chan struct{}) (*proc, error) {
 // error names the stage it was at.
 const StartQuiet = 60 * time.Second
 
-// stalled is the error of a worker that made no progress for quiet while
-// it started.
-type stalled struct {
-	quiet time.Duration
-	stage string
-}
-
-func (e *stalled) Error() string {
-	// In seconds, as the documentation says it ("60s", not "1m0s").
-	return fmt.Sprintf("the worker made no progress for %gs while %s", e.quiet.Seconds(), e.stage)
-}
-
 // sendAlive writes the suite to a starting worker in pieces, each of
-// which it may take quiet to accept.
+// which it may take quiet to accept (sandbox.WriteAlive).
 func (p *proc) sendAlive(suite []byte, quiet time.Duration) error {
 	p.stage = fmt.Sprintf("reading the suite (%d KB)", (len(suite)+1023)>>10)
-	var head [5]byte
-	binary.LittleEndian.PutUint32(head[:], uint32(1+len(suite)))
-	head[4] = msgSuite
-	for msg := head[:]; len(msg) > 0; {
-		piece := min(len(msg), sendPiece)
-		p.in.SetWriteDeadline(time.Now().Add(quiet))
-		if _, err := p.in.Write(msg[:piece]); err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				return &stalled{quiet, p.stage}
-			}
-			return err
-		}
-		if msg = msg[piece:]; len(msg) == 0 {
-			msg, suite = suite, nil
-		}
-	}
-	return nil
+	return sandbox.WriteAlive(p.in, msgSuite, suite, quiet, "worker", p.stage)
 }
-
-// sendPiece is what sendAlive writes at once.
-const sendPiece = 1 << 20
 
 // awaitStart reads the first message of a starting worker that is not a
 // ping, as long as the worker pings within quiet of its last ping.
 func (p *proc) awaitStart(quiet time.Duration) (byte, []byte, error) {
 	p.stage = "reading the suite"
-	for {
-		kind, payload, err := p.recv(time.Now().Add(quiet))
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return 0, nil, &stalled{quiet, p.stage}
-		}
-		if err != nil || kind != msgPing {
-			return kind, payload, err
-		}
-		if len(payload) > 0 {
-			p.stage = strings.ToValidUTF8(string(payload[:min(len(payload), 400)]), "\uFFFD")
-		}
-	}
+	return sandbox.AwaitStart(p.recv, msgPing, quiet, "worker", &p.stage)
 }
 
 func (p *proc) failure(what string, err error) error {
-	if st := (*stalled)(nil); errors.As(err, &st) {
+	if st := (*sandbox.Stalled)(nil); errors.As(err, &st) {
 		return fmt.Errorf("gpython: %w", err)
 	}
 	if msg := strings.TrimSpace(p.stderr.String()); strings.Contains(msg, workerArg) {

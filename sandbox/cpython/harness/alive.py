@@ -30,29 +30,36 @@ M_ARENA_MAX = -8  # mallopt's parameter (glibc)
 _MALLOPT = []  # glibc's mallopt, once looked up (none: not glibc)
 
 
+def c_function(name):
+    """The C library's function name, returning an int, or None (not
+    found, or no ctypes). The C half of ctypes alone: the ctypes package
+    (and struct, types) cost a server's boot about 3 ms."""
+    try:
+        import _ctypes
+
+        class Lib:
+            _handle = _ctypes.dlopen(None, os.RTLD_NOW)
+
+        class Int(_ctypes._SimpleCData):
+            _type_ = "i"
+
+        class Func(_ctypes.CFuncPtr):
+            _flags_ = _ctypes.FUNCFLAG_CDECL
+            _restype_ = Int
+
+        return Func((name, Lib()))
+    except Exception:
+        return None
+
+
 def _arenas(n):
     """Bounds glibc's malloc arenas to n (0: its default). A thread's
     first allocation would reserve an arena of 64 MB of address space, a
     tenth of a server's RLIMIT_AS: while the heartbeat runs it shares the
     main one, and a test file that compiled within the limit before still
-    does. The C half of ctypes alone, as main.make_undumpable."""
+    does."""
     if not _MALLOPT:
-        try:
-            import _ctypes
-
-            class Lib:
-                _handle = _ctypes.dlopen(None, os.RTLD_NOW)
-
-            class Int(_ctypes._SimpleCData):
-                _type_ = "i"
-
-            class Func(_ctypes.CFuncPtr):
-                _flags_ = _ctypes.FUNCFLAG_CDECL
-                _restype_ = Int
-
-            _MALLOPT.append(Func(("mallopt", Lib())))
-        except Exception:
-            _MALLOPT.append(None)
+        _MALLOPT.append(c_function("mallopt"))
     if _MALLOPT[0] is not None:
         try:
             _MALLOPT[0](M_ARENA_MAX, n)

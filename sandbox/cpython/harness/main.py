@@ -35,7 +35,7 @@ from .candidate import load_case
 from .child import child_main
 from .protocol import *  # noqa: F403 -- __main__ shows the protocol, as the one-file harness did
 from .protocol import IN_FD, MSG_FATAL, MSG_LIST, MSG_ORIGINAL, MSG_SUITE, OUT_FD, SHM_SIZE, go_json, read_msg, send
-from .alive import BEAT, stage, start_heartbeat, stop_heartbeat
+from .alive import BEAT, c_function, stage, start_heartbeat, stop_heartbeat
 from .purity import imported_names, pure_code, take_snapshots
 
 CASES = ()  # what the child needs of each case (candidate.Case), by index
@@ -161,22 +161,9 @@ def make_undumpable():
     from) or the manager (which keeps the deadlines). With namespaces /proc
     is read-only besides. Whether it worked.
 
-    The call is made with ctypes' C half alone: the ctypes package (and
-    struct, types) cost a cpython server's boot about 3 ms."""
+    The call is made with ctypes' C half alone (alive.c_function)."""
+    prctl = c_function("prctl")
     try:
-        import _ctypes
-
-        class Lib:
-            _handle = _ctypes.dlopen(None, os.RTLD_NOW)
-
-        class Int(_ctypes._SimpleCData):
-            _type_ = "i"
-
-        class Func(_ctypes.CFuncPtr):
-            _flags_ = _ctypes.FUNCFLAG_CDECL
-            _restype_ = Int
-
-        prctl = Func(("prctl", Lib()))
         return prctl(4, 0, 0, 0, 0) == 0 and prctl(3, 0, 0, 0, 0) == 0  # PR_SET_DUMPABLE, PR_GET_DUMPABLE
     except Exception:
         return False
@@ -201,16 +188,9 @@ def roomy_threads():
     unchanged) reserve 64 MiB and 100 MiB for 50 threads. What Python
     shows stays as it was: threading.stack_size() is 0, the limits are
     the same, the environment has no MALLOC_ARENA_MAX. The forker's
-    children inherit both. Whether it worked (with ctypes' C half, as
-    make_undumpable)."""
+    children inherit both. Whether it worked (alive.c_function)."""
     try:
         import _ctypes
-
-        class Lib:
-            _handle = _ctypes.dlopen(None, os.RTLD_NOW)
-
-        class Int(_ctypes._SimpleCData):
-            _type_ = "i"
 
         class Size(_ctypes._SimpleCData):
             _type_ = "L"
@@ -222,20 +202,16 @@ def roomy_threads():
             _type_ = Char
             _length_ = 256
 
-        class Func(_ctypes.CFuncPtr):
-            _flags_ = _ctypes.FUNCFLAG_CDECL
-            _restype_ = Int
-
-        lib = Lib()
-        ok = Func(("mallopt", lib))(-8, MALLOC_ARENAS) == 1  # M_ARENA_MAX
+        Func = c_function
+        ok = Func("mallopt")(-8, MALLOC_ARENAS) == 1  # M_ARENA_MAX
         attr = Attr()
-        if Func(("pthread_attr_init", lib))(attr) != 0:
+        if Func("pthread_attr_init")(attr) != 0:
             return False
         try:
-            ok = Func(("pthread_attr_setstacksize", lib))(attr, Size(THREAD_STACK)) == 0 and ok
-            ok = Func(("pthread_setattr_default_np", lib))(attr) == 0 and ok
+            ok = Func("pthread_attr_setstacksize")(attr, Size(THREAD_STACK)) == 0 and ok
+            ok = Func("pthread_setattr_default_np")(attr) == 0 and ok
         finally:
-            Func(("pthread_attr_destroy", lib))(attr)
+            Func("pthread_attr_destroy")(attr)
         return ok
     except Exception:
         return False
