@@ -123,6 +123,10 @@ type repl struct {
 	// Insertions at the same offset: rank 0 = after-inserts (deeper
 	// indentation first), rank 1 = before-inserts; then edit order.
 	rank, depth, idx int
+	// word: the text replaces a token, and gets a space on a side where
+	// it would otherwise run into a neighbouring name, number or keyword
+	// (a < b with "<" swapped for "is not": a is not b, not ais notb).
+	word bool
 }
 
 // doc is the text edits apply to: the original, or the original with some
@@ -249,13 +253,13 @@ func (p *Program) render(pt Patch, ok []bool, points []int) ([]byte, []int) {
 			}
 		case ReplaceText:
 			s := &p.Sites[e.Site]
-			rs = append(rs, repl{start: d.pos(s.Start), end: d.pos(s.End), text: e.Text, idx: i})
+			rs = append(rs, repl{start: d.pos(s.Start), end: d.pos(s.End), text: e.Text, idx: i, word: true})
 		case SwapText:
 			s1, s2 := &p.Sites[e.Site], &p.Sites[e.Site2]
 			t1, t2 := p.Text(s1.Start, s1.End), p.Text(s2.Start, s2.End)
 			rs = append(rs,
-				repl{start: d.pos(s1.Start), end: d.pos(s1.End), text: t2, idx: i},
-				repl{start: d.pos(s2.Start), end: d.pos(s2.End), text: t1, idx: i})
+				repl{start: d.pos(s1.Start), end: d.pos(s1.End), text: t2, idx: i, word: true},
+				repl{start: d.pos(s2.Start), end: d.pos(s2.End), text: t1, idx: i, word: true})
 		}
 	}
 	out := apply(d.b, rs)
@@ -351,6 +355,7 @@ func apply(b []byte, rs []repl) []byte {
 		}
 		return a.idx < c.idx
 	})
+	spaceWords(b, rs)
 	n := len(b)
 	for _, r := range rs {
 		n += len(r.text) - (r.end - r.start)
@@ -366,6 +371,42 @@ func apply(b []byte, rs []repl) []byte {
 		cur = r.end
 	}
 	return append(out, b[cur:]...)
+}
+
+// spaceWords pads the text of each word replacement (sorted rs) with a
+// space on a side where it would run into a word: the neighbour is the
+// text of an adjacent replacement, else the byte of b beside it. The
+// texts change in place, so callers that measure growth see the padding.
+func spaceWords(b []byte, rs []repl) {
+	for i := range rs {
+		r := &rs[i]
+		if !r.word || r.text == "" {
+			continue
+		}
+		var before, after byte
+		if i > 0 && rs[i-1].end == r.start && rs[i-1].text != "" {
+			before = rs[i-1].text[len(rs[i-1].text)-1]
+		} else if r.start > 0 {
+			before = b[r.start-1]
+		}
+		if i+1 < len(rs) && rs[i+1].start == r.end && rs[i+1].text != "" {
+			after = rs[i+1].text[0]
+		} else if r.end < len(b) {
+			after = b[r.end]
+		}
+		if wordByte(before) && wordByte(r.text[0]) {
+			r.text = " " + r.text
+		}
+		if wordByte(r.text[len(r.text)-1]) && wordByte(after) {
+			r.text += " "
+		}
+	}
+}
+
+// wordByte reports whether c can be part of a Python name, number or
+// keyword (any non-ASCII byte may be part of a name).
+func wordByte(c byte) bool {
+	return c == '_' || c >= 0x80 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // explode returns the document the edits apply to: the original, with the
@@ -552,9 +593,11 @@ func (sb *subst) apply(line []byte, ls int) []byte {
 	if sb == nil || sb.start < ls || sb.end > ls+len(line) {
 		return line
 	}
-	out := make([]byte, 0, len(line)+len(sb.text))
+	r := []repl{{start: sb.start - ls, end: sb.end - ls, text: sb.text, word: true}}
+	spaceWords(line, r)
+	out := make([]byte, 0, len(line)+len(r[0].text))
 	out = append(out, line[:sb.start-ls]...)
-	out = append(out, sb.text...)
+	out = append(out, r[0].text...)
 	return append(out, line[sb.end-ls:]...)
 }
 

@@ -200,6 +200,24 @@ func TestRender(t *testing.T) {
 			want:  "d = f(b, a)\n",
 		},
 		{
+			name:  "swapped operators keep words apart",
+			src:   "n = a is not b\nc = d<=e\n",
+			edits: []edit{{op: SwapText, kind: SiteCmpOp, site: "<=", site2: "is not"}},
+			want:  "n = a <= b\nc = d is not e\n",
+		},
+		{
+			name:  "a keyword operator between names gets spaces",
+			src:   "c = d<e\n",
+			edits: []edit{{op: ReplaceText, kind: SiteCmpOp, site: "<", text: "not in"}},
+			want:  "c = d not in e\n",
+		},
+		{
+			name:  "adjacent replacements see each other",
+			src:   "c = d<-e\n",
+			edits: []edit{{op: ReplaceText, kind: SiteCmpOp, site: "<", text: "is"}, {op: ReplaceText, kind: SiteUnaryOp, site: "-", text: "not"}},
+			want:  "c = d is not e\n",
+		},
+		{
 			name: "edit inside deleted statement is dropped",
 			src:  "if a:\n    b = a + 1\nc = 2\n",
 			edits: []edit{
