@@ -271,7 +271,7 @@ func isModuleName(s string) bool {
 }
 
 func batchCounts(rs []batch.Result) string {
-	order := []string{batch.Repaired, batch.Suspect, batch.Passes, batch.Untrusted, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
+	order := []string{batch.Repaired, batch.Suspect, batch.Passes, batch.Untrusted, batch.Apart, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
 	n := map[string]int{}
 	for _, r := range rs {
 		n[r.Status]++
