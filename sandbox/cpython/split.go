@@ -363,6 +363,9 @@ func (e *Engine) splitRun(ctx context.Context, src []byte) (*PlainRun, error) {
 		Tests  []PlainTest `json:"tests"`
 		Errors []PlainTest `json:"errors"`
 		Exit   int         `json:"exit"`
+		// Uncrossable: the test file's module code handed the target
+		// what cannot cross.
+		Uncrossable string `json:"uncrossable"`
 	}
 	if err := json.Unmarshal(data, &got); err != nil {
 		why := strings.TrimSpace(p.testOut.String())
@@ -372,6 +375,9 @@ func (e *Engine) splitRun(ctx context.Context, src []byte) (*PlainRun, error) {
 			why = werr.Error()
 		}
 		return nil, fmt.Errorf("%w: %s", errSplit, lastLine(why))
+	}
+	if got.Uncrossable != "" {
+		return nil, fmt.Errorf("the test file %s", strings.TrimPrefix(got.Uncrossable, "it "))
 	}
 	return &PlainRun{Tests: got.Tests, Errors: got.Errors, Exit: got.Exit, Tree: e.tree}, nil
 }

@@ -41,6 +41,7 @@ ModuleType = type(sys)
 LEN = struct.Struct("<I")
 MAX_MSG = 64 << 20
 BIG = 1 << 62
+IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: no attribute of the type can be set
 PLAIN_NAMES = ("list", "dict", "tuple", "set", "frozenset", "str", "bytes", "int", "float", "complex", "bytearray")
 # Exceptions whose raising changes how pytest counts a test (a skip, an
 # xfail, an exit): the candidate may not raise them into the tests.
@@ -188,6 +189,52 @@ def std_types():
 STD = {}
 
 
+MUTABLE = (list, dict, set, bytearray)
+
+
+def has_mutable(v, depth=0):
+    """v holds a list, dict, set or bytearray (that a call could change)."""
+    t = type(v)
+    if t in MUTABLE:
+        return True
+    if t is tuple and depth < 20:
+        return any(has_mutable(x, depth + 1) for x in v)
+    return False
+
+
+def write_back(old, new, depth=0):
+    """Changes old, the tests' argument, in place into new, what the call
+    left of it in the candidate's process, keeping the identity of the
+    containers inside it where their shape allows."""
+    t = type(old)
+    if depth > 50 or t is not type(new):
+        return
+    if t is list or t is tuple:
+        if len(old) != len(new):
+            if t is list:
+                old[:] = new
+            return
+        for i, (o, n) in enumerate(zip(old, new)):
+            if type(o) is type(n) and (type(o) in MUTABLE or type(o) is tuple):
+                write_back(o, n, depth + 1)  # o keeps its identity
+            elif t is list:
+                old[i] = n
+    elif t is dict:
+        for k in [k for k in old if k not in new]:
+            del old[k]
+        for k, x in new.items():
+            if k in old and type(old[k]) is type(x) and type(x) in MUTABLE:
+                write_back(old[k], x, depth + 1)
+            else:
+                old[k] = x
+    elif t is set:
+        if old != new:
+            old.clear()
+            old.update(new)
+    elif t is bytearray:
+        old[:] = new
+
+
 def one_line(e):
     try:
         s = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
@@ -286,22 +333,32 @@ def candidate(cfg, rfd, wfd):
             return exc_desc(v)
         if ours(t.__module__):
             return {"t": "h", "id": keep(v), "cls": class_desc(t)}
-        if t in (types.FunctionType, types.MethodType, types.GeneratorType, types.BuiltinFunctionType, functools_partial):
-            mod = getattr(v, "__module__", None) if t is not types.GeneratorType else v.gi_frame and v.gi_frame.f_globals.get("__name__")
-            if t is types.MethodType:
-                mod = getattr(v.__func__, "__module__", None)
-            if t is types.GeneratorType:
-                code = v.gi_code
-                mod = "" if code.co_filename not in files else module_name
-            if t is types.BuiltinFunctionType:
-                if getattr(builtins, v.__name__, None) is v:
-                    return {"t": "bi", "name": v.__name__}
-                raise Unencodable("the built-in function %s" % v.__name__)
+        if callable(v) and ours(getattr(v, "__module__", None) or ""):
+            # A function of the target's under a decorator's wrapper
+            # (functools.lru_cache, wraps).
+            return {"t": "h", "id": keep(v), "kind": "fn", "name": getattr(v, "__name__", "")}
+        if t is types.GeneratorType:
+            # Its values cross one by one, each checked as any value is.
+            return {"t": "h", "id": keep(v), "kind": "gen", "name": v.__name__}
+        if t is types.BuiltinFunctionType:
+            if getattr(builtins, v.__name__, None) is v:
+                return {"t": "bi", "name": v.__name__}
+            owner = getattr(v, "__self__", None)
+            if owner is not None and not isinstance(owner, ModuleType) and (id(owner) in ids or type(owner).__flags__ & IMMUTABLE_TYPE):
+                # A method of an object that crosses (a match's group).
+                return {"t": "h", "id": keep(v), "kind": "fn", "name": v.__name__}
+            raise Unencodable("the built-in function %s" % v.__name__)
+        if t in (types.FunctionType, types.MethodType, functools_partial):
+            mod = getattr(v.__func__ if t is types.MethodType else v, "__module__", None)
             if mod is not None and ours(mod):
-                return {"t": "h", "id": keep(v), "kind": "gen" if t is types.GeneratorType else "fn", "name": getattr(v, "__name__", "")}
+                return {"t": "h", "id": keep(v), "kind": "fn", "name": getattr(v, "__name__", "")}
             raise Unencodable("%s from %s" % (t.__name__, mod))
         if t.__module__ in ("builtins", "itertools") and hasattr(t, "__next__"):
             return {"t": "h", "id": keep(v), "kind": "iter", "name": t.__name__}
+        if t.__flags__ & IMMUTABLE_TYPE:
+            # An object of a type no code can change (a sentinel object(),
+            # a match of re): its comparisons and truth are the type's own.
+            return {"t": "h", "id": keep(v), "kind": "obj", "name": t.__name__}
         raise Unencodable("%s.%s" % (t.__module__, t.__qualname__))
 
     def exc_desc(e):
@@ -334,7 +391,6 @@ def candidate(cfg, rfd, wfd):
     def unpack(v):
         return decode(v, resolve)
 
-    files = set()
     import functools
 
     functools_partial = functools.partial
@@ -345,7 +401,6 @@ def candidate(cfg, rfd, wfd):
         import importlib.util
 
         path = cfg["path"]
-        files.add(path)
         parent = module_name.rpartition(".")[0]
         if parent:
             importlib.import_module(parent)
@@ -430,7 +485,10 @@ def candidate(cfg, rfd, wfd):
             return [n for n in names if type(n) is str]
         if op == "call":
             f = objects[req["f"]]
-            return f(*unpack(req["a"]), **dict(unpack(req["k"])))
+            args, kw = unpack(req["a"]), unpack(req["k"])
+            if has_mutable([args, kw]):
+                after[0] = [args, [v for _, v in kw]]
+            return f(*args, **dict(kw))
         if op == "get":
             return getattr(objects[req["o"]], req["name"])
         if op == "set":
@@ -456,6 +514,8 @@ def candidate(cfg, rfd, wfd):
                     return b(o)
             raise TypeError("not a plain value")
         raise ValueError("unknown request %r" % op)
+
+    after = [None]  # the arguments of the running call, when it could change them
 
     class Replied(Exception):
         def __init__(self, reply):
@@ -490,6 +550,14 @@ def candidate(cfg, rfd, wfd):
                 reply = {"timeout": True}
         finally:
             sys.stdout, sys.stderr = real_out, real_err
+        if after[0] is not None:
+            # The arguments as the call left them: the tests' copies
+            # change in place as the test's own objects would have.
+            try:
+                reply["after"] = encode(after[0], handle)
+            except BaseException:
+                pass
+            after[0] = None
         reply["out"], reply["err"] = out.getvalue()[: 1 << 20], err.getvalue()[: 1 << 20]
         try:
             send(wfd, reply)
@@ -525,7 +593,7 @@ def tests(cfg, rfd, wfd):
     proxies = {}  # handle id -> proxy
     classes = {}  # handle id of a class -> proxy class
 
-    def request(req):
+    def request(req, args=None):
         if dead[0]:
             raise Gone(dead[0])
         try:
@@ -543,6 +611,8 @@ def tests(cfg, rfd, wfd):
         if reply.get("err"):
             sys.stderr.write(reply["err"])
         try:
+            if args is not None and "after" in reply:
+                write_back(args, decode(reply["after"], value))
             if "ok" in reply:
                 return decode(reply["ok"], value)
             if "raise" in reply:
@@ -580,8 +650,7 @@ def tests(cfg, rfd, wfd):
             return encode(v, crossing)
         except Unencodable as e:
             why = "it passes the code under test a %s, which does not cross" % e
-            if current[0] is not None:
-                uncrossable.setdefault(current[0], why)
+            uncrossable.setdefault(current[0] or "", why)
             raise Uncrossable(why)
 
     def ext_class(d):
@@ -689,14 +758,24 @@ def tests(cfg, rfd, wfd):
                     if issubclass(c, BaseException):
                         raise CannotCross("an exception object it handed back")
                 else:
-                    c = {"fn": FunctionHandle, "gen": IterHandle, "iter": IterHandle}.get(d.get("kind"))
+                    c = {"fn": FunctionHandle, "gen": IterHandle, "iter": IterHandle, "obj": Handle}.get(d.get("kind"))
                     if c is None:
                         raise CannotCross("an object the tests cannot read")
                 p = object.__new__(c)
                 object.__setattr__(p, "_i", h)
+                if d.get("kind") == "gen":
+                    p = pull(p)  # a generator of the tests': isinstance(x, GeneratorType) holds
                 proxies[h] = p
             return p
         raise CannotCross("a value the tests cannot read (%r)" % (t,))
+
+    def pull(h):
+        while True:
+            try:
+                x = op(h, "__next__")
+            except StopIteration:
+                return
+            yield x
 
     def op(p, name, *args):
         return request({"op": "op", "o": object.__getattribute__(p, "_i"), "name": name, "a": send_value(list(args))})
@@ -705,7 +784,13 @@ def tests(cfg, rfd, wfd):
         """The class of a proxy class: the target's class crosses."""
 
         def __call__(cls, *a, **k):
-            return request({"op": "call", "f": cls._c, "a": send_value(list(a)), "k": send_value(list(k.items()))})
+            if "_c" not in cls.__dict__:
+                # A class of the test file's that derives from the
+                # target's: its objects would be the target's own.
+                why = "it subclasses the target's class %s, which does not cross" % cls.__mro__[1].__name__
+                uncrossable.setdefault(current[0] or "", why)
+                raise Uncrossable(why)
+            return request({"op": "call", "f": cls._c, "a": send_value(list(a)), "k": send_value(list(k.items()))}, [list(a), list(k.values())])
 
         def __getattr__(cls, name):
             if name.startswith("__") and name.endswith("__"):
@@ -792,7 +877,7 @@ def tests(cfg, rfd, wfd):
         __slots__ = ()
 
         def __call__(self, *a, **k):
-            return request({"op": "call", "f": object.__getattribute__(self, "_i"), "a": send_value(list(a)), "k": send_value(list(k.items()))})
+            return request({"op": "call", "f": object.__getattribute__(self, "_i"), "a": send_value(list(a)), "k": send_value(list(k.items()))}, [list(a), list(k.values())])
 
     class IterHandle(Handle):
         __slots__ = ()
@@ -887,6 +972,10 @@ def split_main():
             pass
 
     results = run_pytest(cfg, begin, end)
+    if "" in uncrossable:
+        # The test file's own module code (collection) handed the target
+        # what cannot cross: every test is judged in-process.
+        results["uncrossable"] = uncrossable[""]
     for t in results["tests"]:
         why = uncrossable.get(t["id"])
         if why and t["outcome"] != "passed":

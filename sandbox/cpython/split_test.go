@@ -274,3 +274,71 @@ func TestSplitUncrossable(t *testing.T) {
 		t.Errorf("stderr does not say which test ran in-process:\n%s", stderr.String())
 	}
 }
+
+// TestSplitCrossing: what plain pytest passes passes apart too, for the
+// kinds of value real code hands its tests; a test file whose own code
+// subclasses the target's class is judged in-process, and says why.
+func TestSplitCrossing(t *testing.T) {
+	py := realPytest(t)
+	for _, tc := range []struct {
+		name, target, tests string
+		via                 string // every result's Via
+	}{
+		{"a sentinel object", "MISSING = object()\n\n\ndef get(d, k):\n    return d.get(k, MISSING)\n",
+			"import lib\n\n\ndef test_missing():\n    assert lib.get({}, 1) is lib.MISSING\n\n\ndef test_found():\n    assert lib.get({1: 2}, 1) == 2\n", sandbox.ViaSplit},
+		{"a cached function", "import functools\n\n\n@functools.lru_cache(maxsize=None)\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n",
+			"from lib import fib\n\n\ndef test_fib():\n    assert fib(20) == 6765\n", sandbox.ViaSplit},
+		{"a match object", "import re\n\n\ndef find(s):\n    return re.search(r'(\\d+)', s)\n",
+			"from lib import find\n\n\ndef test_find():\n    m = find('ab12c')\n    assert m.group(1) == '12'\n    assert find('x') is None\n", sandbox.ViaSplit},
+		{"values of the standard library", "import collections, datetime, decimal\n\n\ndef stats(xs):\n    return collections.Counter(xs), datetime.date(2020, 1, 2), decimal.Decimal('1.5'), {1, 2}, (1, b'x'), 1j\n",
+			"from lib import stats\nimport collections, datetime, decimal\n\n\ndef test_stats():\n    c, d, x, s, t, z = stats('aab')\n    assert c == collections.Counter(a=2, b=1) and isinstance(c, collections.Counter)\n    assert d == datetime.date(2020, 1, 2) and x == decimal.Decimal('1.5') and s == {1, 2} and t == (1, b'x') and z == 1j\n", sandbox.ViaSplit},
+		{"a named tuple", "import collections\n\nPoint = collections.namedtuple('Point', 'x y')\n\n\ndef origin():\n    return Point(0, 0)\n",
+			"from lib import origin, Point\n\n\ndef test_origin():\n    p = origin()\n    assert p == (0, 0)\n    assert p.x == 0 and isinstance(p, Point)\n", sandbox.ViaSplit},
+		{"an enum", "import enum\n\n\nclass Color(enum.Enum):\n    RED = 1\n    BLUE = 2\n\n\ndef warm(c):\n    return c is Color.RED\n\n\ndef first():\n    return Color.RED\n",
+			"from lib import Color, warm, first\n\n\ndef test_enum():\n    assert warm(Color.RED) and not warm(Color.BLUE)\n    assert first() == Color.RED and first() is Color.RED\n    assert [c.name for c in Color] == ['RED', 'BLUE']\n", sandbox.ViaSplit},
+		{"a module global set by the test", "LIMIT = 3\n\n\ndef capped(x):\n    return min(x, LIMIT)\n",
+			"import lib\n\n\ndef test_capped(monkeypatch):\n    monkeypatch.setattr(lib, 'LIMIT', 10)\n    assert lib.capped(7) == 7\n\n\ndef test_default():\n    assert lib.capped(7) == 3\n", sandbox.ViaSplit},
+		{"a test class that subclasses the target's", "class Base:\n    def name(self):\n        return 'base'\n",
+			"import lib\n\n\nclass Child(lib.Base):\n    def name(self):\n        return 'child'\n\n\nCHILD = Child()\n\n\ndef test_child():\n    assert CHILD.name() == 'child'\n", sandbox.ViaInProcess + "the test file subclasses the target's class Base, which does not cross"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tgt, suite := moduleTestDir(t, "lib", tc.target, tc.tests)
+			check := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{})
+			out, err := check.Run(context.Background(), []byte(tc.target), sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range out.Results {
+				if r.Verdict != fitness.Passed || r.Via != tc.via {
+					t.Errorf("%s: %v (%s) via %q; want PASSED via %q", suite.Cases[i].Name, r.Verdict, r.Detail, r.Via, tc.via)
+				}
+			}
+		})
+	}
+}
+
+// TestSplitArgumentsChange: a call that changes its arguments in place
+// changes the test's own objects, as plain pytest sees them; a generator
+// of the target's is a generator in the test.
+func TestSplitArgumentsChange(t *testing.T) {
+	py := realPytest(t)
+	const target = "def median(xs):\n    xs.sort()\n    return xs[len(xs) // 2]\n\n\ndef tally(d, k):\n    d.setdefault(k, []).append(1)\n\n\ndef squares(n):\n    for i in range(n):\n        yield i * i\n"
+	const tests = "import types\nfrom lib import median, tally, squares\n\n\ndef test_sorted_in_place():\n    xs = [3, 1, 2]\n    assert median(xs) == 2\n    assert xs == [1, 2, 3]\n\n\ndef test_nested():\n    inner = []\n    d = {'a': inner}\n    tally(d, 'a')\n    tally(d, 'b')\n    assert d == {'a': [1], 'b': [1]} and d['a'] is inner\n\n\ndef test_generator():\n    g = squares(3)\n    assert isinstance(g, types.GeneratorType)\n    assert list(g) == [0, 1, 4]\n"
+	tgt, suite := moduleTestDir(t, "lib", target, tests)
+	check := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{})
+	for _, src := range []string{target, strings.Replace(target, "xs.sort()", "xs = sorted(xs)", 1)} {
+		out, err := check.Run(context.Background(), []byte(src), sandbox.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []fitness.Verdict{fitness.Passed, fitness.Passed, fitness.Passed}
+		if src != target {
+			want[0] = fitness.WrongAnswer // plain pytest fails it too: xs stays unsorted
+		}
+		for i, r := range out.Results {
+			if r.Verdict != want[i] || r.Via != sandbox.ViaSplit {
+				t.Errorf("%s: %v (%s) via %q; want %v", suite.Cases[i].Name, r.Verdict, r.Detail, r.Via, want[i])
+			}
+		}
+	}
+}
