@@ -168,6 +168,8 @@ def batch_text(rec):
         s += " [%s]" % how
     if rec.get("uses"):
         s += " uses " + ",".join(rec["uses"])
+    if rec["status"] in NOT_GRADED and rec.get("detail"):
+        s += ": " + rec["detail"][-60:]
     return s
 
 
