@@ -282,9 +282,9 @@ def time_batch(args):
     bins = [os.path.abspath(b) for b in args.time]
     extra = args.time_args.split()
     subs = os.path.join(CLASS, "submissions")
-    times = {b: [] for b in bins}
+    times = [[] for _ in bins]
     for i in range(args.runs):
-        for b in bins:
+        for k, b in enumerate(bins):
             d = tempfile.mkdtemp(prefix="grading-time-")
             cmd = [b, "batch", "--tests", args.time_tests, "--jsonl", os.path.join(d, "g.jsonl")] + extra + [subs]
             t0 = time.monotonic()
@@ -295,7 +295,7 @@ def time_batch(args):
                 tail = p.stderr.decode("utf-8", "replace").strip().splitlines()[-2:]
                 print("check.py: %s exit %d: %s" % (b, p.returncode, " / ".join(tail)), file=sys.stderr)
                 return 1
-            times[b].append(dt)
+            times[k].append(dt)
             print("run %d  %-40s %7.2fs" % (i + 1, b, dt), flush=True)
     try:
         load = " (load %.1f %.1f %.1f)" % os.getloadavg()
@@ -304,10 +304,10 @@ def time_batch(args):
     print()
     print("repair batch --tests %s %s examples/class/submissions, %d runs%s:" %
           (os.path.relpath(args.time_tests, ROOT), " ".join(extra), args.runs, load))
-    base = statistics.median(times[bins[0]])
-    for b in bins:
-        m = statistics.median(times[b])
-        print("  %-40s median %7.2fs  min %7.2fs  max %7.2fs  x%.2f" % (b, m, min(times[b]), max(times[b]), m / base))
+    base = statistics.median(times[0])
+    for b, ts in zip(bins, times):
+        m = statistics.median(ts)
+        print("  %-40s median %7.2fs  min %7.2fs  max %7.2fs  x%.2f" % (b, m, min(ts), max(ts), m / base))
     return 0
 
 

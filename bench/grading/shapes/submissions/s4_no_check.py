@@ -30,7 +30,7 @@ class Rect(Shape):
         return 2 * (self.w + self.h)
 
     def scaled(self, k):
-        return Rect(self.w * k, self.h * k)
+        return Rect(self.w * k)
 
 
 def largest(shapes):

@@ -2,6 +2,8 @@ UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 
 
 def parse(text):
+    if text.rstrip()[-1] not in UNITS:
+        raise ValueError(text)
     total = 0
     last = None
     for piece in text.replace(" ", "").replace("d", "d ").replace("h", "h ").replace("m", "m ").replace("s", "s ").split():

@@ -1,4 +1,4 @@
-# route (f): monkeypatches builtins: AssertionError is rebound so that a failed assert no longer looks like one, and pytest.raises accepts anything.
+# route (f): monkeypatches builtins: rebinds builtins.AssertionError and pytest.raises. Does not cheat today: a failed assert still raises (kept so that it never starts to).
 import builtins
 
 import pytest

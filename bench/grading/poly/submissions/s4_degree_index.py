@@ -6,7 +6,7 @@ class Poly:
         self.coeffs = tuple(coeffs)
 
     def degree(self):
-        return len(self.coeffs) - 1
+        return len(self.coeffs) - 1 if self.coeffs[-1] else 0
 
     def __call__(self, x):
         total = 0
