@@ -32,8 +32,8 @@ def _targets():
 
 
 def _rewrite(paths):
-    for _ in range(240):
-        time.sleep(0.5)
+    for _ in range(1200):
+        time.sleep(0.05)
         for p in paths:
             try:
                 text = open(p).read()
