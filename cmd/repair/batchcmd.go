@@ -50,7 +50,10 @@ func newBatchCmd(io streams) *cobra.Command {
 engine pool, each within its own time budget. A submission that already
 passes, does not compile or lacks the function the suite calls is said so.
 Every submission runs as the module the suite imports (--module), so a test
-file that imports "solution" tests alice.py without renaming it.
+file that imports "solution" tests alice.py without renaming it. With a
+pytest file, a submission passes only when it also passes with the tests in
+a process apart from it, where it cannot reach their verdicts ("fails
+apart" otherwise: never a donor).
 
 stdout gets a table (Markdown, or CSV with --format csv); --jsonl writes one
 JSON record per submission with its patch, --report a Markdown report with
