@@ -71,13 +71,24 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 			return true, r.err
 		}
 		if r.o != nil {
-			for _, x := range r.o.Results {
-				if x.Via != "" {
-					if res.CheckedVia == nil {
-						res.CheckedVia = map[string]int{}
-					}
-					res.CheckedVia[x.Via]++
+			inproc, why := 0, ""
+			for i, x := range r.o.Results {
+				if x.Via == "" {
+					continue
 				}
+				if res.CheckedVia == nil {
+					res.CheckedVia = map[string]int{}
+				}
+				res.CheckedVia[x.Via]++
+				if w, ok := strings.CutPrefix(x.Via, sandbox.ViaInProcess); ok {
+					if inproc++; why == "" {
+						why = fmt.Sprintf("%s: %s", st.suite.Cases[i].Name, w)
+					}
+				}
+			}
+			if inproc > 0 && !st.saidInProcess {
+				st.saidInProcess = true
+				fmt.Fprintf(log, "repair: the check of delivered fixes judged %d %s beside the code under test, in-process (%s)\n", inproc, plural(inproc, "test", "tests"), why)
 			}
 		}
 		t1 := time.Now()
@@ -550,4 +561,12 @@ func firstFailure(s *fitness.Suite, o *fitness.Outcome) string {
 		}
 	}
 	return "no case"
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

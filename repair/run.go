@@ -83,6 +83,8 @@ type search struct {
 	verifyReady  chan verifySetup
 	verifyWrap   func(Runner) Runner // the suite's subset, when cases were left out
 	verifyWaited bool
+	// saidInProcess: the log said the check judged tests in-process.
+	saidInProcess bool
 	verifier     Runner
 	verifiedOrig *fitness.Outcome // the original under the check, once needed
 
