@@ -85,8 +85,8 @@ type search struct {
 	verifyWaited bool
 	// saidInProcess: the log said the check judged tests in-process.
 	saidInProcess bool
-	verifier     Runner
-	verifiedOrig *fitness.Outcome // the original under the check, once needed
+	verifier      Runner
+	verifiedOrig  *fitness.Outcome // the original under the check, once needed
 
 	sel   *selector // test selection and partial re-execution (nil: every case runs, compiled whole)
 	walls []float64 // the search's wall caps of the cases
