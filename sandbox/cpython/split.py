@@ -763,6 +763,8 @@ def tests(cfg, rfd, wfd):
                         raise CannotCross("an object the tests cannot read")
                 p = object.__new__(c)
                 object.__setattr__(p, "_i", h)
+                if isinstance(d.get("name"), str):
+                    names[h] = d["name"]
                 if d.get("kind") == "gen":
                     p = pull(p)  # a generator of the tests': isinstance(x, GeneratorType) holds
                 proxies[h] = p
@@ -873,8 +875,14 @@ def tests(cfg, rfd, wfd):
     for n in ("__lt__", "__le__", "__gt__", "__ge__"):
         setattr(Handle, n, lt_guard(n))
 
+    names = {}  # handle id of a function -> its name (pytest's parametrize ids read __name__)
+
     class FunctionHandle(Handle):
         __slots__ = ()
+
+        @property
+        def __name__(self):
+            return names.get(object.__getattribute__(self, "_i"), "function")
 
         def __call__(self, *a, **k):
             return request({"op": "call", "f": object.__getattribute__(self, "_i"), "a": send_value(list(a)), "k": send_value(list(k.items()))}, [list(a), list(k.values())])

@@ -298,6 +298,8 @@ func TestSplitCrossing(t *testing.T) {
 			"from lib import Color, warm, first\n\n\ndef test_enum():\n    assert warm(Color.RED) and not warm(Color.BLUE)\n    assert first() == Color.RED and first() is Color.RED\n    assert [c.name for c in Color] == ['RED', 'BLUE']\n", sandbox.ViaSplit},
 		{"a module global set by the test", "LIMIT = 3\n\n\ndef capped(x):\n    return min(x, LIMIT)\n",
 			"import lib\n\n\ndef test_capped(monkeypatch):\n    monkeypatch.setattr(lib, 'LIMIT', 10)\n    assert lib.capped(7) == 7\n\n\ndef test_default():\n    assert lib.capped(7) == 3\n", sandbox.ViaSplit},
+		{"parametrized over the target's functions", "def lo(xs):\n    return min(xs)\n\n\ndef hi(xs):\n    return max(xs)\n",
+			"import pytest\nfrom lib import lo, hi\n\n\n@pytest.mark.parametrize('fn', [lo, hi])\ndef test_empty(fn):\n    with pytest.raises(ValueError):\n        fn([])\n", sandbox.ViaSplit},
 		{"a test class that subclasses the target's", "class Base:\n    def name(self):\n        return 'base'\n",
 			"import lib\n\n\nclass Child(lib.Base):\n    def name(self):\n        return 'child'\n\n\nCHILD = Child()\n\n\ndef test_child():\n    assert CHILD.name() == 'child'\n", sandbox.ViaInProcess + "the test file subclasses the target's class Base, which does not cross"},
 	} {
