@@ -356,8 +356,5 @@ func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers
 
 // plural is "1 worker" or "n workers".
 func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("%d %s", n, pluralNoun(n, noun))
 }
