@@ -104,9 +104,9 @@ func addWorkers(fl *pflag.FlagSet, p *int) { fl.IntVar(p, "workers", 0, usageWor
 func addSandbox(fl *pflag.FlagSet, p *string, def string) {
 	fl.StringVar(p, "sandbox", def, usageSandbox)
 }
-func addPython(fl *pflag.FlagSet, p *string)          { fl.StringVar(p, "python", "", usagePython) }
+func addPython(fl *pflag.FlagSet, p *string)           { fl.StringVar(p, "python", "", usagePython) }
 func addSeed(fl *pflag.FlagSet, p *uint64, def uint64) { fl.Uint64Var(p, "seed", def, usageSeed) }
-func addEvaluations(fl *pflag.FlagSet, p *int)        { fl.IntVar(p, "evaluations", 0, usageEvaluations) }
+func addEvaluations(fl *pflag.FlagSet, p *int)         { fl.IntVar(p, "evaluations", 0, usageEvaluations) }
 func addTimeBudget(fl *pflag.FlagSet, p *time.Duration, def time.Duration, defNote string) {
 	fl.DurationVar(p, "time-budget", def, usageTimeBudget+" ("+defNote+")")
 }

@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"repair/experiment"
+	"repair/fitness"
 	"repair/guard"
 	"repair/localize"
 	"repair/mutate"
-	"repair/fitness"
 	"repair/repair"
 	"repair/sandbox"
 	"repair/sandbox/cpython"
@@ -426,7 +426,6 @@ func (h *held) release() {
 }
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
 
 func summarize(w io.Writer, l *loaded, res *repair.Result, elapsed time.Duration) {
 	rate := float64(res.Evaluations) / max(res.SearchTime.Seconds(), 1e-9)

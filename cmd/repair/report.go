@@ -26,20 +26,20 @@ import (
 
 // report is the JSON record of a run (--report).
 type report struct {
-	Schema      int                 `json:"schema"`
-	Tool        string              `json:"tool"`
-	Version     string              `json:"version"`
-	Commit      string              `json:"commit,omitempty"`
-	Rerun       []string            `json:"rerun"`
-	Dir         string              `json:"dir"`
-	GoVersion   string              `json:"go_version"`
-	Command     []string            `json:"command"`
-	Target      string              `json:"target"`
-	Tests       string              `json:"tests"`
-	Engine      string              `json:"engine"`
-	Cases       int                 `json:"cases"`
-	Failing     int                 `json:"failing"`
-	Parameters  map[string]any      `json:"parameters"`
+	Schema     int            `json:"schema"`
+	Tool       string         `json:"tool"`
+	Version    string         `json:"version"`
+	Commit     string         `json:"commit,omitempty"`
+	Rerun      []string       `json:"rerun"`
+	Dir        string         `json:"dir"`
+	GoVersion  string         `json:"go_version"`
+	Command    []string       `json:"command"`
+	Target     string         `json:"target"`
+	Tests      string         `json:"tests"`
+	Engine     string         `json:"engine"`
+	Cases      int            `json:"cases"`
+	Failing    int            `json:"failing"`
+	Parameters map[string]any `json:"parameters"`
 	// Outcome is plausible, suspect (every fix breaks a generated
 	// input), none, interrupted, or for a run that ended before its
 	// search: nothing_to_repair, not_reached (the failing tests never

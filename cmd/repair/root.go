@@ -135,7 +135,7 @@ the tests in a sandbox, shrinks the best patch with delta debugging, and
 prints it as a unified diff.
 
 Unless --time-budget, --generations or --evaluations says otherwise, a run
-stops after `+defaultBudget.String()+` (a fix found by then is still delivered).`,
+stops after ` + defaultBudget.String() + ` (a fix found by then is still delivered).`,
 		Example: `  repair --target examples/middle/middle.py --tests examples/middle/tests.json > fix.patch
   repair --target middle.py --tests tests.json --seed 7 --report run.json --write
   repair --preset book --target middle.py --tests tests.json`,
