@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"repair/fitness"
+	"repair/internal/inputerr"
 	"repair/localize"
 	"repair/program"
 )
@@ -41,7 +42,12 @@ func callsInto(p *program.Program, o *fitness.Outcome) bool {
 // target in a way an edit of it could change: they run none of its
 // lines, or only its imports and definitions. A command tells it apart
 // from bad input (its own exit code).
-type Unreached struct{ Msg string }
+type Unreached struct {
+	Msg string
+	// Why is the first failing case's first line of detail (its error),
+	// or its verdict.
+	Why string
+}
 
 func (e *Unreached) Error() string { return e.Msg }
 
@@ -149,4 +155,20 @@ func caseNames(s *fitness.Suite, ids []int) []string {
 		out = append(out, s.Cases[i].Name)
 	}
 	return out
+}
+
+// unreached is the Unreached error of msg, for suite s and outcome o.
+func unreached(msg string, s *fitness.Suite, o *fitness.Outcome) error {
+	why := "no case"
+	for i, r := range o.Results {
+		if r.Verdict == fitness.Passed {
+			continue
+		}
+		why = fmt.Sprintf("%s: %s", s.Cases[i].Name, r.Verdict)
+		if d := strings.TrimSpace(strings.SplitN(r.Detail, "\n", 2)[0]); d != "" {
+			why = d
+		}
+		break
+	}
+	return inputerr.Wrap(&Unreached{Msg: msg, Why: why})
 }

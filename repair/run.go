@@ -12,7 +12,6 @@ import (
 
 	"repair/fitness"
 	"repair/guard"
-	"repair/internal/inputerr"
 	"repair/localize"
 	"repair/mutate"
 	"repair/program"
@@ -275,13 +274,13 @@ func rank(p *program.Program, s *fitness.Suite, orig *fitness.Outcome, formula l
 			// No edit of the target can change what no failing case runs:
 			// the fault is elsewhere (an import in the test file, a test
 			// that never imports the target, another module).
-			return r, inputerr.Wrap(&Unreached{notReached(p.Path, s, orig)})
+			return r, unreached(notReached(p.Path, s, orig), s, orig)
 		}
 		fmt.Fprintf(log, "repair: no statement of %s is executed by a failing case; mutating every statement alike\n", p.Path)
 	}
 	if !r.Uniform && !callsInto(p, orig) {
 		if onlyStructure(p, orig) {
-			return r, inputerr.Wrap(&Unreached{notDefinitions(p.Path, s, orig)})
+			return r, unreached(notDefinitions(p.Path, s, orig), s, orig)
 		}
 		fmt.Fprintf(log, "repair: warning: %s\n", notCalled(p.Path, s, orig))
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"repair/localize"
 )
 
 // verbosity is what -v/--verbose and -q/--quiet asked for; the root
@@ -95,6 +97,9 @@ const (
 	usageReport      = "write a report of the run to this file: Markdown when its name ends in .md, else JSON"
 	usageFormat      = "table format on stdout: markdown or csv"
 )
+
+// usageLocalization is --localization's help (repair, localize).
+var usageLocalization = "fault localization formula: " + strings.Join(localize.Names(), ", ")
 
 func addTests(fl *pflag.FlagSet, p *string) { fl.StringVar(p, "tests", "", usageTests+" (required)") }
 func addEngine(fl *pflag.FlagSet, p *string, def string) {

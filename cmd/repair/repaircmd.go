@@ -14,7 +14,6 @@ import (
 	"repair/experiment"
 	"repair/fitness"
 	"repair/guard"
-	"repair/localize"
 	"repair/mutate"
 	"repair/repair"
 	"repair/sandbox"
@@ -54,6 +53,7 @@ type repairFlags struct {
 
 func (f *repairFlags) register(cmd *cobra.Command) {
 	f.in.register(cmd)
+	f.in.registerDonors(cmd)
 	d := repair.Defaults()
 	fl := cmd.Flags()
 	fl.BoolVar(&f.in.allowMismatch, "allow-mismatch", false, "search even when the original's verdicts under the tool differ from plain pytest's (see docs/engines.md)")
@@ -77,7 +77,7 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	fl.Float64Var(&f.weightPass, "weight-passing", d.Weights.Passing, "fitness weight of the cases the original passes")
 	fl.Float64Var(&f.weightFail, "weight-failing", d.Weights.Failing, "fitness weight of the cases the original fails")
 	fl.StringVar(&f.weighting, "weighting", "relative", "fitness: relative (the book's fractions) or absolute (GenProg's counts)")
-	fl.StringVar(&f.localization, "localization", d.Formula.Name, "fault localization formula: "+strings.Join(localize.Names(), ", "))
+	fl.StringVar(&f.localization, "localization", d.Formula.Name, usageLocalization)
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "print the patch as found, without delta debugging")
 	addReport(fl, &f.report)
 	fl.BoolVar(&f.write, "write", false, "apply the patch to the target (keeping a .orig copy)")
