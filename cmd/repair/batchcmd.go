@@ -70,6 +70,9 @@ patch as a diff (Markdown for a .md file, else JSON).`,
   repair batch --tests test_grade.py --time-budget 20s --report class.md --jsonl class.jsonl submissions/*.py`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if changed(cmd, "donors") {
+				fmt.Fprintln(io.Err, "batch: --donors N is now --donor-count N (in 'repair --donors' names files); it works all the same")
+			}
 			return runBatch(cmd.Context(), &f, args, io)
 		},
 	}
@@ -81,8 +84,9 @@ patch as a diff (Markdown for a .md file, else JSON).`,
 	addEvaluations(fl, &f.evaluations)
 	addGuardInputs(fl, &f.guardInputs, guard.DefaultInputs)
 	fl.IntVar(&f.donors, "donor-count", 5, "the passing submissions most similar to a failing one lend it their code (0: none)")
+	// The old name of --donor-count, kept working: runBatch says so.
 	fl.IntVar(&f.donors, "donors", 5, "the old name of --donor-count")
-	_ = fl.MarkDeprecated("donors", "use --donor-count (--donors names files in 'repair --donors')")
+	_ = fl.MarkHidden("donors")
 	fl.BoolVar(&f.showDonors, "show-donors", false, "name the donors' files in the feedback (by default a student's feedback names no classmate's file)")
 	addFormat(fl, &f.format)
 	fl.StringVar(&f.jsonl, "jsonl", "", "write one JSON record per submission here")
@@ -184,7 +188,7 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 		}
 		fmt.Fprintf(io.v.log(io.Err), "batch: %s lent code to the others' repairs (the %d most similar to each; --donor-count 0 for none)\n", plural(n, "passing submission"), f.donors)
 	}
-	fmt.Fprintf(io.v.log(io.Err), "batch: %d submissions in %.1fs on %s: %s\n", len(results), elapsed.Seconds(), plural(workers, "worker"), batchCounts(results))
+	fmt.Fprintf(io.v.log(io.Err), "batch: %s in %.1fs on %s: %s\n", plural(len(results), "submission"), elapsed.Seconds(), plural(workers, "worker"), batchCounts(results))
 	if f.jsonl != "" {
 		var b bytes.Buffer
 		for _, r := range results {
@@ -374,7 +378,7 @@ func mdCell(s string) string {
 func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Batch repair against %s\n\n", tests)
-	fmt.Fprintf(&b, "%d submissions in %.1f s on %s: %s.\n\n", len(rs), elapsed.Seconds(), plural(workers, "worker"), batchCounts(rs))
+	fmt.Fprintf(&b, "%s in %.1f s on %s: %s.\n\n", plural(len(rs), "submission"), elapsed.Seconds(), plural(workers, "worker"), batchCounts(rs))
 	writeBatchTable(&b, rs)
 	for _, r := range rs {
 		fmt.Fprintf(&b, "\n## %s: %s\n\n", r.Submission, r.Status)
