@@ -125,3 +125,8 @@ func addFormat(fl *pflag.FlagSet, p *string) { fl.StringVar(p, "format", "markdo
 func markdownPath(p string) bool {
 	return strings.HasSuffix(strings.ToLower(p), ".md") || strings.HasSuffix(strings.ToLower(p), ".markdown")
 }
+
+// addJSON adds --json (run: the verdicts, an array; localize: the ranking).
+func addJSON(fl *pflag.FlagSet, p *bool) {
+	fl.BoolVar(p, "json", false, "print the result on stdout as JSON instead of a table")
+}

@@ -108,7 +108,7 @@ With --lenient, the program runs with injected values for what it misses
 	f.register(cmd)
 	cmd.Flags().StringVar(&formula, "localization", localize.Ochiai.Name, usageLocalization)
 	cmd.Flags().IntVar(&top, "top", 0, "show only the N most suspicious statements (0: all)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the ranking as JSON")
+	addJSON(cmd.Flags(), &asJSON)
 	registerLenient(cmd, &lenientRun)
 	return cmd
 }

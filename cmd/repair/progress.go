@@ -47,14 +47,16 @@ type progressLog struct {
 	shown   time.Time // the last progress line printed (not live)
 	pending []byte    // a notice's line not ended yet
 	width   int
+	now     func() time.Time // the clock (time.Now; tests set their own)
 	stopped chan struct{}
+	stop    sync.Once
 	done    sync.WaitGroup
 }
 
 // newProgressLog starts the progress output on w; live when w is a
 // terminal. start is when the run started, budget its time budget.
 func newProgressLog(w io.Writer, live, verbose bool, start time.Time, budget time.Duration) *progressLog {
-	p := &progressLog{w: w, live: live, verbose: verbose, start: start, budget: budget, said: start, stopped: make(chan struct{})}
+	p := &progressLog{w: w, live: live, verbose: verbose, start: start, budget: budget, said: start, now: time.Now, stopped: make(chan struct{})}
 	if f, ok := w.(*os.File); ok && live {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
 			p.width = cols
@@ -93,7 +95,7 @@ func (p *progressLog) Write(b []byte) (int, error) {
 	lines := p.pending[:i+1]
 	p.clearLocked()
 	p.w.Write(lines)
-	p.said = time.Now()
+	p.said = p.now()
 	p.pending = append([]byte(nil), p.pending[i+1:]...)
 	p.drawLocked()
 	return len(b), nil
@@ -106,7 +108,7 @@ func (p *progressLog) Stage(name string) {
 	if name == p.stage {
 		return
 	}
-	now := time.Now()
+	now := p.now()
 	p.clearLocked()
 	took := ""
 	if p.verbose && p.stage != "" {
@@ -132,7 +134,7 @@ func (p *progressLog) Progress(g repair.Progress) {
 		p.drawLocked()
 		return
 	}
-	now := time.Now()
+	now := p.now()
 	if p.verbose || p.shown.IsZero() || now.Sub(p.shown) >= lineEvery {
 		fmt.Fprintf(p.w, "repair: %s; %s\n", generationLine(g), p.clock(now))
 		p.shown, p.said = now, now
@@ -159,7 +161,7 @@ func (p *progressLog) clock(now time.Time) string {
 func (p *progressLog) tick() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := time.Now()
+	now := p.now()
 	if p.live {
 		p.drawLocked()
 		return
@@ -175,8 +177,7 @@ func (p *progressLog) drawLocked() {
 	if !p.live || p.stage == "" {
 		return
 	}
-	now := time.Now()
-	s := p.clock(now) + " | " + p.stage
+	s := p.clock(p.now()) + " | " + p.stage
 	if g := p.last; g != nil {
 		s += fmt.Sprintf(" | %d evaluations, %.0f/s | best fitness %.4f | %s found", g.Evaluations, g.PerSecond, g.Best, plural(g.Found, "fix"))
 	}
@@ -198,12 +199,7 @@ func (p *progressLog) clearLocked() {
 // Close stops the output: the live line is erased, a notice's last line
 // printed.
 func (p *progressLog) Close() {
-	select {
-	case <-p.stopped:
-		return
-	default:
-	}
-	close(p.stopped)
+	p.stop.Do(func() { close(p.stopped) })
 	p.done.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()

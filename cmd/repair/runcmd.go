@@ -164,7 +164,7 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdicts as a JSON array")
+	addJSON(cmd.Flags(), &asJSON)
 	registerLenient(cmd, &lenientRun)
 	return cmd
 }
