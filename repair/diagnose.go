@@ -4,6 +4,7 @@ package repair
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"repair/fitness"
@@ -69,6 +70,11 @@ func onlyStructure(p *program.Program, o *fitness.Outcome) bool {
 		if r.Verdict == fitness.Passed {
 			continue
 		}
+		if inTarget.MatchString(strings.SplitN(r.Detail, "\n", 2)[0]) {
+			// Its error went through the target (an import there
+			// failed): the fault may be there.
+			return false
+		}
 		ran := localize.Executed(p, r.Lines)
 		for i, st := range p.Stmts {
 			if !ran[i] || p.Scopes[st.Scope].Kind == "function" || (dl > 0 && st.Line >= dl) || structural[st.Kind] {
@@ -83,6 +89,11 @@ func onlyStructure(p *program.Program, o *fitness.Outcome) bool {
 	}
 	return true
 }
+
+// inTarget matches a detail whose error's traceback went through the
+// target: the engines end it with " (line N)" then (another file's line
+// is " (FILE line N)").
+var inTarget = regexp.MustCompile(`\(line \d+\)$`)
 
 // notDefinitions is the error of a suite whose failing cases import the
 // target, calling none of its functions, and run nothing of it but

@@ -28,6 +28,9 @@ const (
 	// heartbeat is the longest silence without a terminal: a line says
 	// the run is alive when nothing was printed for that long.
 	heartbeat = 15 * time.Second
+	// firstOutput is when a terminal sees the held output (the first
+	// line, the stages) at the latest.
+	firstOutput = 800 * time.Millisecond
 )
 
 // progressLog is the run's stderr while it lasts: notices written to it
@@ -48,15 +51,26 @@ type progressLog struct {
 	pending []byte    // a notice's line not ended yet
 	width   int
 	now     func() time.Time // the clock (time.Now; tests set their own)
+	// held: what is written waits in heldBuf until release (what a run
+	// says before it is known to be a valid run); Close drops it, so that
+	// bad input is the one line the user sees.
+	held    bool
+	heldBuf []byte
 	stopped chan struct{}
 	stop    sync.Once
 	done    sync.WaitGroup
 }
 
 // newProgressLog starts the progress output on w; live when w is a
-// terminal. start is when the run started, budget its time budget.
+// terminal. start is when the run started, budget its time budget. Its
+// output is held until release, or on a terminal until firstOutput has
+// passed (a person waits; a log file gets the held lines at release).
 func newProgressLog(w io.Writer, live, verbose bool, start time.Time, budget time.Duration) *progressLog {
-	p := &progressLog{w: w, live: live, verbose: verbose, start: start, budget: budget, said: start, now: time.Now, stopped: make(chan struct{})}
+	p := &progressLog{w: w, live: live, verbose: verbose, start: start, budget: budget, said: start, now: time.Now, held: true, stopped: make(chan struct{})}
+	if live {
+		t := time.AfterFunc(firstOutput-time.Since(start), p.release)
+		go func() { <-p.stopped; t.Stop() }()
+	}
 	if f, ok := w.(*os.File); ok && live {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
 			p.width = cols
@@ -94,7 +108,7 @@ func (p *progressLog) Write(b []byte) (int, error) {
 	}
 	lines := p.pending[:i+1]
 	p.clearLocked()
-	p.w.Write(lines)
+	p.out(lines)
 	p.said = p.now()
 	p.pending = append([]byte(nil), p.pending[i+1:]...)
 	p.drawLocked()
@@ -114,7 +128,7 @@ func (p *progressLog) Stage(name string) {
 	if p.verbose && p.stage != "" {
 		took = fmt.Sprintf(" (%s took %s)", p.stage, short(now.Sub(p.stageAt)))
 	}
-	fmt.Fprintf(p.w, "repair: %s: %s%s\n", short(now.Sub(p.start)), name, took)
+	p.outf("repair: %s: %s%s\n", short(now.Sub(p.start)), name, took)
 	p.said = now
 	p.stage, p.stageAt = name, now
 	p.drawLocked()
@@ -129,14 +143,14 @@ func (p *progressLog) Progress(g repair.Progress) {
 	if p.live {
 		if p.verbose {
 			p.clearLocked()
-			fmt.Fprintf(p.w, "repair: %s\n", generationLine(g))
+			p.outf("repair: %s\n", generationLine(g))
 		}
 		p.drawLocked()
 		return
 	}
 	now := p.now()
 	if p.verbose || p.shown.IsZero() || now.Sub(p.shown) >= lineEvery {
-		fmt.Fprintf(p.w, "repair: %s; %s\n", generationLine(g), p.clock(now))
+		p.outf("repair: %s; %s\n", generationLine(g), p.clock(now))
 		p.shown, p.said = now, now
 	}
 }
@@ -166,15 +180,15 @@ func (p *progressLog) tick() {
 		p.drawLocked()
 		return
 	}
-	if now.Sub(p.said) >= heartbeat && p.stage != "" {
-		fmt.Fprintf(p.w, "repair: %s, %s\n", p.stage, p.clock(now))
+	if !p.held && now.Sub(p.said) >= heartbeat && p.stage != "" {
+		p.outf("repair: %s, %s\n", p.stage, p.clock(now))
 		p.said = now
 	}
 }
 
 // drawLocked draws the live line.
 func (p *progressLog) drawLocked() {
-	if !p.live || p.stage == "" {
+	if !p.live || p.stage == "" || p.held {
 		return
 	}
 	s := p.clock(p.now()) + " | " + p.stage
@@ -186,6 +200,32 @@ func (p *progressLog) drawLocked() {
 	}
 	fmt.Fprintf(p.w, "\r\033[K%s", s)
 	p.drawn = true
+}
+
+// out writes b, or keeps it while the output is held.
+func (p *progressLog) out(b []byte) {
+	if p.held {
+		p.heldBuf = append(p.heldBuf, b...)
+		return
+	}
+	p.w.Write(b)
+}
+
+func (p *progressLog) outf(format string, args ...any) {
+	p.out([]byte(fmt.Sprintf(format, args...)))
+}
+
+// release writes what was held and lets the output through from now on.
+func (p *progressLog) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.held {
+		return
+	}
+	p.held = false
+	p.w.Write(p.heldBuf)
+	p.heldBuf = nil
+	p.drawLocked()
 }
 
 // clearLocked erases the live line, if drawn.
@@ -205,10 +245,13 @@ func (p *progressLog) Close() {
 	defer p.mu.Unlock()
 	p.clearLocked()
 	if len(p.pending) > 0 {
-		p.w.Write(append(p.pending, '\n'))
+		p.out(append(p.pending, '\n'))
 		p.pending = nil
 	}
 	p.stage = ""
+	// Never released: the run ended before it was known to be valid (bad
+	// input): its one line is all the user sees.
+	p.held, p.heldBuf = false, nil
 }
 
 // short formats a duration for a person: 0.4s, 12.3s, 4m07s, 1h02m.

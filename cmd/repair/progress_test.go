@@ -71,6 +71,20 @@ func TestProgressLog(t *testing.T) {
 			"repair: 1.5s: search (localize took 1.5s)\n" +
 			"repair: generation 0: best fitness 0.5000, mean 0.2500, 40 evaluations (80/s), 0 cache hits, 0 fixes found; 1.5s elapsed, 4m58s left\n" +
 			"repair: generation 1: best fitness 0.5000, mean 0.2500, 80 evaluations (80/s), 0 cache hits, 0 fixes found; 1.5s elapsed, 4m58s left\n"},
+		{"held: bad input drops what the run said before it was valid", false, false, func(p *progressLog, now *time.Time) {
+			p.held = true
+			p.Write([]byte("repair: the first line\n"))
+			p.Stage("engine start")
+			p.Close()
+		}, ""},
+		{"held, then released: everything in order", false, false, func(p *progressLog, now *time.Time) {
+			p.held = true
+			p.Write([]byte("repair: the first line\n"))
+			p.Stage("engine start")
+			p.release()
+			p.Stage("original run")
+			p.Close()
+		}, "repair: the first line\nrepair: 0.0s: engine start\nrepair: 0.0s: original run\n"},
 		{"no terminal: a long silence gets a line saying the run is alive", false, false, func(p *progressLog, now *time.Time) {
 			p.Stage("original run")
 			*now = now.Add(heartbeat - time.Second)

@@ -169,6 +169,9 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) (err error) {
 	if err := checkLenient(f.lenient, &f.in); err != nil {
 		return err
 	}
+	if f.guardInputs < 0 || f.guardInputs > 100_000 {
+		return &flagError{fmt.Errorf("--guard-inputs must be from 0 to 100000, got %d", f.guardInputs)}
+	}
 	l, parse, err := f.in.startLoad()
 	if err != nil {
 		return err
@@ -263,6 +266,10 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) (err error) {
 		return err
 	}
 	defer eng.Close()
+	if plog != nil {
+		// A valid run: what it said so far goes out.
+		plog.release()
+	}
 	for _, n := range l.notes {
 		fmt.Fprintf(log, "repair: %s\n", n)
 	}
@@ -285,9 +292,6 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) (err error) {
 	}
 
 	opts.Log = log
-	if f.guardInputs < 0 || f.guardInputs > 100_000 {
-		return &flagError{fmt.Errorf("--guard-inputs must be from 0 to 100000, got %d", f.guardInputs)}
-	}
 	if f.guardInputs > 0 {
 		opts.Guard, opts.GuardInputs = openGuard, f.guardInputs
 	}
