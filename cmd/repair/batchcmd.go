@@ -79,7 +79,7 @@ patch as a diff (Markdown for a .md file, else JSON).`,
 	fl := cmd.Flags()
 	addTests(fl, &f.tests)
 	fl.StringVar(&f.module, "module", "", "the module name submissions run as (default: the suite's target, or what its test file imports)")
-	addTimeBudget(fl, &f.budget, 30*time.Second, "here of each submission's repair")
+	addTimeBudget(fl, &f.budget, 30*time.Second, "per submission")
 	addSeed(fl, &f.seed, 1)
 	addEvaluations(fl, &f.evaluations)
 	addGuardInputs(fl, &f.guardInputs, guard.DefaultInputs)

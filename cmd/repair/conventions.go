@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -72,7 +73,9 @@ func withExitCodes(long string, own ...exitLine) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimRight(long, "\n"))
 	b.WriteString("\n\nExit codes:\n")
-	for _, c := range append(own, exitLine{exitInput, ""}, exitLine{exitTool, ""}) {
+	all := append(own, exitLine{exitInput, ""}, exitLine{exitTool, ""})
+	sort.SliceStable(all, func(i, j int) bool { return all[i].code < all[j].code })
+	for _, c := range all {
 		what := c.what
 		if what == "" {
 			what = exitMeaning[c.code]
