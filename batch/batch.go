@@ -37,6 +37,7 @@ const (
 	Suspect     = "suspect patch"    // every patch found breaks an input the submission handled
 	Passes      = "passes"           // it passes every case as it is
 	Untrusted   = "untrusted"        // it passes a test file, but uses names that can forge its verdicts
+	Apart       = "fails apart"      // it passes beside the tests, not in a process apart from them: never a donor, not repaired
 	NotRepaired = "not repaired"     // no patch within its budget
 	NoCompile   = "does not compile" // a syntax error
 	Misnamed    = "misnamed"         // it lacks the function the suite calls
@@ -79,6 +80,11 @@ type Result struct {
 	// test file's verdicts with them, so such a submission is never
 	// graded as passing (Untrusted) nor used as a donor.
 	Uses []string `json:"uses,omitempty"`
+	// Graded says, for a test-file suite, how the grade was reached:
+	// "separate processes" (the tests ran in a process of their own, the
+	// submission in another, where it cannot reach their verdicts), or
+	// "in-process: " and why not.
+	Graded string `json:"graded,omitempty"`
 }
 
 // Options configure Run.
@@ -176,9 +182,11 @@ func Run(ctx context.Context, subs []string, opts Options) ([]Result, error) {
 	}
 
 	if len(opts.Suite.TestSource) > 0 && eng.Name() == "cpython" {
-		// Every repair's fixes are checked against the test file in
-		// servers of their own (sandbox.Options.Verify): one engine for
-		// the batch, opened when the first fix needs it.
+		// Every grade of a passing submission and every repair's fixes
+		// are checked against the test file by the check's engine
+		// (sandbox.Options.Verify: the tests in a process of their own,
+		// the submission in another): one engine for the batch, opened
+		// when first needed.
 		var v struct {
 			once sync.Once
 			run  repair.Runner
@@ -340,15 +348,56 @@ func classify(ctx context.Context, eng sandbox.Engine, path string, opts Options
 			r.Passed++
 		}
 	}
+	if r.Passed == r.Cases && opts.Repair.Verify != nil {
+		// Graded where the submission cannot reach the tests' verdicts.
+		run, _, err := opts.Repair.Verify(ctx)
+		if err == nil && run != nil {
+			o, err := run(ctx, prog.Src, sandbox.RunOptions{})
+			if err != nil {
+				return r, nil, err
+			}
+			graded(&r, o)
+			if r.Passed < r.Cases {
+				// Its own code reached the tests' verdicts, or it needs
+				// what cannot cross: a search in-process would have
+				// nothing to repair.
+				r.Status = Apart
+				r.Detail = fmt.Sprintf("passes the %d cases when it runs beside the tests, %d in a process apart from them (%s): not graded as passing, never a donor", r.Cases, r.Passed, r.Detail)
+				return r, nil, nil
+			}
+		}
+	}
 	if r.Passed == r.Cases {
 		r.Status = Passes
-		if len(r.Uses) > 0 {
+		if len(r.Uses) > 0 && !strings.HasPrefix(r.Graded, sandbox.ViaSplit) {
 			r.Status = Untrusted
 			r.Detail = fmt.Sprintf("passes the %d cases, but uses %s: with these, code under test can forge a test file's verdicts; not graded as passing, never a donor", r.Cases, strings.Join(r.Uses, ", "))
 		}
 		return r, nil, nil
 	}
 	return r, prog, nil
+}
+
+// graded sets r's count of passed cases, and how they were reached, from
+// the check's outcome o.
+func graded(r *Result, o *fitness.Outcome) {
+	r.Passed = 0
+	why := ""
+	for _, res := range o.Results {
+		if res.Verdict == fitness.Passed {
+			r.Passed++
+		}
+		if res.Via != sandbox.ViaSplit && why == "" {
+			why = res.Via
+		}
+		if res.Verdict != fitness.Passed && r.Detail == "" {
+			r.Detail = res.Detail
+		}
+	}
+	r.Graded = sandbox.ViaSplit
+	if why != "" {
+		r.Graded = why
+	}
 }
 
 // repairOne searches a patch for a submission that fails, with the

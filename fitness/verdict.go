@@ -95,6 +95,11 @@ type Result struct {
 	// Calls are, for a test case run with sandbox.RunOptions.Record, the
 	// calls it made into the target (the overfitting guard's inputs).
 	Calls []RecordedCall `json:"calls,omitempty"`
+	// Via says how the check of delivered fixes reached the verdict:
+	// "separate processes" (the test code in a process of its own, the
+	// code under test in another), or "in-process: " and why not. Empty
+	// for other runs.
+	Via string `json:"via,omitempty"`
 }
 
 // Injection is one value lenient execution injected: the case's verdict

@@ -70,6 +70,16 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 		if r.err != nil {
 			return true, r.err
 		}
+		if r.o != nil {
+			for _, x := range r.o.Results {
+				if x.Via != "" {
+					if res.CheckedVia == nil {
+						res.CheckedVia = map[string]int{}
+					}
+					res.CheckedVia[x.Via]++
+				}
+			}
+		}
 		t1 := time.Now()
 		why, err = st.verify(ctx, r.o)
 		res.VerifyTime += r.took + time.Since(t1)

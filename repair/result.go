@@ -78,6 +78,11 @@ type Result struct {
 	// (Options.Verify), the test it failed there: such a fix passed its
 	// tests only by what the code under test did to them.
 	Refused []string
+	// CheckedVia counts, over the runs of delivered fixes under the check,
+	// how each test's verdict was reached (fitness.Result.Via: the test
+	// code and the code under test in separate processes, or in-process
+	// and why).
+	CheckedVia map[string]int
 	// Ranking is the fault localization of the original program.
 	Ranking localize.Ranking
 	// Suite is the suite the search ran: the one Run was given, less the

@@ -116,6 +116,16 @@ const (
 // timeout seconds (before the time it waits for a CPU is added).
 func CaseWall(timeout float64) float64 { return CaseWallFactor*timeout + CaseWallSlack }
 
+// Via values of the check's results (fitness.Result.Via).
+const (
+	// ViaSplit: the test ran in a process of its own, the code under test
+	// in another, which cannot reach the test's verdict.
+	ViaSplit = "separate processes"
+	// ViaInProcess prefixes why a test ran beside the code under test
+	// instead.
+	ViaInProcess = "in-process: "
+)
+
 // CaseRange is the cases First..End-1 of a suite, in its order.
 type CaseRange struct{ First, End int }
 

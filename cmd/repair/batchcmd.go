@@ -294,11 +294,11 @@ func isModuleName(s string) bool {
 }
 
 // batchOrder is the order of the statuses in counts.
-var batchOrder = []string{batch.Repaired, batch.Suspect, batch.Passes, batch.Untrusted, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
+var batchOrder = []string{batch.Repaired, batch.Suspect, batch.Passes, batch.Untrusted, batch.Apart, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
 
 // statusPlural is a status said of several submissions.
 var statusPlural = map[string]string{
-	batch.Suspect: "suspect patches", batch.Passes: "pass", batch.NoCompile: "do not compile", batch.Failed: "errors",
+	batch.Suspect: "suspect patches", batch.Passes: "pass", batch.Apart: "fail apart", batch.NoCompile: "do not compile", batch.Failed: "errors",
 }
 
 func batchCounts(rs []batch.Result) string {

@@ -80,9 +80,13 @@ type report struct {
 	Sandbox *cpython.Stats `json:"sandbox,omitempty"`
 	// Refused are the fixes the check of delivered fixes refused: the
 	// test each failed there.
-	Refused  []string      `json:"refused,omitempty"`
-	Best     program.Patch `json:"best_candidate,omitempty"`
-	BestDiff string        `json:"best_candidate_diff,omitempty"`
+	Refused []string `json:"refused,omitempty"`
+	// CheckedVia counts how the check reached its verdicts of the
+	// delivered fixes' tests: "separate processes" (the test code apart
+	// from the code under test), or "in-process: " and why.
+	CheckedVia map[string]int `json:"checked_via,omitempty"`
+	Best       program.Patch  `json:"best_candidate,omitempty"`
+	BestDiff   string         `json:"best_candidate_diff,omitempty"`
 	// Lenient is, with --lenient, what the original program ran with.
 	Lenient *lenientReport `json:"lenient,omitempty"`
 	// SkippedByPytest are the tests plain pytest skips at run time
@@ -177,6 +181,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		r.FlakyOriginal = append(r.FlakyOriginal, suite.Cases[i].Name)
 	}
 	r.Refused = res.Refused
+	r.CheckedVia = res.CheckedVia
 	if f.lenient && res.Original != nil {
 		r.Lenient = &lenientReport{Needed: neededInjections(res.Original), Cases: []caseInjections{}}
 		if r.Lenient.Needed == nil {

@@ -85,6 +85,14 @@ type Engine struct {
 		compiled atomic.Int64
 	}
 
+	// module is the target's module name (dotted in a package).
+	module string
+	// splitNotice says once why the check judges tests in-process.
+	splitNotice sync.Once
+	// splitSpare is the next split run's processes, started (mu).
+	splitSpare *splitPair
+	spares     sync.WaitGroup // spares starting
+
 	mu          sync.Mutex
 	closed      bool
 	all         map[*server]bool
@@ -114,6 +122,9 @@ type config struct {
 	// noCodeCache compiles the project's modules in every case that
 	// imports them, as before harness/bytecode.py (for benchmarks).
 	noCodeCache bool
+	// noSplit runs the check of delivered fixes in-process only (the
+	// audited servers), as before split.py.
+	noSplit bool
 }
 
 // New starts the pool of fork servers for opts.Suite. An interpreter that
@@ -160,7 +171,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		if proj != nil {
 			module = proj.Module
 		} else if !pymod.Identifier(module) {
-			return nil, fmt.Errorf("cpython: target %s: %q is not a Python module name", opts.Target, module)
+			return nil, inputerr.New("--target %q: %q is not a Python module name (letters, digits and underscores, not starting with a digit)", opts.Target, module)
 		}
 	}
 	if opts.Workers <= 0 {
@@ -207,6 +218,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		e.cfg.setupCPU = sandbox.SetupCPU
 	}
 	e.bound = e.cfg.boundSlack + seconds(2*sandbox.CaseWall(e.cfg.setupCPU))
+	e.module = module
 	e.readOnly = e.trees(py)
 	switch {
 	case tree != nil:
@@ -464,6 +476,14 @@ func (e *Engine) Run(ctx context.Context, src []byte, opts sandbox.RunOptions) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if e.splits() && opts.Cases == (sandbox.CaseRange{}) && !opts.Coverage && !opts.Record {
+		return e.runSplit(ctx, src, opts)
+	}
+	return e.runServers(ctx, src, opts)
+}
+
+// runServers is Run on the pool of fork servers.
+func (e *Engine) runServers(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
 	out := &fitness.Outcome{Results: make([]fitness.Result, e.nCases)}
 	got := make([]bool, e.nCases)
 	first, end := opts.Cases.Bounds(e.nCases)
@@ -595,7 +615,13 @@ func (e *Engine) Close() error {
 	for s := range e.all {
 		all = append(all, s)
 	}
+	spare := e.splitSpare
+	e.splitSpare = nil
 	e.mu.Unlock()
+	if spare != nil {
+		spare.close()
+	}
+	e.spares.Wait() // a spare still starting closes itself
 	var wg sync.WaitGroup
 	for _, s := range all {
 		wg.Add(1)

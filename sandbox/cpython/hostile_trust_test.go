@@ -24,6 +24,12 @@ func testFileDir(t *testing.T, target, test string) (string, *fitness.Suite) {
 // a fresh directory and returns the target's path and the loaded suite.
 func moduleTestDir(t *testing.T, module, target, test string) (string, *fitness.Suite) {
 	t.Helper()
+	return moduleTestDirB(t, module, target, test)
+}
+
+// moduleTestDirB is moduleTestDir for tests and benchmarks.
+func moduleTestDirB(t testing.TB, module, target, test string) (string, *fitness.Suite) {
+	t.Helper()
 	dir := t.TempDir()
 	for name, text := range map[string]string{module + ".py": target, "test_" + module + ".py": test} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -225,12 +231,12 @@ def add(a, b):
 	}
 	tgt, suite := testFileDir(t, "def add(a, b):\n    return a + b + 1\n", trustTests)
 	search := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path}, config{})
-	check := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{})
+	check := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{noSplit: true})
 	// The check's engine as repair opens it: on the cases the search's
 	// engine collected (Options.Collected), without a collection of its own.
 	collected := *suite
 	collected.Cases = slices.Clone(suite.Cases)
-	checkCollected := newTestEngine(t, sandbox.Options{Suite: &collected, Target: tgt, Workers: 1, Python: py.Path, Verify: true, Collected: true}, config{})
+	checkCollected := newTestEngine(t, sandbox.Options{Suite: &collected, Target: tgt, Workers: 1, Python: py.Path, Verify: true, Collected: true}, config{noSplit: true})
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			for _, run := range []struct {

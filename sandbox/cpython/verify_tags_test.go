@@ -133,7 +133,7 @@ func TestCheckOriginalEq(t *testing.T) {
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			tgt, suite := testFileDir(t, row.original, test)
-			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{})
+			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{noSplit: true})
 			src := row.candidate
 			if src == "" {
 				src = row.original

@@ -101,7 +101,7 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 	}
 	module := strings.TrimSuffix(filepath.Base(opts.Target), ".py")
 	if !pymod.Identifier(module) {
-		return nil, fmt.Errorf("gpython: target %s: %q is not a Python module name", opts.Target, module)
+		return nil, inputerr.New("--target %q: %q is not a Python module name (letters, digits and underscores, not starting with a digit)", opts.Target, module)
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()

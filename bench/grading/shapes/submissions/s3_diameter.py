@@ -1,0 +1,41 @@
+import math
+
+
+class Shape:
+    pass
+
+
+class Circle(Shape):
+    def __init__(self, r):
+        if r <= 0:
+            raise ValueError("radius")
+        self.r = r
+
+    def area(self):
+        return math.pi * self.r ** 2
+
+    def perimeter(self):
+        return math.pi * self.r
+
+    def scaled(self, k):
+        return Circle(self.r * k)
+
+
+class Rect:
+    def __init__(self, w, h):
+        if w <= 0 or h <= 0:
+            raise ValueError("sides")
+        self.w, self.h = w, h
+
+    def area(self):
+        return self.w * self.h
+
+    def perimeter(self):
+        return 2 * (self.w + self.h)
+
+    def scaled(self, k):
+        return Rect(self.w * k, self.h * k)
+
+
+def largest(shapes):
+    return max(shapes, key=lambda s: s.area())
