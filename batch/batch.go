@@ -58,12 +58,18 @@ type Result struct {
 	// Describe its edits in words.
 	Patch    string   `json:"patch,omitempty"`
 	Describe []string `json:"describe,omitempty"`
+	// Insertions and Deletions are the lines the patch adds and removes,
+	// as git diff --stat counts them: a size a reader sees (one edit may
+	// paste a block).
+	Insertions int `json:"insertions,omitempty"`
+	Deletions  int `json:"deletions,omitempty"`
 	// Seconds is the time spent on the submission, Evaluations the
 	// candidates its search ran.
 	Seconds     float64 `json:"seconds"`
 	Evaluations int     `json:"evaluations"`
 	// Donors are the passing submissions whose code the repair could
-	// use, most similar first.
+	// use, most similar first; only with Options.ShowDonors (a student's
+	// feedback names no classmate's file by default).
 	Donors []string `json:"donors,omitempty"`
 	// Guard is what the overfitting guard saw of the patch (package
 	// guard): how often it changes the submission's behaviour next to the
@@ -105,6 +111,10 @@ type Options struct {
 	// Donors, when > 0, makes the submissions that pass donors of the
 	// others' repairs: the Donors most similar to each one.
 	Donors int
+	// ShowDonors names the donors' files in the results (Result.Donors,
+	// and the edits that copy their code); else an edit says it copies
+	// "classmate-N", N the donor's rank for that submission.
+	ShowDonors bool
 	// GuardInputs, when > 0, checks each patch with the overfitting
 	// guard on that many inputs generated from the suite (one engine pool
 	// for them, shared by every submission).
@@ -251,12 +261,47 @@ func each(ctx context.Context, workers, n int, f func(context.Context, int) erro
 	return g.Wait()
 }
 
+// DiffStat counts the lines a unified diff adds and removes, as git diff
+// --stat does (the file headers are not counted).
+func DiffStat(diff string) (insertions, deletions int) {
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "--- "):
+		case strings.HasPrefix(l, "+"):
+			insertions++
+		case strings.HasPrefix(l, "-"):
+			deletions++
+		}
+	}
+	return insertions, deletions
+}
+
+// Size says a patch's size as git diff --shortstat does: "1 insertion(+),
+// 1 deletion(-)".
+func Size(insertions, deletions int) string {
+	var parts []string
+	if insertions > 0 || deletions == 0 {
+		parts = append(parts, fmt.Sprintf("%d %s(+)", insertions, noun(insertions, "insertion")))
+	}
+	if deletions > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s(-)", deletions, noun(deletions, "deletion")))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func noun(n int, s string) string {
+	if n == 1 {
+		return s
+	}
+	return s + "s"
+}
+
 func detailSuffix(r Result) string {
 	switch r.Status {
 	case Repaired:
-		return fmt.Sprintf(": %d edits", len(r.Describe))
+		return ": " + Size(r.Insertions, r.Deletions)
 	case Suspect:
-		return fmt.Sprintf(": %d edits, %s", len(r.Describe), r.Guard)
+		return fmt.Sprintf(": %s, %s", Size(r.Insertions, r.Deletions), r.Guard)
 	case NotRepaired:
 		return fmt.Sprintf(": passes %d of %d cases", r.Passed, r.Cases)
 	}
@@ -367,7 +412,11 @@ func repairOne(ctx context.Context, eng sandbox.Engine, path string, prog *progr
 			ds := make([][]byte, len(picked))
 			for i, d := range picked {
 				dp[i], ds[i] = opts.Path(d.Path), d.Src
-				r.Donors = append(r.Donors, dp[i])
+				if opts.ShowDonors {
+					r.Donors = append(r.Donors, dp[i])
+				} else {
+					dp[i] = fmt.Sprintf("classmate-%d", i+1)
+				}
 			}
 			if p, err := program.ParseWithDonors(prog.Path, prog.Src, dp, ds); err == nil {
 				prog = p
@@ -385,6 +434,13 @@ func repairOne(ctx context.Context, eng sandbox.Engine, path string, prog *progr
 		if errors.Is(err, sandbox.ErrClosed) {
 			return err
 		}
+		var un *repair.Unreached
+		if errors.As(err, &un) {
+			// The suite reaches the other submissions: this one lacks
+			// what it imports or calls.
+			r.Status, r.Detail = Misnamed, "the failing tests never reach it: "+un.Why
+			return nil
+		}
 		r.Status, r.Detail = Failed, err.Error()
 		return nil
 	}
@@ -395,6 +451,7 @@ func repairOne(ctx context.Context, eng sandbox.Engine, path string, prog *progr
 	}
 	fix := res.Fixes[0]
 	r.Status, r.Patch, r.Describe, r.Guard = Repaired, fix.Diff, fix.Describe, fix.Guard
+	r.Insertions, r.Deletions = DiffStat(fix.Diff)
 	if fix.Guard.Suspect() {
 		// Passing the suite is not enough: the guard saw the patch break
 		// an input next to one the submission passes.

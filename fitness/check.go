@@ -46,13 +46,25 @@ func (s *Suite) CheckTarget(target string, defined []string) error {
 	return nil
 }
 
-// CheckRepairable refuses, as an [inputerr.Error], a suite that the
-// original program already passes: there is nothing to repair.
+// CheckRepairable refuses, as an [inputerr.Error] wrapping a
+// [*NothingToRepair], a suite that the original program already passes:
+// there is nothing to repair.
 func (s *Suite) CheckRepairable(original *Outcome) error {
 	if original.Passed() && len(original.Results) > 0 {
-		return inputerr.New("%s: nothing to repair: all %d cases pass", s.Path, len(original.Results))
+		return inputerr.Wrap(&NothingToRepair{Suite: s.Path, Cases: len(original.Results)})
 	}
 	return nil
+}
+
+// NothingToRepair is the error of a suite the original program passes
+// whole: a command tells it apart from bad input (its own exit code).
+type NothingToRepair struct {
+	Suite string
+	Cases int
+}
+
+func (e *NothingToRepair) Error() string {
+	return fmt.Sprintf("%s: nothing to repair: all %d cases pass", e.Suite, e.Cases)
 }
 
 // Where locates case i the way error messages do: "tests.json: tests[3]",

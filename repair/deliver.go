@@ -112,7 +112,7 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 	switch {
 	case st.opts.All:
 		return false, nil
-	case !fix.Guard.Suspect() && !transplant(st.prog, fix.Patch):
+	case !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch):
 		return true, nil
 	case st.graceEvals == 0:
 		// From the fix's own count: the generation's later candidates
@@ -122,7 +122,7 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 		if fix.Guard.Suspect() {
 			fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
 		} else {
-			fmt.Fprintf(log, "repair: the fix found first replaces a whole function by a donor's; searching on for a smaller one\n")
+			fmt.Fprintf(log, "repair: the fix found first copies code from a donor; searching on for a smaller one\n")
 		}
 	}
 	return false, nil
@@ -138,6 +138,7 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 	p := st.prog
 	patch := c.patch
 	if st.opts.Reduce && len(patch) > 1 {
+		st.opts.stage("reduce")
 		rctx, cancel := st.graceContext(ctx, reduceShare)
 		reduced, err := reduce.Minimize(rctx, patch, func(ctx context.Context, sub program.Patch) (bool, error) {
 			src, ch := p.RenderChange(sub)
@@ -178,6 +179,7 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 	// the cache: a fix must pass twice. One whose verdicts change runs
 	// again (validate).
 	vo := sandbox.RunOptions{Lenient: st.opts.Lenient, Validate: true, Change: whole}
+	st.opts.stage("check")
 	o, runs, err := st.validate(ctx, src, vo)
 	if err != nil {
 		return nil, side, err
@@ -229,6 +231,26 @@ func transplant(p *program.Program, pt program.Patch) bool {
 		t := strings.TrimSpace(p.StmtText(e.Stmt))
 		if strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "async def ") || strings.HasPrefix(t, "@") {
 			return true
+		}
+	}
+	return false
+}
+
+// fromDonor reports whether a patch copies a donor's statement (insert,
+// replace): such a fix can be a pasted block where a one-token edit of
+// the target passes too, so the search goes on a while for a smaller one
+// (sortFixes then ranks them by size).
+func fromDonor(p *program.Program, pt program.Patch) bool {
+	dl := p.DonorLine()
+	if dl == 0 {
+		return false
+	}
+	for _, e := range pt {
+		switch e.Op {
+		case program.InsertBefore, program.InsertAfter, program.Replace:
+			if e.Donor >= 0 && e.Donor < len(p.Stmts) && p.Stmts[e.Donor].Line >= dl {
+				return true
+			}
 		}
 	}
 	return false

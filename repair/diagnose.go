@@ -4,9 +4,11 @@ package repair
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"repair/fitness"
+	"repair/internal/inputerr"
 	"repair/localize"
 	"repair/program"
 )
@@ -35,6 +37,71 @@ func callsInto(p *program.Program, o *fitness.Outcome) bool {
 		}
 	}
 	return false
+}
+
+// Unreached is the error of a suite whose failing cases never reach the
+// target in a way an edit of it could change: they run none of its
+// lines, or only its imports and definitions. A command tells it apart
+// from bad input (its own exit code).
+type Unreached struct {
+	Msg string
+	// Why is the first failing case's first line of detail (its error),
+	// or its verdict.
+	Why string
+}
+
+func (e *Unreached) Error() string { return e.Msg }
+
+// structural are the kinds of statements whose run at import time no
+// mutation turns into a fix of a case that calls no function: imports
+// and definitions (a docstring is checked apart).
+var structural = map[string]bool{
+	"import_statement": true, "import_from_statement": true, "future_import_statement": true,
+	"function_definition": true, "class_definition": true, "decorated_definition": true,
+}
+
+// onlyStructure reports whether every statement of p's own files that a
+// failing case runs outside a function is an import, a definition or a
+// docstring: then a case that calls none of p's functions cannot be
+// fixed in p. A module-level assignment (a constant a test reads) can.
+func onlyStructure(p *program.Program, o *fitness.Outcome) bool {
+	dl := p.DonorLine()
+	for _, r := range o.Results {
+		if r.Verdict == fitness.Passed {
+			continue
+		}
+		if inTarget.MatchString(strings.SplitN(r.Detail, "\n", 2)[0]) {
+			// Its error went through the target (an import there
+			// failed): the fault may be there.
+			return false
+		}
+		ran := localize.Executed(p, r.Lines)
+		for i, st := range p.Stmts {
+			if !ran[i] || p.Scopes[st.Scope].Kind == "function" || (dl > 0 && st.Line >= dl) || structural[st.Kind] {
+				continue
+			}
+			t := strings.TrimSpace(p.StmtText(i))
+			if st.Kind == "expression_statement" && (strings.HasPrefix(t, `"`) || strings.HasPrefix(t, "'")) {
+				continue
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// inTarget matches a detail whose error's traceback went through the
+// target: the engines end it with " (line N)" then (another file's line
+// is " (FILE line N)").
+var inTarget = regexp.MustCompile(`\(line \d+\)$`)
+
+// notDefinitions is the error of a suite whose failing cases import the
+// target, calling none of its functions, and run nothing of it but
+// imports and definitions.
+func notDefinitions(path string, s *fitness.Suite, o *fitness.Outcome) string {
+	msg := notReached(path, s, o)
+	_, cases, _ := strings.Cut(msg, "; look at the files their tracebacks name: ")
+	return fmt.Sprintf("%s: no failing case calls a function of it (they only import it), so no change to it can fix them; look at the files their tracebacks name: %s", path, cases)
 }
 
 // notCalled is the warning of a suite whose failing cases import the
@@ -99,4 +166,20 @@ func caseNames(s *fitness.Suite, ids []int) []string {
 		out = append(out, s.Cases[i].Name)
 	}
 	return out
+}
+
+// unreached is the Unreached error of msg, for suite s and outcome o.
+func unreached(msg string, s *fitness.Suite, o *fitness.Outcome) error {
+	why := "no case"
+	for i, r := range o.Results {
+		if r.Verdict == fitness.Passed {
+			continue
+		}
+		why = fmt.Sprintf("%s: %s", s.Cases[i].Name, r.Verdict)
+		if d := strings.TrimSpace(strings.SplitN(r.Detail, "\n", 2)[0]); d != "" {
+			why = d
+		}
+		break
+	}
+	return inputerr.Wrap(&Unreached{Msg: msg, Why: why})
 }

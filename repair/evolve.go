@@ -120,6 +120,9 @@ func (st *search) evolve(ctx context.Context) error {
 			c.gen = gen
 			stop, err := st.deliver(c)
 			st.stop = stop && err == nil
+			if !stop && err == nil {
+				st.opts.stage("search")
+			}
 			return stop, err
 		})
 		next = nil // the next generations are bred whole

@@ -152,6 +152,12 @@ type Options struct {
 	Verify func(ctx context.Context) (Runner, func(), error)
 	// Progress, if not nil, is called after each generation.
 	Progress func(Progress)
+	// Stage, if not nil, is called as each stage of the run starts:
+	// "original run", "localize", "search", and for each plausible
+	// candidate "reduce" and "check" (its validation), then "search"
+	// again if the search goes on. It may be called from several
+	// goroutines.
+	Stage func(name string)
 	// Log receives notices (uniform localization, flaky cases). Nil
 	// discards.
 	Log io.Writer
@@ -261,4 +267,11 @@ type Progress struct {
 	CacheHits   int64
 	Elapsed     time.Duration
 	Found       int // plausible patches found so far
+}
+
+// stage announces a stage (Options.Stage).
+func (o *Options) stage(name string) {
+	if o.Stage != nil {
+		o.Stage(name)
+	}
 }

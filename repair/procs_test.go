@@ -22,16 +22,17 @@ func openFDs(t testing.TB) int {
 }
 
 // isServer reports whether p is an engine's long-lived worker: a cpython
-// fork server (the harness run with python -c, whose parent is not itself
-// the harness: its forked children share its command line) or a gpython
-// worker process.
+// fork server (python -c with the loader that reads the bootstrap from
+// file descriptor 5, and the pipes 3 and 4; whose parent is not itself
+// one: its forked children share its command line) or a gpython worker
+// process.
 func isServer(p proctest.Proc, all map[int]proctest.Proc) bool {
 	kind := func(p proctest.Proc) string {
 		for i, a := range p.Args {
 			if a == "-repair-gpython-worker" && i == 1 {
 				return "gpython"
 			}
-			if a == "-c" && i > 0 && strings.Contains(p.Args[0], "python") && i+1 < len(p.Args) && strings.Contains(p.Args[i+1], "fork server of the repair cpython engine") {
+			if a == "-c" && i > 0 && strings.Contains(p.Args[0], "python") && i+1 < len(p.Args) && strings.Contains(p.Args[i+1], `fdopen(5,"rb")`) && strings.Join(p.Args[i+2:], " ") == "3 4" {
 				return "cpython"
 			}
 		}

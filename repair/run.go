@@ -12,7 +12,6 @@ import (
 
 	"repair/fitness"
 	"repair/guard"
-	"repair/internal/inputerr"
 	"repair/localize"
 	"repair/mutate"
 	"repair/program"
@@ -153,6 +152,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		octx, cancelOrig = context.WithDeadline(ctx, budgetEnd)
 	}
 	ag := &again{run: run, src: p.Src, n: len(s.Cases), workers: opts.Workers, lenient: opts.Lenient}
+	opts.stage("original run")
 	orig, sub, err := original(octx, p, s, run, opts, ag)
 	budgetOut := err != nil && octx.Err() != nil && ctx.Err() == nil
 	cancelOrig()
@@ -199,6 +199,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	go func(o Options) { selected <- newSelector(p, orig, &o) }(opts)
 
 	// Fault localization.
+	opts.stage("localize")
 	if res.Ranking, err = rank(p, s, orig, opts.Formula, log); err != nil {
 		return nil, err
 	}
@@ -236,6 +237,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 			st.stopGuard()
 		}
 	}()
+	opts.stage("search")
 	if err := st.explore(ctx); err != nil {
 		return nil, err
 	}
@@ -274,11 +276,14 @@ func rank(p *program.Program, s *fitness.Suite, orig *fitness.Outcome, formula l
 			// No edit of the target can change what no failing case runs:
 			// the fault is elsewhere (an import in the test file, a test
 			// that never imports the target, another module).
-			return r, inputerr.New("%s", notReached(p.Path, s, orig))
+			return r, unreached(notReached(p.Path, s, orig), s, orig)
 		}
 		fmt.Fprintf(log, "repair: no statement of %s is executed by a failing case; mutating every statement alike\n", p.Path)
 	}
 	if !r.Uniform && !callsInto(p, orig) {
+		if onlyStructure(p, orig) {
+			return r, unreached(notDefinitions(p.Path, s, orig), s, orig)
+		}
 		fmt.Fprintf(log, "repair: warning: %s\n", notCalled(p.Path, s, orig))
 	}
 	return r, nil

@@ -414,32 +414,43 @@ func TestValidationOverOriginal(t *testing.T) {
 	}
 }
 
-// TestDiagnosis: failing cases that run no line of the target stop the
-// run with one line naming them; failing cases that only import it get a
-// warning and the search goes on.
+// TestDiagnosis: failing cases that run no line of the target, or only
+// its imports and definitions, stop the run with one line naming them (an
+// *Unreached error); failing cases that run its module-level code (a
+// constant they read) or whose error went through it get a warning and
+// the search goes on.
 func TestDiagnosis(t *testing.T) {
-	p, err := program.Parse("m.py", []byte(middle))
-	if err != nil {
-		t.Fatal(err)
-	}
+	const constant = "RATE = 1\n\n\ndef middle(x, y, z):\n    return x\n"
 	for _, tc := range []struct {
 		name       string
-		failLines  []int // what each failing case executes
+		src        string
+		failLines  []int  // what each failing case executes
+		detail     string // their error
 		wantErr    string
 		wantLogged string
 	}{
-		{"no line", nil, "m.py: no failing case runs any line of it, so no change to it can fix them; look at the files their tracebacks name: c1: RUNTIME_ERROR (ImportError: no module named helper (test_m.py line 3)); c3: RUNTIME_ERROR", ""},
-		{"module lines only", []int{1}, "", "repair: warning: m.py: no failing case calls a function of it (only its module-level lines run), so the fault may be in another file: c1: RUNTIME_ERROR"},
-		{"calls in", []int{1, 2, 3, 5, 6}, "", ""},
+		{"no line", middle, nil, "", "m.py: no failing case runs any line of it, so no change to it can fix them; look at the files their tracebacks name: c1: RUNTIME_ERROR (ImportError: no module named helper (test_m.py line 3)); c3: RUNTIME_ERROR", ""},
+		{"definitions only", middle, []int{1}, "", "m.py: no failing case calls a function of it (they only import it), so no change to it can fix them; look at the files their tracebacks name: c1: RUNTIME_ERROR (ImportError: no module named helper (test_m.py line 3))", ""},
+		{"a module-level constant", constant, []int{1, 4}, "", "", "repair: warning: m.py: no failing case calls a function of it (only its module-level lines run), so the fault may be in another file: c1: RUNTIME_ERROR"},
+		{"an error in the target's import", middle, []int{1}, "ModuleNotFoundError: No module named 'sdk' (line 1)", "", "repair: warning: m.py: no failing case calls a function of it"},
+		{"calls in", middle, []int{1, 2, 3, 5, 6}, "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			p, err := program.Parse("m.py", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			detail := tc.detail
+			if detail == "" {
+				detail = "ImportError: no module named helper (test_m.py line 3)"
+			}
 			s := fakeSuite(2)
 			run := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
 				out := &fitness.Outcome{}
 				for i := range s.Cases {
-					r := fitness.Result{Verdict: fitness.Passed, Lines: []int{1, 2, 12}}
+					r := fitness.Result{Verdict: fitness.Passed, Lines: []int{1, 2, 5}}
 					if i%2 == 1 {
-						r = fitness.Result{Verdict: fitness.RuntimeError, Detail: "ImportError: no module named helper (test_m.py line 3)", Lines: tc.failLines}
+						r = fitness.Result{Verdict: fitness.RuntimeError, Detail: detail, Lines: tc.failLines}
 					}
 					out.Results = append(out.Results, r)
 				}
@@ -448,10 +459,11 @@ func TestDiagnosis(t *testing.T) {
 			var log strings.Builder
 			o := Defaults()
 			o.Generations, o.Population, o.Seed, o.Log, o.Workers = 1, 4, 1, &log, 1
-			_, err := Run(context.Background(), p, s, run, o)
+			_, err = Run(context.Background(), p, s, run, o)
 			if tc.wantErr != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) || strings.Contains(err.Error(), "\n") {
-					t.Fatalf("err = %v, want one line starting %q", err, tc.wantErr)
+				var un *Unreached
+				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) || strings.Contains(err.Error(), "\n") || !errors.As(err, &un) {
+					t.Fatalf("err = %v, want an *Unreached of one line starting %q", err, tc.wantErr)
 				}
 				return
 			}

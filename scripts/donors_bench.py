@@ -1,7 +1,7 @@
 """The donors benchmark (issue: ingredients from elsewhere): for every
 exercise of a folder such as examples/classes (reference.py, tests.json,
 submissions/), repair its submissions with `repair batch`, with the
-class's passing submissions as donors and without (--donors 0), over
+class's passing submissions as donors and without (--donor-count 0), over
 several seeds, and count per exercise how many failing submissions get a
 plausible patch (passes the suite) and a correct one (behaves like
 reference.py on the suite's inputs and perturbations of them, as
@@ -37,7 +37,7 @@ def run(exdir, seed, evaluations, donors, binary):
     out = tempfile.mktemp(suffix=".jsonl")
     t0 = time.time()
     subprocess.run([binary, "batch", "--tests", "tests.json", "--seed", str(seed), "--evaluations", str(evaluations),
-                    "--donors", str(donors), "--jsonl", out, "submissions"], cwd=exdir,
+                    "--donor-count", str(donors), "--jsonl", out, "submissions"], cwd=exdir,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     secs = time.time() - t0
     recs = [json.loads(l) for l in open(out)]

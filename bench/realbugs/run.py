@@ -375,7 +375,7 @@ def first_error_line(stderr, rc):
     lines = [l for l in stderr.splitlines() if l.strip()]
     if not lines:
         return ''
-    if rc in (2, 3):
+    if rc in (2, 3, 5, 6):
         # the tool's one-line error is its last line
         return lines[-1][:300]
     return lines[0][:300]

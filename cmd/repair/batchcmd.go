@@ -34,6 +34,7 @@ type batchFlags struct {
 	seed                uint64
 	evaluations         int
 	donors              int
+	showDonors          bool
 	guardInputs         int
 	format, jsonl, repo string
 	engine, isolation   string
@@ -46,7 +47,7 @@ func newBatchCmd(io streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "batch --tests T [flags] SUBMISSION... (files or directories)",
 		Short: "Repair many submissions of one exercise against one suite (a class)",
-		Long: `batch repairs every submission against the suite, several at once on one
+		Long: withExitCodes(`batch repairs every submission against the suite, several at once on one
 engine pool, each within its own time budget. A submission that already
 passes, does not compile or lacks the function the suite calls is said so.
 Every submission runs as the module the suite imports (--module), so a test
@@ -55,31 +56,48 @@ pytest file, a submission passes only when it also passes with the tests in
 a process apart from it, where it cannot reach their verdicts ("fails
 apart" otherwise: never a donor).
 
+The submissions that pass lend their code to the others' repairs (the
+--donor-count most similar to each); a student's feedback names no
+classmate's file unless --show-donors says so (an edit that copies code
+says "classmate-1", "classmate-2": the donors by similarity). When a small
+edit and a block copied from a donor both pass, the smaller is delivered.
+A patch's size is counted as git diff --stat counts it: lines added and
+removed.
+
 stdout gets a table (Markdown, or CSV with --format csv); --jsonl writes one
-JSON record per submission with its patch, --report a Markdown report with
-every patch as a diff.`,
+JSON record per submission with its patch, --report a report with every
+patch as a diff (Markdown for a .md file, else JSON).`,
+			exitLine{exitFound, "every submission was classified or repaired (the table says which: a submission left unrepaired does not change the exit code)"},
+			exitLine{exitNotFound, "interrupted (Ctrl-C)"}),
 		Example: `  repair batch --tests tests.json submissions/
   repair batch --tests test_grade.py --time-budget 20s --report class.md --jsonl class.jsonl submissions/*.py`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if changed(cmd, "donors") {
+				fmt.Fprintln(io.Err, "batch: --donors N is now --donor-count N (in 'repair --donors' names files); it works all the same")
+			}
 			return runBatch(cmd.Context(), &f, args, io)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.tests, "tests", "", "the exercise's suite (JSON, JSON lines, a pytest file, doctest:FILE)")
+	addTests(fl, &f.tests)
 	fl.StringVar(&f.module, "module", "", "the module name submissions run as (default: the suite's target, or what its test file imports)")
-	fl.DurationVar(&f.budget, "time-budget", 30*time.Second, "search time per submission")
-	fl.Uint64Var(&f.seed, "seed", 1, "random seed: the same seed gives the same patches")
-	fl.IntVar(&f.evaluations, "evaluations", 0, "candidates per submission (0: no limit); unlike time, gives the same results on any machine")
-	fl.IntVar(&f.guardInputs, "guard-inputs", guard.DefaultInputs, "inputs generated next to the suite's to check each patch for overfitting (0: no guard)")
-	fl.IntVar(&f.donors, "donors", 5, "the passing submissions most similar to a failing one lend it their code (0: none)")
-	fl.StringVar(&f.format, "format", "markdown", "table format: markdown or csv")
+	addTimeBudget(fl, &f.budget, 30*time.Second, "per submission")
+	addSeed(fl, &f.seed, 1)
+	addEvaluations(fl, &f.evaluations)
+	addGuardInputs(fl, &f.guardInputs, guard.DefaultInputs)
+	fl.IntVar(&f.donors, "donor-count", 5, "the passing submissions most similar to a failing one lend it their code (0: none)")
+	// The old name of --donor-count, kept working: runBatch says so.
+	fl.IntVar(&f.donors, "donors", 5, "the old name of --donor-count")
+	_ = fl.MarkHidden("donors")
+	fl.BoolVar(&f.showDonors, "show-donors", false, "name the donors' files in the feedback (by default a student's feedback names no classmate's file)")
+	addFormat(fl, &f.format)
 	fl.StringVar(&f.jsonl, "jsonl", "", "write one JSON record per submission here")
-	fl.StringVar(&f.repo, "report", "", "write a Markdown report with every patch here")
-	fl.StringVar(&f.engine, "engine", "auto", "cpython, gpython or auto")
-	fl.IntVar(&f.workers, "workers", 0, "submissions repaired at once, and the engine's workers (0: one per CPU)")
-	fl.StringVar(&f.isolation, "sandbox", "auto", "isolation: auto, strict or none")
-	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: python3 on PATH)")
+	addReport(fl, &f.repo)
+	addEngine(fl, &f.engine, "auto")
+	fl.IntVar(&f.workers, "workers", 0, usageWorkers+"; here also the submissions repaired at once")
+	addSandbox(fl, &f.isolation, "auto")
+	addPython(fl, &f.python)
 	return cmd
 }
 
@@ -148,8 +166,9 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 			return repair.OpenEngine(ctx, f.engine, so)
 		},
 		Path:        displayPath,
-		Progress:    io.Err,
+		Progress:    io.v.log(io.Err),
 		Donors:      f.donors,
+		ShowDonors:  f.showDonors,
 		GuardInputs: f.guardInputs,
 	})
 	if err != nil {
@@ -170,9 +189,9 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 				n++
 			}
 		}
-		fmt.Fprintf(io.Err, "batch: the %d passing submissions were donors of the others' repairs (the %d most similar to each; --donors 0 for none)\n", n, f.donors)
+		fmt.Fprintf(io.v.log(io.Err), "batch: %s lent code to the others' repairs (the %d most similar to each; --donor-count 0 for none)\n", plural(n, "passing submission"), f.donors)
 	}
-	fmt.Fprintf(io.Err, "batch: %d submissions in %.1fs on %s: %s\n", len(results), elapsed.Seconds(), plural(workers, "worker"), batchCounts(results))
+	fmt.Fprintf(io.v.log(io.Err), "batch: %s in %.1fs on %s: %s\n", plural(len(results), "submission"), elapsed.Seconds(), plural(workers, "worker"), batchCounts(results))
 	if f.jsonl != "" {
 		var b bytes.Buffer
 		for _, r := range results {
@@ -185,7 +204,11 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 		}
 	}
 	if f.repo != "" {
-		if err := os.WriteFile(f.repo, batchReport(f.tests, results, elapsed, workers), 0o644); err != nil {
+		data := batchReport(f.tests, results, elapsed, workers)
+		if !markdownPath(f.repo) {
+			data = batchJSON(f.tests, results, elapsed, workers)
+		}
+		if err := os.WriteFile(f.repo, data, 0o644); err != nil {
 			return inputerr.New("--report: %v", unwrap(err))
 		}
 	}
@@ -273,19 +296,55 @@ func isModuleName(s string) bool {
 	return importRE.MatchString("import "+s) && !strings.ContainsAny(s, ". ")
 }
 
+// batchOrder is the order of the statuses in counts.
+var batchOrder = []string{batch.Repaired, batch.Suspect, batch.Passes, batch.Untrusted, batch.Apart, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
+
+// statusPlural is a status said of several submissions.
+var statusPlural = map[string]string{
+	batch.Suspect: "suspect patches", batch.Passes: "pass", batch.Apart: "fail apart", batch.NoCompile: "do not compile", batch.Failed: "errors",
+}
+
 func batchCounts(rs []batch.Result) string {
-	order := []string{batch.Repaired, batch.Suspect, batch.Passes, batch.Untrusted, batch.Apart, batch.NotRepaired, batch.NoCompile, batch.Misnamed, batch.Failed}
 	n := map[string]int{}
 	for _, r := range rs {
 		n[r.Status]++
 	}
 	var parts []string
-	for _, s := range order {
+	for _, s := range batchOrder {
 		if n[s] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n[s], s))
+			what := s
+			if p, ok := statusPlural[s]; ok && n[s] > 1 {
+				what = p
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n[s], what))
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// batchJSON is the JSON report: the counts and every submission's record.
+func batchJSON(tests string, rs []batch.Result, elapsed time.Duration, workers int) []byte {
+	counts := map[string]int{}
+	for _, r := range rs {
+		counts[r.Status]++
+	}
+	if rs == nil {
+		rs = []batch.Result{}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	enc.Encode(struct {
+		Tool        string         `json:"tool"`
+		Version     string         `json:"version"`
+		Tests       string         `json:"tests"`
+		Seconds     float64        `json:"seconds"`
+		Workers     int            `json:"workers"`
+		Counts      map[string]int `json:"counts"`
+		Submissions []batch.Result `json:"submissions"`
+	}{"repair batch", version, tests, elapsed.Seconds(), workers, counts, rs})
+	return b.Bytes()
 }
 
 func writeBatchTable(w io.Writer, rs []batch.Result) {
@@ -302,10 +361,10 @@ func writeBatchTable(w io.Writer, rs []batch.Result) {
 
 func writeBatchCSV(w io.Writer, rs []batch.Result) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"submission", "status", "passed", "cases", "seconds", "evaluations", "edits", "detail"})
+	cw.Write([]string{"submission", "status", "passed", "cases", "seconds", "evaluations", "insertions", "deletions", "edits", "detail"})
 	for _, r := range rs {
 		cw.Write([]string{r.Submission, r.Status, fmt.Sprint(r.Passed), fmt.Sprint(r.Cases), fmt.Sprintf("%.2f", r.Seconds),
-			fmt.Sprint(r.Evaluations), strings.Join(r.Describe, "; "), r.Detail})
+			fmt.Sprint(r.Evaluations), fmt.Sprint(r.Insertions), fmt.Sprint(r.Deletions), strings.Join(r.Describe, "; "), r.Detail})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -322,7 +381,7 @@ func mdCell(s string) string {
 func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Batch repair against %s\n\n", tests)
-	fmt.Fprintf(&b, "%d submissions in %.1f s on %s: %s.\n\n", len(rs), elapsed.Seconds(), plural(workers, "worker"), batchCounts(rs))
+	fmt.Fprintf(&b, "%s in %.1f s on %s: %s.\n\n", plural(len(rs), "submission"), elapsed.Seconds(), plural(workers, "worker"), batchCounts(rs))
 	writeBatchTable(&b, rs)
 	for _, r := range rs {
 		fmt.Fprintf(&b, "\n## %s: %s\n\n", r.Submission, r.Status)
@@ -334,7 +393,7 @@ func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers
 			if r.Status == batch.Suspect {
 				fmt.Fprintf(&b, "Passed %d of %d cases as handed in. No repair: the only patch found passes every case but breaks inputs the submission handled (%s):\n\n", r.Passed, r.Cases, r.Guard)
 			} else {
-				fmt.Fprintf(&b, "Passed %d of %d cases as handed in. The repair:\n\n", r.Passed, r.Cases)
+				fmt.Fprintf(&b, "Passed %d of %d cases as handed in. The repair (%s):\n\n", r.Passed, r.Cases, batch.Size(r.Insertions, r.Deletions))
 			}
 			for _, d := range r.Describe {
 				fmt.Fprintf(&b, "- %s\n", d)
@@ -359,8 +418,5 @@ func batchReport(tests string, rs []batch.Result, elapsed time.Duration, workers
 
 // plural is "1 worker" or "n workers".
 func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("%d %s", n, pluralNoun(n, noun))
 }

@@ -53,20 +53,26 @@ type inputFlags struct {
 
 func (f *inputFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringSliceVar(&f.targets, "target", nil, "the Python file to repair (default: the suite's \"target\"); several files (repeat the flag, or F1,F2) or a directory are repaired together")
-	fl.StringVar(&f.tests, "tests", "", "the test suite: JSON, JSON lines, or a Python test_*.py file (required)")
-	fl.StringVar(&f.engine, "engine", "auto", "engine that runs candidates: auto, cpython, gpython or hybrid (gpython searches, CPython validates)")
-	fl.IntVar(&f.workers, "workers", 0, "candidates evaluated at once (0: one per CPU)")
-	fl.StringVar(&f.isolation, "sandbox", "auto", "isolation: auto (full where the kernel allows, else rlimits), strict (refuse without full isolation), none")
-	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: python3 on PATH)")
+	fl.StringSliceVar(&f.targets, "target", nil, "the Python file under test (default: the suite's \"target\"); several files (repeat the flag, or F1,F2) or a directory are taken together")
+	addTests(fl, &f.tests)
+	addEngine(fl, &f.engine, "auto")
+	addWorkers(fl, &f.workers)
+	addSandbox(fl, &f.isolation, "auto")
+	addPython(fl, &f.python)
 	registerExecutorFlags(cmd, &f.executors, &f.executorToken)
-	fl.StringSliceVar(&f.donors, "donors", nil, "Python files or directories whose code joins the ingredients of the search (e.g. a class's correct submissions)")
-	fl.IntVar(&f.donorsMax, "donors-max", 5, "use the N donors most similar to the target")
 	fl.StringArrayVar(&f.env, "env", nil, "set KEY=VALUE in the candidates' environment (repeatable; besides PATH, HOME, TMPDIR, LANG, LC_ALL, TZ, PYTHONHASHSEED)")
 	fl.StringArrayVar(&f.passEnv, "pass-env", nil, "pass the variable NAME of this environment to the candidates (repeatable)")
 	fl.DurationVar(&f.caseTimeout, "case-timeout", 0, "each test's limit of CPU time, e.g. 10s (default: the suite's \"timeout\", else 2s); a test that sleeps or waits stops at 5 times it and 1s of wall time, not counting time spent waiting for a CPU")
 	_ = cmd.MarkFlagFilename("target", "py")
 	_ = cmd.MarkFlagFilename("tests", "json", "jsonl", "py")
+}
+
+// registerDonors adds --donors and --donors-max, for the commands that
+// search.
+func (f *inputFlags) registerDonors(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.donors, "donors", nil, "Python files or directories whose code joins the ingredients of the search (e.g. a class's correct submissions)")
+	fl.IntVar(&f.donorsMax, "donors-max", 5, "use the N donors most similar to the target")
 }
 
 // loaded is a parsed target with its suite.

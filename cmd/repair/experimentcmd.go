@@ -23,10 +23,11 @@ func newExperimentCmd(io streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "experiment",
 		Short: "Parameter sweeps over many bugs: run a plan, summarize its results",
-		Long: `experiment runs a plan: every bug of the plan with every combination of its
+		Long: withExitCodes(`experiment runs a plan: every bug of the plan with every combination of its
 parameter grid and every seed, one repair trial each, and appends one JSON
 line per finished trial to a results file. 'experiment report' merges results
 files into tables and plots. The plan format is in docs/experiments.md.`,
+			exitLine{exitFound, "the subcommand succeeded, or help was printed"}),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return &flagError{fmt.Errorf("unknown command %q for %q (want run or report)", args[0], cmd.CommandPath())}
@@ -49,7 +50,6 @@ type experimentRunFlags struct {
 	python    string
 	out       string
 	dryRun    bool
-	quiet     bool
 	executors []string
 	token     string
 }
@@ -59,7 +59,7 @@ func newExperimentRunCmd(io streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run PLAN",
 		Short: "Run the unfinished trials of a plan (YAML or JSON), appending one JSON line per trial",
-		Long: `run runs every trial (bug × parameter combination × seed) of the plan that
+		Long: withExitCodes(`run runs every trial (bug × parameter combination × seed) of the plan that
 has no line yet in the output directory's results files, several at a time on
 one pool of worker processes, and appends one JSON line per finished trial to
 results.jsonl (results-K-of-N.jsonl with --shard K/N). Running it again
@@ -68,6 +68,8 @@ grown plan runs only its new trials.
 
 --shard K/N runs the trials whose ID, as a number, is K-1 modulo N: a
 deterministic slice that does not depend on the rest of the plan.`,
+			exitLine{exitFound, "every trial of the shard ran (each trial's outcome, a fix or none, is in the results)"},
+			exitLine{exitNotFound, "interrupted (Ctrl-C): run the plan again to resume"}),
 		Example: `  repair experiment run examples/plan.yaml
   repair experiment run plan.yaml --shard $((SLURM_ARRAY_TASK_ID+1))/$SLURM_ARRAY_TASK_COUNT
   repair experiment run plan.yaml --dry-run`,
@@ -78,14 +80,13 @@ deterministic slice that does not depend on the rest of the plan.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.shard, "shard", "", "run shard K of N (K/N, 1 <= K <= N) of the trials")
-	fl.IntVar(&f.workers, "workers", 0, "worker processes of the whole run (0: the plan's, else one per CPU)")
+	fl.IntVar(&f.workers, "workers", 0, usageWorkers+", shared by the trials (0: the plan's, else one per CPU)")
 	fl.IntVar(&f.trials, "trials", 0, "trials run at once, sharing the workers (0: twice the workers; 1 for undisturbed timings)")
-	fl.StringVar(&f.engine, "engine", "", "engine that runs candidates: auto, cpython, gpython or hybrid (default: the plan's)")
-	fl.StringVar(&f.isolation, "sandbox", "", "isolation: auto, strict or none (default: the plan's)")
-	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: the plan's, else python3 on PATH)")
+	fl.StringVar(&f.engine, "engine", "", usageEngine+" (default: the plan's)")
+	fl.StringVar(&f.isolation, "sandbox", "", usageSandbox+" (default: the plan's)")
+	fl.StringVar(&f.python, "python", "", usagePython+" (the plan's first)")
 	fl.StringVar(&f.out, "out", "", "directory of the results files (default: the plan's \"output\")")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the trials that would run (id, bug, seed, varied parameters) and run nothing")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on stderr but errors")
 	registerExecutorFlags(cmd, &f.executors, &f.token)
 	_ = cmd.MarkFlagFilename("out")
 	return cmd
@@ -139,10 +140,7 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 	if err != nil {
 		return err
 	}
-	log := io.Err
-	if f.quiet {
-		log = discard{}
-	}
+	log := io.v.log(io.Err)
 	opts := experiment.RunOptions{
 		Shard: k, Shards: n, Workers: f.workers, Trials: f.trials, Engine: f.engine, Sandbox: f.isolation,
 		Python: f.python, Output: f.out, Version: version, Stderr: log,
@@ -169,9 +167,9 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 	if len(pending) == 0 {
 		return nil
 	}
-	live := !f.quiet && isTerminal(io.Err)
-	if !f.quiet {
-		opts.Progress = experimentProgress(log, live, plan.Varied)
+	live := !io.v.quiet && isTerminal(io.Err)
+	if !io.v.quiet {
+		opts.Progress = experimentProgress(log, live, io.v.verbose, plan.Varied)
 	}
 	sum, err := experiment.Run(ctx, plan, opts)
 	if live {
@@ -207,13 +205,17 @@ func varied(v experiment.Values, names []string) string {
 	return sb.String()
 }
 
-// experimentProgress prints a live progress bar on a terminal, else one
-// line per finished trial.
-func experimentProgress(w io.Writer, live bool, names []string) func(experiment.Progress) {
+// experimentProgress prints a live progress bar on a terminal, else (and
+// above the bar with verbose) one line per finished trial.
+func experimentProgress(w io.Writer, live, verbose bool, names []string) func(experiment.Progress) {
 	return func(p experiment.Progress) {
 		eta := "–"
 		if p.Done < p.Total {
 			eta = p.ETA.Round(time.Second).String()
+		}
+		if live && verbose {
+			fmt.Fprint(w, "\r\033[K")
+			fmt.Fprint(w, trialLine(p, names, eta))
 		}
 		if live {
 			const width = 30
@@ -222,6 +224,13 @@ func experimentProgress(w io.Writer, live bool, names []string) func(experiment.
 				strings.Repeat("#", fill), strings.Repeat(".", width-fill), p.Done, p.Total, p.Plausible, p.Errors, eta)
 			return
 		}
+		fmt.Fprint(w, trialLine(p, names, eta))
+	}
+}
+
+// trialLine is the line of a finished trial.
+func trialLine(p experiment.Progress, names []string, eta string) string {
+	{
 		r := p.Record
 		what := r.Outcome
 		switch r.Outcome {
@@ -232,7 +241,7 @@ func experimentProgress(w io.Writer, live bool, names []string) func(experiment.
 		case experiment.Error:
 			what = "error: " + r.Error
 		}
-		fmt.Fprintf(w, "experiment: %d/%d %s seed=%d%s: %s, %.2fs; ETA %s\n",
+		return fmt.Sprintf("experiment: %d/%d %s seed=%d%s: %s, %.2fs; ETA %s\n",
 			p.Done, p.Total, r.Bug, r.Seed, varied(p.Trial.Params, names), what, r.Seconds, eta)
 	}
 }
@@ -249,13 +258,14 @@ func newExperimentReportCmd(io streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report RESULTS...",
 		Short: "Summarize results files: success rates with 95% Wilson intervals, times, evaluations, plots",
-		Long: `report merges results files (a directory stands for its *.jsonl files; the
+		Long: withExitCodes(`report merges results files (a directory stands for its *.jsonl files; the
 same trial in several files counts once) and prints, for all trials, per
 value of each parameter that varies, per bug and per configuration: trials,
 plausible patches, the success rate with its 95% Wilson score interval, the
 median and interquartile range of the seconds and evaluations until the first
 plausible patch, and the median patch size. --plots DIR draws the success rates
 and the distributions of evaluations as PNG and SVG.`,
+			exitLine{exitFound, "the tables (and plots) were written"}),
 		Example: `  repair experiment report results/
   repair experiment report shard-*/results-*.jsonl --format csv > summary.csv
   repair experiment report results/ --plots plots/`,
@@ -270,7 +280,7 @@ and the distributions of evaluations as PNG and SVG.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.format, "format", "markdown", "table format: markdown or csv")
+	addFormat(fl, &f.format)
 	fl.StringVar(&f.plots, "plots", "", "also draw the plots (PNG and SVG) into this directory")
 	fl.StringVarP(&f.output, "output", "o", "", "write the table to this file instead of stdout")
 	return cmd
@@ -285,7 +295,7 @@ func runExperimentReport(paths []string, f *experimentReportFlags, io streams) e
 		return err
 	}
 	for _, t := range res.Torn {
-		fmt.Fprintf(io.Err, "experiment: %s: ignoring its last line, cut short (a run was killed while writing it)\n", t)
+		fmt.Fprintf(io.v.log(io.Err), "experiment: %s: ignoring its last line, cut short (a run was killed while writing it)\n", t)
 	}
 	if len(res.Records) == 0 {
 		return inputerr.New("%s: no results", strings.Join(paths, ", "))
@@ -312,7 +322,7 @@ func runExperimentReport(paths []string, f *experimentReportFlags, io streams) e
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(io.Err, "experiment: wrote %d plots to %s\n", len(files), f.plots)
+		fmt.Fprintf(io.v.log(io.Err), "experiment: wrote %d plots to %s\n", len(files), f.plots)
 	}
 	return nil
 }

@@ -25,11 +25,12 @@ func newLocalizeCmd(io streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "localize --target FILE.py --tests TESTS",
 		Short: "Rank the statements of the target by suspiciousness",
-		Long: `localize runs the suite on the target with line coverage and ranks its
+		Long: withExitCodes(`localize runs the suite on the target with line coverage and ranks its
 statements by how suspicious they are (spectrum-based fault localization):
 statements that failing cases execute and passing cases do not come first.
 With --lenient, the program runs with injected values for what it misses
 (see 'repair run --help').`,
+			exitLine{exitFound, "the ranking was printed"}, exitLine{exitNothing, ""}),
 		Example: "  repair localize --target examples/middle/middle.py --tests examples/middle/tests.json --top 5",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -47,7 +48,8 @@ With --lenient, the program runs with injected values for what it misses
 			if err != nil {
 				return err
 			}
-			eng, err := f.open(cmd.Context(), l, io)
+			log := io.v.log(io.Err)
+			eng, err := f.open(cmd.Context(), l, streams{In: io.In, Out: io.Out, Err: log})
 			if err != nil {
 				return err
 			}
@@ -63,7 +65,7 @@ With --lenient, the program runs with injected values for what it misses
 				return fmt.Errorf("run %s: %w", l.prog.Path, err)
 			}
 			if lenientRun {
-				printNeeded(io.Err, o)
+				printNeeded(log, o)
 			}
 			if o.CompileError != "" {
 				return inputerr.New("%s: does not compile: %s", l.prog.Path, o.CompileError)
@@ -85,7 +87,7 @@ With --lenient, the program runs with injected values for what it misses
 				return nil
 			}
 			if rk.Uniform {
-				fmt.Fprintln(io.Err, "repair: no statement is executed by a failing case: the search would mutate every statement alike")
+				fmt.Fprintln(log, "repair: no statement is executed by a failing case: the search would mutate every statement alike")
 			}
 			if len(l.prog.Files) > 1 {
 				fmt.Fprintf(io.Out, "%4s  %-24s  %-8s  %5s  %5s  %s\n", "rank", "file:line", fm.Name, "ef", "ep", "statement")
@@ -104,9 +106,9 @@ With --lenient, the program runs with injected values for what it misses
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().StringVar(&formula, "localization", localize.Ochiai.Name, "formula: "+strings.Join(localize.Names(), ", "))
+	cmd.Flags().StringVar(&formula, "localization", localize.Ochiai.Name, usageLocalization)
 	cmd.Flags().IntVar(&top, "top", 0, "show only the N most suspicious statements (0: all)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the ranking as JSON")
+	addJSON(cmd.Flags(), &asJSON)
 	registerLenient(cmd, &lenientRun)
 	return cmd
 }

@@ -13,7 +13,9 @@ func newOperatorsCmd(io streams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "operators",
 		Short: "List the mutation operators with their default weights",
-		Args:  cobra.NoArgs,
+		Long: withExitCodes("operators lists the mutation operators of the search, with their default\nweights and what each does.",
+			exitLine{exitFound, "the list was printed"}),
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, w := range mutate.Default() {
 				title, rest, _ := strings.Cut(w.Op.Doc, "\n")

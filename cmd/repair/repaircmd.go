@@ -5,19 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"repair/experiment"
+	"repair/fitness"
 	"repair/guard"
-	"repair/localize"
 	"repair/mutate"
 	"repair/repair"
+	"repair/sandbox"
 	"repair/sandbox/cpython"
 )
 
@@ -48,21 +47,21 @@ type repairFlags struct {
 	noReduce      bool
 	report        string
 	write         bool
-	quiet         bool
 	lenient       bool
 	guardInputs   int
 }
 
 func (f *repairFlags) register(cmd *cobra.Command) {
 	f.in.register(cmd)
+	f.in.registerDonors(cmd)
 	d := repair.Defaults()
 	fl := cmd.Flags()
 	fl.BoolVar(&f.in.allowMismatch, "allow-mismatch", false, "search even when the original's verdicts under the tool differ from plain pytest's (see docs/engines.md)")
 	fl.StringVar(&f.preset, "preset", "", "start from a preset: book (the Debugging Book's Repairer settings)")
 	fl.IntVar(&f.population, "population", d.Population, "candidates per generation")
 	fl.IntVar(&f.generations, "generations", d.Generations, "maximum number of generations")
-	fl.IntVar(&f.evaluations, "evaluations", 0, "maximum number of distinct candidates evaluated (0: no limit)")
-	fl.DurationVar(&f.timeBudget, "time-budget", 0, "maximum time of the run, e.g. 30s: the search stops then, and a fix found by then is delivered within a few seconds more (0: no limit)")
+	addEvaluations(fl, &f.evaluations)
+	addTimeBudget(fl, &f.timeBudget, 0, "default: "+defaultBudget.String()+" unless --generations or --evaluations is given; 0: no limit")
 	fl.Float64Var(&f.mutationRate, "mutation-rate", d.MutationRate, "probability that a child gets one more mutation")
 	fl.Float64Var(&f.crossoverRate, "crossover-rate", d.CrossoverRate, "probability that two parents are crossed over")
 	fl.StringVar(&f.crossover, "crossover", d.CrossoverName, "crossover of edit lists: one-point or uniform")
@@ -72,20 +71,23 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.maxEdits, "max-edits", d.MaxEdits, "maximum number of edits of a candidate")
 	fl.Float64Var(&f.immigrants, "immigrants", d.Immigrants, "fraction of each generation made of single-edit mutants not tried yet (0: off)")
 	fl.DurationVar(&f.searchTimeout, "search-timeout", 0, "per-case time limit while searching (0: ten times the slowest case of the original, at least 5ms, counted in CPU time; fixes are checked with the suite's timeouts)")
-	fl.Uint64Var(&f.seed, "seed", d.Seed, "random seed: the same seed gives the same result")
+	addSeed(fl, &f.seed, d.Seed)
 	fl.BoolVar(&f.all, "all", false, "keep searching after the first fix and collect every distinct one (stdout gets the first; --report lists all)")
 	fl.StringVar(&f.operators, "operators", "default", "mutation operators and weights: default, all, or e.g. delete,insert=2,cmp-op=3 (see 'repair operators')")
 	fl.Float64Var(&f.weightPass, "weight-passing", d.Weights.Passing, "fitness weight of the cases the original passes")
 	fl.Float64Var(&f.weightFail, "weight-failing", d.Weights.Failing, "fitness weight of the cases the original fails")
 	fl.StringVar(&f.weighting, "weighting", "relative", "fitness: relative (the book's fractions) or absolute (GenProg's counts)")
-	fl.StringVar(&f.localization, "localization", d.Formula.Name, "fault localization formula: "+strings.Join(localize.Names(), ", "))
+	fl.StringVar(&f.localization, "localization", d.Formula.Name, usageLocalization)
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "print the patch as found, without delta debugging")
-	fl.StringVar(&f.report, "report", "", "write a JSON report of the run to this file")
+	addReport(fl, &f.report)
 	fl.BoolVar(&f.write, "write", false, "apply the patch to the target (keeping a .orig copy)")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing on stderr but errors")
-	fl.IntVar(&f.guardInputs, "guard-inputs", guard.DefaultInputs, "inputs generated next to the suite's to check each fix for overfitting, ranking fixes by how little they change the original's behaviour there (0: no guard)")
+	addGuardInputs(fl, &f.guardInputs, guard.DefaultInputs)
 	registerLenient(cmd, &f.lenient)
 }
+
+// defaultBudget is the time budget of a run that sets none of
+// --time-budget, --generations and --evaluations.
+const defaultBudget = 5 * time.Minute
 
 // options turns the flags into search options: the preset's settings, then
 // every flag the user set. It goes through experiment.Options, so that a
@@ -110,10 +112,45 @@ func (f *repairFlags) options(cmd *cobra.Command) (repair.Options, error) {
 	}
 	o.Seed = f.seed
 	o.Workers = f.in.workers
+	if !changed(cmd, "time-budget", "generations", "evaluations") {
+		o.TimeBudget = defaultBudget
+	}
 	return o, nil
 }
 
-func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
+// changed reports whether any of the named flags was set.
+func changed(cmd *cobra.Command, names ...string) bool {
+	for _, n := range names {
+		if fl := cmd.Flags().Lookup(n); fl != nil && fl.Changed {
+			return true
+		}
+	}
+	return false
+}
+
+// budgetLine says the run's budget in the first line of its output.
+func budgetLine(cmd *cobra.Command, o repair.Options) string {
+	var parts []string
+	if o.TimeBudget > 0 {
+		parts = append(parts, "time budget "+short(o.TimeBudget))
+	}
+	if o.Evaluations > 0 {
+		parts = append(parts, plural(o.Evaluations, "evaluation"))
+	}
+	if o.Generations < repair.MaxGenerations {
+		parts = append(parts, plural(o.Generations, "generation"))
+	}
+	s := "no budget"
+	if len(parts) > 0 {
+		s = "stops after " + strings.Join(parts, " or ")
+	}
+	if !changed(cmd, "time-budget", "generations", "evaluations") {
+		s += " (the default; --time-budget, --generations or --evaluations to change)"
+	}
+	return s
+}
+
+func runRepair(cmd *cobra.Command, f *repairFlags, io streams) (err error) {
 	began := time.Now()
 	defer startupGC(startupGCWindow)()
 	ctx := cmd.Context()
@@ -132,10 +169,39 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	if err := checkLenient(f.lenient, &f.in); err != nil {
 		return err
 	}
+	if f.guardInputs < 0 || f.guardInputs > 100_000 {
+		return &flagError{fmt.Errorf("--guard-inputs must be from 0 to 100000, got %d", f.guardInputs)}
+	}
 	l, parse, err := f.in.startLoad()
 	if err != nil {
 		return err
 	}
+	// From here on every outcome gets its --report: one that ends
+	// without a search's result (nothing to repair, tests that never
+	// reach the target, a target that does not compile) says why.
+	var eng sandbox.Engine
+	engineDesc := f.in.engine
+	reported := false
+	defer func() {
+		if err != nil && f.report != "" && !reported {
+			if rerr := writeReport(f.report, f, opts, l, engineDesc, eng, &repair.Result{}, time.Since(began), err); rerr != nil {
+				fmt.Fprintf(io.Err, "repair: %v\n", rerr)
+			}
+		}
+	}()
+	// stderr, while the run lasts: the stages and the search's progress,
+	// and the notices above them (-q: errors and the warnings that change
+	// the outcome alone; -v: more).
+	var plog *progressLog
+	log, warn := io.v.log(io.Err), io.Err
+	if !io.v.quiet {
+		plog = newProgressLog(io.Err, isTerminal(io.Err), io.v.verbose, began, opts.TimeBudget)
+		defer plog.Close()
+		log, warn = plog, plog
+		opts.Stage = plog.Stage
+	}
+	debug := io.v.debug(log)
+	fmt.Fprintf(log, "repair: %s against %s; %s\n", strings.Join(l.paths, ", "), f.in.tests, budgetLine(cmd, opts))
 	// The target is parsed while the engines start (they need only its
 	// path and the suite); a parse error still comes first.
 	parsed := make(chan error, 1)
@@ -168,10 +234,6 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 			}
 		}
 	}
-	log := io.Err
-	if f.quiet {
-		log = discard{}
-	}
 	// The guard's engine closes beside the main one, before the process
 	// ends.
 	var closing sync.WaitGroup
@@ -189,22 +251,29 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	if !f.lenient {
 		open = f.in.openParity // startParity below
 	}
-	eng, err := open(ctx, l, streams{Out: io.Out, Err: engLog})
+	announce(opts, "engine start")
+	eng, err = open(ctx, l, streams{Out: io.Out, Err: engLog})
 	if perr := parseErr(); perr != nil {
 		if err == nil {
 			eng.Close()
+			eng = nil
 		}
 		return perr
 	}
 	engLog.release()
 	if err != nil {
+		eng = nil
 		return err
 	}
 	defer eng.Close()
+	if plog != nil {
+		// A valid run: what it said so far goes out.
+		plog.release()
+	}
 	for _, n := range l.notes {
 		fmt.Fprintf(log, "repair: %s\n", n)
 	}
-	engineDesc := repair.Describe(eng)
+	engineDesc = repair.Describe(eng)
 	if f.lenient {
 		if opts.Lenient, err = lenientPlan(l, eng); err != nil {
 			return err
@@ -215,13 +284,14 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	if !f.lenient {
 		par := startParity(ctx, eng, l.suite)
 		defer par.stop()
-		opts.CheckOriginal = par.check(f.in.allowMismatch, io.Err)
+		check := par.check(f.in.allowMismatch, warn)
+		opts.CheckOriginal = func(ctx context.Context, orig *fitness.Outcome, again func(context.Context) ([]*fitness.Outcome, error)) ([]int, error) {
+			announce(opts, "parity check")
+			return check(ctx, orig, again)
+		}
 	}
 
 	opts.Log = log
-	if f.guardInputs < 0 || f.guardInputs > 100_000 {
-		return &flagError{fmt.Errorf("--guard-inputs must be from 0 to 100000, got %d", f.guardInputs)}
-	}
 	if f.guardInputs > 0 {
 		opts.Guard, opts.GuardInputs = openGuard, f.guardInputs
 	}
@@ -241,14 +311,13 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		// (the user did not choose how many).
 		opts.Grow = g.Grow
 	}
-	live := !f.quiet && isTerminal(io.Err)
-	if !f.quiet {
-		opts.Progress = progressPrinter(log, live)
+	if plog != nil {
+		opts.Progress = plog.Progress
 	}
 	start := time.Now()
 	res, runErr := repair.Run(ctx, l.prog, l.suite, eng.Run, opts)
-	if live {
-		fmt.Fprint(log, "\r\033[K")
+	if plog != nil {
+		plog.Close()
 	}
 	if runErr != nil && res == nil {
 		return runErr
@@ -261,9 +330,11 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	// search) does not cost the fix: it is printed all the same.
 	var reportErr error
 	if f.report != "" {
-		reportErr = writeReport(f.report, f, opts, l, engineDesc, eng, res, elapsed)
+		reported = true
+		reportErr = writeReport(f.report, f, opts, l, engineDesc, eng, res, elapsed, runErr)
 	}
 	summarize(log, l, res, elapsed)
+	fastPath(debug, eng, res)
 	if runErr != nil && errors.Is(runErr, context.Canceled) {
 		// Ctrl-C exits 1 with nothing on stdout, even when --all (or the
 		// guard) had fixes already: they are in the summary and the
@@ -300,6 +371,34 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	return nil
 }
 
+// announce announces a stage of the run (repair.Options.Stage).
+func announce(o repair.Options, name string) {
+	if o.Stage != nil {
+		o.Stage(name)
+	}
+}
+
+// fastPath says, with -v, how the candidates ran: test selection and the
+// engine's fast paths, and why a fast path was off when it was.
+func fastPath(w io.Writer, eng sandbox.Engine, res *repair.Result) {
+	if res.Evaluations > 0 {
+		fmt.Fprintf(w, "repair: stages: localize %s, search %s, reduce %s, check %s, guard %s\n",
+			short(res.LocalizeTime), short(res.SearchTime), short(res.ReduceTime), short(res.VerifyTime), short(res.GuardTime))
+		fmt.Fprintf(w, "repair: cases run %d, skipped by test selection %d\n", res.CasesRun, res.CasesSkipped)
+	}
+	ce, ok := eng.(*cpython.Engine)
+	if !ok {
+		fmt.Fprintf(w, "repair: engine %s: the fast paths (reused children, partial re-execution) are CPython's\n", eng.Name())
+		return
+	}
+	st := ce.Stats()
+	fmt.Fprintf(w, "repair: sandbox: %d candidates; %d reused a waiting child, %d compiled one changed definition at a time, %d ran only the cases their edits reach; %d fresh forks\n",
+		st.Candidates, st.Reused, st.Partial, st.Selected, st.Forks)
+	if why := forkReasons(st.FreshForks); why != "" {
+		fmt.Fprintf(w, "repair: fresh forks by why no child could be reused: %s\n", why)
+	}
+}
+
 type discard struct{}
 
 // held keeps what is written to it until release, then writes through
@@ -332,39 +431,26 @@ func (h *held) release() {
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// progressPrinter prints one line per generation, or rewrites one live
-// line on a terminal.
-func progressPrinter(w io.Writer, live bool) func(repair.Progress) {
-	return func(p repair.Progress) {
-		line := fmt.Sprintf("generation %d: best fitness %.4f, mean %.4f, %d evaluations (%.0f/s), %d cache hits",
-			p.Generation, p.Best, p.Mean, p.Evaluations, p.PerSecond, p.CacheHits)
-		if live {
-			fmt.Fprintf(w, "\r\033[K%s", line)
-		} else {
-			fmt.Fprintln(w, "repair: "+line)
-		}
-	}
-}
-
 func summarize(w io.Writer, l *loaded, res *repair.Result, elapsed time.Duration) {
 	rate := float64(res.Evaluations) / max(res.SearchTime.Seconds(), 1e-9)
 	hits := res.Cache.Hits
 	if len(res.Fixes) == 0 {
-		fmt.Fprintf(w, "repair: no plausible patch (stopped: %s) after %d generations, %d evaluations (%.0f/s, %d cache hits), %.2fs; best fitness %.4f\n",
-			res.StopReason, res.Generations, res.Evaluations, rate, hits, elapsed.Seconds(), res.BestFitness)
+		fmt.Fprintf(w, "repair: no plausible patch (stopped: %s) after %s, %s (%.0f/s, %d cache hits), %.2fs; best fitness %.4f\n",
+			res.StopReason, plural(res.Generations, "generation"), plural(res.Evaluations, "evaluation"), rate, hits, elapsed.Seconds(), res.BestFitness)
+		if res.BestFitness >= 1 {
+			// A candidate passed every case in the search's runs: say why
+			// it is not a fix.
+			fmt.Fprintf(w, "repair: candidates passed every case in the search's runs, but none became a fix: %d failed their validation run (flaky or order-dependent tests), %d were refused by the check of delivered fixes, and a delivery cut short by the time budget is not claimed\n",
+				res.Rejected, len(res.Refused))
+		}
 		if res.BestDiff != "" {
 			fmt.Fprintf(w, "repair: the best candidate (not a fix):\n%s", indent(res.BestDiff))
 		}
 		return
 	}
 	fix := res.Fixes[0]
-	fmt.Fprintf(w, "repair: plausible patch found in generation %d after %d evaluations; %d generations, %d evaluations in all (%.0f/s, %d cache hits), %.2fs\n",
-		fix.Generation, fix.Evaluations, res.Generations, res.Evaluations, rate, hits, elapsed.Seconds())
+	fmt.Fprintf(w, "repair: plausible patch found in generation %d after %s; %s, %s in all (%.0f/s, %d cache hits), %.2fs\n",
+		fix.Generation, plural(fix.Evaluations, "evaluation"), plural(res.Generations, "generation"), plural(res.Evaluations, "evaluation"), rate, hits, elapsed.Seconds())
 	for _, d := range fix.Describe {
 		fmt.Fprintf(w, "repair:   %s\n", d)
 	}
@@ -390,4 +476,25 @@ func indent(s string) string {
 		}
 	}
 	return sb.String()
+}
+
+// forkReasons lists the nonzero counts of fresh forks by reason.
+func forkReasons(r cpython.ForkReasons) string {
+	var parts []string
+	for _, c := range []struct {
+		n    int64
+		what string
+	}{
+		{r.First, "first of a server"}, {r.NoReuse, "the run or the server reuses no child (coverage, pytest, a package, several targets)"},
+		{r.ImpureName, "not pure: a name reaching the interpreter"}, {r.ImpureImport, "not pure: an import"},
+		{r.ImpureDunder, "not pure: a dunder"}, {r.ImpureString, "not pure: a mutable attribute's name"},
+		{r.Impure, "not pure in its changed definitions"}, {r.AfterImpure, "after a candidate that kept no child"},
+		{r.Guard, "the guard refused the child"}, {r.Served, "the child had served its candidates"},
+		{r.Ended, "the child ended early"}, {r.Again, "again after an early end"},
+	} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	return strings.Join(parts, "; ")
 }

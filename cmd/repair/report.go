@@ -4,7 +4,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -14,6 +16,7 @@ import (
 
 	"repair/fitness"
 	"repair/internal/buildinfo"
+	"repair/internal/inputerr"
 	"repair/localize"
 	"repair/program"
 	"repair/repair"
@@ -23,21 +26,26 @@ import (
 
 // report is the JSON record of a run (--report).
 type report struct {
-	Schema      int                 `json:"schema"`
-	Tool        string              `json:"tool"`
-	Version     string              `json:"version"`
-	Commit      string              `json:"commit,omitempty"`
-	Rerun       []string            `json:"rerun"`
-	Dir         string              `json:"dir"`
-	GoVersion   string              `json:"go_version"`
-	Command     []string            `json:"command"`
-	Target      string              `json:"target"`
-	Tests       string              `json:"tests"`
-	Engine      string              `json:"engine"`
-	Cases       int                 `json:"cases"`
-	Failing     int                 `json:"failing"`
-	Parameters  map[string]any      `json:"parameters"`
-	Outcome     string              `json:"outcome"` // plausible, suspect (every fix breaks a generated input), none, interrupted
+	Schema     int            `json:"schema"`
+	Tool       string         `json:"tool"`
+	Version    string         `json:"version"`
+	Commit     string         `json:"commit,omitempty"`
+	Rerun      []string       `json:"rerun"`
+	Dir        string         `json:"dir"`
+	GoVersion  string         `json:"go_version"`
+	Command    []string       `json:"command"`
+	Target     string         `json:"target"`
+	Tests      string         `json:"tests"`
+	Engine     string         `json:"engine"`
+	Cases      int            `json:"cases"`
+	Failing    int            `json:"failing"`
+	Parameters map[string]any `json:"parameters"`
+	// Outcome is plausible, suspect (every fix breaks a generated
+	// input), none, interrupted, or for a run that ended before its
+	// search: nothing_to_repair, not_reached (the failing tests never
+	// reach the target), bad_input or error, with Error saying why.
+	Outcome     string              `json:"outcome"`
+	Error       string              `json:"error,omitempty"`
 	StopReason  string              `json:"stop_reason"`
 	Seconds     float64             `json:"seconds"`
 	Stages      map[string]float64  `json:"stage_seconds"`
@@ -104,7 +112,9 @@ type caseInjections struct {
 	Injections []fitness.Injection `json:"injections"`
 }
 
-func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engine string, eng sandbox.Engine, res *repair.Result, elapsed time.Duration) error {
+// writeReport writes the --report of a run: res is its result (empty
+// when it ended before any search, with runErr saying why).
+func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engine string, eng sandbox.Engine, res *repair.Result, elapsed time.Duration, runErr error) error {
 	ops := map[string]float64{}
 	for _, w := range o.Operators {
 		ops[w.Op.Name] = w.Weight
@@ -112,7 +122,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	r := report{
 		Schema: reportSchema, Tool: "repair", Version: version, Commit: buildinfo.Commit(), GoVersion: runtime.Version(), Command: os.Args,
 		Rerun: rerunCommand(os.Args, o.Seed), Dir: workingDir(),
-		Target: l.prog.Path, Tests: f.in.tests, Engine: engine, Cases: len(l.suite.Cases),
+		Target: displayPath(l.path), Tests: f.in.tests, Engine: engine, Cases: len(l.suite.Cases),
 		Failing: res.Ranking.Failing,
 		Parameters: map[string]any{
 			"preset": f.preset, "population": o.Population, "generations": o.Generations,
@@ -132,8 +142,12 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		Evaluations: res.Evaluations, Generations: res.Generations, Restarts: res.Restarts,
 		CacheHits: res.Cache.Hits, CacheMisses: res.Cache.Misses, CasesRun: res.CasesRun, CasesSkip: res.CasesSkipped,
 		BestFitness: res.BestFitness,
-		History:     res.History, Ranking: withTexts(l.prog, fileLines(l.prog, res.Ranking.Entries)), Uniform: res.Ranking.Uniform,
+		History:     res.History, Uniform: res.Ranking.Uniform,
 		Fixes: res.Fixes, Best: res.Best, BestDiff: res.BestDiff,
+	}
+	if l.prog != nil {
+		r.Target = l.prog.Path
+		r.Ranking = withTexts(l.prog, fileLines(l.prog, res.Ranking.Entries))
 	}
 	r.Rejected = res.Rejected
 	if h, ok := eng.(*repair.Hybrid); ok {
@@ -150,8 +164,10 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		if res.Fixes[0].Guard.Suspect() {
 			r.Outcome = "suspect"
 		}
-	} else if res.StopReason == "interrupted" {
+	} else if res.StopReason == "interrupted" || errors.Is(runErr, context.Canceled) {
 		r.Outcome = "interrupted"
+	} else if runErr != nil {
+		r.Outcome, r.Error = outcomeOf(runErr), runErr.Error()
 	}
 	suite := l.suite
 	if res.Suite != nil {
@@ -183,17 +199,73 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		r.Fixes = []repair.Fix{}
 	}
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // diffs hold < and >; keep them readable
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return fmt.Errorf("report: %w", err)
+	if markdownPath(path) {
+		r.markdown(&buf)
+	} else {
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false) // diffs hold < and >; keep them readable
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		// The path was checked before the search: this is the machine.
 		return fmt.Errorf("--report %s: %v", path, unwrap(err))
 	}
 	return nil
+}
+
+// outcomeOf is the report's outcome of a run that ended before its search
+// with err.
+func outcomeOf(err error) string {
+	var nothing *fitness.NothingToRepair
+	var unreached *repair.Unreached
+	switch {
+	case errors.As(err, &nothing):
+		return "nothing_to_repair"
+	case errors.As(err, &unreached):
+		return "not_reached"
+	case inputerr.Is(err):
+		return "bad_input"
+	}
+	var fe *flagError
+	if errors.As(err, &fe) {
+		return "bad_input"
+	}
+	return "error"
+}
+
+// markdown writes the report for a reader: the outcome, the fixes with
+// their diffs, the figures of the run.
+func (r *report) markdown(b *bytes.Buffer) {
+	fmt.Fprintf(b, "# repair %s against %s\n\n", r.Target, r.Tests)
+	switch r.Outcome {
+	case "plausible", "suspect":
+		fmt.Fprintf(b, "Outcome: %s: %s in %.1f s (%d evaluations, %d generations; stopped: %s).\n", r.Outcome, plural(len(r.Fixes), "fix"), r.Seconds, r.Evaluations, r.Generations, r.StopReason)
+	case "none", "interrupted":
+		fmt.Fprintf(b, "Outcome: %s: no fix in %.1f s (%d evaluations, %d generations; stopped: %s; best fitness %.4f).\n", r.Outcome, r.Seconds, r.Evaluations, r.Generations, r.StopReason, r.BestFitness)
+	default:
+		fmt.Fprintf(b, "Outcome: %s: %s\n", r.Outcome, r.Error)
+	}
+	failing := ""
+	if r.Error == "" {
+		failing = fmt.Sprintf(" (%d failing)", r.Failing)
+	}
+	fmt.Fprintf(b, "\nEngine %s, %d cases%s. Rerun: `%s`\n", r.Engine, r.Cases, failing, strings.Join(r.Rerun, " "))
+	for i, fx := range r.Fixes {
+		fmt.Fprintf(b, "\n## Fix %d of %d\n\n", i+1, len(r.Fixes))
+		for _, d := range fx.Describe {
+			fmt.Fprintf(b, "- %s\n", d)
+		}
+		if fx.Guard != nil {
+			fmt.Fprintf(b, "\nOverfitting guard: %s.\n", fx.Guard)
+		}
+		fmt.Fprintf(b, "\n```diff\n%s```\n", fx.Diff)
+	}
+	if len(r.Fixes) == 0 && r.BestDiff != "" {
+		fmt.Fprintf(b, "\n## The best candidate (not a fix)\n\n```diff\n%s```\n", r.BestDiff)
+	}
 }
 
 // reportSchema is the version of the --report format: it changes when a

@@ -10,13 +10,16 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"repair/fitness"
 	"repair/internal/inputerr"
+	"repair/repair"
 	"repair/sandbox"
 	"repair/sandbox/gpython"
 )
 
-// Exit codes (DESIGN.md §8).
+// Exit codes, listed in every command's help (exitCodesHelp).
 const (
 	exitFound    = 0 // a patch was found and printed (or: the command succeeded)
 	exitNotFound = 1 // no patch within the budget (or: some cases fail)
@@ -25,6 +28,11 @@ const (
 	// exitSuspect: a patch was printed, but every fix found is suspect:
 	// the overfitting guard saw it break an input the original handled.
 	exitSuspect = 4
+	// exitNothing: the original passes every case; nothing to repair.
+	exitNothing = 5
+	// exitUnreached: the failing cases never reach the target, so no
+	// edit of it can fix them.
+	exitUnreached = 6
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -40,6 +48,8 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code
 type streams struct {
 	In       io.Reader
 	Out, Err io.Writer
+	// v is what -v and -q asked for, once the flags are parsed.
+	v *verbosity
 }
 
 func run(args []string) int {
@@ -47,7 +57,7 @@ func run(args []string) int {
 	gpython.Init()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	io := streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	io := streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, v: &verbosity{}}
 	defer startProfiles(io.Err)()
 	root := newRootCmd(io)
 	usageArgs(root)
@@ -67,7 +77,15 @@ func exitCode(stderr io.Writer, err error) int {
 		return ee.code
 	}
 	var fe *flagError
+	var nothing *fitness.NothingToRepair
+	var unreached *repair.Unreached
 	switch {
+	case errors.As(err, &nothing):
+		fmt.Fprintf(stderr, "repair: %v\n", err)
+		return exitNothing
+	case errors.As(err, &unreached):
+		fmt.Fprintf(stderr, "repair: %v\n", err)
+		return exitUnreached
 	case errors.As(err, &fe), inputerr.Is(err):
 		fmt.Fprintf(stderr, "repair: %v\n", err)
 		return exitInput
@@ -114,7 +132,10 @@ func newRootCmd(io streams) *cobra.Command {
 localization), evolves candidate patches (statement, condition, operator,
 value and identifier mutations plus crossover), runs every candidate against
 the tests in a sandbox, shrinks the best patch with delta debugging, and
-prints it as a unified diff.`,
+prints it as a unified diff.
+
+Unless --time-budget, --generations or --evaluations says otherwise, a run
+stops after ` + defaultBudget.String() + ` (a fix found by then is still delivered).`,
 		Example: `  repair --target examples/middle/middle.py --tests examples/middle/tests.json > fix.patch
   repair --target middle.py --tests tests.json --seed 7 --report run.json --write
   repair --preset book --target middle.py --tests tests.json`,
@@ -128,10 +149,23 @@ prints it as a unified diff.`,
 			return nil
 		},
 	}
+	root.Long = withExitCodes(root.Long,
+		exitLine{exitFound, ""}, exitLine{exitNotFound, ""}, exitLine{exitSuspect, ""},
+		exitLine{exitNothing, ""}, exitLine{exitUnreached, ""})
+	if io.v == nil {
+		io.v = &verbosity{}
+	}
+	registerVerbosity(root, io.v)
 	var rf repairFlags
 	rf.register(root)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
-		if cmd.Flags().NFlag() == 0 {
+		set := 0
+		cmd.Flags().Visit(func(f *pflag.Flag) {
+			if f.Name != "verbose" && f.Name != "quiet" {
+				set++
+			}
+		})
+		if set == 0 {
 			return cmd.Help()
 		}
 		return runRepair(cmd, &rf, io)

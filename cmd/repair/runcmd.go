@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"repair/fitness"
 	"repair/internal/inputerr"
 	"repair/lenient"
+	"repair/repair"
 	"repair/sandbox"
 )
 
@@ -20,7 +22,7 @@ func newRunCmd(io streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run --target FILE.py --tests TESTS",
 		Short: "Run the test suite once on the target and print a verdict per case",
-		Long: `run executes every case of the suite on the unmodified target, in the same
+		Long: withExitCodes(`run executes every case of the suite on the unmodified target, in the same
 sandbox the search uses, and prints a verdict per case: PASSED, WRONG_ANSWER,
 TIME_LIMIT_EXCEEDED, RUNTIME_ERROR, COMPILATION_ERROR or MEMORY_LIMIT_EXCEEDED,
 or SKIPPED for a test that skips itself under plain pytest (which repair
@@ -30,6 +32,8 @@ some fail.
 With --lenient, what the program misses (a module the sandbox lacks, a
 name, an attribute defined elsewhere) gets an injected value predicted from
 the code, and each case lists the values it ran with (see docs/lenient.md).`,
+			exitLine{exitFound, "every case passes (a case plain pytest skips is not counted)"},
+			exitLine{exitNotFound, "some case fails"}),
 		Example: `  repair run --target examples/middle/middle.py --tests examples/middle/tests.json
   repair run --lenient --target examples/lenient/grades/grades.py --tests examples/lenient/grades/tests.json`,
 		Args: cobra.NoArgs,
@@ -37,6 +41,7 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 			if err := checkLenient(lenientRun, &f); err != nil {
 				return err
 			}
+			began := time.Now()
 			l, err := f.load()
 			if err != nil {
 				return err
@@ -45,7 +50,8 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 			if !lenientRun {
 				open = f.openParity // startParity below
 			}
-			eng, err := open(cmd.Context(), l, io)
+			log := io.v.log(io.Err)
+			eng, err := open(cmd.Context(), l, streams{In: io.In, Out: io.Out, Err: log})
 			if err != nil {
 				return err
 			}
@@ -75,10 +81,10 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 					return err
 				}
 				for _, line := range rep.Lines {
-					fmt.Fprintf(io.Err, "repair: %s\n", line)
+					fmt.Fprintf(log, "repair: %s\n", line)
 				}
 				if rep.NoneLeft != "" {
-					fmt.Fprintf(io.Err, "repair: %s\n", rep.NoneLeft)
+					fmt.Fprintf(log, "repair: %s\n", rep.NoneLeft)
 				}
 				for _, i := range rep.Skipped {
 					skipped[i] = true
@@ -150,6 +156,7 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 					fmt.Fprintf(io.Out, "%d passed, %d failed\n", pass, fail)
 				}
 			}
+			fmt.Fprintf(io.v.debug(io.Err), "repair: %s on engine %s: %s in %s\n", l.prog.Path, repair.Describe(eng), plural(len(o.Results), "case"), short(time.Since(began)))
 			if fail > 0 {
 				return &exitError{code: exitNotFound}
 			}
@@ -157,7 +164,7 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdicts as a JSON array")
+	addJSON(cmd.Flags(), &asJSON)
 	registerLenient(cmd, &lenientRun)
 	return cmd
 }

@@ -38,7 +38,7 @@ func newServeCmd(io streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the sandbox over HTTP: ExecEval's API, and executors for 'repair --executor'",
-		Long: `serve runs an HTTP service that executes untrusted Python programs in the
+		Long: withExitCodes(`serve runs an HTTP service that executes untrusted Python programs in the
 sandbox engines and answers verdicts:
 
   POST /api/execute_code   ExecEval's API (code-generation benchmarks): a program,
@@ -55,6 +55,7 @@ for are capped by --max-time and --max-memory-mb. With --token-file, every
 request but /healthz needs "Authorization: Bearer TOKEN". SIGTERM or Ctrl-C
 stops accepting requests and lets those in flight finish (up to --grace).
 The API is documented in docs/serve.md.`,
+			exitLine{exitFound, "stopped by SIGTERM or Ctrl-C, the requests in flight finished"}),
 		Example: `  repair serve
   repair serve --addr 0.0.0.0:5000 --token-file /etc/repair/token --workers 8
   repair --target middle.py --tests tests.json --executor http://10.0.0.5:5000,http://10.0.0.6:5000`,
@@ -65,14 +66,14 @@ The API is documented in docs/serve.md.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:5000", "address to listen on (loopback by default; 0.0.0.0:5000 for every interface)")
-	fl.IntVar(&f.workers, "workers", 0, "candidates evaluated at once (0: one per CPU)")
+	addWorkers(fl, &f.workers)
 	fl.StringVar(&f.engine, "engine", "auto", "runtimes offered: auto (every one that works), cpython or gpython")
 	fl.IntVar(&f.queue, "queue", 256, "requests that may wait for a worker; beyond them the answer is 503")
 	fl.IntVar(&f.instances, "instances", 0, "engine instances kept for their suites (0: 4×workers+16)")
 	fl.DurationVar(&f.idleTimeout, "idle-timeout", 5*time.Minute, "close an engine instance idle for this long")
 	fl.StringVar(&f.tokenFile, "token-file", "", "require this file's content as a bearer token on every request but /healthz")
-	fl.StringVar(&f.isolation, "sandbox", "auto", "isolation: auto (full where the kernel allows, else rlimits), strict (refuse without full isolation), none")
-	fl.StringVar(&f.python, "python", "", "CPython interpreter to use (default: python3 on PATH)")
+	addSandbox(fl, &f.isolation, "auto")
+	addPython(fl, &f.python)
 	fl.IntVar(&f.maxBodyMB, "max-body-mb", 16, "largest request body accepted, in MiB")
 	fl.Float64Var(&f.maxTime, "max-time", 60, "largest time limit of one test case, in seconds")
 	fl.IntVar(&f.maxMemoryMB, "max-memory-mb", 4096, "largest memory limit of a program, in MiB")
@@ -172,13 +173,13 @@ func runServe(ctx context.Context, f *serveFlags, io streams) error {
 	for _, rt := range srv.Runtimes() {
 		rts = append(rts, fmt.Sprintf("%q (%s)", rt.RuntimeName, rt.Describe))
 	}
-	fmt.Fprintf(io.Err, "repair serve: listening on http://%s; runtimes %s; %d workers, queue %d\n",
+	fmt.Fprintf(io.v.log(io.Err), "repair serve: listening on http://%s; runtimes %s; %d workers, queue %d\n",
 		ln.Addr(), strings.Join(rts, ", "), srv.Workers(), opts.Queue)
 	if opts.Token == "" && !loopback(ln.Addr()) {
 		fmt.Fprintln(io.Err, "repair serve: warning: listening beyond loopback without --token-file: anyone who reaches this port can run code here")
 	}
 	err = serve.Serve(ctx, ln, srv, f.grace)
-	fmt.Fprintln(io.Err, "repair serve: stopped")
+	fmt.Fprintln(io.v.log(io.Err), "repair serve: stopped")
 	return err
 }
 

@@ -75,7 +75,7 @@ func interrupt(t *testing.T, orig []byte, tests, engine string, gen, seed int) {
 	if err := os.WriteFile(target, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("repair", "--engine", engine, "--target", target, "--tests", tests, "--all",
+	cmd := exec.Command("repair", "-v", "--engine", engine, "--target", target, "--tests", tests, "--all",
 		"--evaluations", "1000000", "--generations", "1000000", "--seed", strconv.Itoa(seed+1),
 		"--report", filepath.Join(dir, "report.json"))
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)

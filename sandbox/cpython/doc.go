@@ -4,10 +4,11 @@
 // the invariants are described in package sandbox's documentation.
 //
 // The harness is a package of Python modules in harness/, embedded with
-// go:embed: boot.py is the interpreter's -c argument, the bootstrap that
-// reads the other modules from the server's pipe, compiles them (or runs
-// the code an earlier server of the same interpreter compiled, which the
-// engine keeps), imports them from memory and runs main.py as __main__;
+// go:embed: boot.py is the bootstrap, which the interpreter's -c argument,
+// a one-line loader, reads from file descriptor 5 and runs (the command
+// line stays short); it reads the other modules from the server's pipe,
+// compiles them (or runs the code an earlier server of the same
+// interpreter compiled, which the engine keeps), imports them from memory and runs main.py as __main__;
 // it writes no file and leaves nothing of the harness importable. What
 // each module owns, how they are loaded and the protocol between Go and a
 // server are in docs/engines.md ("The cpython harness" and "The cpython

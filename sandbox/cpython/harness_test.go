@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"repair/fitness"
+	"repair/internal/testutil/proctest"
 	"repair/sandbox"
 )
 
@@ -748,4 +749,35 @@ func serverStart(b *testing.B, e *Engine, name string, kept bool) {
 		cpu := time.Duration(ru1.Utime.Nano()+ru1.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) * time.Nanosecond
 		b.ReportMetric(cpu.Seconds()*1e3/float64(n), "cpu-ms/op")
 	})
+}
+
+// TestBootstrapNotInArgv: a server's command line carries a one-line
+// loader, not the bootstrap (ps would show pages of code), and the
+// server runs all the same.
+func TestBootstrapNotInArgv(t *testing.T) {
+	python(t)
+	e := newTestEngine(t, sandbox.Options{
+		Suite:  &fitness.Suite{MemoryMB: 256, Cases: []fitness.Case{call("f", "[2]", "4")}},
+		Target: target(t, "cand.py", nil),
+	}, config{})
+	out, err := e.Run(context.Background(), []byte("def f(x):\n    return x * 2\n"), sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := out.Results[0]; r.Verdict != fitness.Passed {
+		t.Fatalf("%v %s", r.Verdict, r.Detail)
+	}
+	pids := serverPIDs(e)
+	if len(pids) == 0 {
+		t.Fatal("no server")
+	}
+	for _, pid := range pids {
+		for _, p := range append([]int{pid}, descendants(pid)...) {
+			args := proctest.Cmdline(p)
+			line := strings.Join(args, " ")
+			if len(line) > 300 || strings.Contains(line, "fork server") {
+				t.Errorf("process %d's command line is %d bytes: %.120q", p, len(line), line)
+			}
+		}
+	}
 }

@@ -138,10 +138,18 @@ func (e *Engine) plainPytest(ctx context.Context) (*PlainRun, error) {
 		return nil, err
 	}
 	defer inW.Close()
+	// The script comes on file descriptor 4, not in the command line.
+	scriptR, err := scriptPipe(plainScript)
+	if err != nil {
+		inR.Close()
+		outW.Close()
+		return nil, err
+	}
+	defer scriptR.Close()
 	mb := e.memoryMB
 	cmd, err := sandbox.Command(sandbox.Config{
 		Path:      e.python.Path,
-		Args:      []string{e.python.Path, "-s", "-B", "-c", plainScript},
+		Args:      []string{e.python.Path, "-s", "-B", "-c", loader(4)},
 		Isolation: e.opts.Isolation,
 		Project:   e.tree.Root,
 		ReadOnly:  e.readOnly,
@@ -163,7 +171,7 @@ func (e *Engine) plainPytest(ctx context.Context) (*PlainRun, error) {
 	cmd.Setenv(env)
 	stdout := &tailBuffer{max: 4 << 10}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, stdout, stdout
-	cmd.ExtraFiles = []*os.File{outW}
+	cmd.ExtraFiles = []*os.File{outW, scriptR}
 	workDirs := []string{}
 	if e.opts.Env.Standard {
 		// HOME and TMPDIR, as the harness makes them for candidates.
@@ -172,6 +180,7 @@ func (e *Engine) plainPytest(ctx context.Context) (*PlainRun, error) {
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()
+	scriptR.Close()
 	if err != nil {
 		return nil, fmt.Errorf("cpython: plain pytest: %w", err)
 	}

@@ -271,9 +271,20 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 	}
 	mb := e.memoryMB
 	boot, _ := harness()
+	// The bootstrap comes on file descriptor 5, not in the command line
+	// (where ps would show pages of code).
+	bootR, err := scriptPipe(boot)
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, 0, nil, err
+	}
+	defer bootR.Close()
 	cmd, err := sandbox.Command(sandbox.Config{
 		Path:      e.python.Path,
-		Args:      []string{e.python.Path, "-s", "-S", "-B", "-c", boot, "3", "4"},
+		Args:      []string{e.python.Path, "-s", "-S", "-B", "-c", loader(5), "3", "4"},
 		Isolation: e.opts.Isolation,
 		Files:     e.files,
 		Tree:      e.projectFiles(),
@@ -301,11 +312,12 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 	}
 	cmd.Setenv(e.env(cmd.Dir))
 	s := &server{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), stderr: &tailBuffer{max: 4 << 10}, memo: fitness.NewMemo(e.nCases)}
-	cmd.ExtraFiles = []*os.File{inR, outW}
+	cmd.ExtraFiles = []*os.File{inR, outW, bootR}
 	cmd.Stderr = s.stderr
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()
+	bootR.Close()
 	if err != nil {
 		inW.Close()
 		outR.Close()
@@ -1113,4 +1125,31 @@ func helloSetupCPU(hello []byte) float64 {
 		return 0
 	}
 	return h.SetupCPU
+}
+
+// loader is the interpreter's -c argument that runs the script it reads
+// from file descriptor fd (scriptPipe), closing it: one short line in
+// the command line instead of the script. The script runs in __main__ as
+// a -c argument would, with the same sys.argv.
+func loader(fd int) string {
+	return fmt.Sprintf(`exec(compile(__import__("os").fdopen(%d,"rb").read(),"<string>","exec"))`, fd)
+}
+
+// scriptPipe is the read end of a pipe that holds script and then ends:
+// a child reads it whole (loader). A script beyond the pipe's buffer
+// (64 KiB on Linux) would block the write; the harness's are a few KiB.
+func scriptPipe(script string) (*os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	_, err = w.WriteString(script)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("cpython: pass the script: %w", err)
+	}
+	return r, nil
 }

@@ -1,9 +1,10 @@
-# The fork server of the repair cpython engine: the bootstrap that the
-# command line carries,
+# The fork server of the repair cpython engine: the bootstrap that a
+# one-line loader in the command line reads from file descriptor 5 and
+# runs in __main__,
 #
-#     python -s -S -B -c <this file> IN_FD OUT_FD
+#     python -s -S -B -c 'exec(compile(<fd 5>.read(), ...))' IN_FD OUT_FD
 #
-# under the sandbox shim. It reads the harness, the other files of this
+# under the sandbox shim (so that ps shows one line, not this file). It reads the harness, the other files of this
 # directory, from IN_FD: message M, a u32 length and the code that Go kept
 # from an earlier server of this interpreter, then each module's name and
 # source, each followed by a NUL byte. It runs that code when it is this
