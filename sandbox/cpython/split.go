@@ -190,9 +190,22 @@ func (e *Engine) startPair() (_ *splitPair, err error) {
 		Processes:    maxTasks,
 		ScratchBytes: 64 << 20,
 	}
+	// The scripts come on a file descriptor each (loader), not in the
+	// command line.
 	script := splitScript + "\n" + plainScript
+	candScript, err := scriptPipe(script)
+	if err != nil {
+		return nil, err
+	}
+	p.closers = append(p.closers, candScript)
+	testScript, err := scriptPipe(script)
+	if err != nil {
+		return nil, err
+	}
+	p.closers = append(p.closers, testScript)
+	ends = append(ends, candScript, testScript)
 	p.cand, err = sandbox.Command(sandbox.Config{
-		Path: e.python.Path, Args: []string{e.python.Path, "-s", "-B", "-c", script, "candidate"}, Isolation: e.opts.Isolation,
+		Path: e.python.Path, Args: []string{e.python.Path, "-s", "-B", "-c", loader(5), "candidate"}, Isolation: e.opts.Isolation,
 		Files: l.files, Tree: l.tree, ReadOnly: e.readOnly, Limits: limits,
 		NoNamespaces: e.cfg.noNamespaces,
 	})
@@ -202,10 +215,10 @@ func (e *Engine) startPair() (_ *splitPair, err error) {
 	p.cand.Setenv(withTmp(e.env(p.cand.Dir), p.cand.Dir))
 	p.candOut = &tailBuffer{max: 4 << 10}
 	p.cand.Stdin, p.cand.Stdout, p.cand.Stderr = candIn, p.candOut, p.candOut
-	p.cand.ExtraFiles = []*os.File{t2cR, c2tW}
+	p.cand.ExtraFiles = []*os.File{t2cR, c2tW, candScript}
 
 	cfg := sandbox.Config{
-		Path: e.python.Path, Args: []string{e.python.Path, "-s", "-B", "-c", script, "tests"}, Isolation: e.opts.Isolation,
+		Path: e.python.Path, Args: []string{e.python.Path, "-s", "-B", "-c", loader(6), "tests"}, Isolation: e.opts.Isolation,
 		ReadOnly: e.readOnly, Limits: limits, NoNamespaces: e.cfg.noNamespaces,
 	}
 	if e.tree != nil {
@@ -219,7 +232,7 @@ func (e *Engine) startPair() (_ *splitPair, err error) {
 	p.tests.Setenv(withTmp(e.env(p.tests.Dir), p.tests.Dir))
 	p.testOut = &tailBuffer{max: 4 << 10}
 	p.tests.Stdin, p.tests.Stdout, p.tests.Stderr = testIn, p.testOut, p.testOut
-	p.tests.ExtraFiles = []*os.File{outW, t2cW, c2tR}
+	p.tests.ExtraFiles = []*os.File{outW, t2cW, c2tR, testScript}
 
 	if err = p.cand.Start(); err != nil {
 		return nil, fmt.Errorf("cpython: the code under test's process: %w", err)
