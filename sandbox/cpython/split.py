@@ -396,23 +396,31 @@ def candidate(cfg, rfd, wfd):
     functools_partial = functools.partial
 
     def load():
-        """The target's module from the source Go sent: the module of a
-        package is imported as a package's (its parents first)."""
+        """The target's module from the source Go sent, imported by its
+        name: a finder gives the source when the import system (or the
+        package's own __init__, importing it while it loads) asks for
+        it."""
+        import importlib.abc
         import importlib.util
 
         path = cfg["path"]
-        parent = module_name.rpartition(".")[0]
-        if parent:
-            importlib.import_module(parent)
-        if cfg.get("package"):
-            spec = importlib.util.spec_from_file_location(module_name, path, submodule_search_locations=[os.path.dirname(path)])
-        else:
-            spec = importlib.util.spec_from_file_location(module_name, path)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = mod
-        code = compile(cfg["source"], path, "exec", dont_inherit=True)
-        exec(code, mod.__dict__)
-        return mod
+
+        class Source(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+            def find_spec(self, name, p=None, target=None):
+                if name != module_name:
+                    return None
+                return importlib.util.spec_from_file_location(
+                    name, path, loader=self,
+                    submodule_search_locations=[os.path.dirname(path)] if cfg.get("package") else None)
+
+            def create_module(self, spec):
+                return None
+
+            def exec_module(self, mod):
+                exec(compile(cfg["source"], path, "exec", dont_inherit=True), mod.__dict__)
+
+        sys.meta_path.insert(0, Source())
+        return importlib.import_module(module_name)
 
     targets.add(module_name)
     for extra in cfg.get("own") or ():

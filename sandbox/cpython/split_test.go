@@ -2,6 +2,8 @@ package cpython
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -341,6 +343,47 @@ func TestSplitArgumentsChange(t *testing.T) {
 			if r.Verdict != want[i] || r.Via != sandbox.ViaSplit {
 				t.Errorf("%s: %v (%s) via %q; want %v", suite.Cases[i].Name, r.Verdict, r.Detail, r.Via, want[i])
 			}
+		}
+	}
+}
+
+// TestSplitPackage: a target inside a package whose __init__ imports it
+// (as jmespath's imports jmespath.functions): the candidate's process
+// imports the package, which gets the candidate's code for the target.
+func TestSplitPackage(t *testing.T) {
+	py := realPytest(t)
+	root := t.TempDir()
+	const target = "from pkg import helpers\n\n\ndef double(x):\n    return helpers.times(x, 2)\n"
+	for name, text := range map[string]string{
+		"pytest.ini":          "[pytest]\n",
+		"pkg/__init__.py":     "from pkg import funcs\nfrom pkg.funcs import double\n",
+		"pkg/helpers.py":      "def times(x, n):\n    return x * n\n",
+		"pkg/funcs.py":        target,
+		"tests/test_funcs.py": "import pkg\nfrom pkg.funcs import double\n\n\ndef test_double():\n    assert double(3) == 6\n    assert pkg.double(2) == 4\n",
+	} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	suite, err := fitness.Load(filepath.Join(root, "tests/test_funcs.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := newTestEngine(t, sandbox.Options{Suite: suite, Target: filepath.Join(root, "pkg/funcs.py"), Workers: 1, Python: py.Path, Verify: true}, config{})
+	for _, tc := range []struct {
+		src  string
+		want fitness.Verdict
+	}{{target, fitness.Passed}, {strings.Replace(target, "2)", "3)", 1), fitness.WrongAnswer}} {
+		out, err := check.Run(context.Background(), []byte(tc.src), sandbox.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := out.Results[0]; r.Verdict != tc.want || r.Via != sandbox.ViaSplit {
+			t.Errorf("%v (%s) via %q; want %v apart", r.Verdict, r.Detail, r.Via, tc.want)
 		}
 	}
 }
