@@ -72,6 +72,11 @@ def smoke_problems(results, budget):
 # (RB_OUTCOMES) and, when RB_TRACE_TARGET names a file, the calls that enter
 # that file from outside it, with what they returned or raised (RB_TRACE):
 # the behaviour the developer's fix and a tool's patch are compared on.
+# A test file that makes more than TRACE_LIMIT such calls (more-itertools:
+# every step of a generator is one, millions in all) gets no trace (null):
+# the hint is then "no trace", and the run does not spend minutes and
+# gigabytes on it.
+TRACE_LIMIT = 200000
 PLUGIN = r'''
 import json, os, re, sys, threading
 
@@ -81,6 +86,7 @@ _trace_path = os.environ.get("RB_TRACE")
 _root = os.environ.get("RB_ROOT", "")
 _outcomes = {}
 _trace = []
+_over = [False]
 _node = [None]
 _busy = [False]
 _pending = {}
@@ -105,7 +111,11 @@ def _local(frame, event, arg):
         _pending.pop(id(frame), None)
     elif event == "return":
         exc = _pending.pop(id(frame), None)
-        if _busy[0]:
+        if _busy[0] or _over[0]:
+            return _local
+        if len(_trace) >= TRACE_LIMIT:
+            _over[0] = True
+            _trace.clear()
             return _local
         _busy[0] = True
         try:
@@ -119,7 +129,7 @@ def _local(frame, event, arg):
 
 
 def _global(frame, event, arg):
-    if event != "call" or _busy[0]:
+    if event != "call" or _busy[0] or _over[0]:
         return None
     code = frame.f_code
     if code.co_filename != _target or code.co_name == "<module>":
@@ -165,7 +175,7 @@ def pytest_unconfigure(config):
         sys.settrace(None)
         threading.settrace(None)
         with open(_trace_path, "w") as f:
-            json.dump(_trace, f)
+            json.dump(None if _over[0] else _trace, f)
     if _out:
         with open(_out, "w") as f:
             json.dump(_outcomes, f)
@@ -342,11 +352,14 @@ def reproduce(args, meta, work, plugin_dir):
     write_file(fixed, meta['target'], fixed_text)
     with open(os.path.join(work, 'fix.patch'), 'w') as f:
         f.write(fix_diff)
-    rf, trace, rcf, tailf = run_pytest(args, meta, fixed, tests, plugin_dir, trace=not args.reproduce_only)
+    # outcomes come from untraced runs: a test that watches memory or
+    # frames (more-itertools' test_memory_in_order) fails under the tracer
+    rf, _, rcf, tailf = run_pytest(args, meta, fixed, tests, plugin_dir)
     traces = None
     if not args.reproduce_only:
-        # a second run tells which calls give different results from run to
-        # run (timestamps, random jitter): those are not compared
+        # a second traced run tells which calls give different results from
+        # run to run (timestamps, random jitter): those are not compared
+        _, trace, _, _ = run_pytest(args, meta, fixed, tests, plugin_dir, trace=True)
         _, trace2, _, _ = run_pytest(args, meta, fixed, tests, plugin_dir, trace=True)
         traces = (trace, trace2)
     problems = []
@@ -490,7 +503,8 @@ def judge(args, meta, work, plugin_dir, t, dev_traces, res):
         res['note'] = 'patched copy fails under plain pytest: ' + ', '.join(not_ok(given)[:3])
         return res
     res['plausible'] = True
-    whole, tool_trace, _, _ = run_pytest(args, meta, patched, test_files(meta), plugin_dir, trace=True)
+    whole, _, _, _ = run_pytest(args, meta, patched, test_files(meta), plugin_dir)
+    _, tool_trace, _, _ = run_pytest(args, meta, patched, test_files(meta), plugin_dir, trace=True)
     fixed_target = os.path.join(work, 'fixed', meta['target'])
     diff = trace_difference(dev_traces, tool_trace)
     if not_ok(whole):
@@ -522,7 +536,7 @@ def run_bug(args, name, previous=None):
     plugin_dir = os.path.join(work, 'plugin')
     os.makedirs(plugin_dir)
     with open(os.path.join(plugin_dir, 'rbplugin.py'), 'w') as f:
-        f.write(PLUGIN)
+        f.write('TRACE_LIMIT = %d\n' % TRACE_LIMIT + PLUGIN)
     res = {'bug': name, 'project': meta['project'], 'shape': meta.get('shape', '')}
     try:
         meta['tree'] = materialise(meta, os.path.join(work, 'tree'))
@@ -706,11 +720,19 @@ def main():
                                           ', %s --time-budget %s --seed %d %s, %d jobs' % (
                                               args.repair_bin, args.time_budget, args.seed, args.extra_args, args.jobs)))
     results = {}
+    if args.out:
+        # each record as its bug ends (a run stopped halfway keeps them;
+        # --rejudge takes such a file); rewritten in bug order at the end
+        open(args.out, 'w').close()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         futs = {ex.submit(run_bug, args, n, previous.get(n) if args.rejudge else None): n for n in names}
         for fu in concurrent.futures.as_completed(futs):
             r = fu.result()
             results[r['bug']] = r
+            if args.out and not args.reproduce_only:
+                with open(args.out, 'a') as f:
+                    f.write(json.dumps(dict(r, date=previous.get(r['bug'], {}).get('date')
+                                            or datetime.date.today().isoformat())) + '\n')
             if args.reproduce_only:
                 log('  %-14s reproduces=%s %s' % (r['bug'], fmt(r['reproduces']), r.get('problem', '') or r.get('error', '')))
             else:
