@@ -1,9 +1,11 @@
 package repair
 
 import (
+	"math"
 	"slices"
 	"testing"
 
+	"repair/fitness"
 	"repair/mutate"
 	"repair/program"
 )
@@ -77,5 +79,67 @@ func TestStreamRefill(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSweepHeadFirst: until every edit at the top-ranked statements (the
+// sweep's head) has been tried, a generation is all immigrants from the
+// sweep but its elite, each a single edit at one of those statements;
+// after it, the immigrants are their share again and take turns.
+func TestSweepHeadFirst(t *testing.T) {
+	p := parseMiddle(t)
+	weights := make([]float64, len(p.Stmts))
+	for i, s := range p.Stmts {
+		switch s.Line {
+		case 5, 6:
+			weights[i] = 1 // elif x < z: return y (the bug)
+		case 2, 3:
+			weights[i] = 0.7
+		default:
+			weights[i] = 0.3
+		}
+	}
+	mc := mutate.NewContext(p, weights)
+	opts := Defaults()
+	opts.Seed = 1
+	st := &search{opts: opts, prog: p, mctx: mc, streamLimit: firstStreamLimit,
+		seen: map[fitness.Key]bool{}, bred: map[fitness.Key]bool{}, keys: fitness.NewPrefixed(p.Src),
+		mut: mutate.NewMutator(opts.Operators)}
+	st.stream, st.sweep = mutate.NewStreams(mc, opts.Operators, st.rngFor(-1, -1), st.streamLimit, sweepLimit)
+	head := st.sweep.Head()
+	if head < 2*opts.Population {
+		t.Fatalf("a head of %d edits: the test needs two generations of it", head)
+	}
+	top := func(e program.Edit) bool {
+		s := e.Stmt
+		if e.Op == program.ReplaceText || e.Op == program.SwapText {
+			s = p.Sites[e.Site].Stmt
+		}
+		return weights[s] >= 0.7
+	}
+	pop := make([]individual, opts.Population)
+	for i := range pop {
+		ind, ok := st.immigrant()
+		if !ok || len(ind.patch) != 1 || !top(ind.patch[0]) {
+			t.Fatalf("generation 0, candidate %d: %v, not an edit at a top statement", i, ind.patch)
+		}
+		st.seen[ind.key] = true
+		pop[i] = ind
+	}
+	elite := int(math.Ceil(opts.Elitism * float64(opts.Population)))
+	next := st.breed(1, pop)
+	for i, ind := range next[elite:] {
+		if len(ind.patch) != 1 || !top(ind.patch[0]) {
+			t.Errorf("generation 1, candidate %d: %v, not an immigrant of the head", elite+i, ind.patch)
+		}
+	}
+	// Past the head: the share of immigrants again.
+	for st.sweep.Head() > 0 {
+		st.sweep.Next()
+	}
+	clear(st.bred)
+	next = st.breed(2, pop)
+	if n := len(next) - elite - int(math.Round(opts.Immigrants*float64(opts.Population))); n <= 0 {
+		t.Errorf("after the head, no children bred: %d candidates", len(next))
 	}
 }
