@@ -598,16 +598,8 @@ func (st *search) breed(gen int, pop []individual) []individual {
 }
 
 // immigrants appends the generation's share of first-order mutants.
-//
-// While the sweep's head lasts (every edit at the top-ranked statements,
-// mutate.Stream.Head), the whole generation but its elite is immigrants
-// from it: a one-edit fix at the first or second line is tried before
-// the search spends its evaluations on recombination and on other lines.
 func (st *search) immigrants(next []individual) []individual {
 	n := int(math.Round(st.opts.Immigrants * float64(st.opts.Population)))
-	if st.sweep != nil && st.sweep.Head() > 0 {
-		n = st.opts.Population
-	}
 	for k := 0; k < n && len(next) < st.opts.Population; k++ {
 		ind, ok := st.immigrant()
 		if !ok {
@@ -645,8 +637,12 @@ func (st *search) children(next []individual, gen, i int, a, b program.Patch, se
 // renders to a program not seen yet, or false when both streams are
 // exhausted. Immigrants take turns: the sweep's next edit (the top
 // statements' edits in a fixed order), then the neighbourhood stream's
-// (every edit, in a weighted random order); the sweep's head (the
-// top-ranked statements' edits) comes first, all of it.
+// (every edit, in a weighted random order). While the sweep's head lasts
+// (every edit at the top-ranked statements, mutate.Stream.Head), every
+// immigrant is the sweep's: generation 0 and half of each generation
+// after it (the other half recombines, which multi-edit fixes need),
+// where taking turns gave the sweep a quarter of the evaluations and a
+// one-edit fix at the first or second line waited for a thousand.
 func (st *search) immigrant() (individual, bool) {
 	st.turn++
 	first, second := st.stream, st.sweep

@@ -83,9 +83,9 @@ func TestStreamRefill(t *testing.T) {
 }
 
 // TestSweepHeadFirst: until every edit at the top-ranked statements (the
-// sweep's head) has been tried, a generation is all immigrants from the
-// sweep but its elite, each a single edit at one of those statements;
-// after it, the immigrants are their share again and take turns.
+// sweep's head) has been tried, every immigrant is the sweep's, a single
+// edit at one of those statements, generation 0 all of them; after it,
+// the immigrants take turns with the weighted stream again.
 func TestSweepHeadFirst(t *testing.T) {
 	p := parseMiddle(t)
 	weights := make([]float64, len(p.Stmts))
@@ -127,19 +127,32 @@ func TestSweepHeadFirst(t *testing.T) {
 		pop[i] = ind
 	}
 	elite := int(math.Ceil(opts.Elitism * float64(opts.Population)))
+	immigrants := int(math.Round(opts.Immigrants * float64(opts.Population)))
 	next := st.breed(1, pop)
-	for i, ind := range next[elite:] {
+	for i, ind := range next[elite : elite+immigrants] {
 		if len(ind.patch) != 1 || !top(ind.patch[0]) {
-			t.Errorf("generation 1, candidate %d: %v, not an immigrant of the head", elite+i, ind.patch)
+			t.Errorf("generation 1, immigrant %d: %v, not an edit of the head", i, ind.patch)
 		}
 	}
-	// Past the head: the share of immigrants again.
+	if len(next) != opts.Population {
+		t.Errorf("generation 1 has %d candidates", len(next))
+	}
+	// Past the head: the sweep and the stream take turns.
 	for st.sweep.Head() > 0 {
 		st.sweep.Next()
 	}
 	clear(st.bred)
-	next = st.breed(2, pop)
-	if n := len(next) - elite - int(math.Round(opts.Immigrants*float64(opts.Population))); n <= 0 {
-		t.Errorf("after the head, no children bred: %d candidates", len(next))
+	fromStream := 0
+	for range 10 {
+		before := st.stream.Taken()
+		if _, ok := st.immigrant(); !ok {
+			t.Fatal("no immigrant after the head")
+		}
+		if st.stream.Taken() > before {
+			fromStream++
+		}
+	}
+	if fromStream < 4 {
+		t.Errorf("after the head, %d of 10 immigrants from the weighted stream, want half", fromStream)
 	}
 }
