@@ -15,10 +15,25 @@ import (
 // call is a call's text split: the callee (a name or a dotted name) and
 // its arguments, with the positional ones counted and the keywords.
 type call struct {
+	text     string
 	callee   string
 	args     []string // top-level argument texts
 	pos      int      // positional arguments
 	keywords []string
+}
+
+// keyword splits a keyword argument's text (k=v, not a == b) into its
+// name and value.
+func keyword(a string) (string, string, bool) {
+	i := strings.IndexByte(a, '=')
+	if i <= 0 || i+1 < len(a) && a[i+1] == '=' || strings.HasPrefix(a, "*") {
+		return "", "", false
+	}
+	k := strings.TrimSpace(a[:i])
+	if !isName(k) {
+		return "", "", false
+	}
+	return k, strings.TrimSpace(a[i+1:]), true
 }
 
 // parseCall splits a one-line call text f(a, b, k=v) whose callee is a
@@ -34,7 +49,7 @@ func parseCall(text string) (call, bool) {
 	if closing([]byte(text), i) != len(text)-1 {
 		return call{}, false
 	}
-	cl := call{callee: text[:i]}
+	cl := call{text: text, callee: text[:i]}
 	inner := strings.TrimSpace(text[i+1 : len(text)-1])
 	if inner == "" {
 		return cl, true
@@ -45,8 +60,8 @@ func parseCall(text string) (call, bool) {
 			continue
 		}
 		cl.args = append(cl.args, a)
-		if k, _, ok := strings.Cut(a, "="); ok && isName(strings.TrimSpace(k)) && !strings.HasPrefix(a, "*") {
-			cl.keywords = append(cl.keywords, strings.TrimSpace(k))
+		if k, _, ok := keyword(a); ok {
+			cl.keywords = append(cl.keywords, k)
 		} else if !strings.HasPrefix(a, "*") {
 			cl.pos++
 		}
@@ -55,14 +70,23 @@ func parseCall(text string) (call, bool) {
 }
 
 // with returns the call's text with argument a added: a keyword (k=v)
-// last, a positional one after the positional ones.
+// last, a positional one after the positional ones; "" when that needs
+// the arguments rewritten and a string among them might hold a comma.
+// The text before the new argument stays as it was.
 func (cl call) with(a string, keyword bool) string {
-	args := slices.Clone(cl.args)
-	if keyword {
-		args = append(args, a)
-	} else {
-		args = slices.Insert(args, min(cl.pos, len(args)), a)
+	if keyword || len(cl.keywords) == 0 && cl.pos == len(cl.args) {
+		sep := ", "
+		if len(cl.args) == 0 {
+			sep = ""
+		}
+		inner := strings.TrimRight(cl.text[:len(cl.text)-1], " \t")
+		inner = strings.TrimSuffix(inner, ",")
+		return inner + sep + a + ")"
 	}
+	if strings.ContainsAny(cl.text, "'\"") {
+		return ""
+	}
+	args := slices.Insert(slices.Clone(cl.args), min(cl.pos, len(cl.args)), a)
 	return cl.callee + "(" + strings.Join(args, ", ") + ")"
 }
 
@@ -160,7 +184,7 @@ func (c *Context) newArgs(id int) []string {
 	seen := map[string]bool{}
 	add := func(a string, keyword bool) {
 		t := cl.with(a, keyword)
-		if !seen[t] {
+		if t != "" && !seen[t] {
 			seen[t] = true
 			out = append(out, t)
 		}
@@ -188,12 +212,8 @@ func (c *Context) newArgs(id int) []string {
 	}
 	for _, o := range ix.calls[n] {
 		for _, a := range o.args {
-			k, v, isKw := strings.Cut(a, "=")
-			k = strings.TrimSpace(k)
-			if isKw && isName(k) {
-				if !passed(k) && c.valueFits(s.Stmt, strings.TrimSpace(v)) {
-					add(a, true)
-				}
+			if k, v, ok := keyword(a); ok && !passed(k) && c.valueFits(s.Stmt, v) {
+				add(a, true)
 			}
 		}
 		if o.pos > cl.pos && len(cl.keywords) == 0 && c.valueFits(s.Stmt, o.args[cl.pos]) {
