@@ -120,6 +120,13 @@ var devFixes = []struct {
 		"def encode(v, default):\n    if isinstance(v, bool):\n        log(v)\n    return v\n",
 		"def encode(v, default):\n    if isinstance(v, bool):\n        log(v)\n    return v if not isinstance(v, bool) else default\n"},
 
+	{"a + b into a if prefer_a else b", "cond-expr",
+		"def pick(a, b, prefer_a):\n    return a + b\n",
+		"def pick(a, b, prefer_a):\n    return a if prefer_a else b\n"},
+	{"first - last into last if reverse else first", "cond-expr",
+		"def span(first, last, reverse):\n    size = first - last\n    return size\n",
+		"def span(first, last, reverse):\n    size = last if reverse else first\n    return size\n"},
+
 	// wrap and slice, widened.
 	{"sorted(list(set(l)))", "wrap",
 		"def uniq(l):\n    return sorted(l)\n",

@@ -604,6 +604,19 @@ def number_sum(values):
             s += v
     return s
 """, [[[R.choice([1, 2, -3, 0.5, 2.25, True, False, "4", None]) for _ in range(R.randint(0, 5))]] for _ in range(20)]),
+
+    ("charge", "charge", "cond-expr: price - member_price into member_price if member else price (the value's operands)",
+     """
+def charge(price, member_price, member):
+    \"\"\"What a customer pays: the member price for members, else the price.\"\"\"
+    due = price - member_price
+    return round(due, 2)
+""", """
+def charge(price, member_price, member):
+    \"\"\"What a customer pays: the member price for members, else the price.\"\"\"
+    due = member_price if member else price
+    return round(due, 2)
+""", [[R.choice([10, 12.345, 99.999, 0, 3.5]), R.choice([8.125, 9.999, 2.5, 0, 7.777]), R.choice([True, False])] for _ in range(20)]),
 ]
 
 
