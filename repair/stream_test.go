@@ -1,7 +1,6 @@
 package repair
 
 import (
-	"math"
 	"slices"
 	"testing"
 
@@ -83,9 +82,9 @@ func TestStreamRefill(t *testing.T) {
 }
 
 // TestSweepHeadFirst: until every edit at the top-ranked statements (the
-// sweep's head) has been tried, every immigrant is the sweep's, a single
-// edit at one of those statements, generation 0 all of them; after it,
-// the immigrants take turns with the weighted stream again.
+// sweep's head) has been tried, two immigrants in three are the sweep's,
+// each a single edit at one of those statements, the third the weighted
+// stream's; after it, the two take turns.
 func TestSweepHeadFirst(t *testing.T) {
 	p := parseMiddle(t)
 	weights := make([]float64, len(p.Stmts))
@@ -106,8 +105,7 @@ func TestSweepHeadFirst(t *testing.T) {
 		seen: map[fitness.Key]bool{}, bred: map[fitness.Key]bool{}, keys: fitness.NewPrefixed(p.Src),
 		mut: mutate.NewMutator(opts.Operators)}
 	st.stream, st.sweep = mutate.NewStreams(mc, opts.Operators, st.rngFor(-1, -1), st.streamLimit, sweepLimit)
-	head := st.sweep.Head()
-	if head < 2*opts.Population {
+	if head := st.sweep.Head(); head < 2*opts.Population {
 		t.Fatalf("a head of %d edits: the test needs two generations of it", head)
 	}
 	top := func(e program.Edit) bool {
@@ -117,42 +115,33 @@ func TestSweepHeadFirst(t *testing.T) {
 		}
 		return weights[s] >= 0.7
 	}
-	pop := make([]individual, opts.Population)
-	for i := range pop {
-		ind, ok := st.immigrant()
-		if !ok || len(ind.patch) != 1 || !top(ind.patch[0]) {
-			t.Fatalf("generation 0, candidate %d: %v, not an edit at a top statement", i, ind.patch)
+	// counts takes n immigrants and counts those of the sweep.
+	counts := func(n int, inHead bool) (sweep, stream int) {
+		for i := 0; i < n; i++ {
+			before := st.sweep.Taken()
+			ind, ok := st.immigrant()
+			if !ok {
+				t.Fatal("no immigrant")
+			}
+			st.seen[ind.key] = true
+			if st.sweep.Taken() == before {
+				stream++
+				continue
+			}
+			sweep++
+			if inHead && (len(ind.patch) != 1 || !top(ind.patch[0])) {
+				t.Errorf("immigrant %d of the head: %v, not an edit at a top statement", i, ind.patch)
+			}
 		}
-		st.seen[ind.key] = true
-		pop[i] = ind
+		return sweep, stream
 	}
-	elite := int(math.Ceil(opts.Elitism * float64(opts.Population)))
-	immigrants := int(math.Round(opts.Immigrants * float64(opts.Population)))
-	next := st.breed(1, pop)
-	for i, ind := range next[elite : elite+immigrants] {
-		if len(ind.patch) != 1 || !top(ind.patch[0]) {
-			t.Errorf("generation 1, immigrant %d: %v, not an edit of the head", i, ind.patch)
-		}
+	if sw, str := counts(30, true); sw != 20 || str != 10 {
+		t.Errorf("in the head: %d immigrants of the sweep, %d of the stream; want 20 and 10", sw, str)
 	}
-	if len(next) != opts.Population {
-		t.Errorf("generation 1 has %d candidates", len(next))
-	}
-	// Past the head: the sweep and the stream take turns.
 	for st.sweep.Head() > 0 {
 		st.sweep.Next()
 	}
-	clear(st.bred)
-	fromStream := 0
-	for range 10 {
-		before := st.stream.Taken()
-		if _, ok := st.immigrant(); !ok {
-			t.Fatal("no immigrant after the head")
-		}
-		if st.stream.Taken() > before {
-			fromStream++
-		}
-	}
-	if fromStream < 4 {
-		t.Errorf("after the head, %d of 10 immigrants from the weighted stream, want half", fromStream)
+	if sw, str := counts(30, false); sw != 15 || str != 15 {
+		t.Errorf("after the head: %d immigrants of the sweep, %d of the stream; want 15 each", sw, str)
 	}
 }
