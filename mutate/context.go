@@ -98,6 +98,14 @@ type Context struct {
 	similarMu sync.Mutex
 	similarIn map[similarKey][]string
 
+	// own are the samplers of the operators that own their targets
+	// (Operator.Keep), by name.
+	own map[string]*Sampler
+	// memos are what operators compute once per context (memo), under
+	// memoMu.
+	memoMu sync.Mutex
+	memos  map[string]any
+
 	// The targets of the operators of developers' edits (issue 28).
 	strs        Sampler // string literals string-char edits
 	consts      Sampler // literals an imported module constant may replace
@@ -376,6 +384,7 @@ func Prepare(p *program.Program) *Context {
 		}
 	}
 	c.findDevTargets()
+	c.prepareOwned()
 	c.initDeny()
 	return c
 }
@@ -462,7 +471,42 @@ func (c *Context) samplers() []*Sampler {
 	for k := range c.sites {
 		out = append(out, &c.sites[k])
 	}
+	for _, o := range All {
+		if s := c.own[o.Name]; s != nil {
+			out = append(out, s)
+		}
+	}
 	return out
+}
+
+// prepareOwned gives each operator that owns its targets (Operator.Keep)
+// its sampler: the sites of its kinds, or the movable statements.
+func (c *Context) prepareOwned() {
+	p := c.Prog
+	c.own = map[string]*Sampler{}
+	for k := range All {
+		o := &All[k]
+		if o.Keep == nil {
+			continue
+		}
+		s := &Sampler{}
+		keep := o.Keep
+		s.keep = func(t int) bool { return keep(c, t) }
+		if o.Sites == nil {
+			for i := range p.Stmts {
+				if movable(&p.Stmts[i]) {
+					s.add(i, i)
+				}
+			}
+		} else {
+			for i := range p.Sites {
+				if slices.Contains(o.Sites, p.Sites[i].Kind) {
+					s.add(i, p.Sites[i].Stmt)
+				}
+			}
+		}
+		c.own[o.Name] = s
+	}
 }
 
 // findDevTargets sets up the samplers of the operators of developers'
@@ -668,4 +712,25 @@ func fit(text string, prec, min int) string {
 func stmtTargets(c *Context) *Sampler { return &c.stmts }
 func siteTargets(k program.SiteKind) func(c *Context) *Sampler {
 	return func(c *Context) *Sampler { return &c.sites[k] }
+}
+
+// memo returns what f computes, once per context and key: the file's
+// facts an operator of its own asks for (the classes it raises). f runs
+// outside the lock, and may run twice at once: it must not depend on
+// anything but the program.
+func (c *Context) memo(key string, f func() any) any {
+	c.memoMu.Lock()
+	v, ok := c.memos[key]
+	c.memoMu.Unlock()
+	if ok {
+		return v
+	}
+	v = f()
+	c.memoMu.Lock()
+	if c.memos == nil {
+		c.memos = map[string]any{}
+	}
+	c.memos[key] = v
+	c.memoMu.Unlock()
+	return v
 }

@@ -40,6 +40,20 @@
 // No insert lands where it cannot run: after a statement that always
 // leaves its block, or in code after one (reach.go).
 //
+// More of them, each owning its targets and default weight
+// ([Operator.Keep], [Operator.Weight]) so that one operator is one file:
+// regex edits a pattern of the re module by its structure (a class gains
+// or loses a character, a quantifier, an anchor, an escape, a branch);
+// raise-guard inserts "if not x: raise E(...)" for a class E the file
+// raises; try-except wraps a statement in a try whose except raises the
+// module's error (UnicodeError into DecodeError), or removes a try;
+// rename-alike renames every name of a statement alike (l_bar and r_bar
+// into l_bar_user and r_bar_user); add-arg adds an argument the callee's
+// def or the file's other calls suggest; domain-string replaces a string
+// by another of its domain ("utf-8" into "latin1", "None" into "null");
+// type-self puts type(self) for the class's name; type-tuple widens
+// isinstance to a tuple of types.
+//
 // # Edits on inserted code
 //
 // Every edit refers to the original program, so a copy is refined by the

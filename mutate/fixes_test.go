@@ -120,6 +120,13 @@ var devFixes = []struct {
 		"def encode(v, default):\n    if isinstance(v, bool):\n        log(v)\n    return v\n",
 		"def encode(v, default):\n    if isinstance(v, bool):\n        log(v)\n    return v if not isinstance(v, bool) else default\n"},
 
+	{"a + b into a if prefer_a else b", "cond-expr",
+		"def pick(a, b, prefer_a):\n    return a + b\n",
+		"def pick(a, b, prefer_a):\n    return a if prefer_a else b\n"},
+	{"first - last into last if reverse else first", "cond-expr",
+		"def span(first, last, reverse):\n    size = first - last\n    return size\n",
+		"def span(first, last, reverse):\n    size = last if reverse else first\n    return size\n"},
+
 	// wrap and slice, widened.
 	{"sorted(list(set(l)))", "wrap",
 		"def uniq(l):\n    return sorted(l)\n",
@@ -148,6 +155,84 @@ var devFixes = []struct {
 	{"a call the file subscripts elsewhere, sliced", "slice",
 		"def key(v):\n    return hash(v.to_tuple())\n\ndef older(v, w):\n    return v.to_tuple()[:3] < w.to_tuple()[:3]\n",
 		"def key(v):\n    return hash(v.to_tuple()[:-1])\n\ndef older(v, w):\n    return v.to_tuple()[:3] < w.to_tuple()[:3]\n"},
+
+	// Regular expressions, edited by their structure.
+	{"a class loses a character", "regex",
+		"import re\n\nURL = re.compile(r'^(\\w+)://([^/?#]+)/([^?#]*)')\n",
+		"import re\n\nURL = re.compile(r'^(\\w+)://([^?#]+)/([^?#]*)')\n"},
+	{"a class gains a character", "regex",
+		"import re\n\ndef host(url):\n    return re.match(r'([^?#]+)', url).group(1)\n",
+		"import re\n\ndef host(url):\n    return re.match(r'([^/?#]+)', url).group(1)\n"},
+	{"a class into the negated delimiter", "regex",
+		"import re\n\ndef links(html):\n    return re.findall(r'href=\"([a-z]+)\"', html)\n",
+		"import re\n\ndef links(html):\n    return re.findall(r'href=\"([^\"]+)\"', html)\n"},
+	{"an anchor into a word boundary", "regex",
+		"import re\n\ndef fix(script):\n    return re.sub('^mkdir (.*)', 'mkdir -p \\\\1', script)\n",
+		"import re\n\ndef fix(script):\n    return re.sub('\\\\bmkdir (.*)', 'mkdir -p \\\\1', script)\n"},
+	{"a missing ?", "regex",
+		"import re\n\ndef version(s):\n    return re.match(r'(\\d+)\\.(\\d+)(\\.\\d+)', s)\n",
+		"import re\n\ndef version(s):\n    return re.match(r'(\\d+)\\.(\\d+)(\\.\\d+)?', s)\n"},
+	{"+ into *", "regex",
+		"import re\n\ndef words(s):\n    return re.findall(r'[a-z]+-[a-z]+', s)\n",
+		"import re\n\ndef words(s):\n    return re.findall(r'[a-z]+-[a-z]*', s)\n"},
+	{"a $ added", "regex",
+		"import re\n\ndef number(s):\n    return re.match(r'\\d+', s) is not None\n",
+		"import re\n\ndef number(s):\n    return re.match(r'\\d+$', s) is not None\n"},
+	{"a dot escaped", "regex",
+		"import re\n\ndef split_ext(s):\n    return re.split(r'.', s)\n",
+		"import re\n\ndef split_ext(s):\n    return re.split(r'\\.', s)\n"},
+	{"two branches swapped", "regex",
+		"import re\n\ndef unit(s):\n    return re.match(r'(k|kB)$', s)\n",
+		"import re\n\ndef unit(s):\n    return re.match(r'(kB|k)$', s)\n"},
+
+	// A check that raises; a try that raises the module's error.
+	{"if not version: raise ValueError", "raise-guard",
+		"def parse(version):\n    if version.startswith('v'):\n        raise ValueError('no prefix')\n    return version.split('.')\n",
+		"def parse(version):\n    if version.startswith('v'):\n        raise ValueError('no prefix')\n    if not version: raise ValueError('no prefix')\n    return version.split('.')\n"},
+	{"if x is None: raise Error", "raise-guard",
+		"class Error(Exception):\n    pass\n\ndef load(data, key):\n    if key not in data:\n        raise Error\n    return data[key] + 1\n",
+		"class Error(Exception):\n    pass\n\ndef load(data, key):\n    if data is None: raise Error\n    if key not in data:\n        raise Error\n    return data[key] + 1\n"},
+	{"try: decode except UnicodeError: raise the module's error", "try-except",
+		"class DecodeError(Exception):\n    pass\n\ndef text(data):\n    if not data:\n        raise DecodeError('empty')\n    s = data.decode('ascii')\n    return s\n",
+		"class DecodeError(Exception):\n    pass\n\ndef text(data):\n    if not data:\n        raise DecodeError('empty')\n    try:\n        s = data.decode('ascii')\n    except UnicodeError as exc:\n        raise DecodeError(str(exc)) from exc\n    return s\n"},
+	{"a try removed", "try-except",
+		"def number(s):\n    try:\n        return int(s)\n    except ValueError:\n        return None\n",
+		"def number(s):\n    return int(s)\n"},
+
+	// Every name of a statement renamed alike.
+	{"l_bar and r_bar into their _user forms", "rename-alike",
+		"def meter(d, l_bar, r_bar, l_bar_user, r_bar_user):\n    l_bar, r_bar = l_bar.format(**d), r_bar.format(**d)\n    return l_bar + r_bar\n",
+		"def meter(d, l_bar, r_bar, l_bar_user, r_bar_user):\n    l_bar, r_bar = l_bar_user.format(**d), r_bar_user.format(**d)\n    return l_bar + r_bar\n"},
+
+	// A new argument.
+	{"a keyword of the callee's def", "add-arg",
+		"def fmt(n, width=0, sign=False):\n    return str(n).rjust(width)\n\ndef table(rows, width):\n    return [fmt(r) for r in rows]\n",
+		"def fmt(n, width=0, sign=False):\n    return str(n).rjust(width)\n\ndef table(rows, width):\n    return [fmt(r, width=width) for r in rows]\n"},
+	{"an argument other calls pass", "add-arg",
+		"import json\n\ndef save(x):\n    return json.dumps(x, indent=2)\n\ndef show(x):\n    return json.dumps(x)\n",
+		"import json\n\ndef save(x):\n    return json.dumps(x, indent=2)\n\ndef show(x):\n    return json.dumps(x, indent=2)\n"},
+	{"decode with an encoding", "add-arg",
+		"def text(data):\n    return data.decode()\n",
+		"def text(data):\n    return data.decode(\"utf-8\")\n"},
+
+	// A string constant of the file's domain.
+	{"utf-8 into latin1", "domain-string",
+		"def text(data):\n    return data.decode('utf-8')\n",
+		"def text(data):\n    return data.decode('latin1')\n"},
+	{"None into null", "domain-string",
+		"def literal(v):\n    if v is None:\n        return \"None\"\n    return str(v)\n",
+		"def literal(v):\n    if v is None:\n        return \"null\"\n    return str(v)\n"},
+
+	// The class's own name into type(self); a tuple of types.
+	{"Version into type(self)", "type-self",
+		"class Version:\n    def __init__(self, major):\n        self.major = major\n\n    def bump(self):\n        return Version(self.major + 1)\n",
+		"class Version:\n    def __init__(self, major):\n        self.major = major\n\n    def bump(self):\n        return type(self)(self.major + 1)\n"},
+	{"int into (int, float)", "type-tuple",
+		"def number(x):\n    return isinstance(x, int)\n",
+		"def number(x):\n    return isinstance(x, (int, float))\n"},
+	{"a class of the file added", "type-tuple",
+		"class Version:\n    pass\n\ndef coerce(v):\n    if isinstance(v, str):\n        return v\n    return str(v)\n",
+		"class Version:\n    pass\n\ndef coerce(v):\n    if isinstance(v, (str, Version)):\n        return v\n    return str(v)\n"},
 }
 
 // TestDeveloperFixes: each fix of devFixes is among the edits its

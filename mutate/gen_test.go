@@ -139,8 +139,10 @@ func TestGeneratedOperators(t *testing.T) {
 	}
 	for i := range All {
 		// No literal pygen writes is a module constant's value (os.sep,
-		// math.pi): module-const has its own tests (TestDeveloperFixes).
-		if perOp[All[i].Name] == 0 && !All[i].NeedsDonors && All[i].Name != "module-const" {
+		// math.pi), a pattern of the re module or a string of a domain,
+		// and it writes no classes, no type checks and no names alike:
+		// those operators have their own tests (TestDeveloperFixes).
+		if perOp[All[i].Name] == 0 && !All[i].NeedsDonors && !notGenerated[All[i].Name] {
 			t.Errorf("operator %s proposed nothing on %d generated programs", All[i].Name, programs)
 		}
 	}
@@ -197,4 +199,9 @@ func TestContextual(t *testing.T) {
 			t.Errorf("contextual(%q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}
+}
+
+// notGenerated are the operators whose targets pygen never writes.
+var notGenerated = map[string]bool{
+	"module-const": true, "regex": true, "domain-string": true, "type-self": true, "type-tuple": true, "rename-alike": true,
 }

@@ -340,7 +340,8 @@ var opCondExpr = Operator{
 		"v into v if c else w, or w if c else v: c a test on a name or attribute of the\n" +
 		"function (n, not n, n is None, n is not None) or a condition of the file on a\n" +
 		"name v reads (not isinstance(v, bool)), w a name or attribute of the function\n" +
-		"or None: total into len(xs) if xs else total.",
+		"or None: total into len(xs) if xs else total; or a choice between two of the\n" +
+		"value's operands: a + b into a if prefer_a else b.",
 	Targets: func(c *Context) *Sampler { return &c.values },
 	Applies: func(c *Context, id int) bool { return c.choosable(id) },
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
@@ -389,6 +390,28 @@ var opCondExpr = Operator{
 			}
 		}
 		alts = append([]string{"None"}, alts[:min(len(alts), maxAlts)]...)
+		// A choice between two of the value's own operands: a + b into
+		// a if c else b.
+		if len(s.Parts) >= 2 {
+			var ops []string
+			for _, sp := range s.Parts {
+				t := p.Text(sp.Start, sp.End)
+				if !atomText(t) {
+					t = "(" + t + ")"
+				}
+				ops = append(ops, t)
+			}
+			for _, cd := range conds {
+				ct := fit(cd.text, cd.prec, program.PrecOr)
+				for i, a := range ops {
+					for j, b := range ops {
+						if i != j && a != b && (cd.pos || i < j) {
+							emit(replaceText(id, s.Fit(a+" if "+ct+" else "+b, program.PrecTernary)))
+						}
+					}
+				}
+			}
+		}
 		v := fit(cur, s.Prec, program.PrecOr)
 		for _, cd := range conds {
 			ct := fit(cd.text, cd.prec, program.PrecOr)
@@ -421,4 +444,32 @@ func mentions(text string, names []string) bool {
 		}
 	}
 	return false
+}
+
+// atomText reports whether an operand's text needs no parentheses in a
+// conditional expression: no space outside brackets and strings (a name,
+// a number, a call, a subscript, an attribute).
+func atomText(t string) bool {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(t); i++ {
+		ch := t[i]
+		switch {
+		case quote != 0:
+			if ch == '\\' {
+				i++
+			} else if ch == quote {
+				quote = 0
+			}
+		case ch == '\'' || ch == '"':
+			quote = ch
+		case ch == '(' || ch == '[' || ch == '{':
+			depth++
+		case ch == ')' || ch == ']' || ch == '}':
+			depth--
+		case depth == 0 && (ch == ' ' || ch == '\t' || ch == '-' && i == 0):
+			return false
+		}
+	}
+	return t != "" && quote == 0
 }

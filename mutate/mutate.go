@@ -48,6 +48,27 @@ type Operator struct {
 	// changes site id (whatever its weight): Refine uses it on the sites of
 	// an inserted copy. Nil for statement operators.
 	Applies func(c *Context, id int) bool
+
+	// An operator may own its preparation and weight, next to its Doc
+	// and Edits, instead of a sampler of the Context and a row of
+	// Default's table: Keep reports whether a site of one of the kinds
+	// Sites (statement t when Sites is nil) is a target, and Prepare
+	// gives the operator a sampler of them (Targets: owned), tested
+	// lazily on weighing, at targets of some weight only; Weight is its
+	// default weight.
+	Keep   func(c *Context, t int) bool
+	Sites  []program.SiteKind
+	Weight float64
+}
+
+// owned is the Targets of an operator that owns them (Operator.Keep).
+func owned(name string) func(c *Context) *Sampler {
+	return func(c *Context) *Sampler {
+		if s := c.own[name]; s != nil {
+			return s
+		}
+		return &Sampler{}
+	}
 }
 
 // Apply draws a target by weight and one of the operator's edits there,
@@ -91,6 +112,8 @@ var All = []Operator{
 	opStringChar, opModuleConst, opSimilarName, opRename, opAddCall,
 	opGuard, opEarlyExit, opCondExpr, opDefaultArg, opItemCall,
 	opReplaceFunction,
+	opRegex, opRaiseGuard, opTryExcept, opRenameAlike, opAddArg, opDomainString,
+	opTypeSelf, opTypeTuple,
 }
 
 // ByName returns the operator with the given name.
@@ -129,7 +152,11 @@ func Default() []Weighted {
 	}
 	var out []Weighted
 	for _, o := range All {
-		out = append(out, Weighted{o, w[o.Name]})
+		x, ok := w[o.Name]
+		if !ok {
+			x = o.Weight
+		}
+		out = append(out, Weighted{o, x})
 	}
 	return out
 }

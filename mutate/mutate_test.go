@@ -106,6 +106,13 @@ var goldens = []struct {
 		}
 		return false
 	}},
+	{"devfixes.py", "devfixes.golden", func(name string) bool {
+		switch name {
+		case "regex", "raise-guard", "try-except", "rename-alike", "add-arg", "domain-string", "type-self", "type-tuple":
+			return true
+		}
+		return false
+	}},
 }
 
 // TestOperatorsGolden applies the operators to each file of goldens with

@@ -46,6 +46,7 @@ type Stream struct {
 	bound  float64
 	c      *Context
 	taken  int // edits returned
+	head   int // the sweep's: its first edits, at the top-ranked statements (Head)
 }
 
 // NewStream is the stream of [Neighbourhood]'s edits, in its order.
@@ -77,12 +78,9 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	if limit <= 0 && sweepLimit <= 0 {
 		return stream, sweep
 	}
-	top := 0.0
-	for _, w := range c.Weights {
-		top = max(top, w)
-	}
+	top, second := topWeights(c.Weights)
 	dr := streamDraw{rng: rng, limit: limit, kAll: math.Inf(1)}
-	sw := sweepDraw{limit: sweepLimit, top: top, kBest: math.Inf(1), lastW: -1, lastOpW: -1, lastShare: -1}
+	sw := sweepDraw{limit: sweepLimit, top: top, second: second, kBest: math.Inf(1), lastW: -1, lastOpW: -1, lastShare: -1}
 	donorLine := c.Prog.DonorLine()
 	// The edits kept are where the keys point (keyed.at): the near edits
 	// kept, and the far donors' runs some of whose edits are kept, made
@@ -145,6 +143,11 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	stream.more = dr.more
 	stream.init(dr.all, limit)
 	sweep.init(sw.best, sweepLimit)
+	for _, x := range sweep.h {
+		if x.key < -headShift/2 {
+			sweep.head++
+		}
+	}
 	resolve(c, &near, runs, stream, sweep)
 	stream.addGroups(c, dr.groups)
 	return stream, sweep
@@ -263,10 +266,10 @@ func (d *streamDraw) keep(x keyed) {
 
 // sweepDraw is the sweep's order in NewStreams.
 type sweepDraw struct {
-	limit int
-	top   float64 // the largest weight of a statement
-	best  []keyed
-	n     int // the edits keyed so far
+	limit       int
+	top, second float64 // the largest weight of a statement, and the next (topWeights)
+	best        []keyed
+	n           int // the edits keyed so far
 	// Once the sweep's edits have been trimmed to its limit, an edit
 	// whose key is at or above the largest kept (kBest) cannot be among
 	// the first: it is left out before its operator's and import's share
@@ -289,8 +292,8 @@ func (s *sweepDraw) key(w, opW, share float64, atImport func() bool) (float64, b
 		}
 		// The logarithm of the score, the order of emission breaking ties
 		// (added below).
-		s.base = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel)
-		s.baseImport = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel*importShare)
+		s.base = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel) + headKey(w, s.second)
+		s.baseImport = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel*importShare) + headKey(w, s.second)
 	}
 	key := s.base + float64(s.n)*1e-9
 	s.n++
@@ -365,6 +368,50 @@ func (c *Context) stmtAtImport(s int) bool {
 	}
 	return true
 }
+
+// The sweep's head is every edit at the top-ranked statements, those of
+// the largest two weights: it comes before every other edit, whatever its
+// operator's weight and share, and the search takes it before it spends
+// its evaluations elsewhere (Stream.Head). Where the order of score alone
+// put an operator's edits at the top statement behind a hundred other
+// statements' edits when the operator makes many there (a string's
+// characters, a name's alternatives: a share of 1/2,000 weighs as a
+// statement a fifth as suspicious), and the sweep got a quarter of the
+// evaluations (half the immigrants, half the population), a one-edit fix
+// at the first or second line was not tried within a thousand
+// evaluations.
+const headShift = 1e4
+
+// headKey is the shift of the sweep's key of an edit at a statement of
+// weight w: -headShift at the top-ranked statements (weight second or
+// more, second the second largest weight), else 0.
+func headKey(w, second float64) float64 {
+	if w > 0 && w >= second {
+		return -headShift
+	}
+	return 0
+}
+
+// topWeights returns the largest weight and the second largest distinct
+// one (the largest when all are equal).
+func topWeights(weights []float64) (top, second float64) {
+	for _, w := range weights {
+		top = max(top, w)
+	}
+	for _, w := range weights {
+		if w < top {
+			second = max(second, w)
+		}
+	}
+	if second == 0 {
+		second = top
+	}
+	return top, second
+}
+
+// Head is the number of edits of the sweep's head (the top-ranked
+// statements' edits) not taken yet: none for a stream other than a sweep.
+func (st *Stream) Head() int { return max(0, st.head-st.taken) }
 
 // sweepSharpness is the power of a statement's relative suspiciousness in
 // the sweep's order: with 5, an edit of a statement half as suspicious as

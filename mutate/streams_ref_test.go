@@ -22,6 +22,21 @@ func refStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 	for _, w := range c.Weights {
 		top = max(top, w)
 	}
+	second := 0.0
+	for _, w := range c.Weights {
+		if w < top {
+			second = max(second, w)
+		}
+	}
+	if second == 0 {
+		second = top
+	}
+	head := func(w float64) float64 {
+		if w > 0 && w >= second {
+			return -headShift
+		}
+		return 0
+	}
 	var all, best []refKeyed
 	n := 0
 	donorLine := c.Prog.DonorLine()
@@ -88,8 +103,8 @@ func refStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 				}
 				// The logarithm of the score, the order of emission
 				// breaking ties (added below).
-				base = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel)
-				baseImport = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel*importShare)
+				base = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel) + head(w)
+				baseImport = -0.5*math.Log(opW) - math.Log(share) - sweepSharpness*math.Log(rel*importShare) + head(w)
 			}
 			key := base + float64(n)*1e-9
 			n++

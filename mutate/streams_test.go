@@ -339,3 +339,86 @@ func compareKeys(a, b float64) int {
 	}
 	return 0
 }
+
+// TestSweepHeadFirst: the sweep tries every edit of every operator at
+// the top-ranked statements (the largest two weights) before any other,
+// a string's hundreds of one-character edits at the top line included,
+// and Head counts them down.
+func TestSweepHeadFirst(t *testing.T) {
+	src := `import re
+
+
+def parse(line, sep):
+    m = re.match(r"^([a-z]+)=([^;]*);\s*(\w+)$", line)
+    if m is None:
+        return None
+    key = m.group(1).strip()
+    value = m.group(2).split(sep)
+    return key, value
+`
+	p, err := program.Parse("t.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := make([]float64, len(p.Stmts))
+	var top []int
+	for i := range p.Stmts {
+		switch p.Stmts[i].Line {
+		case 5:
+			w[i] = 1
+			top = append(top, i)
+		case 6:
+			w[i] = 0.9
+			top = append(top, i)
+		case 8, 9:
+			w[i] = 0.8
+		case 10:
+			w[i] = 0.5
+		}
+	}
+	c := NewContext(p, w)
+	ops := Default()
+	// Two operators may make the same edit (string-char and regex): each
+	// counts.
+	want := map[string]bool{}
+	n := 0
+	eachEdit(c, ops, func(e program.Edit, _, wt, _, _ float64) {
+		if wt >= 0.9 {
+			want[program.Patch{e}.Key()] = true
+			n++
+		}
+	}, nil)
+	if len(want) < 200 {
+		t.Fatalf("only %d edits at the top statements: the test needs a large head", len(want))
+	}
+	_, sweep := NewStreams(c, ops, rand.New(rand.NewPCG(1, 2)), 100, 5000)
+	if sweep.Head() != n {
+		t.Errorf("the sweep's head is %d edits, want the %d at the top statements", sweep.Head(), n)
+	}
+	got := map[string]bool{}
+	for ; n > 0; n-- {
+		e, ok := sweep.Next()
+		if !ok {
+			t.Fatal("the sweep ended inside its head")
+		}
+		k := program.Patch{e}.Key()
+		if !want[k] {
+			t.Fatalf("edit %d of the sweep is not at a top statement: %s", len(got), p.Describe(e))
+		}
+		got[k] = true
+	}
+	if len(got) != len(want) || sweep.Head() != 0 {
+		t.Errorf("%d distinct edits in the head, want %d; Head() = %d after it", len(got), len(want), sweep.Head())
+	}
+	if e, ok := sweep.Next(); !ok || c.Weights[stmtOfEdit(p, e)] >= 0.9 {
+		t.Errorf("after the head: %v %s", ok, p.Describe(e))
+	}
+}
+
+// stmtOfEdit is the statement an edit changes.
+func stmtOfEdit(p *program.Program, e program.Edit) int {
+	if e.Op == program.ReplaceText || e.Op == program.SwapText {
+		return p.Sites[e.Site].Stmt
+	}
+	return e.Stmt
+}

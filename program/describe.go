@@ -66,7 +66,7 @@ func (p *Program) Describe(e Edit) string {
 	case InsertText:
 		return fmt.Sprintf("%s: inserted %s before %s", line(e.Stmt), q(e.Text), st(e.Stmt))
 	case ReplaceLine:
-		return fmt.Sprintf("%s: replaced %s with %s", line(e.Stmt), st(e.Stmt), q(e.Text))
+		return fmt.Sprintf("%s: replaced %s with %s", line(e.Stmt), st(e.Stmt), q(oneLineOf(e.Text)))
 	case Rename:
 		return fmt.Sprintf("%s: renamed %s to %s in %s", line(e.Stmt), q(p.SiteText(e.Site)), q(e.Text), st(e.Stmt))
 	}
@@ -127,4 +127,14 @@ func lines(ls []string, q func(string) string) string {
 		return "1 line " + q(ls[0])
 	}
 	return fmt.Sprintf("%d lines %s ...", len(ls), q(ls[0]))
+}
+
+// oneLineOf writes the lines of a composed text on one line, their
+// indentation dropped ("try: x = f() except E: raise F").
+func oneLineOf(text string) string {
+	ls := strings.Split(text, "\n")
+	for i := range ls {
+		ls[i] = strings.TrimSpace(ls[i])
+	}
+	return strings.Join(ls, " ")
 }

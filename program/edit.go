@@ -43,8 +43,10 @@ const (
 	// name changed consistently at every use.
 	Rename
 	// ReplaceLine replaces statement Stmt, a simple statement on one
-	// line, by Text, a one-line statement the caller composed
-	// ("xs.append(v)" for "xs[0] = v").
+	// line, by Text, one or more lines the caller composed
+	// ("xs.append(v)" for "xs[0] = v"; "try:\n    x = f()\nexcept
+	// E:\n    raise F"): lines after the first are separated by \n and
+	// get the statement's indentation before their own.
 	ReplaceLine
 )
 
@@ -233,7 +235,9 @@ func (p *Program) render(pt Patch, ok []bool, points []int) ([]byte, []int) {
 			rs = append(rs, repl{start: a, end: a, text: p.Stmts[e.Stmt].Indent + e.Text + p.NL, rank: 1, idx: i})
 		case ReplaceLine:
 			a, b := d.span(p, e.Stmt)
-			rs = append(rs, repl{start: a, end: b, text: fitEnd(p.Stmts[e.Stmt].Indent+e.Text+p.NL, d.b, b), idx: i})
+			ind := p.Stmts[e.Stmt].Indent
+			text := ind + strings.ReplaceAll(e.Text, "\n", p.NL+ind) + p.NL
+			rs = append(rs, repl{start: a, end: b, text: fitEnd(text, d.b, b), idx: i})
 		case Guard:
 			if p.guardsLines(e) {
 				rs = append(rs, p.guardLines(e, d, i)...)

@@ -321,6 +321,12 @@ func TestRender(t *testing.T) {
 			want:  "def f(n):\n    if n:\n        if n.v is None: return 0\n        return n.v\n",
 		},
 		{
+			name:  "replace a line by composed lines, indented as it is, in a one-line block too",
+			src:   "def f(d):\n\tif d: s = d.decode()\n\treturn s\n",
+			edits: []edit{{op: ReplaceLine, stmt: "s = d.decode()", text: "try:\n\ts = d.decode()\nexcept UnicodeError:\n\traise E"}},
+			want:  "def f(d):\n\tif d:\n\t\ttry:\n\t\t\ts = d.decode()\n\t\texcept UnicodeError:\n\t\t\traise E\n\treturn s\n",
+		},
+		{
 			name:  "rename every read in a statement",
 			src:   "def f(a, b):\n    y = g(a, h(a)) + b\n    return a\n",
 			edits: []edit{{op: Rename, stmt: "y = g(a, h(a)) + b", kind: SiteIdent, site: "a", text: "b"}},
@@ -580,6 +586,11 @@ func TestDescribe(t *testing.T) {
 	}
 	e = Edit{Op: ReplaceText, Site: siteAt(t, p, SiteIdent, "y", 0), Text: "x"}
 	want = "line 3: replaced `y` with `x`"
+	if got := p.Describe(e); got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+	e = Edit{Op: ReplaceLine, Stmt: stmtAt(t, p, "return x"), Text: "try:\n    return x\nexcept KeyError:\n    raise E"}
+	want = "line 4: replaced `return x` with `try: return x except KeyError: raise E`"
 	if got := p.Describe(e); got != want {
 		t.Errorf("Describe = %q, want %q", got, want)
 	}

@@ -50,7 +50,7 @@ func (p *Program) valid(e Edit) bool {
 	case InsertText:
 		return okS(e.Stmt) && oneLine(e.Text)
 	case ReplaceLine:
-		if !okS(e.Stmt) || !oneLine(e.Text) {
+		if !okS(e.Stmt) || !someLines(e.Text) {
 			return false
 		}
 		st := &p.Stmts[e.Stmt]
@@ -72,6 +72,17 @@ func (p *Program) valid(e Edit) bool {
 		return p.fits(e.Site, b) && p.fits(e.Site2, a)
 	}
 	return false
+}
+
+// someLines reports whether text is one or more lines, none of them
+// blank, with \n between them.
+func someLines(text string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		if !oneLine(l) {
+			return false
+		}
+	}
+	return true
 }
 
 // oneLine reports whether text is non-empty and on one line.

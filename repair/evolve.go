@@ -640,11 +640,22 @@ func (st *search) children(next []individual, gen, i int, a, b program.Patch, se
 // renders to a program not seen yet, or false when both streams are
 // exhausted. Immigrants take turns: the sweep's next edit (the top
 // statements' edits in a fixed order), then the neighbourhood stream's
-// (every edit, in a weighted random order).
+// (every edit, in a weighted random order). While the sweep's head lasts
+// (every edit at the top-ranked statements, mutate.Stream.Head), two
+// immigrants in three are the sweep's, where taking turns gave it a
+// quarter of the evaluations and a one-edit fix at the first or second
+// line waited for a thousand; the third keeps the stream's cheap edits
+// of the other lines coming (an off-by-one constant at the third line is
+// found within a generation), and half of each generation after the
+// first still recombines, which multi-edit fixes need.
 func (st *search) immigrant() (individual, bool) {
 	st.turn++
 	first, second := st.stream, st.sweep
-	if st.turn%2 == 1 {
+	sweepFirst := st.turn%2 == 1
+	if st.sweep != nil && st.sweep.Head() > 0 {
+		sweepFirst = st.turn%3 != 0
+	}
+	if sweepFirst {
 		first, second = second, first
 	}
 	if ind, ok := st.fresh(first); ok {

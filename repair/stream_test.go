@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"repair/fitness"
 	"repair/mutate"
 	"repair/program"
 )
@@ -77,5 +78,70 @@ func TestStreamRefill(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSweepHeadFirst: until every edit at the top-ranked statements (the
+// sweep's head) has been tried, two immigrants in three are the sweep's,
+// each a single edit at one of those statements, the third the weighted
+// stream's; after it, the two take turns.
+func TestSweepHeadFirst(t *testing.T) {
+	p := parseMiddle(t)
+	weights := make([]float64, len(p.Stmts))
+	for i, s := range p.Stmts {
+		switch s.Line {
+		case 5, 6:
+			weights[i] = 1 // elif x < z: return y (the bug)
+		case 2, 3:
+			weights[i] = 0.7
+		default:
+			weights[i] = 0.3
+		}
+	}
+	mc := mutate.NewContext(p, weights)
+	opts := Defaults()
+	opts.Seed = 1
+	st := &search{opts: opts, prog: p, mctx: mc, streamLimit: firstStreamLimit,
+		seen: map[fitness.Key]bool{}, bred: map[fitness.Key]bool{}, keys: fitness.NewPrefixed(p.Src),
+		mut: mutate.NewMutator(opts.Operators)}
+	st.stream, st.sweep = mutate.NewStreams(mc, opts.Operators, st.rngFor(-1, -1), st.streamLimit, sweepLimit)
+	if head := st.sweep.Head(); head < 2*opts.Population {
+		t.Fatalf("a head of %d edits: the test needs two generations of it", head)
+	}
+	top := func(e program.Edit) bool {
+		s := e.Stmt
+		if e.Op == program.ReplaceText || e.Op == program.SwapText {
+			s = p.Sites[e.Site].Stmt
+		}
+		return weights[s] >= 0.7
+	}
+	// counts takes n immigrants and counts those of the sweep.
+	counts := func(n int, inHead bool) (sweep, stream int) {
+		for i := 0; i < n; i++ {
+			before := st.sweep.Taken()
+			ind, ok := st.immigrant()
+			if !ok {
+				t.Fatal("no immigrant")
+			}
+			st.seen[ind.key] = true
+			if st.sweep.Taken() == before {
+				stream++
+				continue
+			}
+			sweep++
+			if inHead && (len(ind.patch) != 1 || !top(ind.patch[0])) {
+				t.Errorf("immigrant %d of the head: %v, not an edit at a top statement", i, ind.patch)
+			}
+		}
+		return sweep, stream
+	}
+	if sw, str := counts(30, true); sw != 20 || str != 10 {
+		t.Errorf("in the head: %d immigrants of the sweep, %d of the stream; want 20 and 10", sw, str)
+	}
+	for st.sweep.Head() > 0 {
+		st.sweep.Next()
+	}
+	if sw, str := counts(30, false); sw != 15 || str != 15 {
+		t.Errorf("after the head: %d immigrants of the sweep, %d of the stream; want 15 each", sw, str)
 	}
 }

@@ -404,6 +404,219 @@ def ratio(part, whole, default):
     """part / whole, or default when whole is 0."""
     return part / whole if whole else default
 ''', [[R.randint(0, 9), R.choice([0, 0, 1, 2, 4, 5]), R.choice([0, -1, None, 1])] for _ in range(20)]),
+
+    ("host_of", "host_of", "regex: a class gains a character, [^?#]+ into [^/?#]+",
+     """
+import re
+
+
+def host_of(url):
+    \"\"\"The host of an absolute URL (scheme://host/path?query#fragment), or None.\"\"\"
+    m = re.match(r"^[a-z]+://([^?#]+)", url)
+    return m.group(1) if m else None
+""", """
+import re
+
+
+def host_of(url):
+    \"\"\"The host of an absolute URL (scheme://host/path?query#fragment), or None.\"\"\"
+    m = re.match(r"^[a-z]+://([^/?#]+)", url)
+    return m.group(1) if m else None
+""", [[R.choice(["http", "https", "ftp", "", "HTTP"]) + "://" + R.choice(["a.org", "x.y.com", "h:80", "me@h.io", ""])
+       + R.choice(["", "/", "/p", "/a/b", "?q=1", "#f", "/p?q#f"])] for _ in range(24)]),
+
+    ("get_option", "get_option", "raise-guard: if not value: raise ConfigError(...)",
+     """
+class ConfigError(Exception):
+    pass
+
+
+def get_option(options, name):
+    \"\"\"The stripped value of option name; ConfigError when it is missing or empty.\"\"\"
+    if name not in options:
+        raise ConfigError("missing option")
+    value = options[name]
+    return value.strip()
+""", """
+class ConfigError(Exception):
+    pass
+
+
+def get_option(options, name):
+    \"\"\"The stripped value of option name; ConfigError when it is missing or empty.\"\"\"
+    if name not in options:
+        raise ConfigError("missing option")
+    value = options[name]
+    if not value: raise ConfigError("missing option")
+    return value.strip()
+""", [[{"a": ""}, "a"], [{"a": "x", "b": ""}, "b"], [{"c": ""}, "c"]] +
+    [[{k: R.choice(["", " x ", "on", "  ", "a b"]) for k in R.sample("abc", R.randint(0, 3))}, R.choice("abc")]
+     for _ in range(24)]),
+
+    ("decode_name", "decode_name", "try-except: except UnicodeError: raise DecodeError(...)",
+     """
+class DecodeError(Exception):
+    pass
+
+
+def decode_name(data):
+    \"\"\"The ASCII text of a list of byte values, stripped; DecodeError when empty or not ASCII.\"\"\"
+    if not data:
+        raise DecodeError("empty")
+    text = bytes(data).decode("ascii")
+    return text.strip()
+""", """
+class DecodeError(Exception):
+    pass
+
+
+def decode_name(data):
+    \"\"\"The ASCII text of a list of byte values, stripped; DecodeError when empty or not ASCII.\"\"\"
+    if not data:
+        raise DecodeError("empty")
+    try:
+        text = bytes(data).decode("ascii")
+    except UnicodeError as exc:
+        raise DecodeError(str(exc)) from exc
+    return text.strip()
+""", [[[R.choice([32, 65, 97, 122, 48, 200, 255, 128]) for _ in range(R.randint(0, 5))]] for _ in range(24)]),
+
+    ("meter", "meter", "rename-alike: l_bar and r_bar into l_bar_user and r_bar_user",
+     """
+def meter(n, total, l_bar, r_bar, l_bar_user=None, r_bar_user=None):
+    \"\"\"A progress text: the left and right parts (the user's when given) formatted with n and total.\"\"\"
+    if l_bar_user is None:
+        l_bar_user = l_bar
+    if r_bar_user is None:
+        r_bar_user = r_bar
+    l_bar, r_bar = l_bar.format(n=n, total=total), r_bar.format(n=n, total=total)
+    return l_bar + "|" + r_bar
+""", """
+def meter(n, total, l_bar, r_bar, l_bar_user=None, r_bar_user=None):
+    \"\"\"A progress text: the left and right parts (the user's when given) formatted with n and total.\"\"\"
+    if l_bar_user is None:
+        l_bar_user = l_bar
+    if r_bar_user is None:
+        r_bar_user = r_bar
+    l_bar, r_bar = l_bar_user.format(n=n, total=total), r_bar_user.format(n=n, total=total)
+    return l_bar + "|" + r_bar
+""", [[R.randint(0, 9), 9, R.choice(["{n}", "n={n}", "-"]), R.choice(["{total}", "of {total}", "."]),
+       R.choice([None, "<{n}", "L"]), R.choice([None, "{total}>", "R"])] for _ in range(24)]),
+
+    ("pad_all", "pad_all", "add-arg: pad(w, width) into pad(w, width, fill)",
+     """
+def pad(s, width, fill=" "):
+    return s + fill * (width - len(s))
+
+
+def pad_all(words, width, fill):
+    \"\"\"Every word padded on the right with fill up to width.\"\"\"
+    return [pad(w, width) for w in words]
+""", """
+def pad(s, width, fill=" "):
+    return s + fill * (width - len(s))
+
+
+def pad_all(words, width, fill):
+    \"\"\"Every word padded on the right with fill up to width.\"\"\"
+    return [pad(w, width, fill) for w in words]
+""", [[words(R.randint(0, 4)), R.randint(3, 8), R.choice([".", "-", " ", "*"])] for _ in range(20)]),
+
+    ("json_literal", "json_literal", "domain-string: \"None\" into \"null\"",
+     """
+def json_literal(v):
+    \"\"\"The JSON text of a scalar: null, true, false, a number or a quoted string.\"\"\"
+    if v is None:
+        return "None"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, str):
+        return '"' + v + '"'
+    return str(v)
+""", """
+def json_literal(v):
+    \"\"\"The JSON text of a scalar: null, true, false, a number or a quoted string.\"\"\"
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, str):
+        return '"' + v + '"'
+    return str(v)
+""", [[None], [True], [False]] + [[R.choice([None, True, False, 0, 1, 2.5, "a", "", "x y", -3])] for _ in range(20)]),
+
+    ("money", "money", "type-self: Money(...) into type(self)(...)",
+     """
+class Money:
+    def __init__(self, cents):
+        self.cents = cents
+
+    def plus(self, cents):
+        return Money(self.cents + cents)
+
+
+class Euro(Money):
+    pass
+
+
+def money(cents, extra, euro):
+    \"\"\"The kind and cents of Money(cents), or Euro(cents) when euro, plus extra.\"\"\"
+    m = (Euro if euro else Money)(cents).plus(extra)
+    return type(m).__name__ + " " + str(m.cents)
+""", """
+class Money:
+    def __init__(self, cents):
+        self.cents = cents
+
+    def plus(self, cents):
+        return type(self)(self.cents + cents)
+
+
+class Euro(Money):
+    pass
+
+
+def money(cents, extra, euro):
+    \"\"\"The kind and cents of Money(cents), or Euro(cents) when euro, plus extra.\"\"\"
+    m = (Euro if euro else Money)(cents).plus(extra)
+    return type(m).__name__ + " " + str(m.cents)
+""", [[R.randint(0, 500), R.randint(-50, 50), R.choice([True, False])] for _ in range(16)]),
+
+    ("number_sum", "number_sum", "type-tuple: isinstance(v, int) into isinstance(v, (int, float))",
+     """
+def number_sum(values):
+    \"\"\"The sum of the numbers among values: ints and floats, not bools nor strings.\"\"\"
+    s = 0
+    for v in values:
+        if isinstance(v, int) and not isinstance(v, bool):
+            s += v
+    return s
+""", """
+def number_sum(values):
+    \"\"\"The sum of the numbers among values: ints and floats, not bools nor strings.\"\"\"
+    s = 0
+    for v in values:
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            s += v
+    return s
+""", [[[R.choice([1, 2, -3, 0.5, 2.25, True, False, "4", None]) for _ in range(R.randint(0, 5))]] for _ in range(20)]),
+
+    ("charge", "charge", "cond-expr: price - member_price into member_price if member else price (the value's operands)",
+     """
+def charge(price, member_price, member):
+    \"\"\"What a customer pays: the member price for members, else the price.\"\"\"
+    due = price - member_price
+    return round(due, 2)
+""", """
+def charge(price, member_price, member):
+    \"\"\"What a customer pays: the member price for members, else the price.\"\"\"
+    due = member_price if member else price
+    return round(due, 2)
+""", [[R.choice([10, 12.345, 99.999, 0, 3.5]), R.choice([8.125, 9.999, 2.5, 0, 7.777]), R.choice([True, False])] for _ in range(20)]),
 ]
 
 
@@ -424,7 +637,11 @@ def main():
             if key in seen:
                 continue
             seen.add(key)
-            got = ns[func](*copy.deepcopy(args))
+            try:
+                got = ns[func](*copy.deepcopy(args))
+            except Exception as exc:
+                tests.append({"name": "%s %d" % (func, len(tests) + 1), "args": args, "raises": type(exc).__name__})
+                continue
             tests.append({"name": "%s %d" % (func, len(tests) + 1), "args": args, "expected": got})
         suite = {"target": name + ".py", "function": func, "tests": tests}
         with open(os.path.join(d, "tests.json"), "w") as f:

@@ -1,0 +1,56 @@
+import json
+import re
+
+URL = re.compile(r'^(\w+)://([^/?#]+)/([^?#]*)')
+
+
+class VersionError(ValueError):
+    pass
+
+
+class Version:
+    def __init__(self, major, minor=0):
+        self.major = major
+        self.minor = minor
+
+    def bump(self):
+        return Version(self.major + 1)
+
+    def same(self, other):
+        if not isinstance(other, Version):
+            raise VersionError("not a version")
+        return self.major == other.major
+
+
+def parse(text, strict=False):
+    if text.startswith("v"):
+        raise VersionError("no prefix")
+    m = re.match(r'(\d+)\.(\d+)', text)
+    return Version(int(m.group(1)), int(m.group(2)))
+
+
+def decode(data):
+    s = data.decode("utf-8")
+    return json.loads(s)
+
+
+def dump(value):
+    if value is None:
+        return "None"
+    return json.dumps(value, indent=2)
+
+
+def show(value):
+    return json.dumps(value)
+
+
+def meter(d, l_bar, r_bar, l_bar_user, r_bar_user):
+    l_bar, r_bar = l_bar.format(**d), r_bar.format(**d)
+    return l_bar + r_bar
+
+
+def number(x):
+    try:
+        return int(x)
+    except ValueError:
+        return None
