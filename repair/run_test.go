@@ -119,6 +119,9 @@ func TestRunFindsFix(t *testing.T) {
 	if res.StopReason != "found" || res.BestFitness != 1 {
 		t.Errorf("stop %q best %v", res.StopReason, res.BestFitness)
 	}
+	if len(res.Ranking.Entries) == 0 {
+		t.Fatal("no ranking")
+	}
 	if res.Ranking.Entries[0].Line != 6 {
 		t.Errorf("top suspicious line %d, want 6", res.Ranking.Entries[0].Line)
 	}
