@@ -16,7 +16,7 @@ import (
 	"repair/sandbox/gpython"
 )
 
-// Exit codes (DESIGN.md §8).
+// Exit codes (docs/design.md §8).
 const (
 	exitFound    = 0 // a patch was found and printed (or: the command succeeded)
 	exitNotFound = 1 // no patch within the budget (or: some cases fail)
