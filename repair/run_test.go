@@ -294,13 +294,13 @@ func TestBookPreset(t *testing.T) {
 	for _, w := range o.Operators {
 		names = append(names, fmt.Sprintf("%s=%v", w.Op.Name, w.Weight))
 	}
-	if diff := cmp.Diff([]string{"insert=1", "swap=1", "delete=1"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"insert=1", "replace=1", "delete=1"}, names); diff != "" {
 		t.Errorf("book operators (-want +got):\n%s", diff)
 	}
 	if err := o.Validate(); err != nil {
 		t.Error(err)
 	}
-	// The book's search finds the middle fix too (swap/insert/delete can).
+	// The book's search finds the middle fix too (replace/insert/delete can).
 	p := parseMiddle(t)
 	res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), o)
 	if err != nil {
