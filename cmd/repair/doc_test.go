@@ -63,6 +63,7 @@ type helpExample struct {
 	Env    []string
 	Cuts   [][2]string
 	Server bool
+	Exit   int  // the exit status it must end with
 	Late   bool // runs after the others (it reads what they wrote)
 	Fresh  bool // runs in a copy of its own (it changes the examples)
 	Skip   string
@@ -75,8 +76,8 @@ var helpExamples = map[string]helpExample{
 	"repair --target middle.py --tests tests.json --seed 7 --report run.json --write":          {Dir: "examples/middle", Fresh: true},
 	"repair --preset book --target middle.py --tests tests.json":                               {Dir: "examples/middle"},
 
-	"repair run --target examples/middle/middle.py --tests examples/middle/tests.json":                           {},
-	"repair run --lenient --target examples/lenient/grades/grades.py --tests examples/lenient/grades/tests.json": {},
+	"repair run --target examples/middle/middle.py --tests examples/middle/tests.json":                           {Exit: 1},
+	"repair run --lenient --target examples/lenient/grades/grades.py --tests examples/lenient/grades/tests.json": {Exit: 1},
 	"repair localize --target examples/middle/middle.py --tests examples/middle/tests.json --top 5":              {},
 
 	"repair batch --tests tests.json submissions/": {Dir: "examples/class", Cuts: [][2]string{{"batch", "batch --time-budget 5s"}}},
@@ -508,8 +509,15 @@ func TestHelpExamples(t *testing.T) {
 			serveUntilListening(t, wd, env, run)()
 			continue
 		}
-		if out, err := shell(t, wd, env, run); err != nil {
-			t.Errorf("%s --help: %s (in %s): %v\n%s", ex.page, run, filepath.Join(".", ex.spec.Dir), err, out)
+		out, err := shell(t, wd, env, run)
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != ex.spec.Exit {
+			t.Errorf("%s --help: %s (in %s): exit status %d, want %d\n%s", ex.page, run, filepath.Join(".", ex.spec.Dir), code, ex.spec.Exit, out)
 		}
 	}
 }
