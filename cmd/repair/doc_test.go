@@ -387,8 +387,8 @@ func runBlock(t *testing.T, b docBlock, used map[string]int) {
 	}
 }
 
-// shell runs script with bash in dir and returns its combined output.
-// Go commands build with -trimpath: the build cache keys a package built
+// shell runs script with bash in dir, with a temporary directory of its
+// own, and returns its combined output. Go commands build with -trimpath: the build cache keys a package built
 // without it by its directory, so every copy would compile everything
 // (tree-sitter's C included) again; with it, the first copy's build serves
 // the others.
@@ -396,7 +396,9 @@ func shell(t *testing.T, dir string, env []string, script string) ([]byte, error
 	t.Helper()
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-trimpath")
+	// A temporary directory of its own: tests the commands run count what
+	// they leave in it, and other processes' leftovers must not count.
+	cmd.Env = append(os.Environ(), "GOFLAGS=-trimpath", "TMPDIR="+t.TempDir())
 	cmd.Env = append(cmd.Env, env...)
 	return cmd.CombinedOutput()
 }
@@ -527,6 +529,7 @@ func TestHelpExamples(t *testing.T) {
 func startServer(t *testing.T, dir string) string {
 	cmd := exec.Command("repair", "serve", "--addr", "127.0.0.1:0", "--workers", "1")
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 	url, stop := listen(t, cmd)
 	t.Cleanup(stop)
 	return url
@@ -537,7 +540,8 @@ func startServer(t *testing.T, dir string) string {
 func serveUntilListening(t *testing.T, dir string, env []string, line string) func() {
 	cmd := exec.Command("bash", "-c", "exec "+line)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	cmd.Env = append(cmd.Env, env...)
 	_, stop := listen(t, cmd)
 	return stop
 }
