@@ -1,5 +1,5 @@
 // Package crossover combines two candidates' edit lists into children
-// (DESIGN.md §6). A candidate is a program.Patch over the original program,
+// (docs/design.md §6). A candidate is a program.Patch over the original program,
 // so any sublist of any parent's edits is a valid candidate and Render
 // resolves conflicts between edits deterministically.
 //

@@ -13,7 +13,7 @@ import (
 )
 
 // Crossover children of real candidates on random programs from
-// internal/pygen (DESIGN.md §9): parents are patches the Mutator draws, as
+// internal/pygen (docs/design.md §9): parents are patches the Mutator draws, as
 // in the search; every child renders to code that parses again and that
 // CPython compiles.
 

@@ -35,7 +35,7 @@ func TestPick(t *testing.T) {
 		got = append(got, filepath.Base(d.Path))
 	}
 	if strings.Join(got, ",") != "close.py,mid.py" {
-		t.Errorf("picked %v, want close.py,mid.py", got)
+		t.Fatalf("picked %v, want close.py,mid.py", got)
 	}
 	if picked[0].Similarity <= picked[1].Similarity || picked[0].Similarity >= 1 {
 		t.Errorf("similarities %v, %v", picked[0].Similarity, picked[1].Similarity)

@@ -1,5 +1,5 @@
 // Package experiment runs parameter sweeps of the repair search over many
-// bugs and summarizes them (DESIGN.md §10; the user's guide is
+// bugs and summarizes them (docs/design.md §10; the user's guide is
 // docs/experiments.md).
 //
 // # Plans

@@ -160,7 +160,7 @@ parameters:
 			src:     "bugs: [bugs/largest]\nseeds: 1\nparameters: {preset: book, population: [20]}\n",
 			bugs:    []string{"bugs/largest"},
 			seeds:   []uint64{1},
-			configs: []Values{{"preset": "book", "population": "20", "selection": "truncation", "operators": "insert,swap,delete"}},
+			configs: []Values{{"preset": "book", "population": "20", "selection": "truncation", "operators": "insert,replace,delete"}},
 		},
 	}
 	for _, tt := range tests {

@@ -121,7 +121,7 @@ func TestReadResults(t *testing.T) {
 		got = append(got, r.ID+" "+r.Outcome)
 	}
 	if diff := cmp.Diff([]string{"01 plausible", "02 none", "03 none"}, got); diff != "" {
-		t.Errorf("records mismatch (-want +got):\n%s", diff)
+		t.Fatalf("records mismatch (-want +got):\n%s", diff)
 	}
 	if res.Records[0].FirstFixEvaluations != 10 {
 		t.Errorf("duplicate replaced the first line: %+v", res.Records[0])

@@ -1,7 +1,7 @@
 // Package fitness loads test suites, defines the verdicts of a case,
 // compares values and output the way the sandbox harness does, turns a
 // candidate's verdicts into a weighted fitness score, and caches scores by
-// candidate source (DESIGN.md §3).
+// candidate source (docs/design.md §3).
 //
 // A run uses it in this order:
 //

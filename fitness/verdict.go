@@ -3,7 +3,7 @@ package fitness
 import "fmt"
 
 // Verdict is the outcome of one test case on one candidate. The set is
-// ExecEval's (DESIGN.md §3).
+// ExecEval's (docs/design.md §3).
 type Verdict uint8
 
 const (

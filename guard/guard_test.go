@@ -182,6 +182,9 @@ func TestRecheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The original pays the same first import: its input runs again.
+	if len(g.base) == 0 {
+		t.Fatal("the original ran on no input")
+	}
 	if g.base[0].Verdict != fitness.Passed || len(reruns) != 1 {
 		t.Errorf("the original's first input: %+v after %d runs again; want it passed after one", g.base[0], len(reruns))
 	}

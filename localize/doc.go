@@ -1,6 +1,6 @@
 // Package localize ranks the statements of a program by how suspicious
 // they are, from which statements the passing and the failing test cases
-// execute (spectrum-based fault localization, DESIGN.md §5).
+// execute (spectrum-based fault localization, docs/design.md §5).
 //
 // # Spectrum
 //

@@ -91,6 +91,9 @@ func TestRank(t *testing.T) {
 	if rk.Failing != 2 || rk.Passing != 3 || rk.Uniform {
 		t.Fatalf("failing/passing/uniform = %d/%d/%v", rk.Failing, rk.Passing, rk.Uniform)
 	}
+	if len(rk.Entries) == 0 {
+		t.Fatal("Rank ranked no statement")
+	}
 	if rk.Entries[0].Text != "" {
 		t.Errorf("Rank made a text: %q", rk.Entries[0].Text)
 	}

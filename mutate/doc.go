@@ -1,4 +1,4 @@
-// Package mutate holds the mutation operators of the search (DESIGN.md §6):
+// Package mutate holds the mutation operators of the search (docs/design.md §6):
 // values {Name, Doc, Apply} that propose one [program.Edit] of a program.
 //
 // # Operators

@@ -12,7 +12,7 @@ import (
 	"repair/program"
 )
 
-// Every operator on random programs from internal/pygen (DESIGN.md §9):
+// Every operator on random programs from internal/pygen (docs/design.md §9):
 // each edit it proposes is valid, renders to code that parses again and
 // that CPython compiles, and its diff applies back with patch(1).
 

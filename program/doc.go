@@ -1,4 +1,4 @@
-// Package program is the program model of the repair tool (DESIGN.md §2):
+// Package program is the program model of the repair tool (docs/design.md §2):
 // a Python file parsed with tree-sitter, its statements and expression
 // sites, candidate patches over it, their rendering and their diffs. It is
 // the only package that edits what tree-sitter parses (package lenient

@@ -11,7 +11,7 @@ import (
 	"repair/internal/pygen"
 )
 
-// Random programs from internal/pygen (DESIGN.md §9): every one parses,
+// Random programs from internal/pygen (docs/design.md §9): every one parses,
 // and every patch of it renders to text that parses again, that CPython
 // compiles, and whose diff applies back exactly.
 

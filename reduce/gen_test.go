@@ -13,7 +13,7 @@ import (
 	"repair/program"
 )
 
-// checkMinimal runs Minimize on in with test and checks what DESIGN.md §7
+// checkMinimal runs Minimize on in with test and checks what docs/design.md §7
 // promises: the result passes, is a subset of in in its order, and is
 // 1-minimal; no subset is tested twice.
 func checkMinimal(t *testing.T, in program.Patch, test Test) program.Patch {

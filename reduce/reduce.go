@@ -1,4 +1,4 @@
-// Package reduce shrinks a winning patch with delta debugging (DESIGN.md
+// Package reduce shrinks a winning patch with delta debugging (docs/design.md
 // §7): Zeller and Hildebrandt's ddmin, "Simplifying and Isolating
 // Failure-Inducing Input" (IEEE TSE 2002), over the patch's edits. The
 // result is 1-minimal: removing any single edit makes the test fail.

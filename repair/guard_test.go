@@ -134,8 +134,11 @@ func TestGuardOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Fixes) != 1 || res.Fixes[0].Guard != nil {
-		t.Errorf("fixes %d, guard %v", len(res.Fixes), res.Fixes[0].Guard)
+	if len(res.Fixes) != 1 {
+		t.Fatalf("%d fixes, want 1 (stop %s, best %v)", len(res.Fixes), res.StopReason, res.BestFitness)
+	}
+	if g := res.Fixes[0].Guard; g != nil {
+		t.Errorf("the fix carries a guard report without a guard: %+v", g)
 	}
 }
 

@@ -195,6 +195,9 @@ func Defaults() Options {
 // Automatically", Zeller et al., The Debugging Book): population 40, 100
 // iterations, weights 0.99/0.01, one mutation per child, insert, swap and
 // delete with equal probability, crossover always, truncation selection.
+// The book's StatementMutator.swap replaces a statement by another of the
+// program: that is the operator "replace" here ("swap" here exchanges two
+// statements, which cannot repair middle()).
 func Book() Options {
 	o := Defaults()
 	o.Population = 40
@@ -206,7 +209,7 @@ func Book() Options {
 	o.Immigrants = 0
 	o.Weights = fitness.DefaultWeights()
 	o.Operators = nil
-	for _, name := range []string{"insert", "swap", "delete"} {
+	for _, name := range []string{"insert", "replace", "delete"} {
 		op, _ := mutate.ByName(name)
 		o.Operators = append(o.Operators, mutate.Weighted{Op: op, Weight: 1})
 	}

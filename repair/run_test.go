@@ -119,6 +119,9 @@ func TestRunFindsFix(t *testing.T) {
 	if res.StopReason != "found" || res.BestFitness != 1 {
 		t.Errorf("stop %q best %v", res.StopReason, res.BestFitness)
 	}
+	if len(res.Ranking.Entries) == 0 {
+		t.Fatal("no ranking")
+	}
 	if res.Ranking.Entries[0].Line != 6 {
 		t.Errorf("top suspicious line %d, want 6", res.Ranking.Entries[0].Line)
 	}
@@ -298,13 +301,13 @@ func TestBookPreset(t *testing.T) {
 	for _, w := range o.Operators {
 		names = append(names, fmt.Sprintf("%s=%v", w.Op.Name, w.Weight))
 	}
-	if diff := cmp.Diff([]string{"insert=1", "swap=1", "delete=1"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"insert=1", "replace=1", "delete=1"}, names); diff != "" {
 		t.Errorf("book operators (-want +got):\n%s", diff)
 	}
 	if err := o.Validate(); err != nil {
 		t.Error(err)
 	}
-	// The book's search finds the middle fix too (swap/insert/delete can).
+	// The book's search finds the middle fix too (replace/insert/delete can).
 	p := parseMiddle(t)
 	res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), o)
 	if err != nil {

@@ -90,6 +90,9 @@ func TestLeaveOut(t *testing.T) {
 			t.Errorf("case %s not left out", c.Name)
 		}
 	}
+	if len(res.Ranking.Entries) == 0 {
+		t.Fatalf("no ranking (%d failing cases)", res.Ranking.Failing)
+	}
 	if res.Ranking.Failing != 10 || res.Ranking.Entries[0].Line != 6 {
 		t.Errorf("%d failing cases, top line %d; want 10, 6", res.Ranking.Failing, res.Ranking.Entries[0].Line)
 	}

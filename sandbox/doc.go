@@ -1,5 +1,5 @@
 // Package sandbox runs untrusted, machine-mutated candidate programs: it
-// defines the [Engine] contract (DESIGN.md §4) and the isolation shim every
+// defines the [Engine] contract (docs/design.md §4) and the isolation shim every
 // engine starts its worker processes under. Package cpython is the engine
 // for a real CPython interpreter.
 //

@@ -198,7 +198,7 @@ type Options struct {
 	Env Environment
 }
 
-// Environment is what candidates find in os.environ (DESIGN.md §13).
+// Environment is what candidates find in os.environ (docs/design.md §13).
 type Environment struct {
 	// Standard gives them the documented minimal environment: PATH (the
 	// interpreter's directory and the system's bin directories), HOME and

@@ -10,7 +10,7 @@ import (
 )
 
 // Tree is the user's project as candidates of a test-file suite see it
-// (DESIGN.md §13, "What a candidate sees"): the whole directory tree,
+// (docs/design.md §13, "What a candidate sees"): the whole directory tree,
 // read-only, at its own path where the sandbox has a private root (else a
 // copy in the private directory's lib/, see [Config.Project]), with only
 // the targets replaced by the candidate. Tests run from the working

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scaling benchmark: does the cost of a repair follow the change or the project?
 
-Makes the scaling workloads of DESIGN.md §11 in a temporary directory and
+Makes the scaling workloads of docs/design.md §11 in a temporary directory and
 runs one or more repair binaries on each, interleaved (this machine is
 shared and noisy: compare binaries measured in the same run):
 

@@ -2,7 +2,7 @@
 // Python programs in the sandbox engines and answers verdicts, with
 // ExecEval's API for code-generation benchmarks and a native endpoint
 // that the remote engine (package sandbox/remote) uses to spread a
-// repair's fitness evaluations over several machines (DESIGN.md §12).
+// repair's fitness evaluations over several machines (docs/design.md §12).
 //
 // # Endpoints
 //

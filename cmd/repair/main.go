@@ -1,5 +1,5 @@
 // Command repair finds and prints a patch that makes a Python program pass
-// its tests (DESIGN.md).
+// its tests (docs/design.md).
 package main
 
 import "os"

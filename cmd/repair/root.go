@@ -19,7 +19,8 @@ import (
 	"repair/sandbox/gpython"
 )
 
-// Exit codes, listed in every command's help (exitCodesHelp).
+// Exit codes, listed in every command's help (exitCodesHelp) and in
+// docs/design.md §8.
 const (
 	exitFound    = 0 // a patch was found and printed (or: the command succeeded)
 	exitNotFound = 1 // no patch within the budget (or: some cases fail)

@@ -1,7 +1,7 @@
 // Package pygen generates random, syntactically and statically valid
 // Python programs, in the spirit of Hypothesmith (Zac Hatfield-Dodds): a
 // grammar-based generator whose output CPython's compile() accepts, used to
-// fuzz the program model, the operators, crossover and reduce (DESIGN.md
+// fuzz the program model, the operators, crossover and reduce (docs/design.md
 // §9).
 //
 // # What it generates
