@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -27,6 +26,7 @@ import (
 // the first one it does not.
 func (st *search) deliver(c individual) (stop bool, err error) {
 	ctx, log, res := st.outer, st.log, st.result
+	found := time.Now()
 	defer func() {
 		if err != nil && st.pastGrace(ctx) {
 			fmt.Fprintf(log, "repair: the time budget ran out while a plausible candidate was validated: not claimed (a larger --time-budget may deliver it)\n")
@@ -108,24 +108,61 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 		return true, err
 	}
 	res.GuardTime += time.Since(t1)
+	fix.Seconds = found.Sub(st.begun).Seconds()
+	if len(res.Fixes) == 0 {
+		res.FirstFix = found.Sub(st.begun)
+	}
 	res.Fixes = append(res.Fixes, *fix)
-	switch {
-	case st.opts.All:
+	if st.opts.All {
 		return false, nil
-	case !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch):
+	}
+	if len(res.Fixes) == 1 {
+		st.openWindow(c, fix)
+	}
+	switch {
+	case len(res.Fixes) > MaxAlternatives:
 		return true, nil
 	case st.graceEvals == 0:
-		// From the fix's own count: the generation's later candidates
-		// may still be in the making (evaluate).
-		st.graceEvals = 2*c.evals + 10*st.opts.Population
-		st.graceTime = 2*time.Since(st.start) + time.Second
-		if fix.Guard.Suspect() {
-			fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
-		} else {
-			fmt.Fprintf(log, "repair: the fix found first copies code from a donor; searching on for a smaller one\n")
-		}
+		return true, nil
 	}
 	return false, nil
+}
+
+// openWindow sets how long the search goes on after its first plausible
+// fix c (graceEvals, graceTime): for Options.Alternatives of the
+// remaining budget (of time, and of evaluations when bounded), and at
+// most as long again as the first fix took, at least a second and ten
+// generations' worth of evaluations (an easy bug's fix, found at once,
+// leaves a cheap search for its alternatives). When the guard finds the
+// fix suspect, or it replaces a whole function by a donor's, the search
+// goes on for twice as long as the fix took whatever the share.
+func (st *search) openWindow(c individual, fix *Fix) {
+	o, log := &st.opts, st.log
+	took := time.Since(st.start)
+	if share := o.Alternatives; share > 0 {
+		evals := max(c.evals, 10*o.Population)
+		if o.Evaluations > 0 {
+			evals = min(evals, int(share*float64(max(o.Evaluations-st.evals, 0))))
+		}
+		wait := max(took, time.Second)
+		if !st.budgetEnd.IsZero() {
+			wait = min(wait, time.Duration(share*float64(max(time.Until(st.budgetEnd), 0))))
+		}
+		if evals > 0 && wait > 0 {
+			st.graceEvals, st.graceTime = st.evals+evals, took+wait
+		}
+	}
+	suspect, whole := fix.Guard.Suspect(), fromDonor(st.prog, fix.Patch)
+	if !suspect && !whole {
+		return
+	}
+	st.graceEvals = max(st.graceEvals, 2*c.evals+10*o.Population)
+	st.graceTime = max(st.graceTime, 2*took+time.Second)
+	if suspect {
+		fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
+	} else {
+		fmt.Fprintf(log, "repair: the fix found first copies code from a donor; searching on for a smaller one\n")
+	}
 }
 
 // finish reduces a plausible candidate, re-validates it in a fresh run
@@ -198,22 +235,6 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 		fix.Describe = append(fix.Describe, p.Describe(e))
 	}
 	return fix, side, nil
-}
-
-// sortFixes orders fixes the best first: fewest generated inputs broken,
-// then changed, then no transplant, then fewest lines changed.
-func sortFixes(p *program.Program, fixes []Fix) {
-	sort.SliceStable(fixes, func(i, j int) bool {
-		fi, fj := &fixes[i], &fixes[j]
-		a, b := fi.Guard, fj.Guard
-		if guard.Less(a, b) || guard.Less(b, a) {
-			return guard.Less(a, b)
-		}
-		if ti, tj := transplant(p, fi.Patch), transplant(p, fj.Patch); ti != tj {
-			return tj
-		}
-		return changedLines(fi.Diff) < changedLines(fj.Diff)
-	})
 }
 
 // transplant reports whether a patch replaces a whole function by a

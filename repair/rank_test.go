@@ -1,0 +1,141 @@
+package repair
+
+import (
+	"strings"
+	"testing"
+
+	"repair/guard"
+	"repair/program"
+)
+
+// The code of the ranking's cases: a validator in the shape of the real
+// bugs the ranking is for.
+const rankOrig = `class ParseError(Exception):
+    pass
+
+
+def parse(text, strict, lenient):
+    if not text:
+        raise ParseError("empty")
+    if len(text) > 80:
+        raise ParseError("too long")
+    if not strict and not lenient:
+        return text.strip()
+    return text
+
+
+def greet(a, b, a_user, b_user, fmt):
+    a, b = a.format(fmt), b.format(fmt)
+    return a + b
+
+
+def bump(value, limit):
+    if value > limit:
+        return limit
+    return value
+`
+
+func TestRankFix(t *testing.T) {
+	cases := []struct {
+		name, from, to string
+		deletes        bool
+		naming         int // the penalty
+		note           string
+		tokens         int
+	}{
+		{name: "a raise deleted", from: "    if len(text) > 80:\n        raise ParseError(\"too long\")\n", to: "",
+			deletes: true, tokens: 13},
+		{name: "an if and its raise replaced", from: "    if len(text) > 80:\n        raise ParseError(\"too long\")\n", to: "    text = text[:80]\n",
+			deletes: true, naming: 0},
+		{name: "a comparison flipped keeps the check", from: "if len(text) > 80:", to: "if len(text) >= 80:", tokens: 2},
+		{name: "a check added", from: "    if not strict and not lenient:\n", to: "    if text is None:\n        raise ParseError(\"none\")\n    if not strict and not lenient:\n",
+			naming: 1, note: `"none": a value`},
+		{name: "a builtin in a condition", from: "if not strict and not lenient:", to: "if not range and not lenient:",
+			naming: 2, note: "range: a builtin", tokens: 2},
+		{name: "a name of the function in a condition", from: "if not strict and not lenient:", to: "if not text and not lenient:", tokens: 2},
+		{name: "a name from elsewhere in a condition", from: "if not strict and not lenient:", to: "if not value and not lenient:",
+			naming: 2, note: "value: a name the code around does not use", tokens: 2},
+		{name: "half a renaming", from: "a, b = a.format(fmt), b.format(fmt)", to: "a, b = a.format(fmt), b_user.format(fmt)",
+			naming: 1, note: "a left as it is where the same renaming makes it a_user", tokens: 2},
+		{name: "a renaming at every site", from: "a, b = a.format(fmt), b.format(fmt)", to: "a, b = a_user.format(fmt), b_user.format(fmt)",
+			naming: 0, note: "consistently", tokens: 4},
+		{name: "a value nudged", from: "        return limit\n", to: "        return limit + 7\n", naming: 1, note: "7: a value", tokens: 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(rankOrig, c.from) {
+				t.Fatalf("%q is not in the code", c.from)
+			}
+			fixed := strings.Replace(rankOrig, c.from, c.to, 1)
+			r := rankFix([]byte(rankOrig), []byte(fixed))
+			if r.DeletesCheck != c.deletes {
+				t.Errorf("DeletesCheck = %v, want %v", r.DeletesCheck, c.deletes)
+			}
+			if r.Naming != c.naming {
+				t.Errorf("Naming = %d (%v), want %d", r.Naming, r.Notes, c.naming)
+			}
+			if c.note != "" && !strings.Contains(strings.Join(r.Notes, "\n"), c.note) {
+				t.Errorf("notes %q lack %q", r.Notes, c.note)
+			}
+			if c.tokens != 0 && r.Tokens != c.tokens {
+				t.Errorf("Tokens = %d, want %d", r.Tokens, c.tokens)
+			}
+		})
+	}
+}
+
+func TestRankFixes(t *testing.T) {
+	p, err := program.Parse("parse.py", []byte(rankOrig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fix := func(from, to string, g *guard.Report) Fix {
+		if !strings.Contains(rankOrig, from) {
+			t.Fatalf("%q is not in the code", from)
+		}
+		src := strings.Replace(rankOrig, from, to, 1)
+		return Fix{Source: []byte(src), Diff: p.DiffTo([]byte(src)), Guard: g}
+	}
+	deleted := fix("    if len(text) > 80:\n        raise ParseError(\"too long\")\n", "", nil)
+	flipped := fix("if len(text) > 80:", "if len(text) >= 80:", nil)
+	builtin := fix("if not strict and not lenient:", "if not range and not lenient:", nil)
+	local := fix("if not strict and not lenient:", "if not strict and not text:", nil)
+	half := fix("a, b = a.format(fmt), b.format(fmt)", "a, b = a.format(fmt), b_user.format(fmt)", nil)
+	whole := fix("a, b = a.format(fmt), b.format(fmt)", "a, b = a_user.format(fmt), b_user.format(fmt)", nil)
+	calm := fix("if value > limit:", "if value >= limit:", &guard.Report{Inputs: 9, Changed: 1})
+	loud := fix("if value > limit:", "if value > limit + 1:", &guard.Report{Inputs: 9, Changed: 4})
+	broken := fix("if value > limit:", "if value > limit - 1:", &guard.Report{Inputs: 9, Changed: 1, Broken: 1})
+
+	cases := []struct {
+		name  string
+		fixes []Fix // in the order found
+		want  int   // the index, in fixes, of the one delivered
+		why   string
+	}{
+		{"the guard first", []Fix{loud, calm}, 1, "overfitting guard"},
+		{"a broken input loses to changed ones", []Fix{broken, loud}, 1, "overfitting guard"},
+		{"the guard beats size", []Fix{calm, deleted}, 0, "overfitting guard"},
+		{"a deleted check loses", []Fix{deleted, flipped}, 1, "keeping the code's checks"},
+		{"a builtin in a condition loses", []Fix{builtin, local}, 1, "names and values consistent"},
+		{"a renaming at every site beats half of it", []Fix{half, whole}, 1, "names and values consistent"},
+		{"fewer tokens", []Fix{whole, flipped}, 1, "fewer changed tokens"},
+		{"a tie keeps the first found", []Fix{local, local}, 0, "a tie"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fixes := make([]Fix, len(c.fixes))
+			for i, f := range c.fixes {
+				f.Evaluations = i // to tell them apart
+				f.Rank = nil
+				fixes[i] = f
+			}
+			why := rankFixes(p, fixes)
+			if fixes[0].Evaluations != c.want {
+				t.Errorf("delivered fix %d, want %d:\n%s", fixes[0].Evaluations, c.want, fixes[0].Diff)
+			}
+			if !strings.Contains(why, c.why) {
+				t.Errorf("why = %q, want it to say %q", why, c.why)
+			}
+		})
+	}
+}
