@@ -26,7 +26,6 @@ import (
 // the first one it does not.
 func (st *search) deliver(c individual) (stop bool, err error) {
 	ctx, log, res := st.outer, st.log, st.result
-	found := time.Now()
 	defer func() {
 		if err != nil && st.pastGrace(ctx) {
 			fmt.Fprintf(log, "repair: the time budget ran out while a plausible candidate was validated: not claimed (a larger --time-budget may deliver it)\n")
@@ -108,9 +107,9 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 		return true, err
 	}
 	res.GuardTime += time.Since(t1)
-	fix.Seconds = found.Sub(st.begun).Seconds()
+	fix.Seconds = time.Since(st.begun).Seconds()
 	if len(res.Fixes) == 0 {
-		res.FirstFix = found.Sub(st.begun)
+		res.FirstFix = time.Since(st.begun)
 	}
 	res.Fixes = append(res.Fixes, *fix)
 	if st.opts.All {
@@ -225,6 +224,7 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 		return nil, side, &rejection{o: o, src: src, runs: runs}
 	}
 	fix = &Fix{Patch: patch, Unreduced: c.patch, Source: stripped, Diff: p.DiffTo(src), Generation: c.gen, Evaluations: c.evals}
+	fix.SuitePassed, _ = o.Counts()
 	if st.opts.Lenient != nil {
 		fix.Injections = make([][]fitness.Injection, len(o.Results))
 		for i, r := range o.Results {

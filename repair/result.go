@@ -32,9 +32,14 @@ type Fix struct {
 	// behaves differently from the original on generated inputs (nil
 	// without Options.Guard).
 	Guard *guard.Report `json:"guard,omitempty"`
+	// SuitePassed counts the cases the fix passed in its validation, a
+	// run of the whole suite (the search ran only the cases that reach
+	// what a candidate changes): all but the original's flaky ones.
+	SuitePassed int `json:"suite_passed"`
 	// Rank is what the ranking of the run's fixes saw of it (rankFixes).
 	Rank *Rank `json:"rank,omitempty"`
-	// Seconds is when the search found it, from the run's start.
+	// Seconds is when it was delivered (found, reduced, validated and
+	// checked), from the start of Run.
 	Seconds float64 `json:"seconds"`
 }
 
@@ -58,8 +63,9 @@ type Result struct {
 	Fixes []Fix
 	// Why says why Fixes[0] beats each of the others ("" with one fix).
 	Why string
-	// FirstFix is when the search found its first plausible fix, from the
-	// run's start (0: none).
+	// FirstFix is when the first fix was delivered, from the start of Run
+	// (0: none): what the run took before the search went on for
+	// alternatives.
 	FirstFix time.Duration
 	// Best is the fittest candidate when no fix was found.
 	Best     program.Patch

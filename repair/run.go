@@ -73,7 +73,7 @@ type search struct {
 	// graceEvals evaluations or graceTime from start.
 	graceEvals int
 	graceTime  time.Duration
-	// begun is when the run started (Options.Start, else Run's start).
+	// begun is when Run started.
 	begun       time.Time
 	guardEarly  *guardOpen      // the guard's engine, opened with the run (or nil)
 	guardReady  chan guardSetup // the guard's setup, started with the search
@@ -215,10 +215,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		return nil, err
 	}
 	st.guardEarly = early
-	st.begun = opts.Start
-	if st.begun.IsZero() {
-		st.begun = t0
-	}
+	st.begun = t0
 	if !budgetEnd.IsZero() {
 		var cancel context.CancelFunc
 		st.outer, cancel = context.WithDeadline(ctx, budgetEnd.Add(deliveryGrace))

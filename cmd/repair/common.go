@@ -111,8 +111,14 @@ func (f *inputFlags) startLoad() (l *loaded, parse func() error, err error) {
 	if f.caseTimeout < 0 || f.caseTimeout.Seconds() > fitness.MaxTimeout || (f.caseTimeout > 0 && f.caseTimeout < time.Millisecond) {
 		return nil, nil, &flagError{fmt.Errorf("--case-timeout must be between 1ms and %v, got %v", time.Duration(fitness.MaxTimeout)*time.Second, f.caseTimeout)}
 	}
-	suite, err := fitness.Load(f.tests)
-	if err != nil {
+	var suite *fitness.Suite
+	if files, several, err := fitness.TestFiles(f.tests); err != nil {
+		return nil, nil, err
+	} else if several {
+		if suite, err = fitness.LoadFiles(f.tests, files); err != nil {
+			return nil, nil, err
+		}
+	} else if suite, err = fitness.Load(f.tests); err != nil {
 		return nil, nil, err
 	}
 	if f.caseTimeout > 0 {
@@ -399,14 +405,27 @@ func (f *inputFlags) verifyOpener(l *loaded, collected bool) func(context.Contex
 	return func(ctx context.Context) (repair.Runner, func(), error) {
 		// A copy: the engine replaces a pytest file's cases by those it
 		// collects, while the search reads them.
-		s := *l.suite
-		s.Cases = append([]fitness.Case(nil), l.suite.Cases...)
-		eng, err := f.openEngine(ctx, l, &s, 1, streams{Out: discard{}, Err: discard{}}, true, false, collected)
+		s := copySuite(l.suite)
+		eng, err := f.openEngine(ctx, l, s, 1, streams{Out: discard{}, Err: discard{}}, true, false, collected)
 		if err != nil {
 			return nil, nil, err
 		}
-		return repair.SameCases(l.suite, &s, eng.Run), func() { eng.Close() }, nil
+		return repair.SameCases(l.suite, s, eng.Run), func() { eng.Close() }, nil
 	}
+}
+
+// copySuite is a copy of s whose cases (its parts' too) an engine may
+// replace.
+func copySuite(s *fitness.Suite) *fitness.Suite {
+	c := *s
+	c.Cases = append([]fitness.Case(nil), s.Cases...)
+	if s.Parts != nil {
+		c.Parts = make([]*fitness.Suite, len(s.Parts))
+		for i, p := range s.Parts {
+			c.Parts[i] = copySuite(p)
+		}
+	}
+	return &c
 }
 
 // openSuite starts an engine for a loaded target and the given suite,
@@ -440,6 +459,9 @@ func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.S
 		Suite: suite, Target: l.path, Targets: l.paths, Workers: workers, Isolation: iso,
 		Python: f.python, Stderr: io.Err, Env: env, Verify: verify, Parity: parity, Collected: collected,
 	}
+	if suite.Parts != nil {
+		return f.openParts(ctx, opts)
+	}
 	if len(f.executors) > 0 {
 		open, err := remoteOpener(f.executors, f.executorToken)
 		if err != nil {
@@ -458,6 +480,47 @@ func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.S
 		fmt.Fprintln(io.Err, "repair: --env, --pass-env: the gpython engine's os.environ stays empty; use --engine cpython")
 	}
 	return eng, nil
+}
+
+// openParts opens a suite of several test files (fitness.Suite.Parts):
+// a cpython engine per file, joined (sandbox.Multi), their collected
+// cases the suite's (fitness.Suite.JoinParts). Plain pytest's parity
+// check runs on one file at a time only: not here.
+func (f *inputFlags) openParts(ctx context.Context, opts sandbox.Options) (sandbox.Engine, error) {
+	suite := opts.Suite
+	switch {
+	case len(f.executors) > 0:
+		return nil, &flagError{fmt.Errorf("--executor: not with several test files (--tests %s)", suite.Path)}
+	case f.engine != "auto" && f.engine != "cpython":
+		return nil, &flagError{fmt.Errorf("--engine %s: several test files (--tests %s) need --engine cpython", f.engine, suite.Path)}
+	}
+	var parts []sandbox.Engine
+	var sizes []int
+	fail := func(err error) (sandbox.Engine, error) {
+		for _, e := range parts {
+			e.Close()
+		}
+		if inputerr.Is(err) || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("start the cpython engine: %w", err)
+	}
+	for i, p := range suite.Parts {
+		o := opts
+		o.Suite, o.Parity = p, false
+		if i > 0 {
+			o.Stderr = discard{} // the notices of the first say it all
+		}
+		eng, err := repair.OpenEngine(ctx, "cpython", o)
+		if err != nil {
+			return fail(err)
+		}
+		parts = append(parts, eng)
+		sizes = append(sizes, len(p.Cases))
+	}
+	suite.JoinParts()
+	fmt.Fprintf(opts.Stderr, "repair: %d test files, %d tests\n", len(parts), len(suite.Cases))
+	return sandbox.NewMulti(parts, sizes), nil
 }
 
 // environment is the candidates' environment: the standard one, then

@@ -298,7 +298,7 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) (err error) {
 		opts.Guard, opts.GuardInputs = openGuard, f.guardInputs
 	}
 	if len(l.suite.TestSource) > 0 && eng.Name() == "cpython" {
-		ce, ok := eng.(*cpython.Engine)
+		ce, ok := eng.(interface{ RealPytest() bool })
 		opts.Verify = f.in.verifyOpener(l, ok && ce.RealPytest())
 	}
 	if c, ok := eng.(interface{ Capacity() int }); ok && opts.Workers == 0 {

@@ -1,0 +1,150 @@
+package fitness
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"repair/internal/inputerr"
+)
+
+// MaxTestFiles bounds the test files of a suite of several.
+const MaxTestFiles = 500
+
+// TestFiles resolves what --tests names when it is a directory or a
+// comma-separated list: the Python test files pytest collects under a
+// directory (test_*.py and *_test.py, hidden directories and virtual
+// environments left out), or the files listed; nil, false for a single
+// file. Every error is an [inputerr.Error].
+func TestFiles(arg string) ([]string, bool, error) {
+	var out []string
+	items := strings.Split(arg, ",")
+	if len(items) == 1 {
+		fi, err := os.Stat(arg)
+		if err != nil || !fi.IsDir() {
+			return nil, false, nil
+		}
+	}
+	seen := map[string]bool{}
+	add := func(p string) {
+		abs, err := filepath.Abs(p)
+		if err == nil && !seen[abs] {
+			seen[abs] = true
+			out = append(out, p)
+		}
+	}
+	for _, it := range items {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			continue
+		}
+		fi, err := os.Stat(it)
+		if err != nil {
+			return nil, true, readError(it, err)
+		}
+		if !fi.IsDir() {
+			if !strings.EqualFold(filepath.Ext(it), ".py") {
+				return nil, true, inputerr.New("%s: several test suites must be Python test files (test_*.py)", it)
+			}
+			add(it)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(it, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if p != it && (strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules" || name == "venv" || name == "site-packages") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() && strings.HasSuffix(name, ".py") && (strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test.py")) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, true, inputerr.New("%s: %v", it, err)
+		}
+		if len(found) == 0 {
+			return nil, true, inputerr.New("%s: no test files (test_*.py, *_test.py) under it", it)
+		}
+		slices.Sort(found)
+		for _, p := range found {
+			add(p)
+		}
+	}
+	if len(out) == 0 {
+		return nil, true, inputerr.New("--tests %q: no test files", arg)
+	}
+	if len(out) > MaxTestFiles {
+		return nil, true, inputerr.New("%s: more than %d test files", arg, MaxTestFiles)
+	}
+	return out, true, nil
+}
+
+// LoadFiles loads several Python test files as one suite (Suite.Parts),
+// named path in messages.
+func LoadFiles(path string, files []string) (*Suite, error) {
+	s := &Suite{Path: path, MemoryMB: DefaultMemoryMB}
+	modules := map[string]string{}
+	var src bytes.Buffer
+	for _, f := range files {
+		p, err := Load(f)
+		if err != nil {
+			return nil, err
+		}
+		if len(p.TestSource) == 0 || p.Doctest {
+			return nil, inputerr.New("%s: several test suites must be Python test files (test_*.py)", f)
+		}
+		if prev, dup := modules[p.TestModule]; dup && len(files) > 1 {
+			// The sandbox imports each file as its module name.
+			return nil, inputerr.New("%s: a test file of the same module name as %s (rename one)", f, prev)
+		}
+		modules[p.TestModule] = f
+		s.Parts = append(s.Parts, p)
+		src.Write(p.TestSource)
+		src.WriteByte('\n')
+	}
+	s.TestSource = src.Bytes()
+	s.TestModule = s.Parts[0].TestModule
+	s.JoinParts()
+	return s, nil
+}
+
+// JoinParts makes the suite's cases those of its parts, in order, each
+// named by its file when the part's engine did not (a node id names it
+// already: "test_a.py::test_x").
+func (s *Suite) JoinParts() {
+	if s.Parts == nil {
+		return
+	}
+	s.Cases = nil
+	for _, p := range s.Parts {
+		base := filepath.Base(p.Path)
+		for _, c := range p.Cases {
+			if !strings.Contains(c.Name, "::") {
+				c.Name = base + "::" + c.Name
+			}
+			s.Cases = append(s.Cases, c)
+		}
+	}
+}
+
+// partOf is the part of a suite of several files that holds case i, and
+// the case's index there; nil for a suite of one file.
+func (s *Suite) partOf(i int) (*Suite, int) {
+	for _, p := range s.Parts {
+		if i < len(p.Cases) {
+			return p, i
+		}
+		i -= len(p.Cases)
+	}
+	return nil, 0
+}
