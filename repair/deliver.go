@@ -129,26 +129,33 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 
 // openWindow sets how long the search goes on after its first plausible
 // fix c (graceEvals, graceTime): for Options.Alternatives of the
-// remaining budget (of time, and of evaluations when bounded), and at
-// most as long again as the first fix took, at least a second and ten
-// generations' worth of evaluations (an easy bug's fix, found at once,
-// leaves a cheap search for its alternatives). When the guard finds the
-// fix suspect, or it replaces a whole function by a donor's, the search
-// goes on for twice as long as the fix took whatever the share.
+// remaining budget of evaluations (when Evaluations bounds them) and of
+// time (with a TimeBudget), and for at most as many evaluations again
+// as the first fix took, at least ten generations' worth (an easy bug's
+// fix, found at once, leaves a short search for its alternatives).
+// Without a time budget the window is evaluations alone, so that a seed
+// gives the same fixes at any speed. When the guard finds the fix
+// suspect, or it replaces a whole function by a donor's, the search goes
+// on for twice as long as the fix took whatever the share.
 func (st *search) openWindow(c individual, fix *Fix) {
 	o, log := &st.opts, st.log
 	took := time.Since(st.start)
 	if share := o.Alternatives; share > 0 {
 		evals := max(c.evals, 10*o.Population)
 		if o.Evaluations > 0 {
-			evals = min(evals, int(share*float64(max(o.Evaluations-st.evals, 0))))
+			evals = min(evals, int(share*float64(max(o.Evaluations-c.evals, 0))))
 		}
-		wait := max(took, time.Second)
+		wait := time.Duration(0)
 		if !st.budgetEnd.IsZero() {
-			wait = min(wait, time.Duration(share*float64(max(time.Until(st.budgetEnd), 0))))
+			wait = time.Duration(share * float64(max(time.Until(st.budgetEnd), 0)))
 		}
-		if evals > 0 && wait > 0 {
-			st.graceEvals, st.graceTime = st.evals+evals, took+wait
+		if evals > 0 && (wait > 0 || st.budgetEnd.IsZero()) {
+			// From the fix's own count: the generation's later candidates
+			// may still be in the making (evaluate).
+			st.graceEvals = c.evals + evals
+			if wait > 0 {
+				st.graceTime = took + wait
+			}
 		}
 	}
 	suspect, whole := fix.Guard.Suspect(), fromDonor(st.prog, fix.Patch)

@@ -89,9 +89,9 @@ type Options struct {
 	// Alternatives is the share of the remaining budget (time, and
 	// evaluations when Evaluations bounds them) the search goes on for
 	// after its first plausible fix, collecting others to rank against it
-	// (rankFixes): at most as long again as the first fix took, at least
-	// a second. 0 stops at the first fix (unless the guard finds it
-	// suspect).
+	// (rankFixes): at most as many evaluations again as the first fix
+	// took, at least ten generations' worth. 0 stops at the first fix
+	// (unless the guard finds it suspect).
 	Alternatives float64
 	// Operators are the mutation operators with their weights.
 	Operators []mutate.Weighted

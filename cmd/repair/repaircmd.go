@@ -74,7 +74,7 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.searchTimeout, "search-timeout", 0, "per-case time limit while searching (0: ten times the slowest case of the original, at least 5ms, counted in CPU time; fixes are checked with the suite's timeouts)")
 	addSeed(fl, &f.seed, d.Seed)
 	fl.BoolVar(&f.all, "all", false, "keep searching after the first fix and collect every distinct one (stdout gets the first; --report lists all)")
-	fl.Float64Var(&f.alternatives, "alternatives", d.Alternatives, "after the first fix, search on for this share of the remaining budget (at most as long again as the first fix took) and deliver the best fix found: guard, no check deleted, consistent names, fewest tokens (0: the first fix)")
+	fl.Float64Var(&f.alternatives, "alternatives", d.Alternatives, "after the first fix, search on for this share of the remaining budget (at most as many evaluations again as the first fix took, at least ten generations) and deliver the best fix found: guard, no check deleted, consistent names, fewest tokens (0: the first fix)")
 	fl.StringVar(&f.operators, "operators", "default", "mutation operators and weights: default, all, or e.g. delete,insert=2,cmp-op=3 (see 'repair operators')")
 	fl.Float64Var(&f.weightPass, "weight-passing", d.Weights.Passing, "fitness weight of the cases the original passes")
 	fl.Float64Var(&f.weightFail, "weight-failing", d.Weights.Failing, "fitness weight of the cases the original fails")
