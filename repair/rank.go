@@ -505,6 +505,20 @@ func notes(r *Rank) string {
 	return strings.Join(r.Notes, "; ")
 }
 
+// decideFixes is the first criterion that tells a and b apart (-1:
+// none) and whether a wins by it.
+func decideFixes(p *program.Program, a, b *Fix) (int, bool) {
+	for k, c := range criteria {
+		if c.less(p, a, b) {
+			return k, true
+		}
+		if c.less(p, b, a) {
+			return k, false
+		}
+	}
+	return -1, false
+}
+
 // rankFixes orders fixes the best first by the criteria (stable: a tie
 // keeps the order they were found in) and says why the first beats each
 // of the others, or "" with fewer than two.
@@ -515,17 +529,7 @@ func rankFixes(p *program.Program, fixes []Fix) string {
 			fixes[i].Rank = rankFix(orig, fixes[i].Source)
 		}
 	}
-	decide := func(a, b *Fix) (int, bool) {
-		for k, c := range criteria {
-			if c.less(p, a, b) {
-				return k, true
-			}
-			if c.less(p, b, a) {
-				return k, false
-			}
-		}
-		return -1, false
-	}
+	decide := func(a, b *Fix) (int, bool) { return decideFixes(p, a, b) }
 	sort.SliceStable(fixes, func(i, j int) bool {
 		_, less := decide(&fixes[i], &fixes[j])
 		return less

@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -137,5 +138,49 @@ func TestRankFixes(t *testing.T) {
 				t.Errorf("why = %q, want it to say %q", why, c.why)
 			}
 		})
+	}
+}
+
+// TestAlternatives: after its first fix the search goes on and delivers
+// the best of the fixes it found; a seed gives the same fixes at any
+// number of workers (without a time budget the window is evaluations).
+func TestAlternatives(t *testing.T) {
+	p := parseMiddle(t)
+	run := func(workers int) *Result {
+		opts := Defaults()
+		opts.Workers = workers
+		res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := run(2)
+	if len(res.Fixes) < 2 {
+		t.Fatalf("%d fixes (stop %s), want alternatives", len(res.Fixes), res.StopReason)
+	}
+	if len(res.Fixes) > MaxAlternatives+1 {
+		t.Errorf("%d fixes, want at most %d", len(res.Fixes), MaxAlternatives+1)
+	}
+	if !strings.HasPrefix(res.Why, "the delivered fix beats alternative 2: ") {
+		t.Errorf("Why = %q", res.Why)
+	}
+	first := res.Fixes[0]
+	for _, f := range res.Fixes {
+		if f.Rank == nil {
+			t.Fatalf("a fix without its rank: %v", f.Describe)
+		}
+		if f.Evaluations < first.Evaluations && res.FirstFix == 0 {
+			t.Errorf("FirstFix not set")
+		}
+	}
+	for j := 1; j < len(res.Fixes); j++ {
+		if k, less := decideFixes(p, &res.Fixes[j], &first); less {
+			t.Errorf("fix %d beats the delivered one on %s", j+1, criteria[k].name)
+		}
+	}
+	one := run(1)
+	if len(one.Fixes) != len(res.Fixes) || one.Fixes[0].Diff != first.Diff || one.Evaluations != res.Evaluations {
+		t.Errorf("one worker: %d fixes, %d evaluations; two: %d, %d", len(one.Fixes), one.Evaluations, len(res.Fixes), res.Evaluations)
 	}
 }
