@@ -26,15 +26,19 @@ type Rank struct {
 	// Naming is the fix's naming penalty: a point for each name or value
 	// it brings in that the code around does not use (two in a
 	// condition: a builtin such as range, always truthy, or a name from
-	// elsewhere), for a name renamed at some sites of a statement only,
+	// elsewhere; 0, 1, -1 and "" are anyone's), for an operation that
+	// changes nothing (x // 1), for a name renamed at some sites only,
 	// or for one of the statement's names left out of a renaming the fix
 	// applies to another; a point off for one renaming made at every
 	// site of a statement (never below 0). Lower is better.
 	Naming int `json:"naming"`
 	// Notes say what made up Naming, in words.
 	Notes []string `json:"naming_notes,omitempty"`
-	// Tokens counts the Python tokens the fix removes and adds.
+	// Tokens counts the Python tokens the fix removes and adds; Added
+	// those it adds (of two fixes that change as many, the one that adds
+	// fewer reads simpler: len(xs) for (len(xs) + 1), not len(xs[1:]) + 1).
 	Tokens int `json:"changed_tokens"`
+	Added  int `json:"added_tokens"`
 }
 
 // DefaultAlternatives is the default of Options.Alternatives.
@@ -51,7 +55,9 @@ func rankFix(orig, fixed []byte) *Rank {
 	origLines := splitLines(string(orig))
 	for _, h := range hunks(string(orig), string(fixed)) {
 		rem, add := tokensOf(h.removed), tokensOf(h.added)
-		r.Tokens += len(rem) + len(add) - 2*lcs(texts(rem), texts(add))
+		common := lcs(texts(rem), texts(add))
+		r.Tokens += len(rem) + len(add) - 2*common
+		r.Added += len(add) - common
 		if checks(rem) > checks(add) {
 			r.DeletesCheck = true
 		}
@@ -353,12 +359,25 @@ func (r *Rank) naming(h hunk, rem, add []token, sc scope) {
 			w = 1
 		}
 		switch {
-		case t.kind == 'v' && !sc.values[t.text]:
+		case t.kind == 'v' && !sc.values[t.text] && !neutral[t.text]:
 			r.note(1+w, "%s: a value the code around does not use", t.text)
 		case t.kind == 'n' && builtins[t.text] && !sc.names[t.text]:
 			r.note(1+w, "%s: a builtin the code around does not use", t.text)
 		case t.kind == 'n' && !sc.names[t.text] && w > 0:
 			r.note(2, "%s: a name the code around does not use, in a condition", t.text)
+		}
+	}
+	// An operation that changes nothing (x // 1, n + 0): the fix meant
+	// to drop the term, and says so in a roundabout way.
+	for i := 0; i+1 < len(add); i++ {
+		op, v := add[i].text, add[i+1].text
+		if add[i].kind != 'o' || add[i+1].kind != 'v' || (i+2 < len(add) && add[i+2].kind == 'o' && add[i+2].text != ")" && add[i+2].text != "]" && add[i+2].text != ",") {
+			continue
+		}
+		if (v == "1" && (op == "*" || op == "/" || op == "//" || op == "**")) || (v == "0" && (op == "+" || op == "-" || op == "|" || op == "^")) {
+			if !hasPair(rem, op, v) {
+				r.note(1, "%s %s: an operation that changes nothing", op, v)
+			}
 		}
 	}
 	// Renamings: a name the hunk drops reads (some or all of them) in
@@ -420,6 +439,19 @@ func (r *Rank) naming(h hunk, rem, add []token, sc scope) {
 	}
 }
 
+// hasPair reports whether tokens a, b follow each other in ts.
+func hasPair(ts []token, a, b string) bool {
+	for i := 0; i+1 < len(ts); i++ {
+		if ts[i].text == a && ts[i+1].text == b {
+			return true
+		}
+	}
+	return false
+}
+
+// neutral are the values any code may use without standing out.
+var neutral = setOf("0", "1", "-1", `""`, "''")
+
 func (r *Rank) note(points int, format string, args ...any) {
 	r.Naming += points
 	r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
@@ -471,8 +503,8 @@ type criterion struct {
 // apart decides: (a) the overfitting guard (fewer generated inputs
 // broken, then changed: no behaviour change outside the tests); (b) no
 // check deleted; no function replaced whole by a donor's; (d) names and
-// values consistent with the code around; (c) fewest changed tokens;
-// then fewest changed lines. Consistency goes before size: renaming a
+// values consistent with the code around; (c) fewest changed tokens,
+// then fewest added; then fewest changed lines. Consistency goes before size: renaming a
 // name at every site of a statement changes more tokens than renaming it
 // at one.
 var criteria = []criterion{
@@ -491,6 +523,10 @@ var criteria = []criterion{
 	{"tokens", func(_ *program.Program, a, b *Fix) bool { return a.Rank.Tokens < b.Rank.Tokens },
 		func(a, b *Fix) string {
 			return fmt.Sprintf("fewer changed tokens (%d, against %d)", a.Rank.Tokens, b.Rank.Tokens)
+		}},
+	{"added", func(_ *program.Program, a, b *Fix) bool { return a.Rank.Added < b.Rank.Added },
+		func(a, b *Fix) string {
+			return fmt.Sprintf("as many changed tokens, fewer of them added (%d, against %d)", a.Rank.Added, b.Rank.Added)
 		}},
 	{"lines", func(_ *program.Program, a, b *Fix) bool { return changedLines(a.Diff) < changedLines(b.Diff) },
 		func(a, b *Fix) string {

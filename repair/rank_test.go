@@ -61,6 +61,9 @@ func TestRankFix(t *testing.T) {
 		{name: "a renaming at every site", from: "a, b = a.format(fmt), b.format(fmt)", to: "a, b = a_user.format(fmt), b_user.format(fmt)",
 			naming: 0, note: "consistently", tokens: 4},
 		{name: "a value nudged", from: "        return limit\n", to: "        return limit + 7\n", naming: 1, note: "7: a value", tokens: 2},
+		{name: "a neutral value", from: "        return limit\n", to: "        return limit - 1\n", tokens: 2},
+		{name: "an operation that changes nothing", from: "        return limit\n", to: "        return limit // 1\n", naming: 1, note: "// 1: an operation that changes nothing", tokens: 2},
+		{name: "a term kept", from: "        return limit\n", to: "        return limit * 1.5\n", naming: 1, note: "1.5: a value", tokens: 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -103,6 +106,8 @@ func TestRankFixes(t *testing.T) {
 	local := fix("if not strict and not lenient:", "if not strict and not text:", nil)
 	half := fix("a, b = a.format(fmt), b.format(fmt)", "a, b = a.format(fmt), b_user.format(fmt)", nil)
 	whole := fix("a, b = a.format(fmt), b.format(fmt)", "a, b = a_user.format(fmt), b_user.format(fmt)", nil)
+	sliced := fix("    return value\n", "    return value.real\n", nil)
+	dropped := fix("if value > limit:", "if value:", nil)
 	calm := fix("if value > limit:", "if value >= limit:", &guard.Report{Inputs: 9, Changed: 1})
 	loud := fix("if value > limit:", "if value > limit + 1:", &guard.Report{Inputs: 9, Changed: 4})
 	broken := fix("if value > limit:", "if value > limit - 1:", &guard.Report{Inputs: 9, Changed: 1, Broken: 1})
@@ -120,6 +125,7 @@ func TestRankFixes(t *testing.T) {
 		{"a builtin in a condition loses", []Fix{builtin, local}, 1, "names and values consistent"},
 		{"a renaming at every site beats half of it", []Fix{half, whole}, 1, "names and values consistent"},
 		{"fewer tokens", []Fix{whole, flipped}, 1, "fewer changed tokens"},
+		{"as many tokens, fewer added", []Fix{sliced, dropped}, 1, "fewer of them added"},
 		{"a tie keeps the first found", []Fix{local, local}, 0, "a tie"},
 	}
 	for _, c := range cases {
