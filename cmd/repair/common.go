@@ -494,29 +494,47 @@ func (f *inputFlags) openParts(ctx context.Context, opts sandbox.Options) (sandb
 	case f.engine != "auto" && f.engine != "cpython":
 		return nil, &flagError{fmt.Errorf("--engine %s: several test files (--tests %s) need --engine cpython", f.engine, suite.Path)}
 	}
-	var parts []sandbox.Engine
-	var sizes []int
-	fail := func(err error) (sandbox.Engine, error) {
+	// The first file's engine opens alone (its notices are said once,
+	// and what it finds of the interpreter and pytest is kept for the
+	// others), then the others a few at a time.
+	parts := make([]sandbox.Engine, len(suite.Parts))
+	errs := make([]error, len(suite.Parts))
+	open := func(i int) {
+		o := opts
+		o.Suite, o.Parity = suite.Parts[i], false
+		if i > 0 {
+			o.Stderr = discard{}
+		}
+		parts[i], errs[i] = repair.OpenEngine(ctx, "cpython", o)
+	}
+	open(0)
+	if errs[0] == nil {
+		var wg sync.WaitGroup
+		slots := make(chan struct{}, runtime.NumCPU())
+		for i := 1; i < len(parts); i++ {
+			slots <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				open(i)
+			})
+		}
+		wg.Wait()
+	}
+	sizes := make([]int, len(parts))
+	for i, err := range errs {
+		if err == nil {
+			sizes[i] = len(suite.Parts[i].Cases)
+			continue
+		}
 		for _, e := range parts {
-			e.Close()
+			if e != nil {
+				e.Close()
+			}
 		}
 		if inputerr.Is(err) || ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("start the cpython engine: %w", err)
-	}
-	for i, p := range suite.Parts {
-		o := opts
-		o.Suite, o.Parity = p, false
-		if i > 0 {
-			o.Stderr = discard{} // the notices of the first say it all
-		}
-		eng, err := repair.OpenEngine(ctx, "cpython", o)
-		if err != nil {
-			return fail(err)
-		}
-		parts = append(parts, eng)
-		sizes = append(sizes, len(p.Cases))
+		return nil, fmt.Errorf("start the cpython engine for %s: %w", suite.Parts[i].Path, err)
 	}
 	suite.JoinParts()
 	fmt.Fprintf(opts.Stderr, "repair: %d test files, %d tests\n", len(parts), len(suite.Cases))
