@@ -8,7 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"unicode/utf8"
+
 	"repair/internal/inputerr"
+	"repair/internal/userfile"
 )
 
 // MaxTestFiles bounds the test files of a suite of several.
@@ -96,7 +99,7 @@ func LoadFiles(path string, files []string) (*Suite, error) {
 	modules := map[string]string{}
 	var src bytes.Buffer
 	for _, f := range files {
-		p, err := Load(f)
+		p, err := loadPart(f)
 		if err != nil {
 			return nil, err
 		}
@@ -116,6 +119,37 @@ func LoadFiles(path string, files []string) (*Suite, error) {
 	s.TestModule = s.Parts[0].TestModule
 	s.JoinParts()
 	return s, nil
+}
+
+// loadPart loads one file of a suite of several.
+func loadPart(path string) (*Suite, error) {
+	if !strings.EqualFold(filepath.Ext(path), ".py") {
+		return Load(path)
+	}
+	data, err := userfile.Read(path, MaxFileSize)
+	if err != nil {
+		if inputerr.Is(err) {
+			return nil, err
+		}
+		return nil, readError(path, err)
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if !utf8.Valid(data) {
+		line, col := position(data, invalidUTF8(data))
+		return nil, inputerr.New("%s:%d:%d: not UTF-8 text", path, line, col)
+	}
+	s, err := parseTestFile(path, data, true)
+	if err != nil {
+		return nil, inputerr.Wrap(err)
+	}
+	return s, nil
+}
+
+// DropPart leaves part i out of a suite of several files (pytest
+// collects nothing from it), and joins the others' cases again.
+func (s *Suite) DropPart(i int) {
+	s.Parts = append(s.Parts[:i:i], s.Parts[i+1:]...)
+	s.JoinParts()
 }
 
 // JoinParts makes the suite's cases those of its parts, in order, each

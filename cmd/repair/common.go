@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
+	"repair/sandbox/cpython"
 	"repair/sandbox/remote"
 )
 
@@ -508,6 +510,12 @@ func (f *inputFlags) openParts(ctx context.Context, opts sandbox.Options) (sandb
 		parts[i], errs[i] = repair.OpenEngine(ctx, "cpython", o)
 	}
 	open(0)
+	for errors.Is(errs[0], cpython.ErrCollectedNothing) && len(parts) > 1 {
+		fmt.Fprintf(opts.Stderr, "repair: %s: pytest collects no test from it: left out\n", suite.Parts[0].Path)
+		suite.DropPart(0)
+		parts, errs = parts[1:], errs[1:]
+		open(0)
+	}
 	if errs[0] == nil {
 		var wg sync.WaitGroup
 		slots := make(chan struct{}, runtime.NumCPU())
@@ -519,6 +527,16 @@ func (f *inputFlags) openParts(ctx context.Context, opts sandbox.Options) (sandb
 			})
 		}
 		wg.Wait()
+	}
+	// A file pytest collects nothing from (its tests are for another
+	// interpreter, or it has none) is left out, as plain pytest runs it.
+	for i := len(parts) - 1; i > 0; i-- {
+		if errors.Is(errs[i], cpython.ErrCollectedNothing) {
+			fmt.Fprintf(opts.Stderr, "repair: %s: pytest collects no test from it: left out\n", suite.Parts[i].Path)
+			suite.DropPart(i)
+			parts = append(parts[:i:i], parts[i+1:]...)
+			errs = append(errs[:i:i], errs[i+1:]...)
+		}
 	}
 	sizes := make([]int, len(parts))
 	for i, err := range errs {
