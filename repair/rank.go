@@ -20,8 +20,9 @@ import (
 
 // Rank is what the ranking of a run's plausible fixes saw of one fix.
 type Rank struct {
-	// DeletesCheck says the fix removes a raise, an assert or an if
-	// statement (a check the code made) without putting one back.
+	// DeletesCheck says the fix removes a raise, an assert, an if
+	// statement or a call of a checking function (a check the code made)
+	// without putting one back.
 	DeletesCheck bool `json:"deletes_check"`
 	// Naming is the fix's naming penalty: a point for each name or value
 	// it brings in that the code around does not use (two in a
@@ -274,18 +275,36 @@ func lcs(a, b []string) int {
 }
 
 // checks counts the checks among tokens: raise, assert, and if and elif
-// (a test whose failure the code acts on).
+// (a test whose failure the code acts on), and calls of a function or
+// method whose name says it checks (check, valid, verify, ensure,
+// require: self._type_check(x), validate(v)).
 func checks(ts []token) int {
 	n := 0
-	for _, t := range ts {
+	for i, t := range ts {
+		if t.kind != 'n' {
+			continue
+		}
 		switch t.text {
 		case "raise", "assert", "if", "elif":
-			if t.kind == 'n' {
-				n++
-			}
+			n++
+			continue
+		}
+		if i+1 < len(ts) && ts[i+1].text == "(" && checkName(t.text) {
+			n++
 		}
 	}
 	return n
+}
+
+// checkName reports whether a function's name says it checks.
+func checkName(name string) bool {
+	l := strings.ToLower(name)
+	for _, w := range []string{"check", "valid", "verify", "ensure", "require", "assert"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // scope is what the code around a change uses: the names and the values
@@ -512,7 +531,7 @@ var criteria = []criterion{
 		func(a, b *Fix) string { return fmt.Sprintf("the overfitting guard (%s, against %s)", a.Guard, b.Guard) }},
 	{"checks", func(_ *program.Program, a, b *Fix) bool { return !a.Rank.DeletesCheck && b.Rank.DeletesCheck },
 		func(a, b *Fix) string {
-			return "keeping the code's checks (the other deletes a raise, an assert or an if)"
+			return "keeping the code's checks (the other deletes a raise, an assert, an if or a call that checks)"
 		}},
 	{"transplant", func(p *program.Program, a, b *Fix) bool { return !transplant(p, a.Patch) && transplant(p, b.Patch) },
 		func(a, b *Fix) string { return "not replacing a whole function by a donor's" }},

@@ -34,6 +34,13 @@ def bump(value, limit):
     if value > limit:
         return limit
     return value
+
+
+def call(fn, args, types):
+    for i in range(len(args)):
+        if types:
+            _type_check(args[i], types)
+    return fn(*args)
 `
 
 func TestRankFix(t *testing.T) {
@@ -48,6 +55,8 @@ func TestRankFix(t *testing.T) {
 			deletes: true, tokens: 13},
 		{name: "an if and its raise replaced", from: "    if len(text) > 80:\n        raise ParseError(\"too long\")\n", to: "    text = text[:80]\n",
 			deletes: true, naming: 0},
+		{name: "a call that checks deleted", from: "            _type_check(args[i], types)\n", to: "            pass\n", deletes: true},
+		{name: "a call that checks added", from: "    return fn(*args)\n", to: "    _type_check(fn, types)\n    return fn(*args)\n"},
 		{name: "a comparison flipped keeps the check", from: "if len(text) > 80:", to: "if len(text) >= 80:", tokens: 2},
 		{name: "a check added", from: "    if not strict and not lenient:\n", to: "    if text is None:\n        raise ParseError(\"none\")\n    if not strict and not lenient:\n",
 			naming: 1, note: `"none": a value`},
