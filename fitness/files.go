@@ -76,7 +76,7 @@ func TestFiles(arg string) ([]string, bool, error) {
 			return nil, true, inputerr.New("%s: %v", it, err)
 		}
 		if len(found) == 0 {
-			return nil, true, inputerr.New("%s: no test files (test_*.py, *_test.py) under it", it)
+			return nil, true, inputerr.New("%s: is a directory without test files (test_*.py, *_test.py): name a suite file, or the project's tests directory", it)
 		}
 		slices.Sort(found)
 		for _, p := range found {

@@ -55,7 +55,7 @@ func TestTestFiles(t *testing.T) {
 		{name: "one file", arg: "tests/test_a.py"},
 		{name: "a directory", arg: "tests", several: true, files: []string{"tests/test_a.py", "tests/test_b.py", "tests/unit/x_test.py"}},
 		{name: "files by name, repeats once", arg: "tests/test_b.py,tests/test_a.py,tests/test_b.py", several: true, files: []string{"tests/test_b.py", "tests/test_a.py"}},
-		{name: "a directory without tests", arg: "none", several: true, err: "none: no test files (test_*.py, *_test.py) under it"},
+		{name: "a directory without tests", arg: "none", several: true, err: "none: is a directory without test files (test_*.py, *_test.py): name a suite file, or the project's tests directory"},
 		{name: "a data suite among them", arg: "tests/test_a.py,suite.json", several: true, err: "suite.json: several test suites must be Python test files (test_*.py)"},
 		{name: "a missing file", arg: "tests/test_a.py,tests/test_z.py", several: true, err: "test_z.py: no such file"},
 	}

@@ -519,15 +519,19 @@ type criterion struct {
 }
 
 // criteria are the rules of the ranking, the first that tells two fixes
-// apart decides: (a) the overfitting guard (fewer generated inputs
-// broken, then changed: no behaviour change outside the tests); (b) no
-// check deleted; no function replaced whole by a donor's; (d) names and
-// values consistent with the code around; (c) fewest changed tokens,
-// then fewest added; then fewest changed lines. Consistency goes before size: renaming a
+// apart decides: (a) the overfitting guard's inputs broken (every fix
+// passes the whole suite); (b) no check deleted; no function replaced
+// whole by a donor's; (d) names and values consistent with the code
+// around; (c) fewest changed tokens, then fewest added; then fewest
+// generated inputs whose behaviour changed, and fewest changed lines. A
+// changed input comes late: where the original is wrong next to the
+// tests, the fix changes it (middle(1, 0, 3) returns 0, the bug, under
+// the original and under y * x, and 1 under the developer's x), while an
+// input the fix makes fail is a behaviour lost. Consistency goes before size: renaming a
 // name at every site of a statement changes more tokens than renaming it
 // at one.
 var criteria = []criterion{
-	{"guard", func(_ *program.Program, a, b *Fix) bool { return guard.Less(a.Guard, b.Guard) },
+	{"guard", func(_ *program.Program, a, b *Fix) bool { return broken(a.Guard) < broken(b.Guard) },
 		func(a, b *Fix) string { return fmt.Sprintf("the overfitting guard (%s, against %s)", a.Guard, b.Guard) }},
 	{"checks", func(_ *program.Program, a, b *Fix) bool { return !a.Rank.DeletesCheck && b.Rank.DeletesCheck },
 		func(a, b *Fix) string {
@@ -547,10 +551,23 @@ var criteria = []criterion{
 		func(a, b *Fix) string {
 			return fmt.Sprintf("as many changed tokens, fewer of them added (%d, against %d)", a.Rank.Added, b.Rank.Added)
 		}},
+	{"changed", func(_ *program.Program, a, b *Fix) bool { return guard.Less(a.Guard, b.Guard) },
+		func(a, b *Fix) string {
+			return fmt.Sprintf("fewer generated inputs whose behaviour changed (%s, against %s)", a.Guard, b.Guard)
+		}},
 	{"lines", func(_ *program.Program, a, b *Fix) bool { return changedLines(a.Diff) < changedLines(b.Diff) },
 		func(a, b *Fix) string {
 			return fmt.Sprintf("fewer changed lines (%d, against %d)", changedLines(a.Diff), changedLines(b.Diff))
 		}},
+}
+
+// broken counts the generated inputs a fix breaks (0 when the guard did
+// not check it).
+func broken(r *guard.Report) int {
+	if r == nil {
+		return 0
+	}
+	return r.Broken
 }
 
 func notes(r *Rank) string {

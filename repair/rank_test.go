@@ -119,6 +119,7 @@ func TestRankFixes(t *testing.T) {
 	dropped := fix("if value > limit:", "if value:", nil)
 	calm := fix("if value > limit:", "if value >= limit:", &guard.Report{Inputs: 9, Changed: 1})
 	loud := fix("if value > limit:", "if value > limit + 1:", &guard.Report{Inputs: 9, Changed: 4})
+	flipped2 := fix("if value > limit:", "if value < limit:", &guard.Report{Inputs: 9, Changed: 4})
 	broken := fix("if value > limit:", "if value > limit - 1:", &guard.Report{Inputs: 9, Changed: 1, Broken: 1})
 
 	cases := []struct {
@@ -127,9 +128,10 @@ func TestRankFixes(t *testing.T) {
 		want  int   // the index, in fixes, of the one delivered
 		why   string
 	}{
-		{"the guard first", []Fix{loud, calm}, 1, "overfitting guard"},
 		{"a broken input loses to changed ones", []Fix{broken, loud}, 1, "overfitting guard"},
-		{"the guard beats size", []Fix{calm, deleted}, 0, "overfitting guard"},
+		{"a broken input loses to a larger fix", []Fix{broken, whole}, 1, "overfitting guard"},
+		{"changed inputs decide a tie", []Fix{flipped2, calm}, 1, "fewer generated inputs whose behaviour changed"},
+		{"changed inputs come after size", []Fix{loud, calm}, 1, "fewer of them added"},
 		{"a deleted check loses", []Fix{deleted, flipped}, 1, "keeping the code's checks"},
 		{"a builtin in a condition loses", []Fix{builtin, local}, 1, "names and values consistent"},
 		{"a renaming at every site beats half of it", []Fix{half, whole}, 1, "names and values consistent"},
