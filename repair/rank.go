@@ -521,8 +521,8 @@ type criterion struct {
 // criteria are the rules of the ranking, the first that tells two fixes
 // apart decides: (a) the overfitting guard's inputs broken (every fix
 // passes the whole suite); (b) no check deleted; no function replaced
-// whole by a donor's; (d) names and values consistent with the code
-// around; (c) fewest changed tokens, then fewest added; then fewest
+// whole by a donor's; (c, d) the lowest cost, changed tokens and the
+// naming penalty together (Rank.cost); fewest tokens added; then fewest
 // generated inputs whose behaviour changed, and fewest changed lines. A
 // changed input comes late: where the original is wrong next to the
 // tests, the fix changes it (middle(1, 0, 3) returns 0, the bug, under
@@ -539,13 +539,10 @@ var criteria = []criterion{
 		}},
 	{"transplant", func(p *program.Program, a, b *Fix) bool { return !transplant(p, a.Patch) && transplant(p, b.Patch) },
 		func(a, b *Fix) string { return "not replacing a whole function by a donor's" }},
-	{"naming", func(_ *program.Program, a, b *Fix) bool { return a.Rank.Naming < b.Rank.Naming },
+	{"cost", func(_ *program.Program, a, b *Fix) bool { return a.Rank.cost() < b.Rank.cost() },
 		func(a, b *Fix) string {
-			return fmt.Sprintf("names and values consistent with the code around (penalty %d, against %d: %s)", a.Rank.Naming, b.Rank.Naming, notes(b.Rank))
-		}},
-	{"tokens", func(_ *program.Program, a, b *Fix) bool { return a.Rank.Tokens < b.Rank.Tokens },
-		func(a, b *Fix) string {
-			return fmt.Sprintf("fewer changed tokens (%d, against %d)", a.Rank.Tokens, b.Rank.Tokens)
+			return fmt.Sprintf("a smaller change with names and values consistent with the code around (cost %d, against %d: %d changed tokens and %s)",
+				a.Rank.cost(), b.Rank.cost(), b.Rank.Tokens, notes(b.Rank))
 		}},
 	{"added", func(_ *program.Program, a, b *Fix) bool { return a.Rank.Added < b.Rank.Added },
 		func(a, b *Fix) string {
@@ -560,6 +557,17 @@ var criteria = []criterion{
 			return fmt.Sprintf("fewer changed lines (%d, against %d)", changedLines(a.Diff), changedLines(b.Diff))
 		}},
 }
+
+// NamingWeight is what a point of naming penalty weighs against changed
+// tokens in a fix's cost: a builtin put into a condition (two points)
+// costs as much as six more tokens of a fix that puts none, a value
+// nudged in a bound (89 for 90, two points in a condition) less than a
+// donor's block of twenty tokens.
+const NamingWeight = 3
+
+// cost is the fix's size and naming together: changed tokens plus
+// NamingWeight per point of naming penalty.
+func (r *Rank) cost() int { return r.Tokens + NamingWeight*r.Naming }
 
 // broken counts the generated inputs a fix breaks (0 when the guard did
 // not check it).

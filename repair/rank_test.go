@@ -119,6 +119,8 @@ func TestRankFixes(t *testing.T) {
 	dropped := fix("if value > limit:", "if value:", nil)
 	calm := fix("if value > limit:", "if value >= limit:", &guard.Report{Inputs: 9, Changed: 1})
 	loud := fix("if value > limit:", "if value > limit + 1:", &guard.Report{Inputs: 9, Changed: 4})
+	nudged := fix("if len(text) > 80:", "if len(text) > 79:", nil)
+	block := fix("        return limit\n", "        if value > limit * 2:\n            return limit * 2\n        return limit\n", nil)
 	flipped2 := fix("if value > limit:", "if value < limit:", &guard.Report{Inputs: 9, Changed: 4})
 	broken := fix("if value > limit:", "if value > limit - 1:", &guard.Report{Inputs: 9, Changed: 1, Broken: 1})
 
@@ -134,8 +136,9 @@ func TestRankFixes(t *testing.T) {
 		{"changed inputs come after size", []Fix{loud, calm}, 1, "fewer of them added"},
 		{"a deleted check loses", []Fix{deleted, flipped}, 1, "keeping the code's checks"},
 		{"a builtin in a condition loses", []Fix{builtin, local}, 1, "names and values consistent"},
-		{"a renaming at every site beats half of it", []Fix{half, whole}, 1, "names and values consistent"},
-		{"fewer tokens", []Fix{whole, flipped}, 1, "fewer changed tokens"},
+		{"a renaming at every site beats half of it", []Fix{half, whole}, 1, "cost 4, against 5"},
+		{"fewer tokens", []Fix{whole, flipped}, 1, "cost 2, against 4"},
+		{"a nudged bound beats a large block", []Fix{block, nudged}, 1, "cost 8, against 17"},
 		{"as many tokens, fewer added", []Fix{sliced, dropped}, 1, "fewer of them added"},
 		{"a tie keeps the first found", []Fix{local, local}, 0, "a tie"},
 	}
