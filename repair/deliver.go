@@ -121,7 +121,7 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 	switch {
 	case len(res.Fixes) > MaxAlternatives:
 		return true, nil
-	case st.opts.Alternatives == 0 && !fix.Guard.Suspect() && !transplant(st.prog, fix.Patch):
+	case st.opts.Alternatives == 0 && !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch):
 		// No alternatives asked for: the first fix that is not suspect
 		// ends the search.
 		return true, nil
