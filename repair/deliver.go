@@ -139,7 +139,7 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 // fix, found at once, leaves a short search for its alternatives).
 // Without a time budget the window is evaluations alone, so that a seed
 // gives the same fixes at any speed. When the guard finds the fix
-// suspect, or it replaces a whole function by a donor's, the search goes
+// suspect, or it copies code from a donor, the search goes
 // on for twice as long as the fix took whatever the share.
 func (st *search) openWindow(c individual, fix *Fix) {
 	o, log := &st.opts, st.log
