@@ -94,6 +94,7 @@ var Params = []Param{
 	floatParam("elitism", func(o *repair.Options) *float64 { return &o.Elitism }),
 	intParam("max_edits", func(o *repair.Options) *int { return &o.MaxEdits }),
 	floatParam("immigrants", func(o *repair.Options) *float64 { return &o.Immigrants }),
+	floatParam("alternatives", func(o *repair.Options) *float64 { return &o.Alternatives }),
 	{Name: "search_timeout", Flag: "--search-timeout", Kind: Duration,
 		set: func(o *repair.Options, v string) { o.SearchTimeout, _ = time.ParseDuration(v) },
 		get: func(o *repair.Options) string { return o.SearchTimeout.String() },

@@ -19,7 +19,7 @@ func parseTestPlan(t *testing.T, src string) (*Plan, error) {
 }
 
 func TestParseErrors(t *testing.T) {
-	const known = "preset, population, generations, evaluations, time_budget, mutation_rate, crossover_rate, crossover, selection, tournament_size, elitism, max_edits, immigrants, search_timeout, operators, weighting, weight_passing, weight_failing, localization, no_reduce, all"
+	const known = "preset, population, generations, evaluations, time_budget, mutation_rate, crossover_rate, crossover, selection, tournament_size, elitism, max_edits, immigrants, alternatives, search_timeout, operators, weighting, weight_passing, weight_failing, localization, no_reduce, all"
 	tests := []struct {
 		name, src, want string
 	}{

@@ -73,6 +73,9 @@ func (s *Suite) Where(i int) string { return s.caseLoc(i).String() }
 
 func (s *Suite) caseLoc(i int) loc {
 	c := &s.Cases[i]
+	if p, j := s.partOf(i); p != nil {
+		return p.caseLoc(j)
+	}
 	if c.Path == "" && c.Line > 0 {
 		return loc{file: s.Path, line: c.Line}
 	}

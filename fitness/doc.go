@@ -38,6 +38,12 @@
 //     top-level objects; or one case object alone (an object without
 //     "tests" that has a case key such as "args" or "expected").
 //
+// Several Python test files make one suite with [LoadFiles] (what
+// [TestFiles] finds under a directory, or a list of files): its
+// [Suite.Parts] are the files' suites, its cases theirs in order, each
+// named by its file ("test_a.py::test_x"); an engine runs each part
+// (sandbox.Multi).
+//
 // A UTF-8 byte order mark is skipped. Files must be UTF-8, non-empty, and
 // plain JSON: NaN and Infinity (which Python's json.dumps writes by
 // default) are refused with their line and column.

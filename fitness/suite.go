@@ -136,6 +136,12 @@ type Suite struct {
 	// Doctest is true when TestSource was generated from the doctests of
 	// Target ("doctest:FILE"): the built-in runner runs it, never pytest.
 	Doctest bool
+	// Parts, when not nil, are the test files of a suite of several
+	// (LoadFiles): each a Python test file's suite, run by an engine of
+	// its own; Cases are theirs in order (JoinParts), and TestSource
+	// their sources one after the other (for what reads a test file's
+	// text: the raises the overfitting guard looks for).
+	Parts []*Suite
 	// CaseTimeout, when above 0, is every case's timeout in seconds (the
 	// user's --case-timeout), the cases an engine collects later
 	// included: see SetCaseTimeout.
@@ -147,6 +153,9 @@ type Suite struct {
 // (0, MaxTimeout].
 func (s *Suite) SetCaseTimeout(secs float64) {
 	s.CaseTimeout = secs
+	for _, p := range s.Parts {
+		p.SetCaseTimeout(secs)
+	}
 	for i := range s.Cases {
 		s.Cases[i].Timeout = secs
 	}

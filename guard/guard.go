@@ -125,7 +125,7 @@ func Probes(s *fitness.Suite, orig *fitness.Outcome, max int) (*fitness.Suite, [
 	}
 	ps := *s
 	ps.Cases = probes
-	ps.TestSource, ps.TestModule, ps.Doctest = nil, "", false
+	ps.TestSource, ps.TestModule, ps.Doctest, ps.Parts = nil, "", false, nil
 	return &ps, origin
 }
 

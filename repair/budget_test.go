@@ -47,7 +47,7 @@ func TestBudgetBoundsDelivery(t *testing.T) {
 		return nil, err
 	}
 	var log bytes.Buffer
-	opts := Defaults()
+	opts := firstFix()
 	opts.Workers = 2
 	opts.Log = &log
 	opts.Start = time.Now()
@@ -81,7 +81,7 @@ func TestBudgetBoundsDelivery(t *testing.T) {
 // spent before Run searches nothing.
 func TestBudgetCountsFromStart(t *testing.T) {
 	p := parseMiddle(t)
-	opts := Defaults()
+	opts := firstFix()
 	opts.Workers = 2
 	opts.TimeBudget = time.Second
 	opts.Start = time.Now().Add(-opts.TimeBudget)
@@ -110,7 +110,7 @@ func TestBudgetBoundsOriginal(t *testing.T) {
 		return nil, ended
 	}
 	var log bytes.Buffer
-	opts := Defaults()
+	opts := firstFix()
 	opts.Log = &log
 	opts.TimeBudget = 100 * time.Millisecond
 	res, err := Run(context.Background(), p, fakeSuite(10), run, opts)

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -108,24 +107,72 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 		return true, err
 	}
 	res.GuardTime += time.Since(t1)
+	fix.Seconds = time.Since(st.begun).Seconds()
+	if len(res.Fixes) == 0 {
+		res.FirstFix = time.Since(st.begun)
+	}
 	res.Fixes = append(res.Fixes, *fix)
-	switch {
-	case st.opts.All:
+	if st.opts.All {
 		return false, nil
-	case !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch):
+	}
+	if len(res.Fixes) == 1 {
+		st.openWindow(c, fix)
+	}
+	switch {
+	case len(res.Fixes) > MaxAlternatives:
+		return true, nil
+	case st.opts.Alternatives == 0 && !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch):
+		// No alternatives asked for: the first fix that is not suspect
+		// ends the search.
 		return true, nil
 	case st.graceEvals == 0:
-		// From the fix's own count: the generation's later candidates
-		// may still be in the making (evaluate).
-		st.graceEvals = 2*c.evals + 10*st.opts.Population
-		st.graceTime = 2*time.Since(st.start) + time.Second
-		if fix.Guard.Suspect() {
-			fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
-		} else {
-			fmt.Fprintf(log, "repair: the fix found first copies code from a donor; searching on for a smaller one\n")
-		}
+		return true, nil
 	}
 	return false, nil
+}
+
+// openWindow sets how long the search goes on after its first plausible
+// fix c (graceEvals, graceTime): for Options.Alternatives of the
+// remaining budget of evaluations (when Evaluations bounds them) and of
+// time (with a TimeBudget), and for at most as many evaluations again
+// as the first fix took, at least ten generations' worth (an easy bug's
+// fix, found at once, leaves a short search for its alternatives).
+// Without a time budget the window is evaluations alone, so that a seed
+// gives the same fixes at any speed. When the guard finds the fix
+// suspect, or it copies code from a donor, the search goes
+// on for twice as long as the fix took whatever the share.
+func (st *search) openWindow(c individual, fix *Fix) {
+	o, log := &st.opts, st.log
+	took := time.Since(st.start)
+	if share := o.Alternatives; share > 0 {
+		evals := max(c.evals, 10*o.Population)
+		if o.Evaluations > 0 {
+			evals = min(evals, int(share*float64(max(o.Evaluations-c.evals, 0))))
+		}
+		wait := time.Duration(0)
+		if !st.budgetEnd.IsZero() {
+			wait = time.Duration(share * float64(max(time.Until(st.budgetEnd), 0)))
+		}
+		if evals > 0 && (wait > 0 || st.budgetEnd.IsZero()) {
+			// From the fix's own count: the generation's later candidates
+			// may still be in the making (evaluate).
+			st.graceEvals = c.evals + evals
+			if wait > 0 {
+				st.graceTime = took + wait
+			}
+		}
+	}
+	suspect, whole := fix.Guard.Suspect(), fromDonor(st.prog, fix.Patch)
+	if !suspect && !whole {
+		return
+	}
+	st.graceEvals = max(st.graceEvals, 2*c.evals+10*o.Population)
+	st.graceTime = max(st.graceTime, 2*took+time.Second)
+	if suspect {
+		fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
+	} else {
+		fmt.Fprintf(log, "repair: the fix found first copies code from a donor; searching on for a smaller one\n")
+	}
 }
 
 // finish reduces a plausible candidate, re-validates it in a fresh run
@@ -188,6 +235,7 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 		return nil, side, &rejection{o: o, src: src, runs: runs}
 	}
 	fix = &Fix{Patch: patch, Unreduced: c.patch, Source: stripped, Diff: p.DiffTo(src), Generation: c.gen, Evaluations: c.evals}
+	fix.SuitePassed, _ = o.Counts()
 	if st.opts.Lenient != nil {
 		fix.Injections = make([][]fitness.Injection, len(o.Results))
 		for i, r := range o.Results {
@@ -198,22 +246,6 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 		fix.Describe = append(fix.Describe, p.Describe(e))
 	}
 	return fix, side, nil
-}
-
-// sortFixes orders fixes the best first: fewest generated inputs broken,
-// then changed, then no transplant, then fewest lines changed.
-func sortFixes(p *program.Program, fixes []Fix) {
-	sort.SliceStable(fixes, func(i, j int) bool {
-		fi, fj := &fixes[i], &fixes[j]
-		a, b := fi.Guard, fj.Guard
-		if guard.Less(a, b) || guard.Less(b, a) {
-			return guard.Less(a, b)
-		}
-		if ti, tj := transplant(p, fi.Patch), transplant(p, fj.Patch); ti != tj {
-			return tj
-		}
-		return changedLines(fi.Diff) < changedLines(fj.Diff)
-	})
 }
 
 // transplant reports whether a patch replaces a whole function by a

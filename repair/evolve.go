@@ -142,7 +142,7 @@ func (st *search) evolve(ctx context.Context) error {
 		case st.stop:
 			st.result.StopReason = "found"
 			return nil
-		case st.graceEvals > 0 && (st.evals >= st.graceEvals || time.Since(st.start) >= st.graceTime):
+		case st.graceEvals > 0 && (st.evals >= st.graceEvals || st.graceTime > 0 && time.Since(st.start) >= st.graceTime):
 			st.result.StopReason = "found"
 			return nil
 		case budgetHit:

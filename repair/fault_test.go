@@ -31,7 +31,7 @@ type brief struct {
 func briefOf(r *Result) brief {
 	b := brief{BestFitness: r.BestFitness, Evaluations: r.Evaluations, Generations: r.Generations, StopReason: r.StopReason}
 	for _, f := range r.Fixes {
-		f.Source = nil
+		f.Source, f.Seconds = nil, 0 // when it was delivered is the machine's
 		b.Fixes = append(b.Fixes, f)
 	}
 	for _, g := range r.History {
@@ -95,7 +95,7 @@ func TestFaultInjection(t *testing.T) {
 					mu.Unlock()
 					return eng.Run(ctx, src, o)
 				}
-				opts := Defaults()
+				opts := firstFix()
 				opts.Seed = 7
 				opts.Workers = tt.workers
 				opts.All = true

@@ -200,7 +200,7 @@ func TestFlakySearch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var log strings.Builder
-			opts := Defaults()
+			opts := firstFix()
 			opts.Seed, opts.Workers, opts.Generations, opts.Log = 1, 2, 15, &log
 			res, err := Run(context.Background(), p, fakeSuite(10), flakyRunner(p.Src, tt.orig, tt.fix), opts)
 			if err != nil {
@@ -248,7 +248,7 @@ func TestFlakyNothingLeft(t *testing.T) {
 			}
 		}
 	}
-	opts := Defaults()
+	opts := firstFix()
 	opts.Seed, opts.Workers, opts.Generations = 1, 2, 15
 	_, err := Run(context.Background(), p, fakeSuite(10), flakyRunner(p.Src, orig, failOn(0, 1)), opts)
 	want := "tests.json: every case the original fails gives different verdicts when it runs again (flaky: c10, c11, c12, c13, c14, c15, c16, c17, c18, c19): nothing is left to repair"
@@ -271,7 +271,7 @@ func TestFlakyFromTheCheck(t *testing.T) {
 		mu.Unlock()
 		failOn(0, 2)(k, o)
 	}
-	opts := Defaults()
+	opts := firstFix()
 	opts.Seed, opts.Workers, opts.Generations = 1, 2, 15
 	var changed []int
 	opts.CheckOriginal = func(ctx context.Context, first *fitness.Outcome, again func(context.Context) ([]*fitness.Outcome, error)) ([]int, error) {
@@ -325,7 +325,7 @@ func TestFlakyUnderTheCheck(t *testing.T) {
 			s := fakeSuite(10)
 			s.TestSource = []byte("def test_x(): ...\n") // the check applies to test files
 			plain := fakeRunner(nil)
-			opts := Defaults()
+			opts := firstFix()
 			opts.Seed, opts.Workers, opts.Generations = 1, 2, 10
 			opts.Verify = func(context.Context) (Runner, func(), error) {
 				return func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
@@ -392,7 +392,7 @@ func TestFlakyRescue(t *testing.T) {
 				return out, err
 			}
 			var log strings.Builder
-			opts := Defaults()
+			opts := firstFix()
 			opts.Seed, opts.Workers, opts.Generations, opts.Log = 1, 2, 5, &log
 			res, err := Run(context.Background(), p, fakeSuite(10), run, opts)
 			if err != nil {

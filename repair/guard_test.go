@@ -66,7 +66,7 @@ func argSuite() *fitness.Suite {
 // whatever order the search found them in.
 func TestGuardRanksAll(t *testing.T) {
 	p := parseMiddle(t)
-	opts := Defaults()
+	opts := firstFix()
 	opts.All, opts.Generations, opts.Workers = true, 30, 2
 	opened := 0
 	opts.Guard = probeRunner(&opened)
@@ -100,7 +100,7 @@ func TestGuardSearchesOn(t *testing.T) {
 	p := parseMiddle(t)
 	searchedOn := 0
 	for seed := uint64(1); seed <= 12; seed++ {
-		opts := Defaults()
+		opts := firstFix()
 		opts.Seed, opts.Workers = seed, 2
 		opened := 0
 		opts.Guard = probeRunner(&opened)
@@ -129,7 +129,7 @@ func TestGuardSearchesOn(t *testing.T) {
 // TestGuardOff: without Options.Guard fixes carry no report.
 func TestGuardOff(t *testing.T) {
 	p := parseMiddle(t)
-	opts := Defaults()
+	opts := firstFix()
 	res, err := Run(context.Background(), p, argSuite(), twoFixes(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestGuardProbesGiven(t *testing.T) {
 	s := argSuite()
 	made, origin := guard.Probes(s, nil, 5)
 	asked := 0
-	opts := Defaults()
+	opts := firstFix()
 	opts.GuardInputs = 5
 	opts.GuardProbes = func() (*fitness.Suite, []int) {
 		asked++
@@ -190,7 +190,7 @@ func TestGuardProbesGiven(t *testing.T) {
 func TestGuardInRangesWhenCasesWait(t *testing.T) {
 	for _, waiting := range []bool{false, true} {
 		p := parseMiddle(t)
-		opts := Defaults()
+		opts := firstFix()
 		opts.Seed, opts.Workers, opts.Reduce = 1, 2, false
 		opts.Grow = func(_ context.Context, n int) (int, error) { return n, nil }
 		inner := probeRunner(new(int))

@@ -64,7 +64,7 @@ func TestHybrid(t *testing.T) {
 			for seed := uint64(1); seed <= 8; seed++ {
 				fast, truth := &fakeEngine{run: tt.fast}, &fakeEngine{run: fakeRunner(nil)}
 				h := NewHybrid(fast, truth, io.Discard)
-				opts := Defaults()
+				opts := firstFix()
 				opts.Seed, opts.Workers, opts.Generations = seed, 1, 60
 				res, err := Run(context.Background(), parseMiddle(t), fakeSuite(10), h.Run, opts)
 				if err != nil {

@@ -65,7 +65,7 @@ func BenchmarkSetupLarge(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		opts := Defaults()
+		opts := firstFix()
 		rk := localize.Rank(p, orig, localize.Ochiai)
 		res := &Result{Original: orig, Ranking: rk}
 		mc := newMutateContext(p, nil, res)

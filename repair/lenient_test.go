@@ -55,7 +55,7 @@ func TestRunLenient(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := parseMiddle(t)
-			opts := Defaults()
+			opts := firstFix()
 			opts.Workers = 2
 			opts.Generations = 8
 			opts.Lenient = plan

@@ -16,3 +16,11 @@ func TestMain(m *testing.M) {
 	gpython.Init()
 	os.Exit(m.Run())
 }
+
+// firstFix is Defaults() with a search that stops at its first fix (no
+// alternatives): what the tests of the search's other stages expect.
+func firstFix() Options {
+	o := Defaults()
+	o.Alternatives = 0
+	return o
+}

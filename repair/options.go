@@ -86,6 +86,13 @@ type Options struct {
 	// All keeps searching after the first plausible patch and collects
 	// every distinct one until a budget runs out.
 	All bool
+	// Alternatives is the share of the remaining budget (time, and
+	// evaluations when Evaluations bounds them) the search goes on for
+	// after its first plausible fix, collecting others to rank against it
+	// (rankFixes): at most as many evaluations again as the first fix
+	// took, at least ten generations' worth. 0 stops at the first fix
+	// (unless the guard finds it suspect).
+	Alternatives float64
 	// Operators are the mutation operators with their weights.
 	Operators []mutate.Weighted
 	// Crossover is the crossover function and CrossoverName its name.
@@ -188,6 +195,7 @@ func Defaults() Options {
 		Weights:        fitness.DefaultWeights(),
 		Formula:        localize.Ochiai,
 		Reduce:         true,
+		Alternatives:   DefaultAlternatives,
 	}
 }
 
@@ -252,6 +260,8 @@ func (o *Options) Validate() error {
 		return inputerr.New("--operators: no operator selected")
 	case o.Crossover == nil:
 		return inputerr.New("--crossover: none selected")
+	case !(o.Alternatives >= 0 && o.Alternatives <= 1):
+		return inputerr.New("--alternatives must be from 0 to 1, got %v", o.Alternatives)
 	case o.GuardInputs < 0 || o.GuardInputs > 100_000:
 		return inputerr.New("--guard-inputs must be from 0 to 100000, got %d", o.GuardInputs)
 	case o.Formula.Score == nil:

@@ -32,6 +32,15 @@ type Fix struct {
 	// behaves differently from the original on generated inputs (nil
 	// without Options.Guard).
 	Guard *guard.Report `json:"guard,omitempty"`
+	// SuitePassed counts the cases the fix passed in its validation, a
+	// run of the whole suite (the search ran only the cases that reach
+	// what a candidate changes): all but the original's flaky ones.
+	SuitePassed int `json:"suite_passed"`
+	// Rank is what the ranking of the run's fixes saw of it (rankFixes).
+	Rank *Rank `json:"rank,omitempty"`
+	// Seconds is when it was delivered (found, reduced, validated and
+	// checked), from the start of Run.
+	Seconds float64 `json:"seconds"`
 }
 
 // Generation is a summary of one generation, for reports.
@@ -45,12 +54,19 @@ type Generation struct {
 
 // Result is what a repair run did.
 type Result struct {
-	// Fixes are the plausible patches found, the best first: with the
-	// overfitting guard, ranked by how little they change behaviour on
-	// generated inputs (guard.Less), then by size; else in the order they
-	// were found. One unless Options.All or the guard found the first one
-	// suspect.
+	// Fixes are the plausible patches found, the best first (rankFixes:
+	// the overfitting guard, no check deleted, names consistent with the
+	// code around, fewest changed tokens). After the first one the search
+	// goes on for Options.Alternatives of the remaining budget (longer
+	// when the guard finds it suspect, until a budget runs out with
+	// Options.All).
 	Fixes []Fix
+	// Why says why Fixes[0] beats each of the others ("" with one fix).
+	Why string
+	// FirstFix is when the first fix was delivered, from the start of Run
+	// (0: none): what the run took before the search went on for
+	// alternatives.
+	FirstFix time.Duration
 	// Best is the fittest candidate when no fix was found.
 	Best     program.Patch
 	BestDiff string

@@ -71,8 +71,10 @@ type search struct {
 	cut                       func(*fitness.Outcome) *fitness.Outcome // a whole suite's outcome on the search's
 	// After a suspect fix (guard.Report.Suspect) the search goes on until
 	// graceEvals evaluations or graceTime from start.
-	graceEvals  int
-	graceTime   time.Duration
+	graceEvals int
+	graceTime  time.Duration
+	// begun is when Run started.
+	begun       time.Time
 	guardEarly  *guardOpen      // the guard's engine, opened with the run (or nil)
 	guardReady  chan guardSetup // the guard's setup, started with the search
 	stopGuard   func()          // stops it (startGuard)
@@ -213,6 +215,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 		return nil, err
 	}
 	st.guardEarly = early
+	st.begun = t0
 	if !budgetEnd.IsZero() {
 		var cancel context.CancelFunc
 		st.outer, cancel = context.WithDeadline(ctx, budgetEnd.Add(deliveryGrace))
@@ -243,9 +246,7 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	}
 
 	// The fixes, the best first.
-	if st.guard != nil || p.HasDonors() {
-		sortFixes(p, res.Fixes)
-	}
+	res.Why = rankFixes(p, res.Fixes)
 	if len(res.Fixes) > 0 {
 		res.BestFitness = 1
 		if res.StopReason == "" {

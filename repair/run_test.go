@@ -100,7 +100,7 @@ func parseMiddle(t *testing.T) *program.Program {
 
 func TestRunFindsFix(t *testing.T) {
 	p := parseMiddle(t)
-	opts := Defaults()
+	opts := firstFix()
 	opts.Workers = 2
 	res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)
 	if err != nil {
@@ -134,7 +134,7 @@ func TestDeterminism(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3, 4, 5} {
 		var got []string
 		for _, workers := range []int{1, 2, 7} {
-			opts := Defaults()
+			opts := firstFix()
 			opts.Seed, opts.Workers = seed, workers
 			opts.Operators = opts.Operators[:5] // statement operators only: a longer search
 			res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)
@@ -189,7 +189,7 @@ func TestFixBeforeGenerationEnds(t *testing.T) {
 				}
 				return out, nil
 			}
-			opts := Defaults()
+			opts := firstFix()
 			opts.Seed, opts.Workers, opts.Reduce = seed, workers, false
 			res, err := Run(context.Background(), p, fakeSuite(10), run, opts)
 			if err != nil {
@@ -211,7 +211,7 @@ func TestFixBeforeGenerationEnds(t *testing.T) {
 func TestEvaluationBudget(t *testing.T) {
 	p := parseMiddle(t)
 	var calls atomic.Int64
-	opts := Defaults()
+	opts := firstFix()
 	opts.Evaluations = 25
 	// Comparisons only: the fake suite looks at the return lines, which
 	// no edit of a comparison changes (delete and insert can: the else
@@ -243,7 +243,7 @@ func TestEvaluationBudget(t *testing.T) {
 // TestExhausted: a search that cannot make new programs stops.
 func TestExhausted(t *testing.T) {
 	p := parseMiddle(t)
-	opts := Defaults()
+	opts := firstFix()
 	opts.Operators = opts.Operators[:1] // delete: three targets, a handful of programs
 	res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)
 	if err != nil {
@@ -263,7 +263,7 @@ func TestNothingToRepair(t *testing.T) {
 		}
 		return o, nil
 	}
-	_, err := Run(context.Background(), p, fakeSuite(10), all, Defaults())
+	_, err := Run(context.Background(), p, fakeSuite(10), all, firstFix())
 	if err == nil || !strings.Contains(err.Error(), "nothing to repair: all 20 cases pass") {
 		t.Errorf("error = %v", err)
 	}
@@ -282,7 +282,7 @@ func TestCanceled(t *testing.T) {
 		// No candidate ever fixes anything.
 		return run(c, orig, opts)
 	}
-	res, err := Run(ctx, p, fakeSuite(10), slow, Defaults())
+	res, err := Run(ctx, p, fakeSuite(10), slow, firstFix())
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error = %v, want canceled", err)
 	}
@@ -333,7 +333,7 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := Defaults()
+			o := firstFix()
 			tt.set(&o)
 			err := o.Validate()
 			if err == nil || err.Error() != tt.want {
@@ -348,7 +348,7 @@ func TestValidate(t *testing.T) {
 // reduces to a fix already delivered is not run again.
 func TestAll(t *testing.T) {
 	p := parseMiddle(t)
-	opts := Defaults()
+	opts := firstFix()
 	opts.All, opts.Generations = true, 8
 	var mu sync.Mutex
 	validated := map[string]int{}
@@ -407,7 +407,7 @@ func TestValidationOverOriginal(t *testing.T) {
 		}
 		return plain(ctx, src, o)
 	}
-	res, err := Run(context.Background(), p, fakeSuite(10), run, Defaults())
+	res, err := Run(context.Background(), p, fakeSuite(10), run, firstFix())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +467,7 @@ func TestDiagnosis(t *testing.T) {
 				return out, nil
 			}
 			var log strings.Builder
-			o := Defaults()
+			o := firstFix()
 			o.Generations, o.Population, o.Seed, o.Log, o.Workers = 1, 4, 1, &log, 1
 			_, err = Run(context.Background(), p, s, run, o)
 			if tc.wantErr != "" {
@@ -507,7 +507,7 @@ func TestDeterminismWithRejections(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3, 4, 5, 6} {
 		var got []string
 		for _, workers := range []int{1, 2, 40} {
-			opts := Defaults()
+			opts := firstFix()
 			opts.Seed, opts.Workers, opts.Generations = seed, workers, 6
 			res, err := Run(context.Background(), p, fakeSuite(10), run, opts)
 			if err != nil {
@@ -538,7 +538,7 @@ func TestPreparedAhead(t *testing.T) {
 	p := parseMiddle(t)
 	run := func(prepared func() *mutate.Context) *Result {
 		t.Helper()
-		opts := Defaults()
+		opts := firstFix()
 		opts.Workers = 2
 		opts.Prepared = prepared
 		res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)

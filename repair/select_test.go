@@ -85,7 +85,7 @@ func TestSelectionProperty(t *testing.T) {
 			if orig.CompileError != "" {
 				t.Fatalf("the original does not compile: %s\n%s", orig.CompileError, src)
 			}
-			opts := Defaults()
+			opts := firstFix()
 			sl := newSelector(p, orig, &opts)
 			if sl == nil {
 				t.Fatal("no selector")
@@ -249,7 +249,7 @@ func TestSelectionSameSearch(t *testing.T) {
 			var briefs [2]brief
 			var res [2]*Result
 			for i, off := range []bool{true, false} {
-				opts := Defaults()
+				opts := firstFix()
 				opts.Seed = 3
 				opts.Workers = 2
 				opts.Evaluations = 300

@@ -116,7 +116,7 @@ func TestSoak(t *testing.T) {
 				t.Fatalf("round %d (%s): hostile mutant %q: %v", i, name, h[1], err)
 			}
 		}
-		opts := Defaults()
+		opts := firstFix()
 		opts.Seed = uint64(i + 1)
 		opts.Workers = 2
 		opts.Evaluations = 300

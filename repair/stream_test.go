@@ -42,7 +42,7 @@ func TestStreamRefill(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := tc.p
-			opts := Defaults()
+			opts := firstFix()
 			mc := tc.ctx(p)
 			for _, seed := range []uint64{1, 2} {
 				opts.Seed = seed

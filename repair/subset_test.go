@@ -46,7 +46,7 @@ func skipping() (*fitness.Suite, Runner, []int) {
 func TestLeaveOut(t *testing.T) {
 	p := parseMiddle(t)
 	s, run, at := skipping()
-	opts := Defaults()
+	opts := firstFix()
 	opts.Workers = 2
 	checked := 0
 	opts.CheckOriginal = func(_ context.Context, orig *fitness.Outcome, _ func(context.Context) ([]*fitness.Outcome, error)) ([]int, error) {
@@ -103,7 +103,7 @@ func TestLeaveOut(t *testing.T) {
 func TestLeaveOutAll(t *testing.T) {
 	p := parseMiddle(t)
 	s, run, _ := skipping()
-	opts := Defaults()
+	opts := firstFix()
 	opts.CheckOriginal = func(_ context.Context, orig *fitness.Outcome, _ func(context.Context) ([]*fitness.Outcome, error)) ([]int, error) {
 		all := make([]int, len(orig.Results))
 		for i := range all {

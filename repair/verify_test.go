@@ -23,7 +23,7 @@ func TestVerifyRefuses(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		s := fakeSuite(10)
 		s.TestSource = []byte("def test_x(): ...\n") // the check applies to test files
-		opts := Defaults()
+		opts := firstFix()
 		opts.Seed, opts.Workers, opts.All, opts.Generations = seed, 2, true, 30
 		opts.Verify = func(context.Context) (Runner, func(), error) {
 			opened++
@@ -96,7 +96,7 @@ func TestCheckBesideValidation(t *testing.T) {
 			}
 			s := fakeSuite(10)
 			s.TestSource = []byte("def test_x(): ...\n")
-			opts := Defaults()
+			opts := firstFix()
 			opts.Seed, opts.Workers = 1, 2
 			opts.Verify = func(context.Context) (Runner, func(), error) {
 				return func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {

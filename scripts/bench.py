@@ -460,7 +460,11 @@ def run_trial(repair, bug, seed, budget, extra):
                 r = json.load(f)
             trial.update(outcome=r["outcome"], seconds=r["seconds"], evaluations=r["evaluations"],
                          generations=r["generations"],
-                         search_seconds=(r.get("stage_seconds") or {}).get("search", 0))
+                         search_seconds=(r.get("stage_seconds") or {}).get("search", 0),
+                         # When the first fix was delivered (the search
+                         # may go on for alternatives after it); a report
+                         # without the field stopped there.
+                         first_fix_seconds=r.get("first_fix_seconds") or r["seconds"])
             if r["fixes"]:
                 trial["edits"] = r["fixes"][0]["describe"]
                 trial["found_evaluations"] = r["fixes"][0]["evaluations"]

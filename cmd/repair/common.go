@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
+	"repair/sandbox/cpython"
 	"repair/sandbox/remote"
 )
 
@@ -111,8 +113,14 @@ func (f *inputFlags) startLoad() (l *loaded, parse func() error, err error) {
 	if f.caseTimeout < 0 || f.caseTimeout.Seconds() > fitness.MaxTimeout || (f.caseTimeout > 0 && f.caseTimeout < time.Millisecond) {
 		return nil, nil, &flagError{fmt.Errorf("--case-timeout must be between 1ms and %v, got %v", time.Duration(fitness.MaxTimeout)*time.Second, f.caseTimeout)}
 	}
-	suite, err := fitness.Load(f.tests)
-	if err != nil {
+	var suite *fitness.Suite
+	if files, several, err := fitness.TestFiles(f.tests); err != nil {
+		return nil, nil, err
+	} else if several {
+		if suite, err = fitness.LoadFiles(f.tests, files); err != nil {
+			return nil, nil, err
+		}
+	} else if suite, err = fitness.Load(f.tests); err != nil {
 		return nil, nil, err
 	}
 	if f.caseTimeout > 0 {
@@ -399,14 +407,27 @@ func (f *inputFlags) verifyOpener(l *loaded, collected bool) func(context.Contex
 	return func(ctx context.Context) (repair.Runner, func(), error) {
 		// A copy: the engine replaces a pytest file's cases by those it
 		// collects, while the search reads them.
-		s := *l.suite
-		s.Cases = append([]fitness.Case(nil), l.suite.Cases...)
-		eng, err := f.openEngine(ctx, l, &s, 1, streams{Out: discard{}, Err: discard{}}, true, false, collected)
+		s := copySuite(l.suite)
+		eng, err := f.openEngine(ctx, l, s, 1, streams{Out: discard{}, Err: discard{}}, true, false, collected)
 		if err != nil {
 			return nil, nil, err
 		}
-		return repair.SameCases(l.suite, &s, eng.Run), func() { eng.Close() }, nil
+		return repair.SameCases(l.suite, s, eng.Run), func() { eng.Close() }, nil
 	}
+}
+
+// copySuite is a copy of s whose cases (its parts' too) an engine may
+// replace.
+func copySuite(s *fitness.Suite) *fitness.Suite {
+	c := *s
+	c.Cases = append([]fitness.Case(nil), s.Cases...)
+	if s.Parts != nil {
+		c.Parts = make([]*fitness.Suite, len(s.Parts))
+		for i, p := range s.Parts {
+			c.Parts[i] = copySuite(p)
+		}
+	}
+	return &c
 }
 
 // openSuite starts an engine for a loaded target and the given suite,
@@ -440,6 +461,9 @@ func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.S
 		Suite: suite, Target: l.path, Targets: l.paths, Workers: workers, Isolation: iso,
 		Python: f.python, Stderr: io.Err, Env: env, Verify: verify, Parity: parity, Collected: collected,
 	}
+	if suite.Parts != nil {
+		return f.openParts(ctx, opts)
+	}
 	if len(f.executors) > 0 {
 		open, err := remoteOpener(f.executors, f.executorToken)
 		if err != nil {
@@ -458,6 +482,81 @@ func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.S
 		fmt.Fprintln(io.Err, "repair: --env, --pass-env: the gpython engine's os.environ stays empty; use --engine cpython")
 	}
 	return eng, nil
+}
+
+// openParts opens a suite of several test files (fitness.Suite.Parts):
+// a cpython engine per file, joined (sandbox.Multi), their collected
+// cases the suite's (fitness.Suite.JoinParts). Plain pytest's parity
+// check runs on one file at a time only: not here.
+func (f *inputFlags) openParts(ctx context.Context, opts sandbox.Options) (sandbox.Engine, error) {
+	suite := opts.Suite
+	switch {
+	case len(f.executors) > 0:
+		return nil, &flagError{fmt.Errorf("--executor: not with several test files (--tests %s)", suite.Path)}
+	case f.engine != "auto" && f.engine != "cpython":
+		return nil, &flagError{fmt.Errorf("--engine %s: several test files (--tests %s) need --engine cpython", f.engine, suite.Path)}
+	}
+	// The first file's engine opens alone (its notices are said once,
+	// and what it finds of the interpreter and pytest is kept for the
+	// others), then the others a few at a time.
+	parts := make([]sandbox.Engine, len(suite.Parts))
+	errs := make([]error, len(suite.Parts))
+	open := func(i int) {
+		o := opts
+		o.Suite, o.Parity = suite.Parts[i], false
+		if i > 0 {
+			o.Stderr = discard{}
+		}
+		parts[i], errs[i] = repair.OpenEngine(ctx, "cpython", o)
+	}
+	open(0)
+	for errors.Is(errs[0], cpython.ErrCollectedNothing) && len(parts) > 1 {
+		fmt.Fprintf(opts.Stderr, "repair: %s: pytest collects no test from it: left out\n", suite.Parts[0].Path)
+		suite.DropPart(0)
+		parts, errs = parts[1:], errs[1:]
+		open(0)
+	}
+	if errs[0] == nil {
+		var wg sync.WaitGroup
+		slots := make(chan struct{}, runtime.NumCPU())
+		for i := 1; i < len(parts); i++ {
+			slots <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				open(i)
+			})
+		}
+		wg.Wait()
+	}
+	// A file pytest collects nothing from (its tests are for another
+	// interpreter, or it has none) is left out, as plain pytest runs it.
+	for i := len(parts) - 1; i > 0; i-- {
+		if errors.Is(errs[i], cpython.ErrCollectedNothing) {
+			fmt.Fprintf(opts.Stderr, "repair: %s: pytest collects no test from it: left out\n", suite.Parts[i].Path)
+			suite.DropPart(i)
+			parts = append(parts[:i:i], parts[i+1:]...)
+			errs = append(errs[:i:i], errs[i+1:]...)
+		}
+	}
+	sizes := make([]int, len(parts))
+	for i, err := range errs {
+		if err == nil {
+			sizes[i] = len(suite.Parts[i].Cases)
+			continue
+		}
+		for _, e := range parts {
+			if e != nil {
+				e.Close()
+			}
+		}
+		if inputerr.Is(err) || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("start the cpython engine for %s: %w", suite.Parts[i].Path, err)
+	}
+	suite.JoinParts()
+	fmt.Fprintf(opts.Stderr, "repair: %d test files, %d tests\n", len(parts), len(suite.Cases))
+	return sandbox.NewMulti(parts, sizes), nil
 }
 
 // environment is the candidates' environment: the standard one, then

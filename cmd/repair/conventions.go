@@ -88,7 +88,7 @@ func withExitCodes(long string, own ...exitLine) string {
 // The flags two commands share. Each is defined once: its name, its
 // meaning and its help text; a command adds it with its own default.
 const (
-	usageTests       = "the test suite: JSON, JSON lines, a pytest file (test_*.py), or doctest:FILE (the examples in FILE's docstrings)"
+	usageTests       = "the test suite: JSON, JSON lines, a pytest file (test_*.py), doctest:FILE (the examples in FILE's docstrings), or the project's tests: a directory of test files or several files (F1,F2)"
 	usageEngine      = "engine that runs candidates: auto, cpython, gpython or hybrid (gpython searches, CPython validates)"
 	usageWorkers     = "candidates evaluated at once (0: one per CPU)"
 	usageSandbox     = "isolation: auto (full where the kernel allows, else rlimits), strict (refuse without full isolation), none"

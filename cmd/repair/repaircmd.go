@@ -39,6 +39,7 @@ type repairFlags struct {
 	searchTimeout time.Duration
 	seed          uint64
 	all           bool
+	alternatives  float64
 	operators     string
 	weightPass    float64
 	weightFail    float64
@@ -73,6 +74,7 @@ func (f *repairFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.searchTimeout, "search-timeout", 0, "per-case time limit while searching (0: ten times the slowest case of the original, at least 5ms, counted in CPU time; fixes are checked with the suite's timeouts)")
 	addSeed(fl, &f.seed, d.Seed)
 	fl.BoolVar(&f.all, "all", false, "keep searching after the first fix and collect every distinct one (stdout gets the first; --report lists all)")
+	fl.Float64Var(&f.alternatives, "alternatives", d.Alternatives, "after the first fix, search on for this share of the remaining budget (at most as many evaluations again as the first fix took, at least ten generations) and deliver the best fix found: guard, no check deleted, consistent names, fewest tokens (0: the first fix)")
 	fl.StringVar(&f.operators, "operators", "default", "mutation operators and weights: default, all, or e.g. delete,insert=2,cmp-op=3 (see 'repair operators')")
 	fl.Float64Var(&f.weightPass, "weight-passing", d.Weights.Passing, "fitness weight of the cases the original passes")
 	fl.Float64Var(&f.weightFail, "weight-failing", d.Weights.Failing, "fitness weight of the cases the original fails")
@@ -296,7 +298,7 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) (err error) {
 		opts.Guard, opts.GuardInputs = openGuard, f.guardInputs
 	}
 	if len(l.suite.TestSource) > 0 && eng.Name() == "cpython" {
-		ce, ok := eng.(*cpython.Engine)
+		ce, ok := eng.(interface{ RealPytest() bool })
 		opts.Verify = f.in.verifyOpener(l, ok && ce.RealPytest())
 	}
 	if c, ok := eng.(interface{ Capacity() int }); ok && opts.Workers == 0 {
@@ -456,6 +458,11 @@ func summarize(w io.Writer, l *loaded, res *repair.Result, elapsed time.Duration
 	}
 	if fix.Guard != nil {
 		fmt.Fprintf(w, "repair:   guard: %s\n", fix.Guard)
+	}
+	if n := len(res.Fixes); n > 1 {
+		fmt.Fprintf(w, "repair: %d alternatives considered; %s\n", n, res.Why)
+	} else {
+		fmt.Fprintf(w, "repair: 1 alternative considered\n")
 	}
 	for i, other := range res.Fixes[1:] {
 		fmt.Fprintf(w, "repair: fix %d of %d:\n", i+2, len(res.Fixes))

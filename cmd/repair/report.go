@@ -60,7 +60,13 @@ type report struct {
 	History     []repair.Generation `json:"fitness_per_generation"`
 	Ranking     []localize.Entry    `json:"localization"`
 	Uniform     bool                `json:"localization_uniform"`
-	Fixes       []repair.Fix        `json:"fixes"`
+	// Fixes are the plausible fixes found, the delivered one first;
+	// Alternatives counts them and Why says why the first beats each of
+	// the others. FirstFix is when the first was found, from the start.
+	Fixes        []repair.Fix `json:"fixes"`
+	Alternatives int          `json:"alternatives"`
+	Why          string       `json:"why_delivered,omitempty"`
+	FirstFix     float64      `json:"first_fix_seconds,omitempty"`
 	// Flaky are the tests whose verdict changed when a program ran again
 	// (a fix's validation, the original's re-runs): judged on what held
 	// every time. FlakyOriginal are those whose verdict changed on the
@@ -129,7 +135,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 			"evaluations": o.Evaluations, "time_budget_seconds": o.TimeBudget.Seconds(),
 			"mutation_rate": o.MutationRate, "crossover_rate": o.CrossoverRate, "crossover": o.CrossoverName,
 			"selection": o.Selection, "tournament_size": o.TournamentSize, "elitism": o.Elitism,
-			"max_edits": o.MaxEdits, "immigrants": o.Immigrants, "search_timeout_seconds": res.SearchTimeout.Seconds(), "seed": o.Seed, "workers": o.Workers, "all": o.All,
+			"max_edits": o.MaxEdits, "immigrants": o.Immigrants, "search_timeout_seconds": res.SearchTimeout.Seconds(), "seed": o.Seed, "workers": o.Workers, "all": o.All, "alternatives": o.Alternatives,
 			"operators": ops, "weighting": o.Weights.Weighting.String(),
 			"weight_passing": o.Weights.Passing, "weight_failing": o.Weights.Failing,
 			"localization": o.Formula.Name, "reduce": o.Reduce, "lenient": f.lenient, "guard_inputs": f.guardInputs,
@@ -144,6 +150,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		BestFitness: res.BestFitness,
 		History:     res.History, Uniform: res.Ranking.Uniform,
 		Fixes: res.Fixes, Best: res.Best, BestDiff: res.BestDiff,
+		Alternatives: len(res.Fixes), Why: res.Why, FirstFix: res.FirstFix.Seconds(),
 	}
 	if l.prog != nil {
 		r.Target = l.prog.Path

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -328,6 +329,10 @@ type collected struct {
 	Rewritten json.RawMessage `json:"rewritten"`
 }
 
+// ErrCollectedNothing is the error (wrapped, an inputerr one) of a test
+// file from which pytest collects no test.
+var ErrCollectedNothing = errors.New("pytest collected nothing")
+
 // collect runs pytest's collection once, in the sandbox, with the original
 // target, and returns one Test case per item pytest collects (its node
 // id, e.g. "test_m.py::TestX::test_y[2-3]").
@@ -356,7 +361,7 @@ func (e *Engine) collect(module string) ([]fitness.Case, error) {
 		if c.Error != nil {
 			why = *c.Error
 		}
-		return nil, inputerr.New("%s: pytest collected nothing: %s%s", suite.Path, why, e.envHint(why))
+		return nil, inputerr.Wrap(fmt.Errorf("%s: %w: %s%s", suite.Path, ErrCollectedNothing, why, e.envHint(why)))
 	}
 	if c.Error != nil {
 		fmt.Fprintf(e.opts.Stderr, "repair: %s: pytest: %s (the other tests run)\n", name, *c.Error)

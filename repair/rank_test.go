@@ -1,0 +1,206 @@
+package repair
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"repair/guard"
+	"repair/program"
+)
+
+// The code of the ranking's cases: a validator in the shape of the real
+// bugs the ranking is for.
+const rankOrig = `class ParseError(Exception):
+    pass
+
+
+def parse(text, strict, lenient):
+    if not text:
+        raise ParseError("empty")
+    if len(text) > 80:
+        raise ParseError("too long")
+    if not strict and not lenient:
+        return text.strip()
+    return text
+
+
+def greet(a, b, a_user, b_user, fmt):
+    a, b = a.format(fmt), b.format(fmt)
+    return a + b
+
+
+def bump(value, limit):
+    if value > limit:
+        return limit
+    return value
+
+
+def call(fn, args, types):
+    for i in range(len(args)):
+        if types:
+            _type_check(args[i], types)
+    return fn(*args)
+`
+
+func TestRankFix(t *testing.T) {
+	cases := []struct {
+		name, from, to string
+		deletes        bool
+		naming         int // the penalty
+		note           string
+		tokens         int
+	}{
+		{name: "a raise deleted", from: "    if len(text) > 80:\n        raise ParseError(\"too long\")\n", to: "",
+			deletes: true, tokens: 13},
+		{name: "an if and its raise replaced", from: "    if len(text) > 80:\n        raise ParseError(\"too long\")\n", to: "    text = text[:80]\n",
+			deletes: true, naming: 0},
+		{name: "a call that checks deleted", from: "            _type_check(args[i], types)\n", to: "            pass\n", deletes: true},
+		{name: "a call that checks added", from: "    return fn(*args)\n", to: "    _type_check(fn, types)\n    return fn(*args)\n"},
+		{name: "a comparison flipped keeps the check", from: "if len(text) > 80:", to: "if len(text) >= 80:", tokens: 2},
+		{name: "a check added", from: "    if not strict and not lenient:\n", to: "    if text is None:\n        raise ParseError(\"none\")\n    if not strict and not lenient:\n",
+			naming: 1, note: `"none": a value`},
+		{name: "a builtin in a condition", from: "if not strict and not lenient:", to: "if not range and not lenient:",
+			naming: 2, note: "range: a builtin", tokens: 2},
+		{name: "a name of the function in a condition", from: "if not strict and not lenient:", to: "if not text and not lenient:", tokens: 2},
+		{name: "a name from elsewhere in a condition", from: "if not strict and not lenient:", to: "if not value and not lenient:",
+			naming: 2, note: "value: a name the code around does not use", tokens: 2},
+		{name: "half a renaming", from: "a, b = a.format(fmt), b.format(fmt)", to: "a, b = a.format(fmt), b_user.format(fmt)",
+			naming: 1, note: "a left as it is where the same renaming makes it a_user", tokens: 2},
+		{name: "a renaming at every site", from: "a, b = a.format(fmt), b.format(fmt)", to: "a, b = a_user.format(fmt), b_user.format(fmt)",
+			naming: 0, note: "consistently", tokens: 4},
+		{name: "a value nudged", from: "        return limit\n", to: "        return limit + 7\n", naming: 1, note: "7: a value", tokens: 2},
+		{name: "a neutral value", from: "        return limit\n", to: "        return limit - 1\n", tokens: 2},
+		{name: "an operation that changes nothing", from: "        return limit\n", to: "        return limit // 1\n", naming: 1, note: "// 1: an operation that changes nothing", tokens: 2},
+		{name: "a term kept", from: "        return limit\n", to: "        return limit * 1.5\n", naming: 1, note: "1.5: a value", tokens: 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(rankOrig, c.from) {
+				t.Fatalf("%q is not in the code", c.from)
+			}
+			fixed := strings.Replace(rankOrig, c.from, c.to, 1)
+			r := rankFix([]byte(rankOrig), []byte(fixed))
+			if r.DeletesCheck != c.deletes {
+				t.Errorf("DeletesCheck = %v, want %v", r.DeletesCheck, c.deletes)
+			}
+			if r.Naming != c.naming {
+				t.Errorf("Naming = %d (%v), want %d", r.Naming, r.Notes, c.naming)
+			}
+			if c.note != "" && !strings.Contains(strings.Join(r.Notes, "\n"), c.note) {
+				t.Errorf("notes %q lack %q", r.Notes, c.note)
+			}
+			if c.tokens != 0 && r.Tokens != c.tokens {
+				t.Errorf("Tokens = %d, want %d", r.Tokens, c.tokens)
+			}
+		})
+	}
+}
+
+func TestRankFixes(t *testing.T) {
+	p, err := program.Parse("parse.py", []byte(rankOrig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fix := func(from, to string, g *guard.Report) Fix {
+		if !strings.Contains(rankOrig, from) {
+			t.Fatalf("%q is not in the code", from)
+		}
+		src := strings.Replace(rankOrig, from, to, 1)
+		return Fix{Source: []byte(src), Diff: p.DiffTo([]byte(src)), Guard: g}
+	}
+	deleted := fix("    if len(text) > 80:\n        raise ParseError(\"too long\")\n", "", nil)
+	flipped := fix("if len(text) > 80:", "if len(text) >= 80:", nil)
+	builtin := fix("if not strict and not lenient:", "if not range and not lenient:", nil)
+	local := fix("if not strict and not lenient:", "if not strict and not text:", nil)
+	half := fix("a, b = a.format(fmt), b.format(fmt)", "a, b = a.format(fmt), b_user.format(fmt)", nil)
+	whole := fix("a, b = a.format(fmt), b.format(fmt)", "a, b = a_user.format(fmt), b_user.format(fmt)", nil)
+	sliced := fix("    return value\n", "    return value.real\n", nil)
+	dropped := fix("if value > limit:", "if value:", nil)
+	calm := fix("if value > limit:", "if value >= limit:", &guard.Report{Inputs: 9, Changed: 1})
+	loud := fix("if value > limit:", "if value > limit + 1:", &guard.Report{Inputs: 9, Changed: 4})
+	nudged := fix("if len(text) > 80:", "if len(text) > 79:", nil)
+	block := fix("        return limit\n", "        if value > limit * 2:\n            return limit * 2\n        return limit\n", nil)
+	flipped2 := fix("if value > limit:", "if value < limit:", &guard.Report{Inputs: 9, Changed: 4})
+	broken := fix("if value > limit:", "if value > limit - 1:", &guard.Report{Inputs: 9, Changed: 1, Broken: 1})
+
+	cases := []struct {
+		name  string
+		fixes []Fix // in the order found
+		want  int   // the index, in fixes, of the one delivered
+		why   string
+	}{
+		{"a broken input loses to changed ones", []Fix{broken, loud}, 1, "overfitting guard"},
+		{"a broken input loses to a larger fix", []Fix{broken, whole}, 1, "overfitting guard"},
+		{"changed inputs decide a tie", []Fix{flipped2, calm}, 1, "fewer generated inputs whose behaviour changed"},
+		{"changed inputs come after size", []Fix{loud, calm}, 1, "fewer of them added"},
+		{"a deleted check loses", []Fix{deleted, flipped}, 1, "keeping the code's checks"},
+		{"a builtin in a condition loses", []Fix{builtin, local}, 1, "names and values consistent"},
+		{"a renaming at every site beats half of it", []Fix{half, whole}, 1, "cost 4, against 5"},
+		{"fewer tokens", []Fix{whole, flipped}, 1, "cost 2, against 4"},
+		{"a nudged bound beats a large block", []Fix{block, nudged}, 1, "cost 8, against 17"},
+		{"as many tokens, fewer added", []Fix{sliced, dropped}, 1, "fewer of them added"},
+		{"a tie keeps the first found", []Fix{local, local}, 0, "a tie"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fixes := make([]Fix, len(c.fixes))
+			for i, f := range c.fixes {
+				f.Evaluations = i // to tell them apart
+				f.Rank = nil
+				fixes[i] = f
+			}
+			why := rankFixes(p, fixes)
+			if fixes[0].Evaluations != c.want {
+				t.Errorf("delivered fix %d, want %d:\n%s", fixes[0].Evaluations, c.want, fixes[0].Diff)
+			}
+			if !strings.Contains(why, c.why) {
+				t.Errorf("why = %q, want it to say %q", why, c.why)
+			}
+		})
+	}
+}
+
+// TestAlternatives: after its first fix the search goes on and delivers
+// the best of the fixes it found; a seed gives the same fixes at any
+// number of workers (without a time budget the window is evaluations).
+func TestAlternatives(t *testing.T) {
+	p := parseMiddle(t)
+	run := func(workers int) *Result {
+		opts := Defaults()
+		opts.Workers = workers
+		res, err := Run(context.Background(), p, fakeSuite(10), fakeRunner(nil), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := run(2)
+	if len(res.Fixes) < 2 {
+		t.Fatalf("%d fixes (stop %s), want alternatives", len(res.Fixes), res.StopReason)
+	}
+	if len(res.Fixes) > MaxAlternatives+1 {
+		t.Errorf("%d fixes, want at most %d", len(res.Fixes), MaxAlternatives+1)
+	}
+	if !strings.HasPrefix(res.Why, "the delivered fix beats alternative 2: ") {
+		t.Errorf("Why = %q", res.Why)
+	}
+	first := res.Fixes[0]
+	for _, f := range res.Fixes {
+		if f.Rank == nil {
+			t.Fatalf("a fix without its rank: %v", f.Describe)
+		}
+		if f.Evaluations < first.Evaluations && res.FirstFix == 0 {
+			t.Errorf("FirstFix not set")
+		}
+	}
+	for j := 1; j < len(res.Fixes); j++ {
+		if k, less := decideFixes(p, &res.Fixes[j], &first); less {
+			t.Errorf("fix %d beats the delivered one on %s", j+1, criteria[k].name)
+		}
+	}
+	one := run(1)
+	if len(one.Fixes) != len(res.Fixes) || one.Fixes[0].Diff != first.Diff || one.Evaluations != res.Evaluations {
+		t.Errorf("one worker: %d fixes, %d evaluations; two: %d, %d", len(one.Fixes), one.Evaluations, len(res.Fixes), res.Evaluations)
+	}
+}
