@@ -104,7 +104,7 @@ func TestPytestSetupLimit(t *testing.T) {
 			}
 			got := briefs(out)
 			for i := range got {
-				got[i].Detail = setupSecs.ReplaceAllString(got[i].Detail, "after ${1}Ns of CPU")
+				got[i].Detail = setupSecs.ReplaceAllString(got[i].Detail, "before its first test, after ${1}Ns of CPU")
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
@@ -114,7 +114,7 @@ func TestPytestSetupLimit(t *testing.T) {
 }
 
 // setupSecs matches the seconds of a setup's limit in a detail.
-var setupSecs = regexp.MustCompile(`after ()[0-9.]+s of CPU`)
+var setupSecs = regexp.MustCompile(`before its first test, after ()[0-9.]+s of CPU`)
 
 // TestCPUCaps: the search's caps of each case's CPU time
 // (RunOptions.CPUCaps) stop a loop on a quick case at that case's cap,
@@ -148,7 +148,7 @@ func TestCPUCaps(t *testing.T) {
 			}
 			got := briefs(out)
 			for i := range got {
-				got[i].Detail = setupSecs.ReplaceAllString(got[i].Detail, "after ${1}Ns of CPU")
+				got[i].Detail = setupSecs.ReplaceAllString(got[i].Detail, "before its first test, after ${1}Ns of CPU")
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
