@@ -23,11 +23,11 @@ func TestStarvedCaseBusy(t *testing.T) {
 def spin():
     n = 0
     t = time.process_time()
-    while time.process_time() - t < 0.03:
+    while time.process_time() - t < 0.1:
         n += 1
     return 1
 def nap():
-    time.sleep(0.05)
+    time.sleep(0.3)
     return 1
 `
 	cases := []fitness.Case{call("spin", "", "1"), call("nap", "", "1")}
