@@ -40,7 +40,7 @@ func (p *Program) valid(e Edit) bool {
 		}
 		return !p.Contains(e.Stmt, e.Donor) && !p.Contains(e.Donor, e.Stmt)
 	case ReplaceText:
-		return okSite(e.Site) && !asyncWords(e.Text)
+		return okSite(e.Site)
 	case Guard:
 		if !okS(e.Stmt) || !okS(e.Donor) || !oneLine(e.Text) {
 			return false
@@ -69,9 +69,6 @@ func (p *Program) valid(e Edit) bool {
 		if a.End > b.Start && b.End > a.Start {
 			return false // overlapping
 		}
-		if asyncWords(p.SiteText(e.Site)) || asyncWords(p.SiteText(e.Site2)) {
-			return false
-		}
 		return p.fits(e.Site, b) && p.fits(e.Site2, a)
 	}
 	return false
@@ -86,27 +83,6 @@ func someLines(text string) bool {
 		}
 	}
 	return true
-}
-
-// asyncWords reports whether text holds the word async or await: an
-// expression with an await or an async comprehension compiles only in an
-// async function, so such text is not moved by a text edit (a crossover
-// put `{x async for x in y}` into a class body).
-func asyncWords(text string) bool {
-	for _, w := range [...]string{"async", "await"} {
-		for i := strings.Index(text, w); i >= 0; {
-			end := i + len(w)
-			if (i == 0 || !wordByte(text[i-1])) && (end == len(text) || !wordByte(text[end])) {
-				return true
-			}
-			j := strings.Index(text[end:], w)
-			if j < 0 {
-				break
-			}
-			i = end + j
-		}
-	}
-	return false
 }
 
 // oneLine reports whether text is non-empty and on one line.
