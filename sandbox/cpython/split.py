@@ -258,7 +258,6 @@ def candidate(cfg, rfd, wfd):
         if r not in sys.path:
             sys.path.insert(0, r)
     objects, ids = {}, {}  # handle id -> object; id(object) -> handle id
-    classes = {}  # handle id of a class -> its description, sent once
     sent_classes = set()
     targets = set()  # the module names of the target's code
 

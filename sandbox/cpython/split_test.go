@@ -117,7 +117,6 @@ func TestSplitVerdicts(t *testing.T) {
 			t.Errorf("%s: %v (%s) via %q", suite.Cases[i].Name, r.Verdict, r.Detail, r.Via)
 		}
 	}
-	_ = strings.Contains
 }
 
 // gradeTests is a test file whose asserts a submission must not reach.
@@ -230,8 +229,6 @@ def letter(score):
 func BenchmarkSplitCheck(b *testing.B) {
 	py := realPytest(b)
 	const honest = "def letter(score):\n    print('grading', score)\n    return 'A' if score >= 90 else 'B' if score >= 80 else 'F'\n"
-	dir := b.TempDir()
-	_ = dir
 	for _, split := range []bool{false, true} {
 		name := "in-process"
 		if split {
