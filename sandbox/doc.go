@@ -100,7 +100,7 @@
 // # The cpython engine
 //
 // Package cpython keeps up to one warm server per worker (the first starts
-// with the engine, the others when they pay: [Spawner]). A server is the
+// with the engine, the others when they pay: package pool). A server is the
 // harness (the Python modules of cpython/harness/, embedded with go:embed
 // and loaded from memory by a bootstrap given with -c) running under the
 // real interpreter (sys.executable of python3, resolved once: version

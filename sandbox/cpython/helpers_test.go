@@ -92,10 +92,8 @@ func descendants(pid int) []int { return proctest.PIDs(proctest.Descendants(pid)
 // serverPIDs are the pids of e's live servers (forkers) as the host sees
 // them.
 func serverPIDs(e *Engine) []int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var pids []int
-	for s := range e.all {
+	for _, s := range e.pool.Workers() {
 		if s.dead.Load() {
 			continue // replaced by the next Run
 		}
@@ -106,10 +104,8 @@ func serverPIDs(e *Engine) []int {
 
 // serverDirs are the private directories of e's live servers.
 func serverDirs(e *Engine) []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var dirs []string
-	for s := range e.all {
+	for _, s := range e.pool.Workers() {
 		if !s.dead.Load() {
 			dirs = append(dirs, s.cmd.Dir)
 		}

@@ -1012,6 +1012,7 @@ func decodeInjections(p []byte) ([]fitness.Injection, []byte, error) {
 // PID namespace, or they share its process group and die with it), then
 // releases its files and private directory. Safe to call more than once.
 func (s *server) kill() {
+	s.dead.Store(true)
 	s.killOnce.Do(func() {
 		if s.cmd.Process != nil {
 			s.cmd.Kill()

@@ -90,10 +90,8 @@ func descendants(pid int) []int { return proctest.PIDs(proctest.Descendants(pid)
 
 // workerPIDs are the pids of e's live workers as the host sees them.
 func workerPIDs(e *Engine) []int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var pids []int
-	for p := range e.all {
+	for _, p := range e.pool.Workers() {
 		if !p.dead.Load() {
 			pids = append(pids, p.cmd.Process.Pid)
 		}
