@@ -28,8 +28,9 @@ from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, Output, encode_value, m
 from .protocol import (
     CALL, CALLS_MAX, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF,
     JOB_KEEP, JOB_KEPT, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE,
-    ST_RETURNED, U32, Listed, encode_lines, pack_lines, put_record,
+    ST_RETURNED, U32,
 )
+from .wire import Listed, encode_lines, pack_lines, put_record
 from .real_pytest import LenientPytestCtx, PytestCtx
 
 ModuleType = type(sys)
