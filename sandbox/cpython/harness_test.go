@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -55,6 +58,108 @@ func TestHarnessModules(t *testing.T) {
 	_, harnessSources := harness()
 	if strings.Contains(string(harnessSources), "\x00\x00") || strings.Count(string(harnessSources), "\x00") != 2*(len(ents)-1) {
 		t.Error("a module's source holds a NUL byte")
+	}
+}
+
+// harnessImport is an import of a module of the harness package:
+// "from . import a, b" or "from .a import x", at any indentation (an
+// import inside a function counts: it runs too).
+var harnessImport = regexp.MustCompile(`(?m)^[ \t]*from \.(\w*) import \(?([\w, ]*)`)
+
+// harnessImports are the modules of the harness that src imports.
+func harnessImports(src string) []string {
+	var deps []string
+	for _, m := range harnessImport.FindAllStringSubmatch(src, -1) {
+		if m[1] != "" {
+			deps = append(deps, m[1])
+			continue
+		}
+		for _, name := range strings.Split(m[2], ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				deps = append(deps, name)
+			}
+		}
+	}
+	return deps
+}
+
+// importCycle is a cycle of imports in graph (module -> the modules it
+// imports), as the modules along it with the first repeated at the end,
+// or nil.
+func importCycle(graph map[string][]string) []string {
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[string]int{}
+	var stack, cycle []string
+	var visit func(string)
+	visit = func(m string) {
+		state[m] = visiting
+		stack = append(stack, m)
+		for _, d := range graph[m] {
+			if cycle != nil {
+				return
+			}
+			switch state[d] {
+			case visiting:
+				i := slices.Index(stack, d)
+				cycle = append(slices.Clone(stack[i:]), d)
+				return
+			case 0:
+				visit(d)
+			}
+		}
+		stack = stack[:len(stack)-1]
+		state[m] = done
+	}
+	names := slices.Sorted(maps.Keys(graph))
+	for _, m := range names {
+		if state[m] == 0 && cycle == nil {
+			visit(m)
+		}
+	}
+	return cycle
+}
+
+// TestHarnessImports: the modules of the harness import one another
+// without a cycle (a module that builds on another is not imported by
+// it), and the cycle finder finds one where there is.
+func TestHarnessImports(t *testing.T) {
+	ents, err := fs.ReadDir(harnessFS, "harness")
+	if err != nil {
+		t.Fatal(err)
+	}
+	harnessGraph := map[string][]string{}
+	for _, ent := range ents {
+		data, err := fs.ReadFile(harnessFS, "harness/"+ent.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		harnessGraph[strings.TrimSuffix(ent.Name(), ".py")] = harnessImports(string(data))
+	}
+	if deps := harnessGraph["collected"]; !slices.Contains(deps, "real_pytest") || !slices.Contains(deps, "candidate") {
+		t.Fatalf("collected.py imports %v: the import lines are not read", deps)
+	}
+	rows := []struct {
+		name  string
+		graph map[string][]string
+		want  []string
+	}{
+		{"the harness", harnessGraph, nil},
+		{"a chain", map[string][]string{"a": {"b"}, "b": {"c"}, "c": nil}, nil},
+		{"a diamond", map[string][]string{"a": {"b", "c"}, "b": {"d"}, "c": {"d"}, "d": nil}, nil},
+		{"two modules", map[string][]string{"a": {"b"}, "b": {"a"}}, []string{"a", "b", "a"}},
+		{"through a third", map[string][]string{"a": {"b"}, "b": {"c"}, "c": {"b"}}, []string{"b", "c", "b"}},
+		{"itself", map[string][]string{"a": {"a"}}, []string{"a", "a"}},
+	}
+	for _, r := range rows {
+		if got := importCycle(r.graph); !slices.Equal(got, r.want) {
+			t.Errorf("%s: import cycle %v, want %v", r.name, got, r.want)
+		}
+	}
+	if got := harnessImports("from . import a, b\nfrom .c import (\n    X,\n)\ndef f():\n    from .d import y\n"); !slices.Equal(got, []string{"a", "b", "c", "d"}) {
+		t.Errorf("harnessImports = %v, want [a b c d]", got)
 	}
 }
 

@@ -225,9 +225,9 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     if lx_off:
         lx = load_lenient(shm, lx_off)
         maxrec += INJ_MAX
-        ctx = LenientPytestCtx(code, lx) if pytest_mode else LenientCtx(code, lx)
+        ctx = LenientPytestCtx(code, lx, collected) if pytest_mode else LenientCtx(code, lx)
     elif pytest_mode:
-        ctx = PytestCtx(code, repl)
+        ctx = PytestCtx(code, repl, collected)
     else:
         ctx = Ctx(code)
     recording = bool(rec) and bool(test_module)
