@@ -7,9 +7,9 @@ import "context"
 // interfaces below, the way an io.Writer that can copy from a reader is
 // also an io.ReaderFrom, or an http.ResponseWriter that can flush is an
 // http.Flusher. Callers ask the engine through these interfaces and the
-// functions beside them, never by its Name (the hybrid engine answers
-// "cpython", a remote one the name of its servers' runtime) nor by a
-// cast to its concrete type. Package sandbox/enginetest checks, for every
+// functions beside them, never by its Name (a remote engine answers the
+// name of its servers' runtime, and a hybrid one does what its judge
+// does) nor by a cast to its concrete type. Package sandbox/enginetest checks, for every
 // engine, that what it claims holds (enginetest.Capabilities).
 
 // Describer is an engine that says which interpreter runs candidates and

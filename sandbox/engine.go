@@ -23,11 +23,10 @@ import (
 // broke (the interpreter is gone, ctx was canceled, a worker cannot be
 // restarted).
 type Engine interface {
-	// Name is the runtime whose verdicts these are, for messages and
-	// records: "cpython" or "gpython" (the hybrid engine answers
-	// "cpython", a remote one its servers' runtime). What an engine can
-	// do beyond Run it says through the capabilities of capability.go,
-	// not by its name.
+	// Name names the engine in messages: "cpython", "gpython" or
+	// "hybrid" (a remote engine: its servers' runtime). What an engine
+	// can do beyond Run it says through the capabilities of
+	// capability.go, not by its name.
 	Name() string
 	// Run evaluates src (a complete candidate of the target file).
 	Run(ctx context.Context, src []byte, opts RunOptions) (*fitness.Outcome, error)

@@ -45,9 +45,9 @@ func NewHybrid(search, truth sandbox.Engine, stderr io.Writer) *Hybrid {
 	return &Hybrid{search: search, truth: truth, stderr: stderr}
 }
 
-// Name is "cpython": what the verdicts mean is CPython's (lenient runs and
-// the guard's judgement go by it).
-func (h *Hybrid) Name() string { return h.truth.Name() }
+// Name is "hybrid". What its verdicts mean is its judge's: Features
+// says what it honours.
+func (h *Hybrid) Name() string { return "hybrid" }
 
 // Describe says which engines run what, for the summary line.
 func (h *Hybrid) Describe() string {
