@@ -181,7 +181,7 @@ func Run(ctx context.Context, subs []string, opts Options) ([]Result, error) {
 		}
 	}
 
-	if len(opts.Suite.TestSource) > 0 && eng.Name() == "cpython" {
+	if len(opts.Suite.TestSource) > 0 && sandbox.FeaturesOf(eng).Verify {
 		// Every grade of a passing submission and every repair's fixes
 		// are checked against the test file by the check's engine
 		// (sandbox.Options.Verify: the tests in a process of their own,

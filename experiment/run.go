@@ -16,6 +16,7 @@ import (
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
+	"repair/sandbox/engines"
 )
 
 // RunOptions configure Run. The zero value runs every trial of the plan
@@ -48,7 +49,7 @@ type RunOptions struct {
 	// shard's trials are filtered first).
 	Filter func(Trial) bool
 	// Open, if not nil, starts the engine of a bug instead of
-	// repair.OpenEngine (remote executors, see package sandbox/remote).
+	// engines.Open (remote executors, see package sandbox/remote).
 	Open func(ctx context.Context, engine string, opts sandbox.Options) (sandbox.Engine, error)
 }
 
@@ -241,7 +242,7 @@ type runner struct {
 // runBug runs trials of one bug on one engine.
 func (r *runner) runBug(ctx context.Context, trials []Trial) error {
 	bug := trials[0].Bug
-	open := repair.OpenEngine
+	open := engines.Open
 	if r.opts.Open != nil {
 		open = r.opts.Open
 	}
@@ -259,7 +260,7 @@ func (r *runner) runBug(ctx context.Context, trials []Trial) error {
 		return fmt.Errorf("%s: start the %s engine: %w", bug.Name, r.engine, err)
 	}
 	defer eng.Close()
-	desc := repair.Describe(eng)
+	desc := sandbox.Describe(eng)
 
 	next := make(chan Trial)
 	var wg sync.WaitGroup

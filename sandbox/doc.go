@@ -1,7 +1,10 @@
 // Package sandbox runs untrusted, machine-mutated candidate programs: it
-// defines the [Engine] contract (docs/design.md §4) and the isolation shim every
-// engine starts its worker processes under. Package cpython is the engine
-// for a real CPython interpreter.
+// defines the [Engine] contract (docs/design.md §4), the capabilities an
+// engine may have beyond it ([Describer], [Sizer], [Grower],
+// [PlainPytester], [Executable], [Counter], [Featurer]), and the isolation
+// shim every engine starts its worker processes under. Package cpython is
+// the engine for a real CPython interpreter; package engines opens one by
+// name.
 //
 // A failing candidate is data ([fitness.Outcome]), never a Go error; an
 // error means the tool itself broke (no interpreter, context canceled, a

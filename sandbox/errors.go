@@ -16,6 +16,11 @@ var ErrNoPython = errors.New("no CPython 3.8 or newer found")
 // Test for it with errors.Is.
 var ErrIsolation = errors.New("full sandbox isolation is not available")
 
+// ErrCollectedNothing is the error (wrapped, an inputerr one) of an
+// engine opened for a test file from which pytest collects no test. Test
+// for it with errors.Is.
+var ErrCollectedNothing = errors.New("pytest collected nothing")
+
 // ErrClosed is returned by an engine's Run after Close: its pool's
 // (package pool) closed error.
 var ErrClosed = pool.ErrClosed

@@ -22,9 +22,8 @@ import (
 
 	"repair/fitness"
 	"repair/internal/inputerr"
-	"repair/repair"
 	"repair/sandbox"
-	"repair/sandbox/cpython"
+	"repair/sandbox/engines"
 	"repair/sandbox/remote"
 )
 
@@ -70,8 +69,8 @@ type Options struct {
 	// notices (nil: discarded).
 	Log io.Writer
 
-	// Open starts an engine (default repair.OpenEngine) and Describe
-	// describes one (default repair.Describe); tests replace them.
+	// Open starts an engine (default engines.Open) and Describe
+	// describes one (default sandbox.Describe); tests replace them.
 	Open     func(ctx context.Context, runtime string, opts sandbox.Options) (sandbox.Engine, error)
 	Describe func(sandbox.Engine) string
 }
@@ -190,10 +189,10 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		opts.Log = io.Discard
 	}
 	if opts.Open == nil {
-		opts.Open = repair.OpenEngine
+		opts.Open = engines.Open
 	}
 	if opts.Describe == nil {
-		opts.Describe = repair.Describe
+		opts.Describe = sandbox.Describe
 	}
 	if opts.Engine == "" {
 		opts.Engine = "auto"
@@ -277,8 +276,8 @@ func (s *Server) probe(ctx context.Context, rt Runtime) (Runtime, error) {
 	}
 	rt.Describe = s.opts.Describe(eng)
 	rt.ExecuteCmd = rt.Describe
-	if c, ok := eng.(*cpython.Engine); ok {
-		rt.ExecuteCmd = c.Python().Path
+	if x, ok := eng.(sandbox.Executable); ok {
+		rt.ExecuteCmd = x.Executable()
 	}
 	return rt, nil
 }

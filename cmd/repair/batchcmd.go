@@ -25,6 +25,7 @@ import (
 	"repair/internal/inputerr"
 	"repair/repair"
 	"repair/sandbox"
+	"repair/sandbox/engines"
 )
 
 // batchFlags are the flags of repair batch.
@@ -163,7 +164,7 @@ func runBatch(ctx context.Context, f *batchFlags, args []string, io streams) err
 			if so.Suite != suite {
 				so.Stderr = nil // the guard's and the check's engines: the notices were said
 			}
-			return repair.OpenEngine(ctx, f.engine, so)
+			return engines.Open(ctx, f.engine, so)
 		},
 		Path:        displayPath,
 		Progress:    io.v.log(io.Err),

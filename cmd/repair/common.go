@@ -22,7 +22,7 @@ import (
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
-	"repair/sandbox/cpython"
+	"repair/sandbox/engines"
 	"repair/sandbox/remote"
 )
 
@@ -257,8 +257,9 @@ func (f *inputFlags) open(ctx context.Context, l *loaded, io streams) (sandbox.E
 // pytest (startParity): the engine starts plain pytest's run as soon as
 // it has collected the tests (sandbox.Options.Parity).
 func (f *inputFlags) openParity(ctx context.Context, l *loaded, io streams) (sandbox.Engine, error) {
-	// The hybrid engine has no parity check (startParity takes a cpython
-	// engine): its CPython pool would run plain pytest for nothing.
+	// The hybrid engine has no parity check (it is no
+	// sandbox.PlainPytester): its CPython pool would run plain pytest for
+	// nothing.
 	return f.openEngine(ctx, l, l.suite, 0, io, false, f.engine != "hybrid", false)
 }
 
@@ -298,9 +299,7 @@ func (f *inputFlags) guardOpener(l *loaded, closing *sync.WaitGroup) func(contex
 // grow, to repair.WaitFactor servers per worker (workers, 0: one per
 // CPU) at once, as the search's engine grows.
 func growForRanges(eng sandbox.Engine, workers int) guard.Runner {
-	g, ok := eng.(interface {
-		Grow(context.Context, int) (int, error)
-	})
+	g, ok := eng.(sandbox.Grower)
 	if !ok {
 		return eng.Run
 	}
@@ -471,14 +470,14 @@ func (f *inputFlags) openEngine(ctx context.Context, l *loaded, suite *fitness.S
 		}
 		return open(ctx, f.engine, opts)
 	}
-	eng, err := repair.OpenEngine(ctx, f.engine, opts)
+	eng, err := engines.Open(ctx, f.engine, opts)
 	if err != nil {
 		if inputerr.Is(err) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("start the %s engine: %w", f.engine, err)
 	}
-	if eng.Name() == "gpython" && len(env.Vars) > 0 {
+	if !sandbox.FeaturesOf(eng).Environ && len(env.Vars) > 0 {
 		fmt.Fprintln(io.Err, "repair: --env, --pass-env: the gpython engine's os.environ stays empty; use --engine cpython")
 	}
 	return eng, nil
@@ -507,10 +506,10 @@ func (f *inputFlags) openParts(ctx context.Context, opts sandbox.Options) (sandb
 		if i > 0 {
 			o.Stderr = discard{}
 		}
-		parts[i], errs[i] = repair.OpenEngine(ctx, "cpython", o)
+		parts[i], errs[i] = engines.Open(ctx, "cpython", o)
 	}
 	open(0)
-	for errors.Is(errs[0], cpython.ErrCollectedNothing) && len(parts) > 1 {
+	for errors.Is(errs[0], sandbox.ErrCollectedNothing) && len(parts) > 1 {
 		fmt.Fprintf(opts.Stderr, "repair: %s: pytest collects no test from it: left out\n", suite.Parts[0].Path)
 		suite.DropPart(0)
 		parts, errs = parts[1:], errs[1:]
@@ -531,7 +530,7 @@ func (f *inputFlags) openParts(ctx context.Context, opts sandbox.Options) (sandb
 	// A file pytest collects nothing from (its tests are for another
 	// interpreter, or it has none) is left out, as plain pytest runs it.
 	for i := len(parts) - 1; i > 0; i-- {
-		if errors.Is(errs[i], cpython.ErrCollectedNothing) {
+		if errors.Is(errs[i], sandbox.ErrCollectedNothing) {
 			fmt.Fprintf(opts.Stderr, "repair: %s: pytest collects no test from it: left out\n", suite.Parts[i].Path)
 			suite.DropPart(i)
 			parts = append(parts[:i:i], parts[i+1:]...)

@@ -16,7 +16,7 @@ import (
 
 	"repair/experiment"
 	"repair/internal/inputerr"
-	"repair/repair"
+	"repair/sandbox/engines"
 )
 
 func newExperimentCmd(io streams) *cobra.Command {
@@ -132,9 +132,9 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 			return &flagError{fmt.Errorf("--sandbox %v", err)}
 		}
 	}
-	if f.engine != "" && !slices.Contains(repair.Engines, f.engine) {
+	if f.engine != "" && !slices.Contains(engines.Names, f.engine) {
 		// Before anything runs or a results file is made.
-		return &flagError{fmt.Errorf("--engine must be one of %s, got %q", strings.Join(repair.Engines, ", "), f.engine)}
+		return &flagError{fmt.Errorf("--engine must be one of %s, got %q", strings.Join(engines.Names, ", "), f.engine)}
 	}
 	plan, err := experiment.Load(path)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"repair/internal/inputerr"
 	"repair/repair"
 	"repair/sandbox"
-	"repair/sandbox/cpython"
 )
 
 // parity checks the original's verdicts under the tool against plain
@@ -24,7 +23,7 @@ type parity struct {
 }
 
 type plainResult struct {
-	run *cpython.PlainRun
+	run *sandbox.PlainRun
 	err error
 }
 
@@ -33,8 +32,8 @@ type plainResult struct {
 // waits until plain pytest is gone).
 func startParity(ctx context.Context, eng sandbox.Engine, suite *fitness.Suite) *parity {
 	p := &parity{cases: suite.Cases, stop: func() {}}
-	ce, ok := eng.(*cpython.Engine)
-	if !ok || !ce.RealPytest() {
+	pp, ok := eng.(sandbox.PlainPytester)
+	if !ok || !sandbox.FeaturesOf(eng).RealPytest {
 		return p
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -42,7 +41,7 @@ func startParity(ctx context.Context, eng sandbox.Engine, suite *fitness.Suite) 
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		run, err := ce.PlainPytest(ctx)
+		run, err := pp.PlainPytest(ctx)
 		p.done <- plainResult{run, err}
 	}()
 	// Stopping kills plain pytest if it still runs, and waits for it:

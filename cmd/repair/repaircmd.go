@@ -17,7 +17,6 @@ import (
 	"repair/mutate"
 	"repair/repair"
 	"repair/sandbox"
-	"repair/sandbox/cpython"
 )
 
 // repairFlags are the flags of the main job.
@@ -275,7 +274,7 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) (err error) {
 	for _, n := range l.notes {
 		fmt.Fprintf(log, "repair: %s\n", n)
 	}
-	engineDesc = repair.Describe(eng)
+	engineDesc = sandbox.Describe(eng)
 	if f.lenient {
 		if opts.Lenient, err = lenientPlan(l, eng); err != nil {
 			return err
@@ -297,18 +296,15 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) (err error) {
 	if f.guardInputs > 0 {
 		opts.Guard, opts.GuardInputs = openGuard, f.guardInputs
 	}
-	if len(l.suite.TestSource) > 0 && eng.Name() == "cpython" {
-		ce, ok := eng.(interface{ RealPytest() bool })
-		opts.Verify = f.in.verifyOpener(l, ok && ce.RealPytest())
+	if feat := sandbox.FeaturesOf(eng); len(l.suite.TestSource) > 0 && feat.Verify {
+		opts.Verify = f.in.verifyOpener(l, feat.RealPytest)
 	}
-	if c, ok := eng.(interface{ Capacity() int }); ok && opts.Workers == 0 {
+	if c, ok := eng.(sandbox.Sizer); ok && opts.Workers == 0 {
 		// Remote executors: keep as many candidates in flight as their
 		// workers, not as this machine has CPUs.
 		opts.Workers = min(max(c.Capacity(), 1), 1024)
 	}
-	if g, ok := eng.(interface {
-		Grow(context.Context, int) (int, error)
-	}); ok && f.in.workers == 0 {
+	if g, ok := eng.(sandbox.Grower); ok && f.in.workers == 0 {
 		// A suite whose cases mostly wait gets more candidates at once
 		// (the user did not choose how many).
 		opts.Grow = g.Grow
@@ -388,12 +384,11 @@ func fastPath(w io.Writer, eng sandbox.Engine, res *repair.Result) {
 			short(res.LocalizeTime), short(res.SearchTime), short(res.ReduceTime), short(res.VerifyTime), short(res.GuardTime))
 		fmt.Fprintf(w, "repair: cases run %d, skipped by test selection %d\n", res.CasesRun, res.CasesSkipped)
 	}
-	ce, ok := eng.(*cpython.Engine)
-	if !ok {
+	st := sandbox.CountsOf(eng).FastPaths
+	if st == nil {
 		fmt.Fprintf(w, "repair: engine %s: the fast paths (reused children, partial re-execution) are CPython's\n", eng.Name())
 		return
 	}
-	st := ce.Stats()
 	fmt.Fprintf(w, "repair: sandbox: %d candidates; %d reused a waiting child, %d compiled one changed definition at a time, %d ran only the cases their edits reach; %d fresh forks\n",
 		st.Candidates, st.Reused, st.Partial, st.Selected, st.Forks)
 	if why := forkReasons(st.FreshForks); why != "" {
@@ -486,7 +481,7 @@ func indent(s string) string {
 }
 
 // forkReasons lists the nonzero counts of fresh forks by reason.
-func forkReasons(r cpython.ForkReasons) string {
+func forkReasons(r sandbox.ForkReasons) string {
 	var parts []string
 	for _, c := range []struct {
 		n    int64

@@ -12,7 +12,6 @@ import (
 	"repair/fitness"
 	"repair/internal/inputerr"
 	"repair/lenient"
-	"repair/repair"
 	"repair/sandbox"
 )
 
@@ -156,7 +155,7 @@ the code, and each case lists the values it ran with (see docs/lenient.md).`,
 					fmt.Fprintf(io.Out, "%d passed, %d failed\n", pass, fail)
 				}
 			}
-			fmt.Fprintf(io.v.debug(io.Err), "repair: %s on engine %s: %s in %s\n", l.prog.Path, repair.Describe(eng), plural(len(o.Results), "case"), short(time.Since(began)))
+			fmt.Fprintf(io.v.debug(io.Err), "repair: %s on engine %s: %s in %s\n", l.prog.Path, sandbox.Describe(eng), plural(len(o.Results), "case"), short(time.Since(began)))
 			if fail > 0 {
 				return &exitError{code: exitNotFound}
 			}
@@ -192,7 +191,7 @@ const gpythonNoLenient = "the gpython engine cannot inject values for what a pro
 // lenientPlan predicts the injected values of the target's missing names,
 // modules and attributes (--lenient), once the engine is known to inject.
 func lenientPlan(l *loaded, eng sandbox.Engine) (*lenient.Plan, error) {
-	if eng.Name() != "cpython" {
+	if !sandbox.FeaturesOf(eng).Lenient {
 		return nil, inputerr.New("--lenient: %s", strings.Replace(gpythonNoLenient, "the gpython engine", "the "+eng.Name()+" engine", 1))
 	}
 	plan, err := lenient.NewPlan(l.prog.Src, lenient.Rules{})

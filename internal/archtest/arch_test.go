@@ -28,6 +28,7 @@ const module = "repair"
 type pkg struct {
 	ImportPath string
 	Imports    []string
+	Deps       []string
 }
 
 // listPackages runs go list over the module from its root.

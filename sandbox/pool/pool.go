@@ -163,6 +163,14 @@ func (p *Pool[W]) Grow(n int) int {
 	return size
 }
 
+// Capacity is how many workers the pool may have: Config.Workers, or
+// what Grow raised it to (an engine's sandbox.Sizer).
+func (p *Pool[W]) Capacity() int {
+	p.spawner.mu.Lock()
+	defer p.spawner.mu.Unlock()
+	return p.spawner.limit
+}
+
 // spawn starts a worker in the background: it joins the pool when it is
 // up, or is killed if the pool closes first.
 func (p *Pool[W]) spawn() {

@@ -245,10 +245,16 @@ func TestGrow(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			ws := &workers{}
 			p := boot(t, ws, r.workers, r.max, false)
+			if c := p.Capacity(); c != r.workers {
+				t.Errorf("Capacity() = %d before Grow, want Workers %d", c, r.workers)
+			}
 			var size int
 			for i, n := range r.grow {
 				if size = p.Grow(n); size != r.wantSizes[i] {
 					t.Errorf("Grow(%d) = %d, want %d", n, size, r.wantSizes[i])
+				}
+				if c := p.Capacity(); c != size {
+					t.Errorf("Capacity() = %d after Grow(%d) = %d", c, n, size)
 				}
 			}
 			// Every worker joins: as many Gets as the size find one each.
