@@ -1,0 +1,134 @@
+// What operators prepare: facts of the program computed once per
+// Context, declared next to the operator that needs them.
+
+package mutate
+
+import (
+	"slices"
+	"sync"
+
+	"repair/program"
+)
+
+// A fact is what an operator computes once per Context from the program
+// alone — its targets, the names or classes it draws from, a cache — as an
+// analyzer of golang.org/x/tools/go/analysis declares the result type it
+// computes once per package: the operator declares the fact next to its
+// Edits (newFact), and get returns it. Prepare computes every fact, so a
+// repair prepares them while the original runs; get is safe for
+// concurrent use. A fact's prepare must depend on nothing but the program
+// and the context's shared facts (not on Weights or Scope), and may get
+// other facts, none of which gets it back.
+type fact[T any] struct {
+	id      int
+	prepare func(c *Context) T
+}
+
+// facts are every declared fact, in the order of their ids.
+var facts []interface{ force(c *Context) }
+
+// newFact declares a fact computed by prepare.
+func newFact[T any](prepare func(c *Context) T) *fact[T] {
+	f := &fact[T]{id: len(facts), prepare: prepare}
+	facts = append(facts, f)
+	return f
+}
+
+// factSlot holds one fact of a context.
+type factSlot struct {
+	once sync.Once
+	v    any
+}
+
+// get returns the fact of c, computing it on first use.
+func (f *fact[T]) get(c *Context) T {
+	s := &c.facts[f.id]
+	s.once.Do(func() { s.v = f.prepare(c) })
+	return s.v.(T)
+}
+
+func (f *fact[T]) force(c *Context) { f.get(c) }
+
+// targets are the facts that are samplers of an operator's targets, which
+// Weigh weighs.
+var targets []*fact[*Sampler]
+
+// newTargets declares an operator's own targets: a sampler that prepare
+// fills (Sampler.add), which Weigh weighs.
+func newTargets(prepare func(c *Context) *Sampler) *fact[*Sampler] {
+	f := newFact(prepare)
+	targets = append(targets, f)
+	return f
+}
+
+// keptSites declares the targets of an operator that changes the sites
+// for which is holds (tested on preparing) and keep holds: keep is asked
+// lazily, on weighing, of sites of some weight only (Sampler.keep) — in a
+// large file most sites lie in code the suite never runs.
+func keptSites(is, keep func(c *Context, id int) bool) *fact[*Sampler] {
+	return newTargets(func(c *Context) *Sampler {
+		p := c.Prog
+		s := &Sampler{}
+		if keep != nil {
+			s.keep = func(id int) bool { return keep(c, id) }
+		}
+		for i := range p.Sites {
+			if is(c, i) {
+				s.add(i, p.Sites[i].Stmt)
+			}
+		}
+		return s
+	})
+}
+
+// sitesWhere declares the targets of an operator that changes the sites
+// for which is holds (its Applies), all tested on preparing.
+func sitesWhere(is func(c *Context, id int) bool) *fact[*Sampler] { return keptSites(is, nil) }
+
+// ofKind holds for the sites of the given kinds.
+func ofKind(kinds ...program.SiteKind) func(c *Context, id int) bool {
+	return func(c *Context, id int) bool { return slices.Contains(kinds, c.Prog.Sites[id].Kind) }
+}
+
+// readSites holds for the name reads a name operator may change.
+func readSites(c *Context, id int) bool { return readSite(c.Prog, id) }
+
+// keptStmts declares the targets of an operator that changes the movable
+// statements for which keep holds, asked as keptSites' keep is.
+func keptStmts(keep func(c *Context, s int) bool) *fact[*Sampler] {
+	return newTargets(func(c *Context) *Sampler {
+		p := c.Prog
+		s := &Sampler{keep: func(i int) bool { return keep(c, i) }}
+		for i := range p.Stmts {
+			if movable(&p.Stmts[i]) {
+				s.add(i, i)
+			}
+		}
+		return s
+	})
+}
+
+// cache is a map an operator fills as it goes (per scope, per name),
+// safe for concurrent use.
+type cache[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]V
+}
+
+// newCache declares a cache fact: an empty cache per context.
+func newCache[K comparable, V any]() *fact[*cache[K, V]] {
+	return newFact(func(*Context) *cache[K, V] { return &cache[K, V]{m: map[K]V{}} })
+}
+
+// get returns the value of k, computing it with f, under the lock, when
+// the cache lacks it.
+func (m *cache[K, V]) get(k K, f func() V) V {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v, ok := m.m[k]; ok {
+		return v
+	}
+	v := f()
+	m.m[k] = v
+	return v
+}
