@@ -14,11 +14,13 @@ import (
 	"repair/program"
 )
 
-// Context is what operators need about one program: its targets grouped by
-// kind with their sampling weights, and the donor pools of the file
-// (plastic surgery: ingredients come from the same file). Built once per
-// run; read-only afterwards, so it may be shared by goroutines (each with
-// its own *rand.Rand).
+// Context is what operators share about one program: its statements and
+// sites by kind with their sampling weights, and the donor pools of the
+// file (plastic surgery: ingredients come from the same file). What one
+// operator alone needs — its own targets, a cache — it declares as a fact
+// next to it (fact.go), which the context holds. Built once per run;
+// afterwards only the facts fill, under their own locks, so it may be
+// shared by goroutines (each with its own *rand.Rand).
 type Context struct {
 	Prog *program.Program
 	// Weights are the suspiciousness of each statement (localize.Ranking).
@@ -183,10 +185,12 @@ func NewContext(p *program.Program, weights []float64) *Context {
 }
 
 // Prepare is NewContext without the targets' weights, which [Context.Weigh]
-// sets: all it computes is the program's alone, so a repair prepares it
-// while the original runs, before fault localization.
+// sets: all it computes is the program's alone — the shared facts and
+// every operator's targets; the operators' other facts come on first use —
+// so a repair prepares it while the original runs, before fault
+// localization.
 func Prepare(p *program.Program) *Context {
-	c := &Context{Prog: p, lits: map[string][]string{}, facts: make([]factSlot, len(facts))}
+	c := &Context{Prog: p, lits: map[string][]string{}, facts: make([]factSlot, nFacts)}
 	for i := range p.Stmts {
 		s := &p.Stmts[i]
 		if !movable(s) {

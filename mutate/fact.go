@@ -14,9 +14,9 @@ import (
 // alone — its targets, the names or classes it draws from, a cache — as an
 // analyzer of golang.org/x/tools/go/analysis declares the result type it
 // computes once per package: the operator declares the fact next to its
-// Edits (newFact), and get returns it. Prepare computes every fact, so a
-// repair prepares them while the original runs; get is safe for
-// concurrent use. A fact's prepare must depend on nothing but the program
+// Edits (newFact), and get returns it, computed on first use; Prepare
+// computes every operator's targets (newTargets), so that a repair
+// prepares them while the original runs. get is safe for concurrent use. A fact's prepare must depend on nothing but the program
 // and the context's shared facts (not on Weights or Scope), and may get
 // other facts, none of which gets it back.
 type fact[T any] struct {
@@ -24,13 +24,13 @@ type fact[T any] struct {
 	prepare func(c *Context) T
 }
 
-// facts are every declared fact, in the order of their ids.
-var facts []interface{ force(c *Context) }
+// nFacts counts the declared facts: their ids are 0 to nFacts-1.
+var nFacts int
 
 // newFact declares a fact computed by prepare.
 func newFact[T any](prepare func(c *Context) T) *fact[T] {
-	f := &fact[T]{id: len(facts), prepare: prepare}
-	facts = append(facts, f)
+	f := &fact[T]{id: nFacts, prepare: prepare}
+	nFacts++
 	return f
 }
 
@@ -46,8 +46,6 @@ func (f *fact[T]) get(c *Context) T {
 	s.once.Do(func() { s.v = f.prepare(c) })
 	return s.v.(T)
 }
-
-func (f *fact[T]) force(c *Context) { f.get(c) }
 
 // targets are the facts that are samplers of an operator's targets, which
 // Weigh weighs.

@@ -1,5 +1,5 @@
-// The Operator type, the list of operators with their default weights,
-// --operators specs, and the Mutator that draws operators by weight.
+// The Operator type, the list of operators, --operators specs, and the
+// Mutator that draws operators by weight.
 
 package mutate
 
@@ -22,9 +22,14 @@ type Operator struct {
 	// Doc's first line is a lowercase title without a final period; more
 	// lines may follow.
 	Doc string
+	// Weight is the operator's default weight (Default).
+	Weight float64
 	// Targets returns the operator's targets with their weights: the
 	// statements or sites it changes, weighted by the suspiciousness of the
-	// statement that holds them.
+	// statement that holds them. A shared sampler of the context
+	// (stmtTargets, siteTargets) or the operator's own, a fact declared
+	// with newTargets (keptSites, keptStmts, sitesWhere) that Prepare
+	// prepares and Weigh weighs.
 	Targets func(c *Context) *Sampler
 	// Edits emits every edit the operator proposes at target t (a
 	// statement or a site id, per Targets). Every emitted edit is valid.
@@ -48,9 +53,6 @@ type Operator struct {
 	// changes site id (whatever its weight): Refine uses it on the sites of
 	// an inserted copy. Nil for statement operators.
 	Applies func(c *Context, id int) bool
-
-	// Weight is the operator's default weight (Default).
-	Weight float64
 }
 
 // Apply draws a target by weight and one of the operator's edits there,
