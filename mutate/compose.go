@@ -758,6 +758,9 @@ func Refine(c *Context, ops []Weighted, e program.Edit, rng *rand.Rand) (program
 			continue
 		}
 		r := buf[rng.IntN(len(buf))]
+		if program.AsyncText(r.Text) && !c.Prog.InAsync(e.Stmt) {
+			continue // the copy stands where await does not compile
+		}
 		refined := e
 		refined.Site, refined.Text = site, r.Text
 		if !c.denied(refined) {

@@ -64,7 +64,14 @@ type donorExpr struct {
 	node    string
 	q       bool // holds quotes, backslashes or line breaks
 	boolish bool // a comparison, negation or boolean operation
+	// async: an await or an async comprehension (program.AsyncText),
+	// which only sites of an async function take (fitsAsync).
+	async bool
 }
+
+// fitsAsync reports whether donor d may stand at site s: text with an
+// await or an async comprehension only in an async function's body.
+func fitsAsync(s *program.Site, d *donorExpr) bool { return s.Async || !d.async }
 
 // Sampler draws ids with probability proportional to their weights.
 type Sampler struct {
@@ -256,13 +263,13 @@ func Prepare(p *program.Program) *Context {
 			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
 			if !seenCond[text] && !contextual(text) {
 				seenCond[text] = true
-				c.conds = append(c.conds, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: true})
+				c.conds = append(c.conds, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: true, async: program.AsyncText(text)})
 			}
 		case program.SiteExpr:
 			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
 			if !seenExpr[text] && !contextual(text) {
 				seenExpr[text] = true
-				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: boolish(s)})
+				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: boolish(s), async: program.AsyncText(text)})
 			}
 		case program.SiteIdent:
 			if oneLine {
@@ -395,10 +402,11 @@ func quoted(text string) bool { return strings.ContainsAny(text, "'\"\\\r\n") }
 
 // contextual reports whether an expression compiles only in some places,
 // so that it is no donor: an assignment expression (not in a
-// comprehension's iterable, nor in a comprehension of a class body), await
-// (only in an async function) or yield (only in a function, not in a
-// comprehension). The test is on the text: a string holding one of them
-// only costs a donor.
+// comprehension's iterable, nor in a comprehension of a class body) or
+// yield (only in a function, not in a comprehension). The test is on the
+// text: a string holding one of them only costs a donor. (An await or an
+// async comprehension is a donor for the sites of async functions:
+// donorExpr.async.)
 func contextual(text string) bool {
 	if strings.Contains(text, ":=") {
 		return true
@@ -406,7 +414,7 @@ func contextual(text string) bool {
 	word := func(b byte) bool {
 		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
 	}
-	for _, kw := range []string{"await", "yield"} {
+	for _, kw := range []string{"yield"} {
 		for i := 0; ; {
 			j := strings.Index(text[i:], kw)
 			if j < 0 {

@@ -371,8 +371,9 @@ var opCondExpr = Operator{
 				names = append(names, p.SiteText(j))
 			}
 		}
-		for _, d := range c.conds {
-			if d.q || !mentions(d.text, names) {
+		for k := range c.conds {
+			d := &c.conds[k]
+			if d.q || !mentions(d.text, names) || !fitsAsync(s, d) {
 				continue
 			}
 			conds = append(conds, cond{d.text, d.prec, true},

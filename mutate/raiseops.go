@@ -96,7 +96,7 @@ func (c *Context) raiseConds(s int) []string {
 	}
 	k := 0
 	for _, d := range c.conds {
-		if k == maxAlts || d.q || d.node != "comparison_operator" || !mentions(d.text, names) {
+		if k == maxAlts || d.q || d.node != "comparison_operator" || !mentions(d.text, names) || d.async && !c.Prog.InAsync(s) {
 			continue
 		}
 		out = append(out, d.text)

@@ -28,8 +28,9 @@ var opCondReplace = Operator{
 				emit(replaceText(id, t))
 			}
 		}
-		for _, d := range c.conds {
-			if d.text != cur && fitsString(s, d.q) {
+		for k := range c.conds {
+			d := &c.conds[k]
+			if d.text != cur && fitsString(s, d.q) && fitsAsync(s, d) {
 				emit(replaceText(id, s.Fit(d.text, d.prec)))
 			}
 		}
@@ -67,8 +68,9 @@ var opCondExtend = Operator{
 		p := c.Prog
 		s := &p.Sites[id]
 		cur := p.SiteText(id)
-		for _, d := range c.conds {
-			if d.text == cur || !fitsString(s, d.q) {
+		for k := range c.conds {
+			d := &c.conds[k]
+			if d.text == cur || !fitsString(s, d.q) || !fitsAsync(s, d) {
 				continue
 			}
 			for _, op := range []string{"and", "or"} {
@@ -232,8 +234,9 @@ var opExprReplace = Operator{
 		s := &p.Sites[id]
 		cur := p.SiteText(id)
 		b := boolish(s)
-		for _, d := range c.exprs {
-			if d.text != cur && fitsString(s, d.q) && d.boolish == b {
+		for k := range c.exprs {
+			d := &c.exprs[k]
+			if d.text != cur && fitsString(s, d.q) && d.boolish == b && fitsAsync(s, d) {
 				emit(replaceText(id, s.Fit(d.text, d.prec)))
 			}
 		}
