@@ -81,7 +81,7 @@ func isIdentByte(b byte) bool {
 
 // lookupTargets are default-arg's: the last arguments of lookup calls
 // without a default.
-var lookupTargets = keptSites(ofKind(program.SiteExpr, program.SiteCond), hasDefaults)
+var lookupTargets = keptSites(hasDefaults, program.SiteExpr, program.SiteCond)
 
 func hasDefaults(c *Context, id int) bool { return len(c.defaults(id)) > 0 }
 

@@ -246,7 +246,7 @@ func (c *Context) valueFits(stmt int, v string) bool {
 }
 
 // addArgTargets are add-arg's.
-var addArgTargets = keptSites(ofKind(program.SiteExpr), func(c *Context, id int) bool { return len(c.newArgs(id)) > 0 })
+var addArgTargets = keptSites(func(c *Context, id int) bool { return len(c.newArgs(id)) > 0 }, program.SiteExpr)
 
 var opAddArg = Operator{
 	Name: "add-arg",
@@ -305,7 +305,7 @@ func (c *Context) domainStrings(id int) []string {
 }
 
 // domainStringTargets are domain-string's.
-var domainStringTargets = keptSites(ofKind(program.SiteLiteral), func(c *Context, id int) bool { return len(c.domainStrings(id)) > 0 })
+var domainStringTargets = keptSites(func(c *Context, id int) bool { return len(c.domainStrings(id)) > 0 }, program.SiteLiteral)
 
 var opDomainString = Operator{
 	Name: "domain-string",
@@ -361,7 +361,7 @@ func (c *Context) ownClass(id int) []string {
 }
 
 // typeSelfTargets are type-self's.
-var typeSelfTargets = keptSites(ofKind(program.SiteIdent), func(c *Context, id int) bool { return len(c.ownClass(id)) > 0 })
+var typeSelfTargets = keptSites(func(c *Context, id int) bool { return len(c.ownClass(id)) > 0 }, program.SiteIdent)
 
 var opTypeSelf = Operator{
 	Name: "type-self",
@@ -496,7 +496,7 @@ var fileTypesFact = newFact(func(c *Context) []string {
 })
 
 // typeTupleTargets are type-tuple's.
-var typeTupleTargets = keptSites(ofKind(program.SiteArgs), func(c *Context, id int) bool { return len(c.typeChecks(id)) > 0 })
+var typeTupleTargets = keptSites(func(c *Context, id int) bool { return len(c.typeChecks(id)) > 0 }, program.SiteArgs)
 
 var opTypeTuple = Operator{
 	Name: "type-tuple",

@@ -17,7 +17,7 @@ import (
 
 // locals returns the names bound in the functions enclosing statement
 // stmt (parameters, assigned names), innermost first, without repeats.
-// Computed once per scope (NewContext); the slice is shared.
+// Computed once per scope (a fact); the slice is shared.
 func (c *Context) locals(stmt int) []string { return scopeLocals.get(c)[c.Prog.Stmts[stmt].Scope] }
 
 // scopeLocals are, per scope, the names of its enclosing functions.
@@ -339,12 +339,12 @@ func swappable(s *program.Site) bool {
 
 // binaryTargets are swap-operands': binary and boolean operations with two
 // operands.
-var binaryTargets = sitesWhere(swapsOperands)
+var binaryTargets = sitesWhere(swapsOperands, program.SiteExpr, program.SiteCond)
 
 func swapsOperands(c *Context, id int) bool { return swappable(&c.Prog.Sites[id]) }
 
 // seqTargets are slice's: the expressions that may be sequences.
-var seqTargets = sitesWhere((*Context).sequence)
+var seqTargets = sitesWhere((*Context).sequence, program.SiteExpr)
 
 var opSlice = Operator{
 	Name:    "slice",

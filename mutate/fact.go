@@ -59,49 +59,75 @@ func newTargets(prepare func(c *Context) *Sampler) *fact[*Sampler] {
 	return f
 }
 
-// keptSites declares the targets of an operator that changes the sites
-// for which is holds (tested on preparing) and keep holds: keep is asked
-// lazily, on weighing, of sites of some weight only (Sampler.keep) — in a
-// large file most sites lie in code the suite never runs.
-func keptSites(is, keep func(c *Context, id int) bool) *fact[*Sampler] {
+// keptSites declares the targets of an operator that changes the sites of
+// the given kinds for which keep holds: keep is asked lazily, on weighing,
+// of sites of some weight only (Sampler.keep) — in a large file most
+// sites lie in code the suite never runs.
+func keptSites(keep func(c *Context, id int) bool, kinds ...program.SiteKind) *fact[*Sampler] {
+	return siteTargetsOf(kinds, nil, keep)
+}
+
+// sitesWhere declares the targets of an operator that changes the sites
+// of the given kinds for which is holds (its Applies), all tested on
+// preparing.
+func sitesWhere(is func(c *Context, id int) bool, kinds ...program.SiteKind) *fact[*Sampler] {
+	return siteTargetsOf(kinds, is, nil)
+}
+
+// keptReads declares the targets of a name operator: the name reads it
+// may change (readSite) for which keep holds, asked as keptSites' keep is.
+func keptReads(keep func(c *Context, id int) bool) *fact[*Sampler] {
+	read := func(c *Context, id int) bool { return readSite(c.Prog, id) }
+	return siteTargetsOf([]program.SiteKind{program.SiteIdent}, read, keep)
+}
+
+// siteTargetsOf declares the targets among the sites of the given kinds
+// for which is holds (nil: all), tested on preparing, and keep holds (nil:
+// all), tested on weighing. The sites come from the context's samplers by
+// kind, in the program's order.
+func siteTargetsOf(kinds []program.SiteKind, is, keep func(c *Context, id int) bool) *fact[*Sampler] {
 	return newTargets(func(c *Context) *Sampler {
 		p := c.Prog
 		s := &Sampler{}
 		if keep != nil {
 			s.keep = func(id int) bool { return keep(c, id) }
 		}
-		for i := range p.Sites {
-			if is(c, i) {
-				s.add(i, p.Sites[i].Stmt)
+		// The sites of the kinds, merged in order.
+		lists := make([][]int, len(kinds))
+		n := 0
+		for k, kind := range kinds {
+			lists[k] = c.sites[kind].cands
+			n += len(lists[k])
+		}
+		if is == nil {
+			s.cands, s.at = make([]int, 0, n), make([]int, 0, n)
+		}
+		for {
+			next := -1
+			for k := range lists {
+				if len(lists[k]) > 0 && (next < 0 || lists[k][0] < lists[next][0]) {
+					next = k
+				}
+			}
+			if next < 0 {
+				return s
+			}
+			id := lists[next][0]
+			lists[next] = lists[next][1:]
+			if is == nil || is(c, id) {
+				s.add(id, p.Sites[id].Stmt)
 			}
 		}
-		return s
 	})
 }
-
-// sitesWhere declares the targets of an operator that changes the sites
-// for which is holds (its Applies), all tested on preparing.
-func sitesWhere(is func(c *Context, id int) bool) *fact[*Sampler] { return keptSites(is, nil) }
-
-// ofKind holds for the sites of the given kinds.
-func ofKind(kinds ...program.SiteKind) func(c *Context, id int) bool {
-	return func(c *Context, id int) bool { return slices.Contains(kinds, c.Prog.Sites[id].Kind) }
-}
-
-// readSites holds for the name reads a name operator may change.
-func readSites(c *Context, id int) bool { return readSite(c.Prog, id) }
 
 // keptStmts declares the targets of an operator that changes the movable
 // statements for which keep holds, asked as keptSites' keep is.
 func keptStmts(keep func(c *Context, s int) bool) *fact[*Sampler] {
 	return newTargets(func(c *Context) *Sampler {
-		p := c.Prog
+		// The movable statements, each weighted by itself.
 		s := &Sampler{keep: func(i int) bool { return keep(c, i) }}
-		for i := range p.Stmts {
-			if movable(&p.Stmts[i]) {
-				s.add(i, i)
-			}
-		}
+		s.cands, s.at = slices.Clone(c.stmts.cands), slices.Clone(c.stmts.at)
 		return s
 	})
 }

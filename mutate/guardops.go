@@ -317,7 +317,7 @@ func (c *Context) earlyExit(s int) bool {
 
 // valueTargets are cond-expr's: the values a conditional expression may
 // choose.
-var valueTargets = keptSites(ofKind(program.SiteExpr, program.SiteCond), (*Context).choosable)
+var valueTargets = keptSites((*Context).choosable, program.SiteExpr, program.SiteCond)
 
 // choosable reports whether site id is a value cond-expr may make
 // conditional: an assigned, returned or argument value on one line.

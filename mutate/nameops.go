@@ -107,7 +107,7 @@ func (c *Context) hasSimilar(id int) bool {
 
 // similarTargets are similar-name's: name reads with a similar name in
 // scope.
-var similarTargets = keptSites(readSites, (*Context).hasSimilar)
+var similarTargets = keptReads((*Context).hasSimilar)
 
 // readSite reports whether site id is a name read that a name operator
 // may change.
@@ -178,7 +178,7 @@ func (c *Context) renameLevels(id int) (stmts, firsts []int) {
 
 // renameTargets are rename's: name reads that occur again in their
 // statement or function, with a similar name or a conversion.
-var renameTargets = keptSites(readSites, func(c *Context, i int) bool {
+var renameTargets = keptReads(func(c *Context, i int) bool {
 	p := c.Prog
 	s := &p.Sites[i]
 	stmts, _ := c.renameLevels(i)
@@ -432,7 +432,7 @@ func wordByte(b byte) bool {
 
 // callTargets are add-call's: names and attributes a call of may have
 // been meant.
-var callTargets = keptSites(ofKind(program.SiteExpr, program.SiteCond), (*Context).callable)
+var callTargets = keptSites((*Context).callable, program.SiteExpr, program.SiteCond)
 
 var opAddCall = Operator{
 	Name: "add-call",

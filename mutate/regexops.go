@@ -192,7 +192,7 @@ func (c *Context) regexSite(id int) bool {
 const regexAdds = `/?#&;:,.-_"' `
 
 // regexTargets are regex's.
-var regexTargets = keptSites(ofKind(program.SiteLiteral), func(c *Context, id int) bool { return c.regexSite(id) })
+var regexTargets = keptSites(func(c *Context, id int) bool { return c.regexSite(id) }, program.SiteLiteral)
 
 var opRegex = Operator{
 	Name: "regex",

@@ -285,7 +285,7 @@ var opDropOperand = Operator{
 
 // dropTargets are drop-operand's: binary, boolean, unary and not
 // operations with their operands.
-var dropTargets = sitesWhere(dropsAt)
+var dropTargets = sitesWhere(dropsAt, program.SiteExpr)
 
 func dropsAt(c *Context, id int) bool { return droppable(&c.Prog.Sites[id]) }
 
@@ -320,7 +320,7 @@ var opShift = Operator{
 
 // shiftTargets are shift's: the expressions an off-by-one shift applies
 // to.
-var shiftTargets = sitesWhere(shiftsAt)
+var shiftTargets = sitesWhere(shiftsAt, program.SiteExpr)
 
 func shiftsAt(c *Context, id int) bool {
 	s := &c.Prog.Sites[id]
@@ -418,7 +418,7 @@ var opSibling = Operator{
 
 // siblingTargets are sibling's: builtin names read (not bound in the
 // program) and method names that have a sibling.
-var siblingTargets = sitesWhere(hasSibling)
+var siblingTargets = sitesWhere(hasSibling, program.SiteAttr, program.SiteIdent)
 
 func hasSibling(c *Context, id int) bool {
 	s := &c.Prog.Sites[id]

@@ -163,7 +163,7 @@ func (c *Context) charPool(l strLit, own []string) []string {
 }
 
 // stringTargets are string-char's: the string literals it edits.
-var stringTargets = keptSites(ofKind(program.SiteLiteral), (*Context).stringSite)
+var stringTargets = keptSites((*Context).stringSite, program.SiteLiteral)
 
 // stringSite reports whether site id is a string literal string-char
 // edits.
@@ -500,7 +500,7 @@ func literalValue(node, text string) (byte, string, bool) {
 // id: the imported constants visible there that fit its value.
 // constTargets are module-const's: the literals an imported module
 // constant may replace.
-var constTargets = keptSites(ofKind(program.SiteLiteral), hasConstants)
+var constTargets = keptSites(hasConstants, program.SiteLiteral)
 
 func hasConstants(c *Context, id int) bool { return len(c.constants(id)) > 0 }
 
