@@ -14,11 +14,14 @@ import (
 // alone — its targets, the names or classes it draws from, a cache — as an
 // analyzer of golang.org/x/tools/go/analysis declares the result type it
 // computes once per package: the operator declares the fact next to its
-// Edits (newFact), and get returns it, computed on first use; Prepare
+// Edits (newFact), and get returns it, computed on first use. Prepare
 // computes every operator's targets (newTargets), so that a repair
-// prepares them while the original runs. get is safe for concurrent use. A fact's prepare must depend on nothing but the program
-// and the context's shared facts (not on Weights or Scope), and may get
-// other facts, none of which gets it back.
+// prepares them while the original runs. get is safe for concurrent use.
+//
+// A fact's prepare depends on nothing but the program and the context's
+// shared facts (not on Weights or Scope); it may get other facts, none of
+// which gets it back. A fact is a package variable, so its id is fixed
+// before any context is made.
 type fact[T any] struct {
 	id      int
 	prepare func(c *Context) T
