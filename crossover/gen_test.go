@@ -122,3 +122,76 @@ func FuzzCrossover(f *testing.F) {
 		}
 	})
 }
+
+// TestAsyncChildren: an await or an async comprehension of an async
+// function never reaches a class body or a plain function through a
+// child, on programs written for it: whether a parent puts the text
+// there itself (Render drops that edit) or the Mutator's patches are
+// crossed over.
+func TestAsyncChildren(t *testing.T) {
+	tests := []struct {
+		name, src string
+		text      string // the async text
+		class     string // the text of an expression site outside any async function
+	}{
+		{"async comprehension into a class body", `async def fetch(y, g):
+    acc = {x async for x in y}
+    total = len(acc)
+    class Box:
+        size = len(y)
+    return acc, total, Box
+`, "{x async for x in y}", "len(y)"},
+		{"await into a class body", `class Box:
+    size = len([1, 2])
+
+    def get(self, items):
+        return sorted(items)
+
+
+async def fetch(g, items):
+    v = await g()
+    w = sorted(items)
+    return v + w
+`, "await g()", "len([1, 2])"},
+	}
+	comp := pygen.Shared(t)
+	m := mutate.NewMutator(mutate.Default())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := program.Parse("async.py", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			site := func(text string) int {
+				for i := range p.Sites {
+					if p.Sites[i].Kind == program.SiteExpr && p.SiteText(i) == text {
+						return i
+					}
+				}
+				t.Fatalf("no site %q", text)
+				return -1
+			}
+			a := program.Patch{{Op: program.ReplaceText, Site: site(tt.class), Text: tt.text}}
+			b := program.Patch{{Op: program.ReplaceText, Site: site(tt.text), Text: "None"}}
+			rng := rand.New(rand.NewPCG(1, 2))
+			for _, f := range []Func{OnePoint, Uniform} {
+				c1, c2 := f(a, b, rng)
+				checkChild(t, comp, p, a, b, c1)
+				checkChild(t, comp, p, a, b, c2)
+			}
+			c := mutate.NewContext(p, nil)
+			for seed := uint64(0); seed < 40; seed++ {
+				rng := rand.New(rand.NewPCG(seed, 5))
+				ps := parents(c, m, rng, 4)
+				for k := 0; k < 4; k++ {
+					a, b := ps[rng.IntN(len(ps))], ps[rng.IntN(len(ps))]
+					for _, f := range []Func{OnePoint, Uniform} {
+						c1, c2 := f(a, b, rng)
+						checkChild(t, comp, p, a, b, c1)
+						checkChild(t, comp, p, a, b, c2)
+					}
+				}
+			}
+		})
+	}
+}

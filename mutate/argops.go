@@ -46,7 +46,7 @@ func (c *Context) defaults(id int) []string {
 	// The opening parenthesis: right before the site for a call of one
 	// argument, before the argument list's first part for more.
 	open, n := s.Start, 1
-	if ai, ok := c.argsLast[program.Span{Start: s.Start, End: s.End}]; ok {
+	if ai, ok := argsLast.get(c)[program.Span{Start: s.Start, End: s.End}]; ok {
 		a := &p.Sites[ai]
 		open, n = a.Start+1, len(a.Parts)
 		if a.End != end+1 {
@@ -79,14 +79,34 @@ func isIdentByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
+// lookupTargets are default-arg's: the last arguments of lookup calls
+// without a default.
+var lookupTargets = keptSites(hasDefaults, program.SiteExpr, program.SiteCond)
+
+func hasDefaults(c *Context, id int) bool { return len(c.defaults(id)) > 0 }
+
+// argsLast are the argument lists (program.SiteArgs) by their last
+// positional argument.
+var argsLast = newFact(func(c *Context) map[program.Span]int {
+	p := c.Prog
+	out := map[program.Span]int{}
+	for i := range p.Sites {
+		if a := &p.Sites[i]; a.Kind == program.SiteArgs && len(a.Parts) > 0 {
+			out[a.Parts[len(a.Parts)-1]] = i
+		}
+	}
+	return out
+})
+
 var opDefaultArg = Operator{
 	Name: "default-arg",
 	Doc: "give a lookup call the default value it lacks\n\n" +
 		"cache.pop(key) into cache.pop(key, None); getattr(obj, name) into\n" +
 		"getattr(obj, name, None); next(it) into next(it, None); d.get(k) into\n" +
 		"d.get(k, 0), d.get(k, \"\") or d.get(k, []).",
-	Targets: func(c *Context) *Sampler { return &c.lookups },
-	Applies: func(c *Context, id int) bool { return len(c.defaults(id)) > 0 },
+	Targets: lookupTargets.get,
+	Weight:  0.1,
+	Applies: hasDefaults,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		text := c.Prog.SiteText(id)
 		for _, d := range c.defaults(id) {
@@ -125,11 +145,16 @@ func topLevelComma(text string) bool {
 	return strings.ContainsAny(text, "'\"#") || len(topLevel(text)) > 1
 }
 
+// itemTargets are item-call's: movable statements assigning an item that
+// it turns into a call.
+var itemTargets = keptStmts(func(c *Context, s int) bool { return len(c.itemCalls(s)) > 0 })
+
 var opItemCall = Operator{
 	Name: "item-call",
 	Doc: "turn an assignment to an item into an append or insert\n\n" +
 		"self.lists[0] = tmp into self.lists.append(tmp) or self.lists.insert(0, tmp).",
-	Targets: func(c *Context) *Sampler { return &c.itemAssigns },
+	Targets: itemTargets.get,
+	Weight:  0.1,
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		for _, t := range c.itemCalls(s) {
 			emit(program.Edit{Op: program.ReplaceLine, Stmt: s, Text: t})

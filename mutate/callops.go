@@ -107,50 +107,50 @@ type callIndex struct {
 // defParam is a parameter of a def: its name and default's text.
 type defParam struct{ name, def string }
 
-func (c *Context) callIndex() *callIndex {
-	return c.memo("calls", func() any {
-		p := c.Prog
-		ix := &callIndex{calls: map[string][]call{}, defs: map[string][]defParam{}}
-		for i := range p.Sites {
-			s := &p.Sites[i]
-			if s.Kind != program.SiteExpr || s.Node != "call" {
-				continue
-			}
-			if cl, ok := parseCall(p.SiteText(i)); ok {
-				n := lastPart(cl.callee)
-				ix.calls[n] = append(ix.calls[n], cl)
-			}
+func (c *Context) callIndex() *callIndex { return callIndexFact.get(c) }
+
+var callIndexFact = newFact(func(c *Context) *callIndex {
+	p := c.Prog
+	ix := &callIndex{calls: map[string][]call{}, defs: map[string][]defParam{}}
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if s.Kind != program.SiteExpr || s.Node != "call" {
+			continue
 		}
-		for i := range p.Stmts {
-			if p.Stmts[i].Kind != "function_definition" {
-				continue
-			}
-			text := p.StmtText(i)
-			j := strings.Index(text, "def ")
-			open := strings.IndexByte(text, '(')
-			if j < 0 || open < j {
-				continue
-			}
-			name := strings.TrimSpace(text[j+4 : open])
-			var ps []defParam
-			for _, a := range topLevel(text[open+1 : closing([]byte(text), open)]) {
-				a = strings.TrimSpace(a)
-				if a == "" || strings.HasPrefix(a, "*") || a == "/" {
-					continue
-				}
-				n, d, _ := strings.Cut(a, "=")
-				n, _, _ = strings.Cut(n, ":")
-				n = strings.TrimSpace(n)
-				if n == "self" || n == "cls" || !isName(n) {
-					continue
-				}
-				ps = append(ps, defParam{n, strings.TrimSpace(d)})
-			}
-			ix.defs[name] = ps
+		if cl, ok := parseCall(p.SiteText(i)); ok {
+			n := lastPart(cl.callee)
+			ix.calls[n] = append(ix.calls[n], cl)
 		}
-		return ix
-	}).(*callIndex)
-}
+	}
+	for i := range p.Stmts {
+		if p.Stmts[i].Kind != "function_definition" {
+			continue
+		}
+		text := p.StmtText(i)
+		j := strings.Index(text, "def ")
+		open := strings.IndexByte(text, '(')
+		if j < 0 || open < j {
+			continue
+		}
+		name := strings.TrimSpace(text[j+4 : open])
+		var ps []defParam
+		for _, a := range topLevel(text[open+1 : closing([]byte(text), open)]) {
+			a = strings.TrimSpace(a)
+			if a == "" || strings.HasPrefix(a, "*") || a == "/" {
+				continue
+			}
+			n, d, _ := strings.Cut(a, "=")
+			n, _, _ = strings.Cut(n, ":")
+			n = strings.TrimSpace(n)
+			if n == "self" || n == "cls" || !isName(n) {
+				continue
+			}
+			ps = append(ps, defParam{n, strings.TrimSpace(d)})
+		}
+		ix.defs[name] = ps
+	}
+	return ix
+})
 
 // knownArgs are arguments library calls often lack, by callee's last name.
 var knownArgs = map[string][]string{
@@ -245,6 +245,9 @@ func (c *Context) valueFits(stmt int, v string) bool {
 	return isName(base) && (contains(c.visible(stmt), base) || c.builtin(base) && (base == "True" || base == "False" || base == "None"))
 }
 
+// addArgTargets are add-arg's.
+var addArgTargets = keptSites(func(c *Context, id int) bool { return len(c.newArgs(id)) > 0 }, program.SiteExpr)
+
 var opAddArg = Operator{
 	Name: "add-arg",
 	Doc: "add an argument to a call\n\n" +
@@ -254,9 +257,7 @@ var opAddArg = Operator{
 		"an argument other calls of the same function pass (fmt(x, width=w) for\n" +
 		"fmt(x)); or a usual one: data.decode() into data.decode(\"utf-8\"),\n" +
 		"open(path, encoding=\"utf-8\"), sorted(xs, reverse=True).",
-	Sites:   []program.SiteKind{program.SiteExpr},
-	Keep:    func(c *Context, id int) bool { return len(c.newArgs(id)) > 0 },
-	Targets: owned("add-arg"),
+	Targets: addArgTargets.get,
 	Applies: func(c *Context, id int) bool { return len(c.newArgs(id)) > 0 },
 	Weight:  0.2,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
@@ -303,15 +304,16 @@ func (c *Context) domainStrings(id int) []string {
 	return out
 }
 
+// domainStringTargets are domain-string's.
+var domainStringTargets = keptSites(func(c *Context, id int) bool { return len(c.domainStrings(id)) > 0 }, program.SiteLiteral)
+
 var opDomainString = Operator{
 	Name: "domain-string",
 	Doc: "replace a string constant by another of its domain\n\n" +
 		"\"utf-8\" into \"latin1\" or \"ascii\" (encodings), \"None\" into \"null\" (JSON's\n" +
 		"literals), \"strict\" into \"replace\" (error handlers), \"r\" into \"rb\" (file\n" +
 		"modes), \"little\" into \"big\".",
-	Sites:   []program.SiteKind{program.SiteLiteral},
-	Keep:    func(c *Context, id int) bool { return len(c.domainStrings(id)) > 0 },
-	Targets: owned("domain-string"),
+	Targets: domainStringTargets.get,
 	Applies: func(c *Context, id int) bool { return len(c.domainStrings(id)) > 0 },
 	Weight:  0.15,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
@@ -358,14 +360,15 @@ func (c *Context) ownClass(id int) []string {
 	return nil
 }
 
+// typeSelfTargets are type-self's.
+var typeSelfTargets = keptSites(func(c *Context, id int) bool { return len(c.ownClass(id)) > 0 }, program.SiteIdent)
+
 var opTypeSelf = Operator{
 	Name: "type-self",
 	Doc: "put type(self) for the class's own name in a method\n\n" +
 		"return Version(major, minor) into return type(self)(major, minor), so that a\n" +
 		"subclass builds its own kind; or self.__class__, or cls in a classmethod.",
-	Sites:   []program.SiteKind{program.SiteIdent},
-	Keep:    func(c *Context, id int) bool { return len(c.ownClass(id)) > 0 },
-	Targets: owned("type-self"),
+	Targets: typeSelfTargets.get,
 	Applies: func(c *Context, id int) bool { return len(c.ownClass(id)) > 0 },
 	Weight:  0.15,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
@@ -463,34 +466,37 @@ func typeMembers(t string) []string {
 
 // fileTypes returns the types the file's isinstance and issubclass
 // checks name and the classes it defines (made once per context).
-func (c *Context) fileTypes() []string {
-	return c.memo("types", func() any {
-		p := c.Prog
-		var out []string
-		add := func(n string) {
-			if !slices.Contains(out, n) {
-				out = append(out, n)
+func (c *Context) fileTypes() []string { return fileTypesFact.get(c) }
+
+var fileTypesFact = newFact(func(c *Context) []string {
+	p := c.Prog
+	var out []string
+	add := func(n string) {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if s.Kind != program.SiteArgs || len(s.Parts) != 2 || s.Start < 10 {
+			continue
+		}
+		if pre := string(p.Src[s.Start-10 : s.Start]); pre == "isinstance" || strings.HasSuffix(pre, "issubclass") {
+			for _, m := range typeMembers(p.Text(s.Parts[1].Start, s.Parts[1].End)) {
+				add(m)
 			}
 		}
-		for i := range p.Sites {
-			s := &p.Sites[i]
-			if s.Kind != program.SiteArgs || len(s.Parts) != 2 || s.Start < 10 {
-				continue
-			}
-			if pre := string(p.Src[s.Start-10 : s.Start]); pre == "isinstance" || strings.HasSuffix(pre, "issubclass") {
-				for _, m := range typeMembers(p.Text(s.Parts[1].Start, s.Parts[1].End)) {
-					add(m)
-				}
-			}
+	}
+	for _, sc := range p.Scopes {
+		if sc.Kind == "class" && !strings.Contains(sc.Name, ".") {
+			add(sc.Name)
 		}
-		for _, sc := range p.Scopes {
-			if sc.Kind == "class" && !strings.Contains(sc.Name, ".") {
-				add(sc.Name)
-			}
-		}
-		return out
-	}).([]string)
-}
+	}
+	return out
+})
+
+// typeTupleTargets are type-tuple's.
+var typeTupleTargets = keptSites(func(c *Context, id int) bool { return len(c.typeChecks(id)) > 0 }, program.SiteArgs)
 
 var opTypeTuple = Operator{
 	Name: "type-tuple",
@@ -499,9 +505,7 @@ var opTypeTuple = Operator{
 		"isinstance(v, (str, Version)): a type the file's other checks name, a class\n" +
 		"it defines or a builtin type related to the one checked; or a type dropped\n" +
 		"from a tuple.",
-	Sites:   []program.SiteKind{program.SiteArgs},
-	Keep:    func(c *Context, id int) bool { return len(c.typeChecks(id)) > 0 },
-	Targets: owned("type-tuple"),
+	Targets: typeTupleTargets.get,
 	Applies: func(c *Context, id int) bool { return len(c.typeChecks(id)) > 0 },
 	Weight:  0.15,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
@@ -605,6 +609,9 @@ func (c *Context) alikeRenames(s int) []string {
 	return out
 }
 
+// renameAlikeTargets are rename-alike's.
+var renameAlikeTargets = keptStmts(func(c *Context, s int) bool { return len(c.alikeRenames(s)) > 0 })
+
 var opRenameAlike = Operator{
 	Name: "rename-alike",
 	Doc: "rename every name of a statement alike\n\n" +
@@ -612,8 +619,7 @@ var opRenameAlike = Operator{
 		"l_bar_user.format(d), r_bar_user.format(d): the names a statement reads\n" +
 		"that have a counterpart by the same affix in scope (x and x_user, or back),\n" +
 		"two or more, all renamed to it.",
-	Keep:    func(c *Context, s int) bool { return len(c.alikeRenames(s)) > 0 },
-	Targets: owned("rename-alike"),
+	Targets: renameAlikeTargets.get,
 	Weight:  0.15,
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		for _, t := range c.alikeRenames(s) {

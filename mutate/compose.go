@@ -17,13 +17,13 @@ import (
 
 // locals returns the names bound in the functions enclosing statement
 // stmt (parameters, assigned names), innermost first, without repeats.
-// Computed once per scope (NewContext); the slice is shared.
-func (c *Context) locals(stmt int) []string { return c.scopeLocals[c.Prog.Stmts[stmt].Scope] }
+// Computed once per scope (a fact); the slice is shared.
+func (c *Context) locals(stmt int) []string { return scopeLocals.get(c)[c.Prog.Stmts[stmt].Scope] }
 
-// findLocals fills scopeLocals.
-func (c *Context) findLocals() {
+// scopeLocals are, per scope, the names of its enclosing functions.
+var scopeLocals = newFact(func(c *Context) [][]string {
 	p := c.Prog
-	c.scopeLocals = make([][]string, len(p.Scopes))
+	locals := make([][]string, len(p.Scopes))
 	for id := range p.Scopes {
 		var out []string
 		seen := map[string]bool{}
@@ -38,9 +38,10 @@ func (c *Context) findLocals() {
 				}
 			}
 		}
-		c.scopeLocals[id] = out
+		locals[id] = out
 	}
-}
+	return locals
+})
 
 // subjects are the names and attribute reads (node.left) of the function
 // enclosing stmt that a condition may test.
@@ -76,6 +77,7 @@ var opCondName = Operator{
 	Name:    "cond-name",
 	Doc:     "make a condition from a name or attribute of the function\n\nwhile True into while queue; if x into if node is not None; extend a\ncondition with `or not coins`, `and node is not None`.",
 	Targets: siteTargets(program.SiteCond),
+	Weight:  0.25,
 	Applies: onKind(program.SiteCond),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
@@ -132,6 +134,7 @@ var opWrap = Operator{
 		"its arguments: yield flatten(x) into yield x; a display of one element into the\n" +
 		"conversion of it: [src] into list(src). In an f-string's field, x into int(x).",
 	Targets: siteTargets(program.SiteExpr),
+	Weight:  0.25,
 	Applies: onKind(program.SiteExpr),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
@@ -293,8 +296,9 @@ func (c *Context) displayToCall(id int, emit func(program.Edit)) {
 var opSwapOperands = Operator{
 	Name:    "swap-operands",
 	Doc:     "swap the operands of a binary or boolean operation\n\nn - i into i - n; i < len(a) and a[i] into a[i] and i < len(a).",
-	Targets: func(c *Context) *Sampler { return &c.binary },
-	Applies: func(c *Context, id int) bool { return swappable(&c.Prog.Sites[id]) },
+	Targets: binaryTargets.get,
+	Weight:  0.25,
+	Applies: swapsOperands,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -333,11 +337,21 @@ func swappable(s *program.Site) bool {
 		(s.Node == "binary_operator" || s.Node == "boolean_operator")
 }
 
+// binaryTargets are swap-operands': binary and boolean operations with two
+// operands.
+var binaryTargets = sitesWhere(swapsOperands, program.SiteExpr, program.SiteCond)
+
+func swapsOperands(c *Context, id int) bool { return swappable(&c.Prog.Sites[id]) }
+
+// seqTargets are slice's: the expressions that may be sequences.
+var seqTargets = sitesWhere((*Context).sequence, program.SiteExpr)
+
 var opSlice = Operator{
 	Name:    "slice",
 	Doc:     "slice a sequence, or change a subscript\n\narr into arr[1:], arr[:-1], arr[k:], arr[:k], arr[::-1]; a[i] into a[i:] or\na[:i + 1]; a[i:j] into a[:j] or a[i:]; dp[i][j] into dp[j][i]. A sequence is a\nname the file uses as one, a subscript, a list display or comprehension\n([...][1:]), a call of sorted, list, split, strip..., or of a function the file\nsubscripts elsewhere (v.to_tuple() into v.to_tuple()[:-1] beside v.to_tuple()[:3]).",
-	Targets: func(c *Context) *Sampler { return &c.seqs },
-	Applies: func(c *Context, id int) bool { return c.sequence(id) },
+	Targets: seqTargets.get,
+	Weight:  0.25,
+	Applies: (*Context).sequence,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -403,10 +417,10 @@ func (c *Context) sequence(id int) bool {
 	case "subscript", "list", "list_comprehension":
 		return true
 	case "identifier", "attribute":
-		return c.seqNames[c.Prog.SiteText(id)]
+		return c.shapes().seq[c.Prog.SiteText(id)]
 	case "call":
 		text := c.Prog.SiteText(id)
-		if c.seqCallees[calleeName(text)] {
+		if c.shapes().callees[calleeName(text)] {
 			return true
 		}
 		callee, _, _ := strings.Cut(text, "(")
@@ -444,7 +458,7 @@ var seqCalls = []string{"len", "sorted", "reversed", "enumerate", "sum", "list",
 func (c *Context) numeric(stmt int) []string {
 	var out []string
 	for _, n := range c.locals(stmt) {
-		if c.numNames[n] {
+		if c.shapes().num[n] {
 			out = append(out, n)
 		}
 	}
@@ -490,13 +504,20 @@ func topLevel(text string) []string {
 	return append(out, text[from:])
 }
 
-// findShapes fills numNames and seqNames from how the file uses its
-// names: subscripted, iterated or measured ones are sequences; indices,
-// operands of arithmetic and range() arguments are numbers (the name
-// itself, not a name inside them: len(xs) - 1 makes no number of xs).
-func (c *Context) findShapes() {
+// nameShapes are the names the file uses as numbers and those (names and
+// attributes) it uses as sequences, and the functions and methods whose
+// calls it subscripts.
+type nameShapes struct{ num, seq, callees map[string]bool }
+
+func (c *Context) shapes() *nameShapes { return shapes.get(c) }
+
+// shapes finds nameShapes from how the file uses its names: subscripted,
+// iterated or measured ones are sequences; indices, operands of
+// arithmetic and range() arguments are numbers (the name itself, not a
+// name inside them: len(xs) - 1 makes no number of xs).
+var shapes = newFact(func(c *Context) *nameShapes {
 	p := c.Prog
-	c.numNames, c.seqNames = map[string]bool{}, map[string]bool{}
+	sh := &nameShapes{num: map[string]bool{}, seq: map[string]bool{}, callees: map[string]bool{}}
 	nums := map[int][]program.Span{} // by statement
 	for i := range p.Sites {
 		s := &p.Sites[i]
@@ -512,14 +533,13 @@ func (c *Context) findShapes() {
 	}
 	// Calls followed by [ return sequences: the file's other calls of the
 	// same function or method do too.
-	c.seqCallees = map[string]bool{}
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		if s.Kind != program.SiteExpr || s.Node != "subscript" {
 			continue
 		}
 		if base, _ := subscripts(p.SiteText(i)); strings.HasSuffix(base, ")") {
-			c.seqCallees[calleeName(base)] = true
+			sh.callees[calleeName(base)] = true
 		}
 	}
 	// Names followed by [ are subscripted; the arguments of range() are
@@ -532,16 +552,16 @@ func (c *Context) findShapes() {
 		name := p.SiteText(i)
 		switch p.Src[s.End] {
 		case '[':
-			c.seqNames[name] = true
+			sh.seq[name] = true
 		case '(':
 			if name != "range" && !slices.Contains(seqCalls, name) {
 				continue
 			}
 			for _, a := range topLevel(p.Text(s.End+1, closing(p.Src, s.End))) {
 				if name == "range" {
-					c.numNames[strings.TrimSpace(a)] = true
+					sh.num[strings.TrimSpace(a)] = true
 				} else {
-					c.seqNames[strings.TrimSpace(a)] = true
+					sh.seq[strings.TrimSpace(a)] = true
 				}
 			}
 		}
@@ -552,7 +572,7 @@ func (c *Context) findShapes() {
 		}
 		line := p.FirstLine(i)
 		if _, it, ok := strings.Cut(line, " in "); ok {
-			c.seqNames[strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(it), ":"))] = true
+			sh.seq[strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(it), ":"))] = true
 		}
 	}
 	for i := range p.Sites {
@@ -562,12 +582,13 @@ func (c *Context) findShapes() {
 		}
 		for _, sp := range nums[s.Stmt] {
 			if sp.Start == s.Start && s.End == sp.End {
-				c.numNames[p.SiteText(i)] = true
+				sh.num[p.SiteText(i)] = true
 				break
 			}
 		}
 	}
-}
+	return sh
+})
 
 // subscripts splits "a[i][j]" into "a" and ["i", "j"]: the trailing
 // bracket groups at the top level. A text that does not end in a bracket
@@ -615,10 +636,10 @@ type assignDonor struct {
 	value int // the value's expression site
 }
 
-// findAssigns fills c.assigns with one one-line assignment per target
-// name.
-func (c *Context) findAssigns() {
+// assigns are assign's donors: one one-line assignment per target name.
+var assigns = newFact(func(c *Context) []assignDonor {
 	p := c.Prog
+	var out []assignDonor
 	seen := map[string]bool{}
 	for i := range p.Sites {
 		s := &p.Sites[i]
@@ -644,19 +665,21 @@ func (c *Context) findAssigns() {
 			continue
 		}
 		seen[name] = true
-		c.assigns = append(c.assigns, assignDonor{name: name, stmt: s.Stmt, value: i})
+		out = append(out, assignDonor{name: name, stmt: s.Stmt, value: i})
 	}
-}
+	return out
+})
 
 var opAssign = Operator{
 	Name:    "assign",
 	Doc:     "insert an assignment built from names of the function\n\nBefore or after a statement: a = b, a = b + 1, a = b - 1, a = 0, a = None,\nwhere a is a name the file assigns and b a name of the function.",
 	Targets: stmtTargets,
+	Weight:  0.25,
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		p := c.Prog
 		names := c.locals(s)
 		nums := c.numeric(s)
-		for _, a := range c.assigns {
+		for _, a := range assigns.get(c) {
 			if !c.local(s, a.name) || !p.CanPlace(a.stmt, s) {
 				continue
 			}
@@ -735,6 +758,9 @@ func Refine(c *Context, ops []Weighted, e program.Edit, rng *rand.Rand) (program
 			continue
 		}
 		r := buf[rng.IntN(len(buf))]
+		if program.AsyncText(r.Text) && !c.Prog.InAsync(e.Stmt) {
+			continue // the copy stands where await does not compile
+		}
 		refined := e
 		refined.Site, refined.Text = site, r.Text
 		if !c.denied(refined) {
@@ -753,6 +779,7 @@ var opInsertChanged = Operator{
 	Name:    "insert-changed",
 	Doc:     "insert a copy of another one-line statement with one operator changed\n\ndepth += 1 copied as depth -= 1, lo < hi as lo <= hi: a copy and an edit of it\nin one step (mutate.Refine makes the same change to a copy already inserted).",
 	Targets: stmtTargets,
+	Weight:  0.25,
 	Edits:   byDonor(insertChangedFrom),
 	From:    insertChangedFrom,
 	Count:   insertChangedCount,
@@ -765,19 +792,19 @@ func insertChangedCount(c *Context, s int) func(d int) int {
 // changedCopies returns, per statement, the copies of it with one
 // operator changed that insert-changed makes at each place, 0 for a
 // statement of more than one line, which it does not copy (made once).
-func (c *Context) changedCopies() []int {
-	c.changedOnce.Do(func() {
-		p := c.Prog
-		c.changed = make([]int, len(p.Stmts))
-		for _, d := range c.donors {
-			if bytes.ContainsAny(p.StmtSrc(d), "\r\n") {
-				continue
-			}
-			changedOperators(p, c.inside[d], func(int, string) { c.changed[d]++ })
+func (c *Context) changedCopies() []int { return changedCopies.get(c) }
+
+var changedCopies = newFact(func(c *Context) []int {
+	p := c.Prog
+	changed := make([]int, len(p.Stmts))
+	for _, d := range c.donors {
+		if bytes.ContainsAny(p.StmtSrc(d), "\r\n") {
+			continue
 		}
-	})
-	return c.changed
-}
+		changedOperators(p, c.inside[d], func(int, string) { changed[d]++ })
+	}
+	return changed
+})
 
 // changedOperators calls f with each operator site among sites and each
 // other operator of its family: the one-operator changes of a statement

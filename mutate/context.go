@@ -10,119 +10,52 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"repair/program"
 )
 
-// Context is what operators need about one program: its targets grouped by
-// kind with their sampling weights, and the donor pools of the file
-// (plastic surgery: ingredients come from the same file). Built once per
-// run; read-only afterwards, so it may be shared by goroutines (each with
-// its own *rand.Rand).
+// Context is what operators share about one program: its statements and
+// sites by kind with their sampling weights, and the donor pools of the
+// file (plastic surgery: ingredients come from the same file). What one
+// operator alone needs — its own targets, a cache — it declares as a fact
+// next to it (fact.go), which the context holds. Built once per run;
+// afterwards only the facts fill, under their own locks, so it may be
+// shared by goroutines (each with its own *rand.Rand).
 type Context struct {
 	Prog *program.Program
 	// Weights are the suspiciousness of each statement (localize.Ranking).
 	Weights []float64
 
-	stmts Sampler // movable statements, by weight
-	funcs Sampler // functions of the target a donor file also defines, by their statements' weight
-	// donorFuncs are the donor files' function definitions by name.
-	donorFuncs map[string][]int
-	donors     []int       // statements usable as insert/replace donors
-	sites      [11]Sampler // sites by kind, weighted by their statement
-	attrs      []string    // distinct attribute names of the file
-	shift      Sampler     // expressions an off-by-one shift applies to
-	// siblingSites are builtin names read (not bound in the program) and
-	// method names that have a sibling.
-	siblingSites Sampler
-	drop         Sampler // binary/boolean/unary expressions with parts
-	binary       Sampler // binary and boolean operations with two operands
-	seqs         Sampler // expressions that may be sequences (sequenceLike)
-	assigns      []assignDonor
-	scopeLocals  [][]string      // per scope: the names of its enclosing functions
-	numNames     map[string]bool // names the file uses as numbers
-	seqNames     map[string]bool // names and attributes the file uses as sequences
-	seqCallees   map[string]bool // functions and methods whose calls the file subscripts
+	stmts  Sampler     // movable statements, by weight
+	sites  [11]Sampler // sites by kind, weighted by their statement
+	donors []int       // statements usable as insert/replace donors
+	// The file's texts that replacements paste: distinct conditions and
+	// expressions, literals by class (literalClass).
+	conds, exprs []donorExpr
+	lits         map[string][]string
+	bySpan       map[program.Span]int // condition and expression sites by span
 	// inside are, per statement, the one-line sites in its text (its own
-	// and its nested statements').
-	inside [][]int
-	conds  []donorExpr
-	exprs  []donorExpr // distinct expression texts of the file
-	lits   map[string][]string
-	bySpan map[program.Span]int
-	idents [][]int // per statement: one-line name sites inside it
-	last   []bool  // per statement: the last of its block
+	// and its nested statements'), idents the name sites among them.
+	inside, idents [][]int
+	last           []bool // per statement: the last of its block
 	// exits are the statements that always leave their block, dead those
 	// that never run (after one of them); see reach.go.
 	exits, dead []bool
-	// farStmt and textNear are the ingredient scope (Scope): the
-	// statements far from the fault (nil when nothing is far) and the
-	// texts of sites near it; a text is far when a site has it (siteTexts)
-	// and no near one does.
-	farStmt  []bool
-	textNear map[string]bool
+	boundNames  map[string]bool // names the program binds anywhere
+
 	// siteTexts are the texts of the program's sites, and outer the
 	// outermost function around each statement (-1 outside functions):
 	// the program's alone, found by Prepare for Scope.
 	siteTexts map[string]bool
 	outer     []int
-	// nearNames are the names that code near the fault reads or binds
-	// (nil unscoped); visibleNear caches, per scope, its visible names
-	// among them (renames), under visibleMu.
-	nearNames   map[string]bool
-	visibleMu   sync.Mutex
-	visibleNear map[int][]string
-	// lastVisible is the scope visible asked for last and its names
-	// (program.Program.ScopeVisible merges them at each call; statements
-	// come in document order, mostly a scope at a time), under visibleMu.
-	lastVisible struct {
-		scope int
-		names []string
-	}
+	// farStmt are the statements far from the fault (nil when nothing is
+	// far), near the rest of the ingredient scope (Scope).
+	farStmt []bool
+	near    nearCode
 
-	// exitVals are exitValues' values per scope, under exitMu.
-	exitMu   sync.Mutex
-	exitVals map[int][]string
-
-	// changed is insert-changed's copies per statement (changedCopies),
-	// made once.
-	changedOnce sync.Once
-	changed     []int
-
-	// renamed caches renamedCopies' counts per scope, under renamedMu.
-	renamedMu sync.Mutex
-	renamed   map[int][]int
-
-	// similarIn caches similarNames' lists, under similarMu.
-	similarMu sync.Mutex
-	similarIn map[similarKey][]string
-
-	// own are the samplers of the operators that own their targets
-	// (Operator.Keep), by name.
-	own map[string]*Sampler
-	// memos are what operators compute once per context (memo), under
-	// memoMu.
-	memoMu sync.Mutex
-	memos  map[string]any
-
-	// The targets of the operators of developers' edits (issue 28).
-	strs        Sampler // string literals string-char edits
-	consts      Sampler // literals an imported module constant may replace
-	similar     Sampler // name reads with a similar name in scope
-	renameSites Sampler // name reads that occur again in their statement or function
-	calls       Sampler // names and attributes a call of may have been meant
-	values      Sampler // values a conditional expression may choose
-	lookups     Sampler // last arguments of lookup calls without a default
-	itemAssigns Sampler // assignments to an item (xs[i] = v)
-	// argsLast are the argument lists (program.SiteArgs) by their last
-	// positional argument.
-	argsLast   map[program.Span]int
-	imports    []importBinding
-	boundNames map[string]bool  // names the program binds anywhere
-	scopeAttrs [][]string       // per scope: the attributes its statements read
-	firstStore []map[string]int // per scope: where each name is first assigned
-	deny       *denyInfo        // the deny check (deny.go); nil: nothing to deny
+	// facts are what the operators prepare (fact.go), by fact id.
+	facts []factSlot
+	deny  *denyInfo // the deny check (deny.go); nil: nothing to deny
 }
 
 type donorExpr struct {
@@ -131,7 +64,14 @@ type donorExpr struct {
 	node    string
 	q       bool // holds quotes, backslashes or line breaks
 	boolish bool // a comparison, negation or boolean operation
+	// async: an await or an async comprehension (program.AsyncText),
+	// which only sites of an async function take (fitsAsync).
+	async bool
 }
+
+// fitsAsync reports whether donor d may stand at site s: text with an
+// await or an async comprehension only in an async function's body.
+func fitsAsync(s *program.Site, d *donorExpr) bool { return s.Async || !d.async }
 
 // Sampler draws ids with probability proportional to their weights.
 type Sampler struct {
@@ -149,6 +89,9 @@ type Sampler struct {
 	// Prepare's work.
 	keep  func(id int) bool
 	known []uint8
+	// span: a target weighs as the heaviest statement it holds (a
+	// function), not as the statement at.
+	span bool
 }
 
 // add makes id a target, weighted by statement stmt.
@@ -249,26 +192,22 @@ func NewContext(p *program.Program, weights []float64) *Context {
 }
 
 // Prepare is NewContext without the targets' weights, which [Context.Weigh]
-// sets: all it computes is the program's alone, so a repair prepares it
-// while the original runs, before fault localization.
+// sets: all it computes is the program's alone — the shared facts and
+// every operator's targets; the operators' other facts come on first use —
+// so a repair prepares it while the original runs, before fault
+// localization.
 func Prepare(p *program.Program) *Context {
-	c := &Context{Prog: p, lits: map[string][]string{}}
-	// item-call's targets are the movable statements with an item
-	// assignment it turns into a call: tested on first weighing, at
-	// statements of some weight only (Sampler.keep).
-	c.itemAssigns.keep = func(i int) bool { return len(c.itemCalls(i)) > 0 }
+	c := &Context{Prog: p, lits: map[string][]string{}, facts: make([]factSlot, nFacts)}
 	for i := range p.Stmts {
 		s := &p.Stmts[i]
 		if !movable(s) {
 			continue
 		}
 		c.stmts.add(i, i)
-		c.itemAssigns.add(i, i)
 		if !stringStmt(p.StmtText(i)) {
 			c.donors = append(c.donors, i)
 		}
 	}
-	c.findFuncs()
 	c.outer = make([]int, len(p.Stmts))
 	for i := range p.Stmts {
 		c.outer[i] = -1
@@ -299,12 +238,6 @@ func Prepare(p *program.Program) *Context {
 		}
 	}
 	c.findReach()
-	c.findLocals()
-	c.findAssigns()
-	c.findShapes()
-	c.findImports()
-	c.findStores()
-	c.findScopeAttrs()
 	c.boundNames = map[string]bool{}
 	for i := range p.Scopes {
 		for _, n := range p.Scopes[i].Names {
@@ -312,7 +245,7 @@ func Prepare(p *program.Program) *Context {
 		}
 	}
 	c.sizeSites()
-	seenCond, seenExpr, seenLit, seenAttr := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	seenCond, seenExpr, seenLit := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	c.siteTexts = make(map[string]bool, len(p.Sites)/4)
 	for i := range p.Sites {
 		s := &p.Sites[i]
@@ -330,41 +263,15 @@ func Prepare(p *program.Program) *Context {
 			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
 			if !seenCond[text] && !contextual(text) {
 				seenCond[text] = true
-				c.conds = append(c.conds, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: true})
-			}
-			if swappable(s) {
-				c.binary.add(i, s.Stmt)
+				c.conds = append(c.conds, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: true, async: program.AsyncText(text)})
 			}
 		case program.SiteExpr:
 			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
-			if shiftable(s) {
-				c.shift.add(i, s.Stmt)
-			}
-			if droppable(s) {
-				c.drop.add(i, s.Stmt)
-			}
-			if swappable(s) {
-				c.binary.add(i, s.Stmt)
-			}
-			if c.sequence(i) {
-				c.seqs.add(i, s.Stmt)
-			}
 			if !seenExpr[text] && !contextual(text) {
 				seenExpr[text] = true
-				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: boolish(s)})
-			}
-		case program.SiteAttr:
-			if inFamily(methodSiblings, text) {
-				c.siblingSites.add(i, s.Stmt)
-			}
-			if !seenAttr[text] {
-				seenAttr[text] = true
-				c.attrs = append(c.attrs, text)
+				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: boolish(s), async: program.AsyncText(text)})
 			}
 		case program.SiteIdent:
-			if !s.Store && inFamily(siblings, text) && !c.boundName(text) {
-				c.siblingSites.add(i, s.Stmt)
-			}
 			if oneLine {
 				// The name sites inside each statement (its own and nested).
 				for st := s.Stmt; st >= 0; st = p.Stmts[st].Parent {
@@ -383,9 +290,11 @@ func Prepare(p *program.Program) *Context {
 			}
 		}
 	}
-	c.findDevTargets()
-	c.prepareOwned()
 	c.initDeny()
+	// The operators' targets; their other facts come on first use.
+	for _, f := range targets {
+		f.get(c)
+	}
 	return c
 }
 
@@ -446,13 +355,10 @@ func (c *Context) Weigh(weights []float64) {
 		}
 		return weights[stmt]
 	}
-	for _, s := range c.samplers() {
-		s.weigh(w)
-	}
-	// A function a donor file defines weighs as its most suspicious
-	// statement.
+	// A target that spans statements (a function a donor file defines)
+	// weighs as its most suspicious statement.
 	p := c.Prog
-	c.funcs.weigh(func(i int) float64 {
+	span := func(i int) float64 {
 		best := 0.0
 		for j := range p.Stmts {
 			if p.Contains(i, j) || j == i {
@@ -460,128 +366,27 @@ func (c *Context) Weigh(weights []float64) {
 			}
 		}
 		return best
-	})
+	}
+	for _, s := range c.samplers() {
+		if s.span {
+			s.weigh(span)
+		} else {
+			s.weigh(w)
+		}
+	}
 }
 
-// samplers are the context's samplers of targets weighted by their own
-// statement (all but funcs).
+// samplers are the context's samplers of targets: the statements, the
+// sites by kind, and the operators' own (newTargets).
 func (c *Context) samplers() []*Sampler {
-	out := []*Sampler{&c.stmts, &c.itemAssigns, &c.shift, &c.siblingSites, &c.drop, &c.binary, &c.seqs,
-		&c.strs, &c.consts, &c.similar, &c.renameSites, &c.calls, &c.values, &c.lookups}
+	out := []*Sampler{&c.stmts}
 	for k := range c.sites {
 		out = append(out, &c.sites[k])
 	}
-	for _, o := range All {
-		if s := c.own[o.Name]; s != nil {
-			out = append(out, s)
-		}
+	for _, f := range targets {
+		out = append(out, f.get(c))
 	}
 	return out
-}
-
-// prepareOwned gives each operator that owns its targets (Operator.Keep)
-// its sampler: the sites of its kinds, or the movable statements.
-func (c *Context) prepareOwned() {
-	p := c.Prog
-	c.own = map[string]*Sampler{}
-	for k := range All {
-		o := &All[k]
-		if o.Keep == nil {
-			continue
-		}
-		s := &Sampler{}
-		keep := o.Keep
-		s.keep = func(t int) bool { return keep(c, t) }
-		if o.Sites == nil {
-			for i := range p.Stmts {
-				if movable(&p.Stmts[i]) {
-					s.add(i, i)
-				}
-			}
-		} else {
-			for i := range p.Sites {
-				if slices.Contains(o.Sites, p.Sites[i].Kind) {
-					s.add(i, p.Sites[i].Stmt)
-				}
-			}
-		}
-		c.own[o.Name] = s
-	}
-}
-
-// findDevTargets sets up the samplers of the operators of developers'
-// edits (textops.go, nameops.go, guardops.go): the sites of each kind,
-// with the test of whether one is a target, which Weigh asks only of
-// sites of some weight. The tests need the literal pools and the name
-// shapes.
-func (c *Context) findDevTargets() {
-	p := c.Prog
-	c.argsLast = map[program.Span]int{}
-	nLit, nRead, nExpr := 0, 0, 0
-	for i := range p.Sites {
-		switch a := &p.Sites[i]; a.Kind {
-		case program.SiteArgs:
-			if len(a.Parts) > 0 {
-				c.argsLast[a.Parts[len(a.Parts)-1]] = i
-			}
-		case program.SiteLiteral:
-			nLit++
-		case program.SiteIdent:
-			if readSite(p, i) {
-				nRead++
-			}
-		case program.SiteExpr, program.SiteCond:
-			nExpr++
-		}
-	}
-	lit := []*Sampler{&c.strs, &c.consts}
-	read := []*Sampler{&c.similar, &c.renameSites}
-	expr := []*Sampler{&c.calls, &c.values, &c.lookups}
-	for _, group := range []struct {
-		ss []*Sampler
-		n  int
-	}{{lit, nLit}, {read, nRead}, {expr, nExpr}} {
-		for _, s := range group.ss {
-			s.cands, s.at = make([]int, 0, group.n), make([]int, 0, group.n)
-		}
-	}
-	c.strs.keep = c.stringSite
-	c.consts.keep = func(i int) bool { return len(c.constants(i)) > 0 }
-	c.similar.keep = c.hasSimilar
-	c.renameSites.keep = func(i int) bool {
-		s := &p.Sites[i]
-		stmts, _ := c.renameLevels(i)
-		return len(stmts) > 0 && (c.hasSimilar(i) || stmts[0] == s.Stmt && !p.Stmts[s.Stmt].Compound &&
-			p.Stmts[s.Stmt].Kind != "delete_statement" && len(c.conversions(p.SiteText(i))) > 0)
-	}
-	c.calls.keep = c.callable
-	c.values.keep = c.choosable
-	c.lookups.keep = func(i int) bool { return len(c.defaults(i)) > 0 }
-	for i := range p.Sites {
-		s := &p.Sites[i]
-		var ss []*Sampler
-		switch s.Kind {
-		case program.SiteLiteral:
-			ss = lit
-		case program.SiteIdent:
-			if !readSite(p, i) {
-				continue
-			}
-			ss = read
-		case program.SiteExpr, program.SiteCond:
-			ss = expr
-		}
-		for _, x := range ss {
-			x.add(i, s.Stmt)
-		}
-	}
-}
-
-// hasSimilar reports whether the name read at site id has a similar name
-// in scope (similar-name's targets).
-func (c *Context) hasSimilar(id int) bool {
-	p := c.Prog
-	return len(c.similarNames(p.Sites[id].Stmt, p.SiteText(id))) > 0
 }
 
 // stringStmt reports whether a statement is a string alone (a docstring
@@ -597,10 +402,11 @@ func quoted(text string) bool { return strings.ContainsAny(text, "'\"\\\r\n") }
 
 // contextual reports whether an expression compiles only in some places,
 // so that it is no donor: an assignment expression (not in a
-// comprehension's iterable, nor in a comprehension of a class body), await
-// (only in an async function) or yield (only in a function, not in a
-// comprehension). The test is on the text: a string holding one of them
-// only costs a donor.
+// comprehension's iterable, nor in a comprehension of a class body) or
+// yield (only in a function, not in a comprehension). The test is on the
+// text: a string holding one of them only costs a donor. (An await or an
+// async comprehension is a donor for the sites of async functions:
+// donorExpr.async.)
 func contextual(text string) bool {
 	if strings.Contains(text, ":=") {
 		return true
@@ -608,7 +414,7 @@ func contextual(text string) bool {
 	word := func(b byte) bool {
 		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
 	}
-	for _, kw := range []string{"await", "yield"} {
+	for _, kw := range []string{"yield"} {
 		for i := 0; ; {
 			j := strings.Index(text[i:], kw)
 			if j < 0 {
@@ -712,25 +518,4 @@ func fit(text string, prec, min int) string {
 func stmtTargets(c *Context) *Sampler { return &c.stmts }
 func siteTargets(k program.SiteKind) func(c *Context) *Sampler {
 	return func(c *Context) *Sampler { return &c.sites[k] }
-}
-
-// memo returns what f computes, once per context and key: the file's
-// facts an operator of its own asks for (the classes it raises). f runs
-// outside the lock, and may run twice at once: it must not depend on
-// anything but the program.
-func (c *Context) memo(key string, f func() any) any {
-	c.memoMu.Lock()
-	v, ok := c.memos[key]
-	c.memoMu.Unlock()
-	if ok {
-		return v
-	}
-	v = f()
-	c.memoMu.Lock()
-	if c.memos == nil {
-		c.memos = map[string]any{}
-	}
-	c.memos[key] = v
-	c.memoMu.Unlock()
-	return v
 }

@@ -40,9 +40,7 @@
 // No insert lands where it cannot run: after a statement that always
 // leaves its block, or in code after one (reach.go).
 //
-// More of them, each owning its targets and default weight
-// ([Operator.Keep], [Operator.Weight]) so that one operator is one file:
-// regex edits a pattern of the re module by its structure (a class gains
+// More of them: regex edits a pattern of the re module by its structure (a class gains
 // or loses a character, a quantifier, an anchor, an escape, a branch);
 // raise-guard inserts "if not x: raise E(...)" for a class E the file
 // raises; try-except wraps a statement in a try whose except raises the
@@ -73,6 +71,39 @@
 // __eq__ and the like, by which code under test can forge the verdict of
 // a test file it runs next to. Operators, [Neighbourhood] and [Refine]
 // skip such edits (deny.go).
+//
+// # What an operator owns
+//
+// An operator is one value in one file: its [Operator.Name], its
+// [Operator.Doc] (what `repair operators` prints), its default
+// [Operator.Weight], its Targets and Edits. What it needs beyond the
+// program's shared facts ([Context]: the statements and sites by kind,
+// the donor statements and texts, reachability, the ingredient scope) it
+// declares next to it as a fact, computed once per context (fact.go), as
+// an analyzer of golang.org/x/tools/go/analysis declares its result:
+// its own targets (keptSites, keptStmts, sitesWhere, newTargets, which
+// [Prepare] prepares and [Context.Weigh] weighs), the file's names or
+// classes it draws from (newFact), a cache it fills as it goes
+// (newCache).
+//
+// # Adding an operator
+//
+//  1. Write it in one file: an Operator value with its name, doc, weight,
+//     targets (a shared sampler such as stmtTargets or siteTargets(k), or
+//     its own fact) and edits, and the facts it prepares. Every edit it
+//     emits must render to code that compiles.
+//  2. Append it to [All] in mutate.go (the order is the draw order of
+//     seeded runs, so a new operator goes last).
+//  3. Add a row to the devFixes table (fixes_test.go): a small program and
+//     the fix the operator makes in one edit.
+//
+// Then regenerate the golden of its edits (go test ./mutate -run Golden
+// -update adds its section to testdata/operators.golden; an operator
+// that proposes nothing on sample.py is listed in the goldens table of
+// mutate_test.go for devfixes.py), and add an example bug it fixes to
+// scripts/make_operator_examples.py (examples/operators). An operator
+// whose targets the generated programs of gen_test.go never hold is named
+// in its notGenerated.
 //
 // `repair operators` prints [All] with their docs.
 package mutate

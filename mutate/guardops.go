@@ -43,7 +43,7 @@ func (c *Context) bound(stmt int) []string {
 			out = append(out, n)
 		}
 	}
-	for _, a := range c.scopeAttrs[p.Stmts[stmt].Scope] {
+	for _, a := range scopeAttrs.get(c)[p.Stmts[stmt].Scope] {
 		base, _, _ := strings.Cut(a, ".")
 		if c.local(stmt, base) && c.boundAt(stmt, base) {
 			out = append(out, a)
@@ -52,11 +52,11 @@ func (c *Context) bound(stmt int) []string {
 	return out
 }
 
-// findScopeAttrs fills scopeAttrs: per scope, the attributes of names
-// (node.left, self.total) its statements read, in order.
-func (c *Context) findScopeAttrs() {
+// scopeAttrs are, per scope, the attributes of names (node.left,
+// self.total) its statements read, in order.
+var scopeAttrs = newFact(func(c *Context) [][]string {
 	p := c.Prog
-	c.scopeAttrs = make([][]string, len(p.Scopes))
+	attrs := make([][]string, len(p.Scopes))
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		if s.Kind != program.SiteExpr && s.Kind != program.SiteCond || s.Node != "attribute" || s.Store {
@@ -67,17 +67,18 @@ func (c *Context) findScopeAttrs() {
 			continue
 		}
 		sc := p.Stmts[s.Stmt].Scope
-		if !slices.Contains(c.scopeAttrs[sc], t) {
-			c.scopeAttrs[sc] = append(c.scopeAttrs[sc], t)
+		if !slices.Contains(attrs[sc], t) {
+			attrs[sc] = append(attrs[sc], t)
 		}
 	}
-}
+	return attrs
+})
 
 // boundAt reports whether local name n has a value where stmt starts.
 func (c *Context) boundAt(stmt int, n string) bool {
 	p := c.Prog
 	sc := p.Stmts[stmt].Scope
-	first, ok := c.firstStore[sc][n]
+	first, ok := firstStore.get(c)[sc][n]
 	if !ok || first < p.Stmts[stmt].Start {
 		return true
 	}
@@ -85,28 +86,29 @@ func (c *Context) boundAt(stmt int, n string) bool {
 	return def >= 0 && slices.Contains(allParams(p.StmtText(def)), n)
 }
 
-// findStores fills firstStore: per scope, the start of the first
-// statement that assigns each name (assignments, for targets, walrus).
-func (c *Context) findStores() {
+// firstStore is, per scope, the start of the first statement that
+// assigns each name (assignments, for targets, walrus).
+var firstStore = newFact(func(c *Context) []map[string]int {
 	p := c.Prog
-	c.firstStore = make([]map[string]int, len(p.Scopes))
+	first := make([]map[string]int, len(p.Scopes))
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		if s.Kind != program.SiteIdent || !s.Store {
 			continue
 		}
 		st := &p.Stmts[s.Stmt]
-		m := c.firstStore[st.Scope]
+		m := first[st.Scope]
 		if m == nil {
 			m = map[string]int{}
-			c.firstStore[st.Scope] = m
+			first[st.Scope] = m
 		}
 		n := p.SiteText(i)
 		if at, ok := m[n]; !ok || st.Start < at {
 			m[n] = st.Start
 		}
 	}
-}
+	return first
+})
 
 // guardable reports whether statement s may be wrapped in a guard or
 // get an early exit before it: a statement of a function that may run
@@ -143,6 +145,7 @@ var opGuard = Operator{
 		"number): if upload_date is not None: around a return, if e1 == e2: around\n" +
 		"ret.add(e1).",
 	Targets: stmtTargets,
+	Weight:  0.2,
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		p := c.Prog
 		if !c.guardable(s) {
@@ -165,11 +168,11 @@ var opGuard = Operator{
 			// fixing it.
 			conds := unary
 			for _, a := range c.reads(blk[k : j+1]) {
-				if !c.boundAt(s, a) || c.numNames[a] {
+				if !c.boundAt(s, a) || c.shapes().num[a] {
 					continue
 				}
 				for _, b := range c.locals(s) {
-					if a != b && c.boundAt(s, b) && !c.numNames[b] {
+					if a != b && c.boundAt(s, b) && !c.shapes().num[b] {
 						conds = append(conds, a+" == "+b, a+" != "+b)
 					}
 				}
@@ -195,18 +198,11 @@ func (c *Context) exitValues(s int) []string {
 	// They depend on the scope alone: looked for once per scope among
 	// the file's sites (tens of thousands in a large file).
 	sc := c.Prog.Stmts[s].Scope
-	c.exitMu.Lock()
-	defer c.exitMu.Unlock()
-	if out, ok := c.exitVals[sc]; ok {
-		return out
-	}
-	if c.exitVals == nil {
-		c.exitVals = map[int][]string{}
-	}
-	out := c.scopeExitValues(sc)
-	c.exitVals[sc] = out
-	return out
+	return exitValues.get(c).get(sc, func() []string { return c.scopeExitValues(sc) })
 }
+
+// exitValues caches exitValues per scope.
+var exitValues = newCache[int, []string]()
 
 // scopeExitValues is exitValues for the statements of scope sc.
 func (c *Context) scopeExitValues(sc int) []string {
@@ -281,6 +277,7 @@ var opEarlyExit = Operator{
 		"(\"\" for an f-string, [] for a list comprehension), its parameters\n" +
 		"(if not items: return \"\", if not text: return text).",
 	Targets: stmtTargets,
+	Weight:  0.1,
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		p := c.Prog
 		if !c.guardable(s) || c.earlyExit(s) {
@@ -318,6 +315,10 @@ func (c *Context) earlyExit(s int) bool {
 	return len(body) == 1 && c.exits[body[0]]
 }
 
+// valueTargets are cond-expr's: the values a conditional expression may
+// choose.
+var valueTargets = keptSites((*Context).choosable, program.SiteExpr, program.SiteCond)
+
 // choosable reports whether site id is a value cond-expr may make
 // conditional: an assigned, returned or argument value on one line.
 func (c *Context) choosable(id int) bool {
@@ -342,8 +343,9 @@ var opCondExpr = Operator{
 		"name v reads (not isinstance(v, bool)), w a name or attribute of the function\n" +
 		"or None: total into len(xs) if xs else total; or a choice between two of the\n" +
 		"value's operands: a + b into a if prefer_a else b.",
-	Targets: func(c *Context) *Sampler { return &c.values },
-	Applies: func(c *Context, id int) bool { return c.choosable(id) },
+	Targets: valueTargets.get,
+	Weight:  0.15,
+	Applies: (*Context).choosable,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		if !c.choosable(id) {
@@ -369,8 +371,9 @@ var opCondExpr = Operator{
 				names = append(names, p.SiteText(j))
 			}
 		}
-		for _, d := range c.conds {
-			if d.q || !mentions(d.text, names) {
+		for k := range c.conds {
+			d := &c.conds[k]
+			if d.q || !mentions(d.text, names) || !fitsAsync(s, d) {
 				continue
 			}
 			conds = append(conds, cond{d.text, d.prec, true},

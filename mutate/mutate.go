@@ -1,5 +1,5 @@
-// The Operator type, the list of operators with their default weights,
-// --operators specs, and the Mutator that draws operators by weight.
+// The Operator type, the list of operators, --operators specs, and the
+// Mutator that draws operators by weight.
 
 package mutate
 
@@ -22,9 +22,14 @@ type Operator struct {
 	// Doc's first line is a lowercase title without a final period; more
 	// lines may follow.
 	Doc string
+	// Weight is the operator's default weight (Default).
+	Weight float64
 	// Targets returns the operator's targets with their weights: the
 	// statements or sites it changes, weighted by the suspiciousness of the
-	// statement that holds them.
+	// statement that holds them. A shared sampler of the context
+	// (stmtTargets, siteTargets) or the operator's own, a fact declared
+	// with newTargets (keptSites, keptStmts, sitesWhere) that Prepare
+	// prepares and Weigh weighs.
 	Targets func(c *Context) *Sampler
 	// Edits emits every edit the operator proposes at target t (a
 	// statement or a site id, per Targets). Every emitted edit is valid.
@@ -48,27 +53,6 @@ type Operator struct {
 	// changes site id (whatever its weight): Refine uses it on the sites of
 	// an inserted copy. Nil for statement operators.
 	Applies func(c *Context, id int) bool
-
-	// An operator may own its preparation and weight, next to its Doc
-	// and Edits, instead of a sampler of the Context and a row of
-	// Default's table: Keep reports whether a site of one of the kinds
-	// Sites (statement t when Sites is nil) is a target, and Prepare
-	// gives the operator a sampler of them (Targets: owned), tested
-	// lazily on weighing, at targets of some weight only; Weight is its
-	// default weight.
-	Keep   func(c *Context, t int) bool
-	Sites  []program.SiteKind
-	Weight float64
-}
-
-// owned is the Targets of an operator that owns them (Operator.Keep).
-func owned(name string) func(c *Context) *Sampler {
-	return func(c *Context) *Sampler {
-		if s := c.own[name]; s != nil {
-			return s
-		}
-		return &Sampler{}
-	}
 }
 
 // Apply draws a target by weight and one of the operator's edits there,
@@ -132,31 +116,15 @@ type Weighted struct {
 	Weight float64
 }
 
-// Default are the default operators and weights: the finer operators,
-// which fix most one-line bugs of small programs, weigh more than the
-// statement operators.
+// Default are the default operators and weights (Operator.Weight): the
+// finer operators, which fix most one-line bugs of small programs, weigh
+// more than the statement operators; the operators of developers' edits
+// weigh little, so that the search's first draws stay where most small
+// bugs are fixed.
 func Default() []Weighted {
-	w := map[string]float64{
-		"delete": 1, "insert": 1, "insert-renamed": 1, "replace": 1, "swap": 0.5,
-		"cond-replace": 1, "cond-negate": 1, "cond-extend": 1,
-		"cmp-op": 2, "arith-op": 2, "bool-op": 1, "aug-op": 1,
-		"literal": 2, "ident": 2,
-		"expr-replace": 2, "swap-args": 1, "drop-operand": 1, "shift": 2, "add-term": 1,
-		"sibling": 1, "attr": 1,
-		"cond-name": 0.25, "wrap": 0.25, "swap-operands": 0.25, "slice": 0.25, "assign": 0.25, "insert-changed": 0.25,
-		// Developers' edits (issue 28): modest, so that the search's
-		// first draws stay where most small bugs are fixed.
-		"string-char": 0.2, "module-const": 0.2, "similar-name": 0.25, "rename": 0.15, "add-call": 0.15,
-		"guard": 0.2, "early-exit": 0.1, "cond-expr": 0.15, "default-arg": 0.1, "item-call": 0.1,
-		"replace-function": 0.2,
-	}
-	var out []Weighted
+	out := make([]Weighted, 0, len(All))
 	for _, o := range All {
-		x, ok := w[o.Name]
-		if !ok {
-			x = o.Weight
-		}
-		out = append(out, Weighted{o, x})
+		out = append(out, Weighted{o, o.Weight})
 	}
 	return out
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -536,37 +535,30 @@ func TestSweepLimitPrefix(t *testing.T) {
 	}
 }
 
-// TestWeighEverySampler: Weigh weighs every sampler of targets the context
-// has (a sampler it missed would draw its targets uniformly, at statements
-// no failing case ran), and a context prepared before the ranking and
-// weighed after draws as one made with the weights.
+// TestWeighEverySampler: Weigh weighs the targets of every operator (a
+// sampler it missed would draw its targets uniformly, at statements no
+// failing case ran), every operator has a default weight, and a context
+// prepared before the ranking and weighed after draws as one made with
+// the weights.
 func TestWeighEverySampler(t *testing.T) {
-	c := &Context{}
-	listed := map[*Sampler]bool{&c.funcs: true}
-	for _, s := range c.samplers() {
-		listed[s] = true
-	}
-	v := reflect.ValueOf(c).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		f := v.Field(i)
-		switch f.Type() {
-		case reflect.TypeOf(Sampler{}):
-			if !listed[(*Sampler)(f.Addr().UnsafePointer())] {
-				t.Errorf("Context.%s is not weighed", v.Type().Field(i).Name)
-			}
-		case reflect.TypeOf([11]Sampler{}):
-			for k := 0; k < f.Len(); k++ {
-				if !listed[(*Sampler)(f.Index(k).Addr().UnsafePointer())] {
-					t.Errorf("Context.%s[%d] is not weighed", v.Type().Field(i).Name, k)
-				}
-			}
-		}
-	}
-
 	p, err := program.ParseFile("testdata/sample.py")
 	if err != nil {
 		t.Fatal(err)
 	}
+	c0 := Prepare(p)
+	weighed := map[*Sampler]bool{}
+	for _, s := range c0.samplers() {
+		weighed[s] = true
+	}
+	for _, o := range All {
+		if !weighed[o.Targets(c0)] {
+			t.Errorf("%s: its targets are not weighed", o.Name)
+		}
+		if o.Weight <= 0 {
+			t.Errorf("%s: no default weight", o.Name)
+		}
+	}
+
 	weights := make([]float64, len(p.Stmts))
 	for i := range weights {
 		weights[i] = float64(i % 3) // some statements of no weight

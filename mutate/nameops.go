@@ -62,27 +62,25 @@ func editDistance(a, b string) int {
 func (c *Context) similarNames(stmt int, name string) []string {
 	var out []string
 	parts := 0
-	c.similarMu.Lock()
+	in := similarIn.get(c)
+	in.mu.Lock()
 	c.Prog.VisibleParts(c.Prog.Stmts[stmt].Scope, func(scope int, names []string) {
 		k := similarKey{scope, name}
-		got, ok := c.similarIn[k]
+		got, ok := in.m[k]
 		if !ok {
 			for _, n := range names {
 				if similar(name, n) && c.boundName(n) {
 					got = append(got, n)
 				}
 			}
-			if c.similarIn == nil {
-				c.similarIn = map[similarKey][]string{}
-			}
-			c.similarIn[k] = got
+			in.m[k] = got
 		}
 		if len(got) > 0 {
 			out = append(out, got...)
 			parts++
 		}
 	})
-	c.similarMu.Unlock()
+	in.mu.Unlock()
 	if parts > 1 {
 		slices.Sort(out)
 		out = slices.Compact(out)
@@ -91,11 +89,25 @@ func (c *Context) similarNames(stmt int, name string) []string {
 }
 
 // similarKey is a list of visible names (a scope, -1 the builtins) and a
-// name, whose similar names in the list Context.similarIn keeps.
+// name, whose similar names in the list similarIn keeps.
 type similarKey struct {
 	scope int
 	name  string
 }
+
+// similarIn caches similarNames' lists.
+var similarIn = newCache[similarKey, []string]()
+
+// hasSimilar reports whether the name read at site id has a similar name
+// in scope (similar-name's targets).
+func (c *Context) hasSimilar(id int) bool {
+	p := c.Prog
+	return len(c.similarNames(p.Sites[id].Stmt, p.SiteText(id))) > 0
+}
+
+// similarTargets are similar-name's: name reads with a similar name in
+// scope.
+var similarTargets = keptReads((*Context).hasSimilar)
 
 // readSite reports whether site id is a name read that a name operator
 // may change.
@@ -109,7 +121,8 @@ var opSimilarName = Operator{
 	Doc: "replace a name by a similar name visible in the same scope\n\n" +
 		"l_bar into l_bar_user, r_bar into l_bar, e1 into e2: a name that extends the\n" +
 		"other or differs from it by a character (two in long names).",
-	Targets: func(c *Context) *Sampler { return &c.similar },
+	Targets: similarTargets.get,
+	Weight:  0.25,
 	Applies: func(c *Context, id int) bool {
 		return readSite(c.Prog, id) && len(c.similarNames(c.Prog.Sites[id].Stmt, c.Prog.SiteText(id))) > 0
 	},
@@ -163,6 +176,16 @@ func (c *Context) renameLevels(id int) (stmts, firsts []int) {
 	return stmts, firsts
 }
 
+// renameTargets are rename's: name reads that occur again in their
+// statement or function, with a similar name or a conversion.
+var renameTargets = keptReads(func(c *Context, i int) bool {
+	p := c.Prog
+	s := &p.Sites[i]
+	stmts, _ := c.renameLevels(i)
+	return len(stmts) > 0 && (c.hasSimilar(i) || stmts[0] == s.Stmt && !p.Stmts[s.Stmt].Compound &&
+		p.Stmts[s.Stmt].Kind != "delete_statement" && len(c.conversions(p.SiteText(i))) > 0)
+})
+
 var opRename = Operator{
 	Name: "rename",
 	Doc: "rename a name at every use in a statement or function\n\n" +
@@ -171,7 +194,8 @@ var opRename = Operator{
 		"each read of its statement, of the statement of the function that holds it, or\n" +
 		"of the whole function; or wrapped in a conversion at each read of its statement:\n" +
 		"f\"{n}B\" if gnu else f\"{n} B\" into f\"{int(n)}B\" if gnu else f\"{int(n)} B\".",
-	Targets: func(c *Context) *Sampler { return &c.renameSites },
+	Targets: renameTargets.get,
+	Weight:  0.15,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		if !readSite(p, id) {
@@ -201,9 +225,9 @@ var opRename = Operator{
 func (c *Context) conversions(name string) []string {
 	fs := []string{"str", "int"}
 	switch {
-	case c.numNames[name]:
+	case c.shapes().num[name]:
 		fs = []string{"int", "abs"}
-	case c.seqNames[name]:
+	case c.shapes().seq[name]:
 		fs = []string{"list", "sorted"}
 	}
 	var out []string
@@ -235,7 +259,7 @@ func (c *Context) callable(id int) bool {
 		return false
 	}
 	text := p.SiteText(id)
-	return !strings.ContainsAny(text, "\r\n") && !c.numNames[text] && !c.seqNames[text] && text != "self" && text != "cls"
+	return !strings.ContainsAny(text, "\r\n") && !c.shapes().num[text] && !c.shapes().seq[text] && text != "self" && text != "cls"
 }
 
 // callArgs returns the argument lists a call of site id may take: none,
@@ -406,14 +430,19 @@ func wordByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
 }
 
+// callTargets are add-call's: names and attributes a call of may have
+// been meant.
+var callTargets = keptSites((*Context).callable, program.SiteExpr, program.SiteCond)
+
 var opAddCall = Operator{
 	Name: "add-call",
 	Doc: "call a function used where its result was meant\n\n" +
 		"lambda attr, value: not str_op into not str_op(attr, value); if check into\n" +
 		"if check(x): a name or attribute tested or returned, called with no argument,\n" +
 		"one parameter or all the parameters of the lambda or function around it.",
-	Targets: func(c *Context) *Sampler { return &c.calls },
-	Applies: func(c *Context, id int) bool { return c.callable(id) },
+	Targets: callTargets.get,
+	Weight:  0.15,
+	Applies: (*Context).callable,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		if !c.callable(id) {
 			return

@@ -31,42 +31,42 @@ var raiseHead = regexp.MustCompile(`^raise\s+([A-Za-z_][A-Za-z0-9_.]*)\s*(\(|$)`
 
 // raisedClasses returns the exception classes the file raises, the most
 // raised first (made once per context).
-func (c *Context) raisedClasses() []raised {
-	return c.memo("raised", func() any {
-		p := c.Prog
-		by := map[string]*raised{}
-		var out []*raised
-		for s := range p.Stmts {
-			if p.Stmts[s].Kind != "raise_statement" {
-				continue
-			}
-			text := strings.TrimSpace(p.StmtText(s))
-			m := raiseHead.FindStringSubmatch(text)
-			if m == nil {
-				continue
-			}
-			r := by[m[1]]
-			if r == nil {
-				r = &raised{class: m[1]}
-				by[m[1]] = r
-				out = append(out, r)
-			}
-			r.n++
-			if len(r.texts) < 2 && !strings.ContainsAny(text, "\r\n") && !slices.Contains(r.texts, text) && c.readsNoName(s, m[1]) {
-				r.texts = append(r.texts, text)
-			}
+func (c *Context) raisedClasses() []raised { return raisedClassesFact.get(c) }
+
+var raisedClassesFact = newFact(func(c *Context) []raised {
+	p := c.Prog
+	by := map[string]*raised{}
+	var out []*raised
+	for s := range p.Stmts {
+		if p.Stmts[s].Kind != "raise_statement" {
+			continue
 		}
-		sort.SliceStable(out, func(i, j int) bool { return out[i].n > out[j].n })
-		var list []raised
-		for _, r := range out {
-			if len(r.texts) == 0 {
-				r.texts = []string{"raise " + r.class}
-			}
-			list = append(list, *r)
+		text := strings.TrimSpace(p.StmtText(s))
+		m := raiseHead.FindStringSubmatch(text)
+		if m == nil {
+			continue
 		}
-		return list
-	}).([]raised)
-}
+		r := by[m[1]]
+		if r == nil {
+			r = &raised{class: m[1]}
+			by[m[1]] = r
+			out = append(out, r)
+		}
+		r.n++
+		if len(r.texts) < 2 && !strings.ContainsAny(text, "\r\n") && !slices.Contains(r.texts, text) && c.readsNoName(s, m[1]) {
+			r.texts = append(r.texts, text)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].n > out[j].n })
+	var list []raised
+	for _, r := range out {
+		if len(r.texts) == 0 {
+			r.texts = []string{"raise " + r.class}
+		}
+		list = append(list, *r)
+	}
+	return list
+})
 
 // readsNoName reports whether statement s reads no name but class's
 // first part.
@@ -96,7 +96,7 @@ func (c *Context) raiseConds(s int) []string {
 	}
 	k := 0
 	for _, d := range c.conds {
-		if k == maxAlts || d.q || d.node != "comparison_operator" || !mentions(d.text, names) {
+		if k == maxAlts || d.q || d.node != "comparison_operator" || !mentions(d.text, names) || d.async && !c.Prog.InAsync(s) {
 			continue
 		}
 		out = append(out, d.text)
@@ -105,6 +105,11 @@ func (c *Context) raiseConds(s int) []string {
 	return out
 }
 
+// raiseGuardTargets are raise-guard's.
+var raiseGuardTargets = keptStmts(func(c *Context, s int) bool {
+	return c.guardable(s) && len(c.raisedClasses()) > 0 && len(c.bound(s)) > 0
+})
+
 var opRaiseGuard = Operator{
 	Name: "raise-guard",
 	Doc: "insert a check that raises an exception the file raises\n\n" +
@@ -112,10 +117,7 @@ var opRaiseGuard = Operator{
 		"condition not n or n is None on a name or attribute of the function, or a\n" +
 		"comparison of the file on one; the raise a copy of one of the file's\n" +
 		"(whose arguments read no name), or raise E for a class E the file raises.",
-	Keep: func(c *Context, s int) bool {
-		return c.guardable(s) && len(c.raisedClasses()) > 0 && len(c.bound(s)) > 0
-	},
-	Targets: owned("raise-guard"),
+	Targets: raiseGuardTargets.get,
 	Weight:  0.15,
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		if !c.guardable(s) || c.Prog.Stmts[s].Kind == "raise_statement" {
@@ -137,19 +139,19 @@ var exceptHead = regexp.MustCompile(`(?m)^[ \t]*except\s*\(?\s*([A-Za-z_][A-Za-z
 
 // caughtClasses returns the exception classes the file's except clauses
 // name.
-func (c *Context) caughtClasses() []string {
-	return c.memo("caught", func() any {
-		var out []string
-		for _, m := range exceptHead.FindAllSubmatch(c.Prog.Src, -1) {
-			for _, n := range strings.Split(string(m[1]), ",") {
-				if n = strings.TrimSpace(n); n != "" && n != "Exception" && n != "BaseException" && !slices.Contains(out, n) {
-					out = append(out, n)
-				}
+func (c *Context) caughtClasses() []string { return caughtClassesFact.get(c) }
+
+var caughtClassesFact = newFact(func(c *Context) []string {
+	var out []string
+	for _, m := range exceptHead.FindAllSubmatch(c.Prog.Src, -1) {
+		for _, n := range strings.Split(string(m[1]), ",") {
+			if n = strings.TrimSpace(n); n != "" && n != "Exception" && n != "BaseException" && !slices.Contains(out, n) {
+				out = append(out, n)
 			}
 		}
-		return out
-	}).([]string)
-}
+	}
+	return out
+})
 
 // maxCaught bounds the exceptions a new try catches.
 const maxCaught = 4
@@ -208,6 +210,11 @@ func (c *Context) unwrappable(s int) bool {
 	return st.Kind == "try_statement" && len(st.Blocks) > 0 && len(c.Prog.Blocks[st.Blocks[0]].Stmts) == 1 && !c.dead[s]
 }
 
+// tryExceptTargets are try-except's.
+var tryExceptTargets = keptStmts(func(c *Context, s int) bool {
+	return c.unwrappable(s) || c.wrappable(s) && len(c.raisedClasses()) > 0
+})
+
 var opTryExcept = Operator{
 	Name: "try-except",
 	Doc: "wrap a statement in a try that raises the module's error, or remove a try\n\n" +
@@ -218,10 +225,7 @@ var opTryExcept = Operator{
 		"class the file raises, with a copy of one of its raises or the message of\n" +
 		"the exception caught. And a try whose body is one statement into that\n" +
 		"statement.",
-	Keep: func(c *Context, s int) bool {
-		return c.unwrappable(s) || c.wrappable(s) && len(c.raisedClasses()) > 0
-	},
-	Targets: owned("try-except"),
+	Targets: tryExceptTargets.get,
 	Weight:  0.1,
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		p := c.Prog

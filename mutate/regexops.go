@@ -191,6 +191,9 @@ func (c *Context) regexSite(id int) bool {
 // pattern: the separators of URLs, paths and text.
 const regexAdds = `/?#&;:,.-_"' `
 
+// regexTargets are regex's.
+var regexTargets = keptSites(func(c *Context, id int) bool { return c.regexSite(id) }, program.SiteLiteral)
+
 var opRegex = Operator{
 	Name: "regex",
 	Doc: "edit the structure of a regular expression passed to the re module\n\n" +
@@ -202,9 +205,7 @@ var opRegex = Operator{
 		"(^, $, \\b) is added at an end, removed or swapped (^x into \\bx); a . is\n" +
 		"escaped or an escape dropped, \\d, \\w and \\s swapped; a branch of an\n" +
 		"alternation dropped or two branches swapped.",
-	Sites:   []program.SiteKind{program.SiteLiteral},
-	Keep:    func(c *Context, id int) bool { return c.regexSite(id) },
-	Targets: owned("regex"),
+	Targets: regexTargets.get,
 	Applies: func(c *Context, id int) bool { return c.regexSite(id) },
 	Weight:  0.3,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {

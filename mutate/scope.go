@@ -79,9 +79,16 @@ func (c *Context) Scope(executed []bool) {
 			nearNames[string(b)] = true
 		}
 	}
-	c.textNear = textNear
-	c.nearNames = nearNames
-	c.visibleNear = map[int][]string{}
+	c.near = nearCode{texts: textNear, names: nearNames, visible: map[int][]string{}}
+}
+
+// nearCode is what the ingredient scope finds near the fault besides its
+// statements: the texts of near sites, the names near code reads or binds,
+// and per scope its visible names among them (renames), under mu.
+type nearCode struct {
+	texts, names map[string]bool
+	mu           sync.Mutex
+	visible      map[int][]string
 }
 
 // far reports whether edit e's ingredient is far from the fault.
@@ -103,7 +110,7 @@ func (c *Context) far(e program.Edit) bool {
 // farText reports whether text occurs in far code only: a site has it
 // and no near site does (never without a scope).
 func (c *Context) farText(text string) bool {
-	return c.farStmt != nil && c.siteTexts[text] && !c.textNear[text]
+	return c.farStmt != nil && c.siteTexts[text] && !c.near.texts[text]
 }
 
 // weights returns the weights of a near and a far edit among buf: 1 and
@@ -133,12 +140,24 @@ func (c *Context) weightsOf(n, nFar int) (nearW, farW float64) {
 // visible is Program.Visible(stmt), the last scope's kept.
 func (c *Context) visible(stmt int) []string {
 	sc := c.Prog.Stmts[stmt].Scope
-	c.visibleMu.Lock()
-	defer c.visibleMu.Unlock()
-	if c.lastVisible.names == nil || c.lastVisible.scope != sc {
-		c.lastVisible.scope, c.lastVisible.names = sc, c.Prog.ScopeVisible(sc)
+	l := lastVisible.get(c)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.names == nil || l.scope != sc {
+		l.scope, l.names = sc, c.Prog.ScopeVisible(sc)
 	}
-	return c.lastVisible.names
+	return l.names
+}
+
+// lastVisible is the scope visible asked for last and its names
+// (program.Program.ScopeVisible merges them at each call; statements come
+// in document order, mostly a scope at a time), under mu.
+var lastVisible = newFact(func(*Context) *scopeNames { return &scopeNames{} })
+
+type scopeNames struct {
+	mu    sync.Mutex
+	scope int
+	names []string
 }
 
 // renames are the names a copied statement's name may become at
@@ -148,20 +167,20 @@ func (c *Context) visible(stmt int) []string {
 // times the names visible would be millions of edits at each target,
 // nearly all of them names of code the suite never runs.
 func (c *Context) renames(s int) []string {
-	if c.nearNames == nil {
+	if c.near.names == nil {
 		return c.Prog.Visible(s)
 	}
 	sc := c.Prog.Stmts[s].Scope
-	c.visibleMu.Lock()
-	defer c.visibleMu.Unlock()
-	names, ok := c.visibleNear[sc]
+	c.near.mu.Lock()
+	defer c.near.mu.Unlock()
+	names, ok := c.near.visible[sc]
 	if !ok {
 		for _, n := range c.Prog.ScopeVisible(sc) {
-			if c.nearNames[n] {
+			if c.near.names[n] {
 				names = append(names, n)
 			}
 		}
-		c.visibleNear[sc] = names
+		c.near.visible[sc] = names
 	}
 	return names
 }

@@ -17,6 +17,7 @@ var opCondReplace = Operator{
 	Name:    "cond-replace",
 	Doc:     "replace a condition by another condition of the file, True or False",
 	Targets: siteTargets(program.SiteCond),
+	Weight:  1,
 	Applies: onKind(program.SiteCond),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
@@ -27,8 +28,9 @@ var opCondReplace = Operator{
 				emit(replaceText(id, t))
 			}
 		}
-		for _, d := range c.conds {
-			if d.text != cur && fitsString(s, d.q) {
+		for k := range c.conds {
+			d := &c.conds[k]
+			if d.text != cur && fitsString(s, d.q) && fitsAsync(s, d) {
 				emit(replaceText(id, s.Fit(d.text, d.prec)))
 			}
 		}
@@ -39,6 +41,7 @@ var opCondNegate = Operator{
 	Name:    "cond-negate",
 	Doc:     "negate a condition, or drop its negation",
 	Targets: siteTargets(program.SiteCond),
+	Weight:  1,
 	Applies: onKind(program.SiteCond),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
@@ -59,13 +62,15 @@ var opCondExtend = Operator{
 	Name:    "cond-extend",
 	Doc:     "extend a condition with `and` or `or` another condition of the file",
 	Targets: siteTargets(program.SiteCond),
+	Weight:  1,
 	Applies: onKind(program.SiteCond),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
 		cur := p.SiteText(id)
-		for _, d := range c.conds {
-			if d.text == cur || !fitsString(s, d.q) {
+		for k := range c.conds {
+			d := &c.conds[k]
+			if d.text == cur || !fitsString(s, d.q) || !fitsAsync(s, d) {
 				continue
 			}
 			for _, op := range []string{"and", "or"} {
@@ -101,11 +106,12 @@ func family(tok string, fams ...[]string) []string {
 }
 
 // tokenOperator replaces an operator token of kind k by the others of its
-// family.
-func tokenOperator(name, doc string, k program.SiteKind, fams ...[]string) Operator {
+// family; weight is its default weight.
+func tokenOperator(name, doc string, weight float64, k program.SiteKind, fams ...[]string) Operator {
 	return Operator{
 		Name:    name,
 		Doc:     doc,
+		Weight:  weight,
 		Targets: siteTargets(k),
 		Applies: onKind(k),
 		Edits: func(c *Context, id int, emit func(program.Edit)) {
@@ -121,15 +127,15 @@ func tokenOperator(name, doc string, k program.SiteKind, fams ...[]string) Opera
 
 var opCmp = tokenOperator("cmp-op",
 	"change a comparison operator\n\n< <= > >= == != into one another, in into not in, is into is not.",
-	program.SiteCmpOp, cmpOrder, cmpIn, cmpIs)
+	2, program.SiteCmpOp, cmpOrder, cmpIn, cmpIs)
 
 var opArith = tokenOperator("arith-op",
 	"change an arithmetic or bitwise operator\n\n+ - * / // % ** into one another; & | ^ << >> into one another.",
-	program.SiteBinOp, arith, bitwise)
+	2, program.SiteBinOp, arith, bitwise)
 
-var opBool = tokenOperator("bool-op", "change `and` into `or` and back", program.SiteBoolOp, []string{"and", "or"})
+var opBool = tokenOperator("bool-op", "change `and` into `or` and back", 1, program.SiteBoolOp, []string{"and", "or"})
 
-var opAug = tokenOperator("aug-op", "change an augmented assignment operator (+= into -= ...)", program.SiteAugOp, augArith, augBits)
+var opAug = tokenOperator("aug-op", "change an augmented assignment operator (+= into -= ...)", 1, program.SiteAugOp, augArith, augBits)
 
 // value and identifier operators (the book's ValueMutator and
 // IdentifierMutator) -----------------------------------------------------
@@ -138,6 +144,7 @@ var opLiteral = Operator{
 	Name:    "literal",
 	Doc:     "change a literal\n\nInto another constant of the file of the same kind, a number plus or minus one\nor with two adjacent digits swapped, True/False/None into one another, a string\ninto the empty string.",
 	Targets: siteTargets(program.SiteLiteral),
+	Weight:  2,
 	Applies: onKind(program.SiteLiteral),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
@@ -192,6 +199,7 @@ var opIdent = Operator{
 	Name:    "ident",
 	Doc:     "replace a name by another name visible in the same scope",
 	Targets: siteTargets(program.SiteIdent),
+	Weight:  2,
 	Applies: onKind(program.SiteIdent),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
@@ -219,14 +227,16 @@ var opExprReplace = Operator{
 	Name:    "expr-replace",
 	Doc:     "replace an expression by another expression of the file\n\nA call argument, an index, a return value, an operand or an assigned value.",
 	Targets: siteTargets(program.SiteExpr),
+	Weight:  2,
 	Applies: onKind(program.SiteExpr),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
 		cur := p.SiteText(id)
 		b := boolish(s)
-		for _, d := range c.exprs {
-			if d.text != cur && fitsString(s, d.q) && d.boolish == b {
+		for k := range c.exprs {
+			d := &c.exprs[k]
+			if d.text != cur && fitsString(s, d.q) && d.boolish == b && fitsAsync(s, d) {
 				emit(replaceText(id, s.Fit(d.text, d.prec)))
 			}
 		}
@@ -237,6 +247,7 @@ var opSwapArgs = Operator{
 	Name:    "swap-args",
 	Doc:     "swap two positional arguments of a call",
 	Targets: siteTargets(program.SiteArgs),
+	Weight:  1,
 	Applies: onKind(program.SiteArgs),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
@@ -256,8 +267,9 @@ var opSwapArgs = Operator{
 var opDropOperand = Operator{
 	Name:    "drop-operand",
 	Doc:     "drop one operand of a binary or boolean operation, or a unary operator\n\n1 + f(x) into f(x); a and b into b; -x into x.",
-	Targets: func(c *Context) *Sampler { return &c.drop },
-	Applies: func(c *Context, id int) bool { return droppable(&c.Prog.Sites[id]) },
+	Targets: dropTargets.get,
+	Weight:  1,
+	Applies: dropsAt,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -271,14 +283,18 @@ var opDropOperand = Operator{
 	},
 }
 
+// dropTargets are drop-operand's: binary, boolean, unary and not
+// operations with their operands.
+var dropTargets = sitesWhere(dropsAt, program.SiteExpr)
+
+func dropsAt(c *Context, id int) bool { return droppable(&c.Prog.Sites[id]) }
+
 var opShift = Operator{
 	Name:    "shift",
 	Doc:     "shift an index, a call argument, a compared bound or an assigned name by one\n\nj into j - 1 or j + 1; hi = mid into hi = mid - 1; a number literal into its\nneighbour.",
-	Targets: func(c *Context) *Sampler { return &c.shift },
-	Applies: func(c *Context, id int) bool {
-		s := &c.Prog.Sites[id]
-		return s.Kind == program.SiteExpr && shiftable(s)
-	},
+	Targets: shiftTargets.get,
+	Weight:  2,
+	Applies: shiftsAt,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		s := &p.Sites[id]
@@ -302,10 +318,20 @@ var opShift = Operator{
 	},
 }
 
+// shiftTargets are shift's: the expressions an off-by-one shift applies
+// to.
+var shiftTargets = sitesWhere(shiftsAt, program.SiteExpr)
+
+func shiftsAt(c *Context, id int) bool {
+	s := &c.Prog.Sites[id]
+	return s.Kind == program.SiteExpr && shiftable(s)
+}
+
 var opAddTerm = Operator{
 	Name:    "add-term",
 	Doc:     "extend an expression with a term of the file\n\nx into x - low, x + d, x * k, n - x, with a name of the enclosing\nfunctions or a number.",
 	Targets: siteTargets(program.SiteExpr),
+	Weight:  1,
 	Applies: onKind(program.SiteExpr),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
@@ -368,22 +394,11 @@ var methodSiblings = [][]string{
 }
 
 var opSibling = Operator{
-	Name: "sibling",
-	Doc:  "swap a builtin or a method for its sibling\n\nmin into max, any into all, sorted into reversed, int into round, list into set;\nappend into extend, lower into upper, startswith into endswith, keys into values.",
-	Targets: func(c *Context) *Sampler {
-		return &c.siblingSites
-	},
-	Applies: func(c *Context, id int) bool {
-		s := &c.Prog.Sites[id]
-		text := c.Prog.SiteText(id)
-		switch s.Kind {
-		case program.SiteAttr:
-			return inFamily(methodSiblings, text)
-		case program.SiteIdent:
-			return !s.Store && inFamily(siblings, text) && !c.boundName(text)
-		}
-		return false
-	},
+	Name:    "sibling",
+	Doc:     "swap a builtin or a method for its sibling\n\nmin into max, any into all, sorted into reversed, int into round, list into set;\nappend into extend, lower into upper, startswith into endswith, keys into values.",
+	Targets: siblingTargets.get,
+	Weight:  1,
+	Applies: hasSibling,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		p := c.Prog
 		cur := p.SiteText(id)
@@ -401,17 +416,51 @@ var opSibling = Operator{
 	},
 }
 
+// siblingTargets are sibling's: builtin names read (not bound in the
+// program) and method names that have a sibling.
+var siblingTargets = sitesWhere(hasSibling, program.SiteAttr, program.SiteIdent)
+
+func hasSibling(c *Context, id int) bool {
+	s := &c.Prog.Sites[id]
+	text := c.Prog.SiteText(id)
+	switch s.Kind {
+	case program.SiteAttr:
+		return inFamily(methodSiblings, text)
+	case program.SiteIdent:
+		return !s.Store && inFamily(siblings, text) && !c.boundName(text)
+	}
+	return false
+}
+
 var opAttr = Operator{
 	Name:    "attr",
 	Doc:     "change an attribute or method name into another one of the file\n\nnode.left into node.right, s.count(x) into s.index(x).",
 	Targets: siteTargets(program.SiteAttr),
+	Weight:  1,
 	Applies: onKind(program.SiteAttr),
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		cur := c.Prog.SiteText(id)
-		for _, a := range c.attrs {
+		for _, a := range attrNames.get(c) {
 			if a != cur {
 				emit(replaceText(id, a))
 			}
 		}
 	},
 }
+
+// attrNames are the distinct attribute names of the file, in order.
+var attrNames = newFact(func(c *Context) []string {
+	p := c.Prog
+	var out []string
+	seen := map[string]bool{}
+	for i := range p.Sites {
+		if p.Sites[i].Kind != program.SiteAttr {
+			continue
+		}
+		if text := p.SiteText(i); !seen[text] {
+			seen[text] = true
+			out = append(out, text)
+		}
+	}
+	return out
+})

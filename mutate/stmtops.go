@@ -14,6 +14,7 @@ var opDelete = Operator{
 	Name:    "delete",
 	Doc:     "delete a statement\n\nA block left empty gets pass.",
 	Targets: stmtTargets,
+	Weight:  1,
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		if c.Prog.CanRemove(s) {
 			emit(program.Edit{Op: program.Delete, Stmt: s})
@@ -25,6 +26,7 @@ var opInsert = Operator{
 	Name:    "insert",
 	Doc:     "insert a copy of another statement of the file before or after a statement",
 	Targets: stmtTargets,
+	Weight:  1,
 	Edits:   byDonor(insertFrom),
 	From:    insertFrom,
 	Count:   insertCount,
@@ -60,6 +62,7 @@ var opInsertRenamed = Operator{
 	Name:    "insert-renamed",
 	Doc:     "insert a copy of another statement with one name changed\n\nThe new name is one visible where the copy goes: result.extend(first[k:])\nbecomes result.extend(second[k:]).",
 	Targets: stmtTargets,
+	Weight:  1,
 	Edits:   byDonor(insertRenamedFrom),
 	From:    insertRenamedFrom,
 	Count:   insertRenamedCount,
@@ -96,11 +99,16 @@ func copiesAt(c *Context, s int, per []int) func(d int) int {
 func (c *Context) renamedCopies(s int) []int {
 	p := c.Prog
 	sc := p.Stmts[s].Scope
-	c.renamedMu.Lock()
-	defer c.renamedMu.Unlock()
-	if out, ok := c.renamed[sc]; ok {
-		return out
-	}
+	return renamed.get(c).get(sc, func() []int { return c.scopeRenamedCopies(s) })
+}
+
+// renamed caches renamedCopies' counts per scope.
+var renamed = newCache[int, []int]()
+
+// scopeRenamedCopies is renamedCopies for the scope of statement s.
+func (c *Context) scopeRenamedCopies(s int) []int {
+	p := c.Prog
+	sc := p.Stmts[s].Scope
 	names := c.renames(s)
 	out := make([]int, len(p.Stmts))
 	for _, d := range c.donors {
@@ -119,10 +127,6 @@ func (c *Context) renamedCopies(s int) []int {
 		}
 		out[d] = n
 	}
-	if c.renamed == nil {
-		c.renamed = map[int][]int{}
-	}
-	c.renamed[sc] = out
 	return out
 }
 
@@ -157,6 +161,7 @@ var opReplace = Operator{
 	Name:    "replace",
 	Doc:     "replace a statement by a copy of another statement of the file",
 	Targets: stmtTargets,
+	Weight:  1,
 	Edits:   byDonor(replaceFrom),
 	From:    replaceFrom,
 	Count:   func(c *Context, s int) func(d int) int { return counted(replaces(c, s)) },
@@ -206,13 +211,14 @@ var opReplaceFunction = Operator{
 	Name:        "replace-function",
 	Doc:         "replace a function by a donor file's function of the same name (only with --donors)",
 	NeedsDonors: true,
-	Targets:     func(c *Context) *Sampler { return &c.funcs },
+	Targets:     funcTargets.get,
+	Weight:      0.2,
 	Edits: func(c *Context, s int, emit func(program.Edit)) {
 		p := c.Prog
 		if !p.CanRemove(s) {
 			return
 		}
-		for _, d := range c.donorFuncs[funcName(p.StmtText(s))] {
+		for _, d := range donorFuncs.get(c)[funcName(p.StmtText(s))] {
 			if p.CanPlace(d, s) && !bytes.Equal(p.StmtSrc(d), p.StmtSrc(s)) {
 				emit(program.Edit{Op: program.Replace, Stmt: s, Donor: d})
 			}
@@ -253,31 +259,45 @@ func insertsAt(s, d, site int, text string, before, after bool, emit func(progra
 	}
 }
 
-// findFuncs fills funcs and donorFuncs: the target's function
-// definitions that a donor file also defines, weighted by the most
-// suspicious statement they hold.
-func (c *Context) findFuncs() {
+// donorFuncs are the donor files' function definitions by name (nil
+// without donors).
+var donorFuncs = newFact(func(c *Context) map[string][]int {
 	p := c.Prog
 	dl := p.DonorLine()
 	if dl == 0 {
-		return
+		return nil
 	}
-	c.donorFuncs = map[string][]int{}
+	out := map[string][]int{}
 	for i := range p.Stmts {
 		st := &p.Stmts[i]
 		if st.Kind == "function_definition" && st.Line >= dl {
 			name := funcName(p.StmtText(i))
-			c.donorFuncs[name] = append(c.donorFuncs[name], i)
+			out[name] = append(out[name], i)
 		}
 	}
+	return out
+})
+
+// funcTargets are replace-function's: the target's function definitions
+// that a donor file also defines, weighted by the most suspicious
+// statement they hold.
+var funcTargets = newTargets(func(c *Context) *Sampler {
+	p := c.Prog
+	s := &Sampler{span: true}
+	dl := p.DonorLine()
+	if dl == 0 {
+		return s
+	}
+	donors := donorFuncs.get(c)
 	for i := range p.Stmts {
 		st := &p.Stmts[i]
-		if st.Kind != "function_definition" || st.Line >= dl || len(c.donorFuncs[funcName(p.StmtText(i))]) == 0 {
+		if st.Kind != "function_definition" || st.Line >= dl || len(donors[funcName(p.StmtText(i))]) == 0 {
 			continue
 		}
-		c.funcs.add(i, i) // weighed by Weigh
+		s.add(i, i)
 	}
-}
+	return s
+})
 
 // funcName is the name a "def NAME(" statement defines.
 func funcName(text string) string {
@@ -295,6 +315,7 @@ var opSwap = Operator{
 	Name:    "swap",
 	Doc:     "swap a statement with another statement of the file",
 	Targets: stmtTargets,
+	Weight:  0.5,
 	Edits:   byDonor(swapFrom),
 	From:    swapFrom,
 	Count:   func(c *Context, s int) func(d int) int { return counted(swaps(c, s)) },

@@ -162,6 +162,9 @@ func (c *Context) charPool(l strLit, own []string) []string {
 	return out
 }
 
+// stringTargets are string-char's: the string literals it edits.
+var stringTargets = keptSites((*Context).stringSite, program.SiteLiteral)
+
 // stringSite reports whether site id is a string literal string-char
 // edits.
 func (c *Context) stringSite(id int) bool {
@@ -182,8 +185,9 @@ var opStringChar = Operator{
 		"r'href=\"([^\"]+)\"'. New characters are the literal's own, the file's separators,\n" +
 		"punctuation, the letters and digits of the kinds it holds, or (in a regular\n" +
 		"expression) anchors and classes.",
-	Targets: func(c *Context) *Sampler { return &c.strs },
-	Applies: func(c *Context, id int) bool { return c.stringSite(id) },
+	Targets: stringTargets.get,
+	Weight:  0.2,
+	Applies: (*Context).stringSite,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		if !c.stringSite(id) {
 			return
@@ -381,10 +385,11 @@ type importBinding struct {
 	konst *modConst
 }
 
-// findImports fills imports from the file's import statements that
-// bind a module of moduleConsts or one of its constants.
-func (c *Context) findImports() {
+// imports are the bindings of the file's import statements that bind a
+// module of moduleConsts or one of its constants.
+var imports = newFact(func(c *Context) []importBinding {
 	p := c.Prog
+	var out []importBinding
 	known := map[string]bool{}
 	for _, k := range moduleConsts {
 		known[k.mod] = true
@@ -432,20 +437,21 @@ func (c *Context) findImports() {
 					bind = mod
 				}
 				if known[mod] {
-					c.imports = append(c.imports, importBinding{name: bind, mod: mod})
+					out = append(out, importBinding{name: bind, mod: mod})
 				}
 			case known[from+"."+name]:
-				c.imports = append(c.imports, importBinding{name: bind, mod: from + "." + name})
+				out = append(out, importBinding{name: bind, mod: from + "." + name})
 			default:
 				for k := range moduleConsts {
 					if moduleConsts[k].mod == from && moduleConsts[k].name == name {
-						c.imports = append(c.imports, importBinding{name: bind, konst: &moduleConsts[k]})
+						out = append(out, importBinding{name: bind, konst: &moduleConsts[k]})
 					}
 				}
 			}
 		}
 	}
-}
+	return out
+})
 
 // literalValue returns the kind ('s', 'f', 'i') and the value of a
 // literal site: a string's text without escapes it cannot read, a
@@ -492,10 +498,16 @@ func literalValue(node, text string) (byte, string, bool) {
 
 // constants returns the module constants that may replace literal site
 // id: the imported constants visible there that fit its value.
+// constTargets are module-const's: the literals an imported module
+// constant may replace.
+var constTargets = keptSites(hasConstants, program.SiteLiteral)
+
+func hasConstants(c *Context, id int) bool { return len(c.constants(id)) > 0 }
+
 func (c *Context) constants(id int) []string {
 	p := c.Prog
 	s := &p.Sites[id]
-	if s.Kind != program.SiteLiteral || len(c.imports) == 0 {
+	if s.Kind != program.SiteLiteral || len(imports.get(c)) == 0 {
 		return nil
 	}
 	kind, value, ok := literalValue(s.Node, p.SiteText(id))
@@ -505,7 +517,7 @@ func (c *Context) constants(id int) []string {
 	vis := c.visible(s.Stmt)
 	var out []string
 	seen := map[string]bool{}
-	for _, b := range c.imports {
+	for _, b := range imports.get(c) {
 		if !contains(vis, b.name) {
 			continue
 		}
@@ -535,8 +547,9 @@ var opModuleConst = Operator{
 		"':' into os.pathsep, '/' into os.sep, \"0123456789\" into string.digits, 3.14 into\n" +
 		"math.pi, 2147483647 into sys.maxsize: a constant visible there whose value (on\n" +
 		"some platform) is the literal's, or near it.",
-	Targets: func(c *Context) *Sampler { return &c.consts },
-	Applies: func(c *Context, id int) bool { return len(c.constants(id)) > 0 },
+	Targets: constTargets.get,
+	Weight:  0.2,
+	Applies: hasConstants,
 	Edits: func(c *Context, id int, emit func(program.Edit)) {
 		for _, t := range c.constants(id) {
 			emit(replaceText(id, t))

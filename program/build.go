@@ -26,6 +26,7 @@ type builder struct {
 	annotates map[int][]string  // per statement: the names its annotated assignments bind (x: T = v)
 	usedBI    map[string]bool   // builtins the file reads
 	headerOf  map[int]int       // block id -> byte offset of the start of its header's line
+	lambdas   int               // lambdas around the node visitSites visits
 }
 
 var simpleStatements = map[string]bool{

@@ -269,6 +269,10 @@ type Site struct {
 	// InString is true inside an f-string replacement field: replacement text
 	// must not hold quotes, backslashes or line breaks.
 	InString bool
+	// Async is true for a site in the body of an async function (not in a
+	// lambda, a class or a def inside it): only there may text with an
+	// await or an async comprehension stand (AsyncText).
+	Async bool
 	// Parts are, for SiteArgs, the positional arguments; for a SiteExpr of a
 	// binary, boolean, comparison or not operation, its operands.
 	Parts []Span
@@ -423,6 +427,116 @@ func mergeSorted(lists [][]string) []string {
 // InFunction reports whether statement s stands in a function body, where
 // a return compiles.
 func (p *Program) InFunction(s int) bool { return p.Stmts[s].ctx&inFunc != 0 }
+
+// InAsync reports whether statement s stands in the body of an async
+// function (not of a class or a def inside it), where await compiles.
+func (p *Program) InAsync(s int) bool { return p.Stmts[s].ctx&inAsync != 0 }
+
+// AsyncText reports whether an expression's text holds the keyword await
+// or async: an await or an async comprehension, which compile only in an
+// async function. So no edit moves such text to a site not Async, nor to a
+// statement not InAsync. Plain strings and comments are skipped (a
+// message "await the lock" moves anywhere); an f-string's text is not, for
+// its fields are code.
+func AsyncText(text string) bool {
+	for i := 0; i < len(text); {
+		switch ch := text[i]; {
+		case ch == '#':
+			nl := strings.IndexByte(text[i:], '\n')
+			if nl < 0 {
+				return false
+			}
+			i += nl + 1
+		case ch == '\'' || ch == '"':
+			i = skipString(text, i)
+		case wordByte(ch):
+			j := i
+			for j < len(text) && wordByte(text[j]) {
+				j++
+			}
+			if w := text[i:j]; w == "await" || w == "async" {
+				return true
+			}
+			if j < len(text) && (text[j] == '\'' || text[j] == '"') && stringPrefix(text[i:j]) {
+				end := skipString(text, j)
+				if strings.ContainsAny(text[i:j], "fF") && fieldsAsync(text[j:end]) {
+					return true
+				}
+				i = end
+				continue
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return false
+}
+
+// fieldsAsync reports whether the replacement fields of an f-string's
+// quoted text (quotes included) hold AsyncText.
+func fieldsAsync(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '{' {
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '{' {
+			i++ // {{ is a brace
+			continue
+		}
+		depth, j := 1, i+1
+		for ; j < len(s) && depth > 0; j++ {
+			switch s[j] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+			}
+		}
+		field := s[i+1 : j]
+		if depth == 0 {
+			field = s[i+1 : j-1]
+		}
+		if AsyncText(field) {
+			return true
+		}
+		i = j - 1
+	}
+	return false
+}
+
+// stringPrefix reports whether w is a string literal's prefix (r, b, u,
+// f, rb, fr... in any case).
+func stringPrefix(w string) bool {
+	if len(w) > 2 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !strings.ContainsRune("rRbBuUfF", rune(w[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// skipString returns the index after the string literal whose opening
+// quote is text[i] (len(text) when it does not end).
+func skipString(text string, i int) int {
+	q := text[i : i+1]
+	if strings.HasPrefix(text[i:], q+q+q) {
+		q = q + q + q
+	}
+	for j := i + len(q); j < len(text); j++ {
+		if text[j] == '\\' {
+			j++
+			continue
+		}
+		if strings.HasPrefix(text[j:], q) {
+			return j + len(q)
+		}
+	}
+	return len(text)
+}
 
 // InLoop reports whether statement s stands in a loop body, where break
 // and continue compile.

@@ -40,17 +40,17 @@ func (p *Program) valid(e Edit) bool {
 		}
 		return !p.Contains(e.Stmt, e.Donor) && !p.Contains(e.Donor, e.Stmt)
 	case ReplaceText:
-		return okSite(e.Site)
+		return okSite(e.Site) && (p.Sites[e.Site].Async || !AsyncText(e.Text))
 	case Guard:
-		if !okS(e.Stmt) || !okS(e.Donor) || !oneLine(e.Text) {
+		if !okS(e.Stmt) || !okS(e.Donor) || !oneLine(e.Text) || !p.asyncFits(e.Stmt, e.Text) {
 			return false
 		}
 		a, b := &p.Stmts[e.Stmt], &p.Stmts[e.Donor]
 		return a.Block == b.Block && a.Start <= b.Start
 	case InsertText:
-		return okS(e.Stmt) && oneLine(e.Text)
+		return okS(e.Stmt) && oneLine(e.Text) && p.asyncFits(e.Stmt, e.Text)
 	case ReplaceLine:
-		if !okS(e.Stmt) || !someLines(e.Text) {
+		if !okS(e.Stmt) || !someLines(e.Text) || !p.asyncFits(e.Stmt, e.Text) {
 			return false
 		}
 		st := &p.Stmts[e.Stmt]
@@ -73,6 +73,11 @@ func (p *Program) valid(e Edit) bool {
 	}
 	return false
 }
+
+// asyncFits reports whether text may stand in a statement at statement
+// s's place: text with an await or an async comprehension only in an
+// async function.
+func (p *Program) asyncFits(s int, text string) bool { return p.InAsync(s) || !AsyncText(text) }
 
 // someLines reports whether text is one or more lines, none of them
 // blank, with \n between them.
@@ -105,7 +110,7 @@ func (p *Program) fits(from int, to *Site) bool {
 	if to.InString && strings.ContainsAny(p.SiteText(from), "'\"\\\r\n") {
 		return false
 	}
-	return true
+	return to.Async || !AsyncText(p.SiteText(from))
 }
 
 // okAdapt checks the adaptation of a copied statement: none, or a one-line
@@ -118,6 +123,11 @@ func (p *Program) okAdapt(e Edit) bool {
 		return false
 	}
 	s, d := &p.Sites[e.Site], &p.Stmts[e.Donor]
+	// The copy stands at e.Stmt: text with an await only where both the
+	// site in the donor and the target's place are async.
+	if AsyncText(e.Text) && !(s.Async && p.InAsync(e.Stmt)) {
+		return false
+	}
 	return s.Start >= d.Start && s.End <= d.End && !strings.ContainsAny(p.SiteText(e.Site), "\r\n")
 }
 

@@ -40,6 +40,11 @@ func (b *builder) visitSites(n *node, stmt, scope int, store, inString bool) {
 		if n.isStatement() && b.start(n) != b.p.Stmts[stmt].Start {
 			return // a nested statement: its own sites
 		}
+		if t == "lambda" {
+			// A lambda's body is no async function's (Site.Async).
+			b.lambdas++
+			defer func() { b.lambdas-- }()
+		}
 		switch t {
 		case "block", "comment", "parameters", "lambda_parameters", "type",
 			"import_statement", "import_from_statement", "future_import_statement",
@@ -386,7 +391,8 @@ func (b *builder) addSite(k SiteKind, n *node, stmt int, set func(*Site)) int {
 	}
 	id := len(b.p.Sites)
 	// Set in place: a Site handed to set would escape to the heap.
-	b.p.Sites = append(b.p.Sites, Site{ID: id, Kind: k, Start: start, End: end, Stmt: stmt, Node: n.Type()})
+	b.p.Sites = append(b.p.Sites, Site{ID: id, Kind: k, Start: start, End: end, Stmt: stmt, Node: n.Type(),
+		Async: b.p.Stmts[stmt].ctx&inAsync != 0 && b.lambdas == 0})
 	if set != nil {
 		set(&b.p.Sites[id])
 	}
