@@ -107,7 +107,7 @@ var goldens = []struct {
 	}},
 	{"devfixes.py", "devfixes.golden", func(name string) bool {
 		switch name {
-		case "regex", "raise-guard", "try-except", "rename-alike", "add-arg", "domain-string", "type-self", "type-tuple":
+		case "regex", "raise-guard", "try-except", "rename-alike", "add-arg", "domain-string", "type-self", "type-tuple", "raise-call":
 			return true
 		}
 		return false

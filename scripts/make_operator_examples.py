@@ -617,6 +617,46 @@ def charge(price, member_price, member):
     due = member_price if member else price
     return round(due, 2)
 """, [[R.choice([10, 12.345, 99.999, 0, 3.5]), R.choice([8.125, 9.999, 2.5, 0, 7.777]), R.choice([True, False])] for _ in range(20)]),
+    ("read_port", "read_port", "raise-call: self.error(...) into raise self.error(...)",
+     """
+class ConfigError(Exception):
+    pass
+
+
+class Reader:
+    def error(self, msg):
+        return ConfigError(msg)
+
+    def port(self, text):
+        \"\"\"The port number in text; ConfigError unless it is 1 to 65535.\"\"\"
+        n = int(text)
+        if not 0 < n < 65536:
+            self.error("port out of range")
+        return n
+
+
+def read_port(text):
+    return Reader().port(text)
+""", """
+class ConfigError(Exception):
+    pass
+
+
+class Reader:
+    def error(self, msg):
+        return ConfigError(msg)
+
+    def port(self, text):
+        \"\"\"The port number in text; ConfigError unless it is 1 to 65535.\"\"\"
+        n = int(text)
+        if not 0 < n < 65536:
+            raise self.error("port out of range")
+        return n
+
+
+def read_port(text):
+    return Reader().port(text)
+""", [[str(R.choice([0, 1, 80, 443, 65535, 65536, -1, 70000, 8080]))] for _ in range(24)]),
 ]
 
 

@@ -54,3 +54,13 @@ def number(x):
         return int(x)
     except ValueError:
         return None
+
+
+class Reader:
+    def error(self, msg):
+        return ParseError(msg)
+
+    def key(self, c):
+        if c == "=":
+            self.error("empty key")
+        return c
