@@ -210,3 +210,36 @@ func TestRecheck(t *testing.T) {
 		})
 	}
 }
+
+// TestExpectedProjectErrors: a fix that now raises the project's own error
+// where the suite expects one of the project's errors (a subclass the
+// guard cannot see by name) adds a check the tests ask for; a builtin
+// error the suite does not name is still a break.
+func TestExpectedProjectErrors(t *testing.T) {
+	raised := func(name string) fitness.Result {
+		return fitness.Result{Verdict: fitness.Passed, Detail: "raised " + name}
+	}
+	for _, tt := range []struct {
+		name   string
+		raises []string
+		got    fitness.Result
+		want   bool
+	}{
+		{"the class the suite names", []string{"ParseError"}, raised("ParseError"), true},
+		{"a project class beside the one the suite names", []string{"ParseError"}, raised("UnexpectedCharError"), true},
+		{"a builtin the suite does not name", []string{"ParseError"}, raised("TypeError"), false},
+		{"a project class where the suite names only builtins", []string{"ValueError"}, raised("UnexpectedCharError"), false},
+		{"a builtin the suite names", []string{"ValueError"}, raised("ValueError"), true},
+		{"nothing expected", nil, raised("ParseError"), false},
+		{"a return", []string{"ParseError"}, fitness.Result{Verdict: fitness.Passed, Detail: "returned 1"}, false},
+		{"a crash", []string{"ParseError"}, fitness.Result{Verdict: fitness.RuntimeError, Detail: "raised ParseError"}, false},
+	} {
+		g := &Guard{raises: map[string]bool{}}
+		for _, r := range tt.raises {
+			g.raises[r] = true
+		}
+		if got := g.expected(tt.got); got != tt.want {
+			t.Errorf("%s: expected = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
