@@ -22,10 +22,10 @@ import (
 
 	"repair/fitness"
 	"repair/internal/inputerr"
-	"repair/repair"
 	"repair/sandbox"
 	"repair/sandbox/cpython"
 	"repair/sandbox/remote"
+	"repair/session"
 )
 
 // Options configure a Server. Zero values take the defaults named.
@@ -70,8 +70,8 @@ type Options struct {
 	// notices (nil: discarded).
 	Log io.Writer
 
-	// Open starts an engine (default repair.OpenEngine) and Describe
-	// describes one (default repair.Describe); tests replace them.
+	// Open starts an engine (default session.OpenEngine) and Describe
+	// describes one (default session.Describe); tests replace them.
 	Open     func(ctx context.Context, runtime string, opts sandbox.Options) (sandbox.Engine, error)
 	Describe func(sandbox.Engine) string
 }
@@ -190,10 +190,10 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		opts.Log = io.Discard
 	}
 	if opts.Open == nil {
-		opts.Open = repair.OpenEngine
+		opts.Open = session.OpenEngine
 	}
 	if opts.Describe == nil {
-		opts.Describe = repair.Describe
+		opts.Describe = session.Describe
 	}
 	if opts.Engine == "" {
 		opts.Engine = "auto"

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -33,8 +33,8 @@ type plainResult struct {
 // waits until plain pytest is gone).
 func startParity(ctx context.Context, eng sandbox.Engine, suite *fitness.Suite) *parity {
 	p := &parity{cases: suite.Cases, stop: func() {}}
-	ce, ok := eng.(*cpython.Engine)
-	if !ok || !ce.RealPytest() {
+	plain := plainPytest(eng)
+	if plain == nil {
 		return p
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -42,7 +42,7 @@ func startParity(ctx context.Context, eng sandbox.Engine, suite *fitness.Suite) 
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		run, err := ce.PlainPytest(ctx)
+		run, err := plain(ctx)
 		p.done <- plainResult{run, err}
 	}()
 	// Stopping kills plain pytest if it still runs, and waits for it:
