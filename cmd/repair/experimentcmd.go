@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -139,7 +138,7 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 		Executors: f.cfg.Executors, ExecutorToken: f.cfg.ExecutorToken,
 	}
 	if f.dryRun {
-		return dryRun(plan, opts, io.Out)
+		return experiment.DryRun(plan, opts, io.Out)
 	}
 	if len(f.cfg.Executors) > 0 {
 		if _, err := session.RemoteOpener(f.cfg.Executors, f.cfg.ExecutorToken); err != nil {
@@ -162,7 +161,7 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 	}
 	live := !io.v.quiet && session.IsTerminal(io.Err)
 	if !io.v.quiet {
-		opts.Progress = experimentProgress(log, live, io.v.verbose, plan.Varied)
+		opts.Progress = experiment.ProgressPrinter(log, live, io.v.verbose, plan.Varied)
 	}
 	sum, err := experiment.Run(ctx, plan, opts)
 	if live {
@@ -176,67 +175,6 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 		fmt.Fprintln(log, "experiment: run the plan again to resume")
 	}
 	return err
-}
-
-func dryRun(plan *experiment.Plan, opts experiment.RunOptions, out io.Writer) error {
-	pending, total, err := experiment.Pending(plan, opts)
-	if err != nil {
-		return err
-	}
-	for _, t := range pending {
-		fmt.Fprintf(out, "%s %s seed=%d%s\n", t.ID, t.Bug.Name, t.Seed, varied(t.Params, plan.Varied))
-	}
-	fmt.Fprintf(out, "# %d of %d trials to run\n", len(pending), total)
-	return nil
-}
-
-func varied(v experiment.Values, names []string) string {
-	var sb strings.Builder
-	for _, n := range names {
-		fmt.Fprintf(&sb, " %s=%s", n, v[n])
-	}
-	return sb.String()
-}
-
-// experimentProgress prints a live progress bar on a terminal, else (and
-// above the bar with verbose) one line per finished trial.
-func experimentProgress(w io.Writer, live, verbose bool, names []string) func(experiment.Progress) {
-	return func(p experiment.Progress) {
-		eta := "–"
-		if p.Done < p.Total {
-			eta = p.ETA.Round(time.Second).String()
-		}
-		if live && verbose {
-			fmt.Fprint(w, "\r\033[K")
-			fmt.Fprint(w, trialLine(p, names, eta))
-		}
-		if live {
-			const width = 30
-			fill := width * p.Done / max(p.Total, 1)
-			fmt.Fprintf(w, "\r\033[K[%s%s] %d/%d trials, %d plausible, %d errors, ETA %s",
-				strings.Repeat("#", fill), strings.Repeat(".", width-fill), p.Done, p.Total, p.Plausible, p.Errors, eta)
-			return
-		}
-		fmt.Fprint(w, trialLine(p, names, eta))
-	}
-}
-
-// trialLine is the line of a finished trial.
-func trialLine(p experiment.Progress, names []string, eta string) string {
-	{
-		r := p.Record
-		what := r.Outcome
-		switch r.Outcome {
-		case experiment.Plausible:
-			what = fmt.Sprintf("plausible after %d evaluations", r.FirstFixEvaluations)
-		case experiment.None:
-			what = fmt.Sprintf("none (%s, %d evaluations)", r.StopReason, r.Evaluations)
-		case experiment.Error:
-			what = "error: " + r.Error
-		}
-		return fmt.Sprintf("experiment: %d/%d %s seed=%d%s: %s, %.2fs; ETA %s\n",
-			p.Done, p.Total, r.Bug, r.Seed, varied(p.Trial.Params, names), what, r.Seconds, eta)
-	}
 }
 
 // experimentReportFlags are the flags of 'experiment report'.

@@ -16,8 +16,8 @@ import (
 	"repair/internal/inputerr"
 	"repair/repair"
 	"repair/sandbox"
-	"repair/session"
 	"repair/sandbox/gpython"
+	"repair/session"
 )
 
 // Exit codes, listed in every command's help (exitCodesHelp) and in
