@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -156,9 +155,7 @@ func execEvalAliases(probed []Runtime) []Runtime {
 // returns a server that offers those that work. It fails when none does,
 // or when opts.Engine names one that does not.
 func New(ctx context.Context, opts Options) (*Server, error) {
-	if opts.Workers <= 0 {
-		opts.Workers = runtime.NumCPU()
-	}
+	opts.Workers = session.Workers(opts.Workers)
 	if opts.Queue < 0 {
 		return nil, inputerr.New("serve: the queue must be >= 0, got %d", opts.Queue)
 	}

@@ -17,15 +17,13 @@ import (
 
 // serveFlags are the flags of 'serve'.
 type serveFlags struct {
+	cfg         session.Config // --workers, --sandbox, --python
 	addr        string
-	workers     int
 	engine      string
 	queue       int
 	instances   int
 	idleTimeout time.Duration
 	tokenFile   string
-	isolation   string
-	python      string
 	maxBodyMB   int
 	maxTime     float64
 	maxMemoryMB int
@@ -66,14 +64,12 @@ The API is documented in docs/serve.md.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:5000", "address to listen on (loopback by default; 0.0.0.0:5000 for every interface)")
-	fl.IntVar(&f.workers, "workers", 0, usageWorkers)
+	registerConfig(cmd, &f.cfg, "workers", "sandbox", "python")
 	fl.StringVar(&f.engine, "engine", "auto", "runtimes offered: auto (every one that works), cpython or gpython")
 	fl.IntVar(&f.queue, "queue", 256, "requests that may wait for a worker; beyond them the answer is 503")
 	fl.IntVar(&f.instances, "instances", 0, "engine instances kept for their suites (0: 4×workers+16)")
 	fl.DurationVar(&f.idleTimeout, "idle-timeout", 5*time.Minute, "close an engine instance idle for this long")
 	fl.StringVar(&f.tokenFile, "token-file", "", "require this file's content as a bearer token on every request but /healthz")
-	fl.StringVar(&f.isolation, "sandbox", "auto", usageSandbox)
-	fl.StringVar(&f.python, "python", "", usagePython)
 	fl.IntVar(&f.maxBodyMB, "max-body-mb", 16, "largest request body accepted, in MiB")
 	fl.Float64Var(&f.maxTime, "max-time", 60, "largest time limit of one test case, in seconds")
 	fl.IntVar(&f.maxMemoryMB, "max-memory-mb", 4096, "largest memory limit of a program, in MiB")
@@ -86,8 +82,8 @@ The API is documented in docs/serve.md.`,
 func (f *serveFlags) options() (serve.Options, error) {
 	fe := func(format string, args ...any) error { return &flagError{fmt.Errorf(format, args...)} }
 	switch {
-	case f.workers < 0 || f.workers > 1024:
-		return serve.Options{}, fe("--workers must be from 0 (one per CPU) to 1024, got %d", f.workers)
+	case f.cfg.Workers < 0 || f.cfg.Workers > 1024:
+		return serve.Options{}, fe("--workers must be from 0 (one per CPU) to 1024, got %d", f.cfg.Workers)
 	case f.queue < 0:
 		return serve.Options{}, fe("--queue must be >= 0, got %d", f.queue)
 	case f.instances < 0:
@@ -110,13 +106,13 @@ func (f *serveFlags) options() (serve.Options, error) {
 	default:
 		return serve.Options{}, fe("--engine must be auto, cpython or gpython, got %q", f.engine)
 	}
-	iso, err := session.ParseIsolation(f.isolation)
+	iso, err := f.cfg.IsolationLevel()
 	if err != nil {
 		return serve.Options{}, err
 	}
 	o := serve.Options{
-		Engine: f.engine, Workers: f.workers, Queue: f.queue, Instances: f.instances,
-		IdleTimeout: f.idleTimeout, Isolation: iso, Python: f.python,
+		Engine: f.engine, Workers: f.cfg.Workers, Queue: f.queue, Instances: f.instances,
+		IdleTimeout: f.idleTimeout, Isolation: iso, Python: f.cfg.Python,
 		MaxBody: int64(f.maxBodyMB) << 20, MaxTime: f.maxTime, MaxMemoryMB: f.maxMemoryMB, MaxCases: f.maxCases,
 		Version: version,
 	}
