@@ -31,6 +31,8 @@ type Session struct {
 	openGuard func(context.Context, *fitness.Suite) (guard.Runner, func(), error)
 	probes    func() (*fitness.Suite, []int)
 	par       *parity
+	// verify is the shared check's opener (NewShared), made once.
+	verify func(context.Context) (repair.Runner, func(), error)
 	// closers run at Close, last first; closing waits for the guard's
 	// engines, which close in the background.
 	mu      sync.Mutex
@@ -58,13 +60,14 @@ func New(ctx context.Context, cfg *Config, in *Input) (*Session, error) {
 
 // NewShared is New for many searches of in's suite at once (a sweep's
 // trials, a class's submissions): the guard's engine and the check's
-// are opened once, with the session's workers, and shared.
+// are opened once, when first needed, and shared by the searches; there
+// is no parity check and no growing of the main engine.
 func NewShared(cfg *Config, in *Input) (*Session, error) {
 	if err := cfg.checkGuard(); err != nil {
 		return nil, err
 	}
 	s := &Session{cfg: cfg, in: in, shared: true}
-	s.openGuard = s.sharedGuard(s.guardOpener(Workers(cfg.Workers)))
+	s.openGuard = s.sharedGuard(s.guardOpener(2))
 	return s, nil
 }
 
@@ -161,7 +164,12 @@ func (s *Session) Hooks(ctx context.Context, o *repair.Options, warn io.Writer) 
 		if s.shared {
 			// Its own collection: the searches' programs differ (a
 			// class's submissions), and so may what pytest collects.
-			o.Verify = s.sharedVerify(s.verifyOpener(false))
+			s.mu.Lock()
+			if s.verify == nil {
+				s.verify = s.sharedVerify(s.verifyOpener(false))
+			}
+			o.Verify = s.verify
+			s.mu.Unlock()
 		} else {
 			o.Verify = s.verifyOpener(realPytest(eng))
 		}
