@@ -17,7 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"repair/internal/inputerr"
-	"repair/repair"
+	"repair/sandbox/engines"
 )
 
 // Parse is Load with the file's contents given; dir is the directory
@@ -64,8 +64,8 @@ func Parse(path, dir string, data []byte) (*Plan, error) {
 		}
 		switch k {
 		case "engine":
-			if !slices.Contains(repair.Engines, s) {
-				return nil, ps.errorf(n, k, "must be one of %s, got %q", strings.Join(repair.Engines, ", "), s)
+			if !slices.Contains(engines.Names, s) {
+				return nil, ps.errorf(n, k, "must be one of %s, got %q", strings.Join(engines.Names, ", "), s)
 			}
 			plan.Engine = s
 		case "sandbox":

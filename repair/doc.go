@@ -28,9 +28,10 @@
 // error only for unusable input (package internal/inputerr) or when the
 // tool broke, and with ctx.Err() and the result so far when ctx ends.
 //
-// The package also opens engines by name ([OpenEngine]: auto, cpython,
-// gpython, hybrid), pairs them ([Hybrid]: gpython searches, CPython
-// validates) and compares the original's verdicts with plain pytest's
-// ([Parity]). "Guard" in this package always means the overfitting guard
+// The search runs candidates through the sandbox.Engine contract alone
+// (a [Runner]); engines are opened by name in package sandbox/engines,
+// and callers ask one what it can do through package sandbox's
+// capabilities. The package also compares the original's verdicts with
+// plain pytest's ([Parity]). "Guard" in this package always means the overfitting guard
 // (docs/design.md §16).
 package repair

@@ -15,6 +15,7 @@ import (
 	"repair/internal/testutil/proctest"
 	"repair/program"
 	"repair/sandbox"
+	"repair/sandbox/engines"
 )
 
 // brief is what must not depend on faults of the engine: the fixes, the
@@ -71,7 +72,7 @@ func TestFaultInjection(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			run := func(killEvery int) (brief, int) {
-				eng, err := OpenEngine(ctx, tt.engine, sandbox.Options{Suite: suite, Target: target, Workers: tt.workers})
+				eng, err := engines.Open(ctx, tt.engine, sandbox.Options{Suite: suite, Target: target, Workers: tt.workers})
 				if errors.Is(err, sandbox.ErrNoPython) {
 					t.Skip(err)
 				}

@@ -9,6 +9,7 @@ import (
 
 	"repair/fitness"
 	"repair/sandbox"
+	"repair/sandbox/engines"
 )
 
 // fakeEngine is a sandbox.Engine over a Runner, counting its runs.
@@ -63,7 +64,7 @@ func TestHybrid(t *testing.T) {
 			rejected := 0
 			for seed := uint64(1); seed <= 8; seed++ {
 				fast, truth := &fakeEngine{run: tt.fast}, &fakeEngine{run: fakeRunner(nil)}
-				h := NewHybrid(fast, truth, io.Discard)
+				h := engines.NewHybrid(fast, truth, io.Discard)
 				opts := firstFix()
 				opts.Seed, opts.Workers, opts.Generations = seed, 1, 60
 				res, err := Run(context.Background(), parseMiddle(t), fakeSuite(10), h.Run, opts)

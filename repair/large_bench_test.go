@@ -15,6 +15,7 @@ import (
 	"repair/mutate"
 	"repair/program"
 	"repair/sandbox"
+	"repair/sandbox/engines"
 )
 
 // paddedMiddle is examples/middle's middle() in a file padded with
@@ -53,7 +54,7 @@ func BenchmarkSetupLarge(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		eng, err := OpenEngine(ctx, "cpython", sandbox.Options{Suite: suite, Target: target, Workers: 1})
+		eng, err := engines.Open(ctx, "cpython", sandbox.Options{Suite: suite, Target: target, Workers: 1})
 		if errors.Is(err, sandbox.ErrNoPython) {
 			b.Skip(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"repair/fitness"
 	"repair/sandbox"
+	"repair/sandbox/engines"
 )
 
 // rangeRunner runs n cases of which those in loops time out, honouring
@@ -155,7 +156,7 @@ func TestRunOriginalEngines(t *testing.T) {
 	}
 	for _, engine := range []string{"cpython", "gpython"} {
 		t.Run(engine, func(t *testing.T) {
-			eng, err := OpenEngine(context.Background(), engine, sandbox.Options{Suite: suite, Target: target, Workers: 2})
+			eng, err := engines.Open(context.Background(), engine, sandbox.Options{Suite: suite, Target: target, Workers: 2})
 			if errors.Is(err, sandbox.ErrNoPython) {
 				t.Skip(err)
 			}

@@ -12,11 +12,11 @@ import (
 	"strings"
 
 	"repair/fitness"
-	"repair/sandbox/cpython"
+	"repair/sandbox"
 )
 
 // ParityReport says how the original's run under the tool compares with
-// plain pytest's run of it (cpython.Engine.PlainPytest).
+// plain pytest's run of it (sandbox.PlainPytester).
 type ParityReport struct {
 	// Lines say each cause once, in a fixed order: environment variables,
 	// files, writes to the read-only tree, the network, then tests whose
@@ -53,7 +53,7 @@ type ParityReport struct {
 // test otherwise than plain pytest, unless the tool's verdict of the test
 // changes between orig and again (the original's runs again under the
 // tool, on the same cases): the test is flaky, and a note says so.
-func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun, lookup func(string) (string, bool), again ...*fitness.Outcome) ParityReport {
+func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *sandbox.PlainRun, lookup func(string) (string, bool), again ...*fitness.Outcome) ParityReport {
 	var rep ParityReport
 	type group struct {
 		ids    []string
@@ -69,8 +69,8 @@ func Parity(cases []fitness.Case, orig *fitness.Outcome, plain *cpython.PlainRun
 		}
 		g.ids = append(g.ids, id)
 	}
-	byID := map[string]cpython.PlainTest{}
-	failed := append([]cpython.PlainTest(nil), plain.Errors...)
+	byID := map[string]sandbox.PlainTest{}
+	failed := append([]sandbox.PlainTest(nil), plain.Errors...)
 	for _, t := range plain.Tests {
 		byID[t.ID] = t
 		if t.Outcome != "passed" && t.Outcome != "skipped" {

@@ -9,7 +9,6 @@ import (
 
 	"repair/fitness"
 	"repair/sandbox"
-	"repair/sandbox/cpython"
 )
 
 // TestParity: each cause of a difference between the tool's verdicts and
@@ -32,14 +31,14 @@ func TestParity(t *testing.T) {
 		tool    fitness.Verdict
 		detail  string
 		plain   string // plain pytest's outcome; "" not run
-		cause   *cpython.Cause
+		cause   *sandbox.Cause
 		pdetail string
 		again   []fitness.Verdict // the tool's verdicts when the original ran again
 	}
 	tests := []struct {
 		name     string
 		tests    []test
-		errors   []cpython.PlainTest
+		errors   []sandbox.PlainTest
 		want     []string
 		mismatch bool
 		skipped  []int
@@ -57,8 +56,8 @@ func TestParity(t *testing.T) {
 		{
 			name: "a variable set here but not passed",
 			tests: []test{
-				{id: "t::a", tool: fitness.RuntimeError, detail: "KeyError: 'SET_HERE' (os.environ: not set in the sandbox)", plain: "failed", cause: &cpython.Cause{Kind: "env", Name: "SET_HERE"}},
-				{id: "t::b", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "env", Name: "SET_HERE"}},
+				{id: "t::a", tool: fitness.RuntimeError, detail: "KeyError: 'SET_HERE' (os.environ: not set in the sandbox)", plain: "failed", cause: &sandbox.Cause{Kind: "env", Name: "SET_HERE"}},
+				{id: "t::b", tool: fitness.RuntimeError, plain: "failed", cause: &sandbox.Cause{Kind: "env", Name: "SET_HERE"}},
 			},
 			want:     []string{"environment variable SET_HERE is set here but not passed to the candidates: 2 tests fail with KeyError: 'SET_HERE' (e.g. t::a); pass it with --pass-env SET_HERE (or --env SET_HERE=VALUE)"},
 			mismatch: true,
@@ -66,15 +65,15 @@ func TestParity(t *testing.T) {
 		{
 			name: "a variable set nowhere is a note",
 			tests: []test{
-				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "env", Name: "UNSET"}},
+				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", cause: &sandbox.Cause{Kind: "env", Name: "UNSET"}},
 			},
 			want: []string{"environment variable UNSET is not set (here either): 1 test fails with KeyError: 'UNSET' (t::a); --env UNSET=VALUE sets it for the candidates"},
 		},
 		{
 			name: "a file that exists here, one that exists nowhere",
 			tests: []test{
-				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "file", Path: exists}},
-				{id: "t::b", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "file", Path: filepath.Join(root, "missing.json")}},
+				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", cause: &sandbox.Cause{Kind: "file", Path: exists}},
+				{id: "t::b", tool: fitness.RuntimeError, plain: "failed", cause: &sandbox.Cause{Kind: "file", Path: filepath.Join(root, "missing.json")}},
 			},
 			want:     []string{"file " + exists + " exists here but not in the sandbox (outside the project's tree " + root + "): 1 test fails (t::a)"},
 			mismatch: true,
@@ -82,8 +81,8 @@ func TestParity(t *testing.T) {
 		{
 			name: "a write into the tree, and one elsewhere",
 			tests: []test{
-				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "readonly", Path: filepath.Join(root, "out.txt")}},
-				{id: "t::b", tool: fitness.RuntimeError, plain: "failed", cause: &cpython.Cause{Kind: "readonly", Path: "/etc/shadow"}},
+				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", cause: &sandbox.Cause{Kind: "readonly", Path: filepath.Join(root, "out.txt")}},
+				{id: "t::b", tool: fitness.RuntimeError, plain: "failed", cause: &sandbox.Cause{Kind: "readonly", Path: "/etc/shadow"}},
 			},
 			want:     []string{"the project's tree is read-only to candidates: 1 test writes " + filepath.Join(root, "out.txt") + " (t::a); write under tmp_path or $TMPDIR"},
 			mismatch: true,
@@ -91,7 +90,7 @@ func TestParity(t *testing.T) {
 		{
 			name: "the network",
 			tests: []test{
-				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", pdetail: "PermissionError: [Errno 1] Operation not permitted", cause: &cpython.Cause{Kind: "network"}},
+				{id: "t::a", tool: fitness.RuntimeError, plain: "failed", pdetail: "PermissionError: [Errno 1] Operation not permitted", cause: &sandbox.Cause{Kind: "network"}},
 			},
 			want:     []string{"network: candidates have none: 1 test fails (t::a: PermissionError: [Errno 1] Operation not permitted)"},
 			mismatch: true,
@@ -164,7 +163,7 @@ func TestParity(t *testing.T) {
 			tests: []test{
 				{id: "t::a", tool: fitness.Passed},
 			},
-			errors:   []cpython.PlainTest{{ID: "t", Outcome: "error", Detail: "ImportError: nope"}},
+			errors:   []sandbox.PlainTest{{ID: "t", Outcome: "error", Detail: "ImportError: nope"}},
 			want:     []string{"1 test the tool runs was not run by plain pytest (t::a)", "plain pytest: collecting t: ImportError: nope"},
 			mismatch: true,
 		},
@@ -173,12 +172,12 @@ func TestParity(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var cases []fitness.Case
 			orig := &fitness.Outcome{}
-			plain := &cpython.PlainRun{Tree: &sandbox.Tree{Root: root}, Errors: tt.errors}
+			plain := &sandbox.PlainRun{Tree: &sandbox.Tree{Root: root}, Errors: tt.errors}
 			for _, x := range tt.tests {
 				cases = append(cases, fitness.Case{Name: x.id, Kind: fitness.Test})
 				orig.Results = append(orig.Results, fitness.Result{Verdict: x.tool, Detail: x.detail})
 				if x.plain != "" {
-					plain.Tests = append(plain.Tests, cpython.PlainTest{ID: x.id, Outcome: x.plain, Detail: x.pdetail, Cause: x.cause})
+					plain.Tests = append(plain.Tests, sandbox.PlainTest{ID: x.id, Outcome: x.plain, Detail: x.pdetail, Cause: x.cause})
 				}
 			}
 			var again []*fitness.Outcome

@@ -22,6 +22,7 @@ import (
 	"repair/program"
 	"repair/sandbox"
 	"repair/sandbox/cpython"
+	"repair/sandbox/engines"
 )
 
 // lineOf matches the line a detail names (an edit that adds or removes
@@ -73,7 +74,7 @@ func TestSelectionProperty(t *testing.T) {
 				}
 			}
 			ctx := context.Background()
-			eng, err := OpenEngine(ctx, "cpython", sandbox.Options{Suite: suite, Target: target, Workers: 1})
+			eng, err := engines.Open(ctx, "cpython", sandbox.Options{Suite: suite, Target: target, Workers: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,7 +239,7 @@ func TestSelectionSameSearch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			eng, err := OpenEngine(ctx, "cpython", sandbox.Options{Suite: suite, Target: target, Workers: 2})
+			eng, err := engines.Open(ctx, "cpython", sandbox.Options{Suite: suite, Target: target, Workers: 2})
 			if errors.Is(err, sandbox.ErrNoPython) {
 				t.Skip(err)
 			}

@@ -14,6 +14,7 @@ import (
 	"repair/internal/testutil/proctest"
 	"repair/program"
 	"repair/sandbox"
+	"repair/sandbox/engines"
 )
 
 // soakDuration reads REPAIR_SOAK (a duration such as 20s or 2h), or skips.
@@ -93,7 +94,7 @@ func TestSoak(t *testing.T) {
 	round := func(i int) *Result {
 		t.Helper()
 		name := []string{"cpython", "gpython"}[i%2]
-		eng, err := OpenEngine(ctx, name, sandbox.Options{Suite: suite, Target: target, Workers: 2})
+		eng, err := engines.Open(ctx, name, sandbox.Options{Suite: suite, Target: target, Workers: 2})
 		if err != nil {
 			t.Fatalf("round %d: %v", i, err)
 		}

@@ -1,7 +1,10 @@
 // Package sandbox runs untrusted, machine-mutated candidate programs: it
-// defines the [Engine] contract (docs/design.md §4) and the isolation shim every
-// engine starts its worker processes under. Package cpython is the engine
-// for a real CPython interpreter.
+// defines the [Engine] contract (docs/design.md §4), the capabilities an
+// engine may have beyond it ([Describer], [Sizer], [Grower],
+// [PlainPytester], [Executable], [Counter], [Featurer]), and the isolation
+// shim every engine starts its worker processes under. Package cpython is
+// the engine for a real CPython interpreter; package engines opens one by
+// name.
 //
 // A failing candidate is data ([fitness.Outcome]), never a Go error; an
 // error means the tool itself broke (no interpreter, context canceled, a
@@ -100,7 +103,7 @@
 // # The cpython engine
 //
 // Package cpython keeps up to one warm server per worker (the first starts
-// with the engine, the others when they pay: [Spawner]). A server is the
+// with the engine, the others when they pay: package pool). A server is the
 // harness (the Python modules of cpython/harness/, embedded with go:embed
 // and loaded from memory by a bootstrap given with -c) running under the
 // real interpreter (sys.executable of python3, resolved once: version
@@ -163,8 +166,9 @@
 // candidate (flags, the case cap, a case range, the source); the server
 // answers ready, still busy, result records, a compile error, done, or
 // failed. The message kinds, flags, layouts and sizes are spelled once,
-// in docs/engines.md ("The cpython harness protocol"); a test checks the
-// Go constants and the harness's protocol module against that table.
+// in internal/protogen, which writes the Go constants, the harness's
+// protocol module and the table of docs/engines.md ("The cpython harness
+// protocol").
 //
 // A record is u32 case, u8 status, u8 flags, f64 seconds, then with a
 // status of 16 or more the observation ([fitness.ReadObservation]), with

@@ -23,7 +23,10 @@ import (
 // broke (the interpreter is gone, ctx was canceled, a worker cannot be
 // restarted).
 type Engine interface {
-	// Name is "cpython" or "gpython".
+	// Name names the engine in messages: "cpython", "gpython" or
+	// "hybrid" (a remote engine: its servers' runtime). What an engine
+	// can do beyond Run it says through the capabilities of
+	// capability.go, not by its name.
 	Name() string
 	// Run evaluates src (a complete candidate of the target file).
 	Run(ctx context.Context, src []byte, opts RunOptions) (*fitness.Outcome, error)
@@ -80,7 +83,7 @@ type RunOptions struct {
 	// Lenient, when not nil, runs the candidate leniently (package
 	// lenient): what it misses gets a value of the plan's class, and each
 	// Result lists its Injections. Engines that cannot inject (gpython)
-	// ignore it; callers check Engine.Name first.
+	// refuse it; callers check Features.Lenient first.
 	Lenient *lenient.Plan
 	// Validate marks the final validation of a fix: an engine that runs
 	// the search on a faster interpreter than it judges with (the hybrid

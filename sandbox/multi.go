@@ -109,16 +109,13 @@ func sub[T any](s []T, lo, hi int) []T {
 	return s[lo:hi:hi]
 }
 
-// RealPytest reports whether every part runs its file under the real
-// pytest (an engine that says).
-func (m *Multi) RealPytest() bool {
-	for _, e := range m.parts {
-		r, ok := e.(interface{ RealPytest() bool })
-		if !ok || !r.RealPytest() {
-			return false
-		}
+// Features are what every part honours.
+func (m *Multi) Features() Features {
+	f := FeaturesOf(m.parts[0])
+	for _, e := range m.parts[1:] {
+		f = f.And(FeaturesOf(e))
 	}
-	return true
+	return f
 }
 
 // Close closes every part.

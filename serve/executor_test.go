@@ -19,6 +19,7 @@ import (
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
+	"repair/sandbox/engines"
 	"repair/sandbox/remote"
 )
 
@@ -95,7 +96,7 @@ func TestExecutors(t *testing.T) {
 			opts.SearchTimeout = 10 * time.Second
 			sopts := sandbox.Options{Suite: suite, Target: target, Workers: 2}
 
-			local, err := repair.OpenEngine(ctx, "cpython", sopts)
+			local, err := engines.Open(ctx, "cpython", sopts)
 			if err != nil {
 				t.Skipf("no local engine: %v", err)
 			}

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -22,9 +23,8 @@ import (
 	"repair/fitness"
 	"repair/internal/inputerr"
 	"repair/sandbox"
-	"repair/sandbox/cpython"
+	"repair/sandbox/engines"
 	"repair/sandbox/remote"
-	"repair/session"
 )
 
 // Options configure a Server. Zero values take the defaults named.
@@ -69,8 +69,8 @@ type Options struct {
 	// notices (nil: discarded).
 	Log io.Writer
 
-	// Open starts an engine (default session.OpenEngine) and Describe
-	// describes one (default session.Describe); tests replace them.
+	// Open starts an engine (default engines.Open) and Describe
+	// describes one (default sandbox.Describe); tests replace them.
 	Open     func(ctx context.Context, runtime string, opts sandbox.Options) (sandbox.Engine, error)
 	Describe func(sandbox.Engine) string
 }
@@ -155,7 +155,9 @@ func execEvalAliases(probed []Runtime) []Runtime {
 // returns a server that offers those that work. It fails when none does,
 // or when opts.Engine names one that does not.
 func New(ctx context.Context, opts Options) (*Server, error) {
-	opts.Workers = session.Workers(opts.Workers)
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
 	if opts.Queue < 0 {
 		return nil, inputerr.New("serve: the queue must be >= 0, got %d", opts.Queue)
 	}
@@ -187,10 +189,10 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		opts.Log = io.Discard
 	}
 	if opts.Open == nil {
-		opts.Open = session.OpenEngine
+		opts.Open = engines.Open
 	}
 	if opts.Describe == nil {
-		opts.Describe = session.Describe
+		opts.Describe = sandbox.Describe
 	}
 	if opts.Engine == "" {
 		opts.Engine = "auto"
@@ -274,8 +276,8 @@ func (s *Server) probe(ctx context.Context, rt Runtime) (Runtime, error) {
 	}
 	rt.Describe = s.opts.Describe(eng)
 	rt.ExecuteCmd = rt.Describe
-	if c, ok := eng.(*cpython.Engine); ok {
-		rt.ExecuteCmd = c.Python().Path
+	if x, ok := eng.(sandbox.Executable); ok {
+		rt.ExecuteCmd = x.Executable()
 	}
 	return rt, nil
 }

@@ -1,6 +1,6 @@
 // What a session asks of engines beyond sandbox.Engine: how to open one
-// by name, how to describe it, and the optional capabilities it may
-// have. Every look at a concrete engine type sits in this file.
+// by name, how to describe it, and the optional capabilities it may have
+// (sandbox's named interfaces and Features).
 
 package session
 
@@ -8,31 +8,30 @@ import (
 	"context"
 	"errors"
 
-	"repair/repair"
 	"repair/sandbox"
-	"repair/sandbox/cpython"
+	"repair/sandbox/engines"
 )
 
 // Engines are the names --engine accepts.
-var Engines = repair.Engines
+var Engines = engines.Names
 
 // OpenEngine starts the named engine ("auto", "cpython", "gpython",
 // "hybrid") for opts.Suite.
 func OpenEngine(ctx context.Context, name string, opts sandbox.Options) (sandbox.Engine, error) {
-	return repair.OpenEngine(ctx, name, opts)
+	return engines.Open(ctx, name, opts)
 }
 
 // Describe says which engine runs and how candidates are confined.
-func Describe(e sandbox.Engine) string { return repair.Describe(e) }
+func Describe(e sandbox.Engine) string { return sandbox.Describe(e) }
 
 // collectedNothing reports whether an engine could not start because
 // pytest collects no test from its file.
-func collectedNothing(err error) bool { return errors.Is(err, cpython.ErrCollectedNothing) }
+func collectedNothing(err error) bool { return errors.Is(err, sandbox.ErrCollectedNothing) }
 
 // capacity is, for remote executors, the candidates their workers take
 // at once.
 func capacity(e sandbox.Engine) (int, bool) {
-	c, ok := e.(interface{ Capacity() int })
+	c, ok := e.(sandbox.Sizer)
 	if !ok {
 		return 0, false
 	}
@@ -42,9 +41,7 @@ func capacity(e sandbox.Engine) (int, bool) {
 // grower is the engine's Grow (more servers for a suite whose cases
 // mostly wait), or nil.
 func grower(e sandbox.Engine) func(context.Context, int) (int, error) {
-	if g, ok := e.(interface {
-		Grow(context.Context, int) (int, error)
-	}); ok {
+	if g, ok := e.(sandbox.Grower); ok {
 		return g.Grow
 	}
 	return nil
@@ -52,39 +49,33 @@ func grower(e sandbox.Engine) func(context.Context, int) (int, error) {
 
 // realPytest reports whether the engine runs a test file under the real
 // pytest.
-func realPytest(e sandbox.Engine) bool {
-	c, ok := e.(interface{ RealPytest() bool })
-	return ok && c.RealPytest()
-}
+func realPytest(e sandbox.Engine) bool { return sandbox.FeaturesOf(e).RealPytest }
+
+// verifies reports whether the engine, opened with Options.Verify, runs
+// the check of delivered fixes.
+func verifies(e sandbox.Engine) bool { return sandbox.FeaturesOf(e).Verify }
 
 // plainPytest is what runs plain pytest on the original beside the
 // engine's run, for an engine that runs a test file under the real
 // pytest; nil otherwise.
-func plainPytest(e sandbox.Engine) func(context.Context) (*cpython.PlainRun, error) {
-	ce, ok := e.(*cpython.Engine)
-	if !ok || !ce.RealPytest() {
+func plainPytest(e sandbox.Engine) func(context.Context) (*sandbox.PlainRun, error) {
+	pp, ok := e.(sandbox.PlainPytester)
+	if !ok || !sandbox.FeaturesOf(e).RealPytest {
 		return nil
 	}
-	return ce.PlainPytest
+	return pp.PlainPytest
 }
 
 // sandboxStats are the cpython engine's figures of how its servers ran
 // the candidates, or nil.
-func sandboxStats(e sandbox.Engine) *cpython.Stats {
-	ce, ok := e.(*cpython.Engine)
-	if !ok {
-		return nil
-	}
-	st := ce.Stats()
-	return &st
-}
+func sandboxStats(e sandbox.Engine) *sandbox.FastPaths { return sandbox.CountsOf(e).FastPaths }
 
 // hybridStats are the hybrid engine's figures, or nil.
-func hybridStats(e sandbox.Engine) *repair.HybridStats {
-	h, ok := e.(*repair.Hybrid)
-	if !ok {
-		return nil
-	}
-	st := h.Stats()
-	return &st
-}
+func hybridStats(e sandbox.Engine) *sandbox.HybridStats { return sandbox.CountsOf(e).Hybrid }
+
+// environ reports whether candidates find the environment's variables
+// in os.environ.
+func environ(e sandbox.Engine) bool { return sandbox.FeaturesOf(e).Environ }
+
+// injects reports whether the engine runs programs leniently.
+func injects(e sandbox.Engine) bool { return sandbox.FeaturesOf(e).Lenient }

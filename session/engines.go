@@ -111,7 +111,7 @@ func (f *Config) openEngine(ctx context.Context, in *Input, suite *fitness.Suite
 		}
 		return nil, fmt.Errorf("start the %s engine: %w", f.Engine, err)
 	}
-	if eng.Name() == "gpython" && len(env.Vars) > 0 {
+	if !environ(eng) && len(env.Vars) > 0 {
 		fmt.Fprintln(stderr, "repair: --env, --pass-env: the gpython engine's os.environ stays empty; use --engine cpython")
 	}
 	return eng, nil

@@ -33,7 +33,7 @@ const gpythonNoLenient = "the gpython engine cannot inject values for what a pro
 // lenientPlan predicts the injected values of the target's missing names,
 // modules and attributes (--lenient), once the engine is known to inject.
 func lenientPlan(l *Input, eng sandbox.Engine) (*lenient.Plan, error) {
-	if eng.Name() != "cpython" {
+	if !injects(eng) {
 		return nil, inputerr.New("--lenient: %s", strings.Replace(gpythonNoLenient, "the gpython engine", "the "+eng.Name()+" engine", 1))
 	}
 	plan, err := lenient.NewPlan(l.Prog.Src, lenient.Rules{})

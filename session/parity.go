@@ -10,7 +10,6 @@ import (
 	"repair/internal/inputerr"
 	"repair/repair"
 	"repair/sandbox"
-	"repair/sandbox/cpython"
 )
 
 // parity checks the original's verdicts under the tool against plain
@@ -24,7 +23,7 @@ type parity struct {
 }
 
 type plainResult struct {
-	run *cpython.PlainRun
+	run *sandbox.PlainRun
 	err error
 }
 

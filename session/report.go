@@ -21,7 +21,6 @@ import (
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
-	"repair/sandbox/cpython"
 )
 
 // report is the JSON record of a run (--report).
@@ -78,12 +77,12 @@ type report struct {
 	Rejected int `json:"rejected_fixes"`
 	// Hybrid is, with --engine hybrid, what ran where and whether gpython
 	// and CPython agreed on the original.
-	Hybrid *repair.HybridStats `json:"hybrid,omitempty"`
+	Hybrid *sandbox.HybridStats `json:"hybrid,omitempty"`
 	// Sandbox is, with the cpython engine, how its servers ran the
 	// candidates: fresh forks, reused children, candidates compiled one
 	// changed definition at a time, candidates that ran only the cases
 	// their edits can reach (docs/engines.md).
-	Sandbox *cpython.Stats `json:"sandbox,omitempty"`
+	Sandbox *sandbox.FastPaths `json:"sandbox,omitempty"`
 	// Refused are the fixes the check of delivered fixes refused: the
 	// test each failed there.
 	Refused []string `json:"refused,omitempty"`

@@ -85,9 +85,10 @@ func (s *Session) guarded() bool { return s.cfg.GuardInputs > 0 && !s.cfg.Lenien
 func (s *Session) Guarded() bool { return s.guarded() }
 
 // Checked reports whether the check of delivered fixes runs (a test
-// file's suite on the cpython engine, unless turned off); after Open.
+// file's suite on an engine that has it, sandbox.Features.Verify, unless
+// turned off); after Open.
 func (s *Session) Checked() bool {
-	return !s.cfg.NoCheck && len(s.in.Suite.TestSource) > 0 && s.Engine != nil && s.Engine.Name() == "cpython"
+	return !s.cfg.NoCheck && len(s.in.Suite.TestSource) > 0 && s.Engine != nil && verifies(s.Engine)
 }
 
 // defers adds f to what Close runs.
@@ -101,8 +102,9 @@ func (s *Session) defers(f func()) {
 // session is lenient, it starts plain pytest's run for the parity check
 // as soon as the engine has collected the tests.
 func (s *Session) Open(ctx context.Context, stderr io.Writer) (sandbox.Engine, error) {
-	// The hybrid engine has no parity check (it takes a cpython engine):
-	// its CPython pool would run plain pytest for nothing.
+	// The hybrid engine has no parity check (it is no
+	// sandbox.PlainPytester): its CPython pool would run plain pytest for
+	// nothing.
 	return s.open(ctx, stderr, !s.cfg.Lenient && !s.shared && s.cfg.Engine != "hybrid")
 }
 

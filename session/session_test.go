@@ -102,6 +102,9 @@ type namedEngine string
 
 func (e namedEngine) Name() string { return string(e) }
 func (e namedEngine) Close() error { return nil }
+func (e namedEngine) Features() sandbox.Features {
+	return sandbox.Features{Verify: e == "cpython", Lenient: e == "cpython"}
+}
 func (e namedEngine) Run(context.Context, []byte, sandbox.RunOptions) (*fitness.Outcome, error) {
 	return &fitness.Outcome{}, nil
 }

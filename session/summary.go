@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"repair/repair"
-	"repair/sandbox/cpython"
+	"repair/sandbox"
 )
 
 // summarize says the search's outcome on stderr.
@@ -66,7 +66,7 @@ func indent(s string) string {
 }
 
 // forkReasons lists the nonzero counts of fresh forks by reason.
-func forkReasons(r cpython.ForkReasons) string {
+func forkReasons(r sandbox.ForkReasons) string {
 	var parts []string
 	for _, c := range []struct {
 		n    int64

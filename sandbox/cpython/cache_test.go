@@ -330,7 +330,7 @@ func TestOriginalCodeShared(t *testing.T) {
 	if n := a.stats.compiled.Load(); n != 1 {
 		t.Fatalf("the first server compiled the original %d times, want 1", n)
 	}
-	s, err := a.start(nil) // as Grow and the Spawner start one more
+	s, err := a.start(nil) // as Grow and the pool start one more
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,10 +12,10 @@
 // it writes no file and leaves nothing of the harness importable. What
 // each module owns, how they are loaded and the protocol between Go and a
 // server are in docs/engines.md ("The cpython harness" and "The cpython
-// harness protocol"); harness/protocol.py spells the protocol's constants
-// once, and TestProtocolTable checks that table, protocol.py and the
-// constants of server.go against one another. lenient.py, the runtime of
-// lenient runs, travels in the suite message.
+// harness protocol"); one table (internal/protogen, go generate) spells
+// the protocol's constants and writes harness/protocol.py, protocol.go and
+// that section's tables. lenient.py, the runtime of lenient runs, travels
+// in the suite message.
 //
 // Use:
 //
@@ -25,3 +25,5 @@
 //	defer eng.Close()
 //	out, err := eng.Run(ctx, src, sandbox.RunOptions{}) // safe for Workers goroutines
 package cpython
+
+//go:generate go run repair/internal/protogen -src ../.. -out ../..

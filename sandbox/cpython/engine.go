@@ -19,6 +19,7 @@ import (
 	"repair/internal/pymod"
 	"repair/program"
 	"repair/sandbox"
+	"repair/sandbox/pool"
 )
 
 // Engine runs candidates on a pool of warm fork servers, one per worker.
@@ -71,11 +72,8 @@ type Engine struct {
 	// engine (Options.Parity), or nil.
 	plain *plainStart
 
-	pool    chan *server // idle servers; a dead one is replaced by whoever takes it
-	notice  sync.Once
-	spawner sandbox.Spawner // when to start one more server
-	growing sync.WaitGroup  // the servers spawn is starting
-	quit    chan struct{}   // closed by Close: a server still starting is killed
+	pool   *pool.Pool[*server] // nil until New returns
+	notice sync.Once
 
 	stats struct {
 		candidates, forks, reused, selected, partial, kept atomic.Int64
@@ -94,8 +92,7 @@ type Engine struct {
 	spares     sync.WaitGroup // spares starting
 
 	mu          sync.Mutex
-	closed      bool
-	all         map[*server]bool
+	closed      bool // Close was called: no spare starts
 	confinement sandbox.Confinement
 }
 
@@ -195,8 +192,6 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		nCases:     len(opts.Suite.Cases),
 		watchdog:   cfg.watchdog,
 		startQuiet: cfg.startQuiet,
-		pool:       make(chan *server, MaxGrowth*opts.Workers),
-		all:        map[*server]bool{},
 	}
 	if e.startQuiet <= 0 {
 		e.startQuiet = StartQuiet
@@ -281,20 +276,23 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		e.plain = e.startPlain()
 	}
 
-	// One server starts now, the others when they pay (sandbox.Spawner).
+	// One server starts now, the others when they pay (package pool).
 	// The first one boots (namespaces, the interpreter, the harness)
 	// while the checks and the suite's message are made, which it waits
 	// for; it is killed if they fail.
-	e.quit = make(chan struct{})
 	e.prepared = make(chan struct{})
-	s, took, err := sandbox.BootWhile(e.start, (*server).kill, func() error { return e.prepare(module) }, e.prepared)
+	e.pool, err = pool.Boot(pool.Config[*server]{
+		Start:   e.start,
+		Kill:    (*server).kill,
+		Dead:    func(s *server) bool { return s.dead.Load() },
+		Joined:  e.adopt,
+		Workers: opts.Workers,
+		Max:     MaxGrowth * opts.Workers,
+	}, func() error { return e.prepare(module) }, e.prepared)
 	if err != nil {
 		e.plain.stop()
 		return nil, err
 	}
-	e.spawner.Start(opts.Workers, took)
-	e.adopt(s)
-	e.pool <- s
 	return e, nil
 }
 
@@ -309,12 +307,11 @@ func (e *Engine) prepare(module string) error {
 	return err
 }
 
-// adopt registers a started server and says once if isolation is degraded.
+// adopt records the isolation of the first server that joins the pool
+// and says once if isolation is degraded.
 func (e *Engine) adopt(s *server) {
 	e.mu.Lock()
-	e.all[s] = true
-	first := len(e.all) == 1 && e.confinement == (sandbox.Confinement{})
-	if first {
+	if e.confinement == (sandbox.Confinement{}) {
 		e.confinement = s.cmd.Confinement
 	}
 	e.mu.Unlock()
@@ -337,42 +334,7 @@ const MaxGrowth = 4
 // have; one that fails to start is not replaced (the error of the last is
 // kept for Close to drop).
 func (e *Engine) Grow(ctx context.Context, n int) (int, error) {
-	start, size := e.spawner.Raise(min(n, cap(e.pool)))
-	for range start {
-		e.spawn()
-	}
-	return size, nil
-}
-
-// spawn starts a server in the background: it joins the pool when it is
-// ready, or is killed if the engine closes first.
-func (e *Engine) spawn() {
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
-		return
-	}
-	e.growing.Add(1) // under mu: before Close waits, or not at all
-	e.mu.Unlock()
-	go func() {
-		defer e.growing.Done()
-		s, err := e.start(e.quit)
-		if err != nil {
-			return
-		}
-		e.mu.Lock()
-		closed := e.closed
-		if !closed {
-			e.all[s] = true // under mu: Close kills it, or it sees closed
-		}
-		e.mu.Unlock()
-		if closed {
-			s.kill()
-			return
-		}
-		e.adopt(s)
-		e.pool <- s
-	}()
+	return e.pool.Grow(n), nil
 }
 
 // Name is "cpython".
@@ -382,67 +344,11 @@ func (e *Engine) Name() string { return "cpython" }
 func (e *Engine) Python() Interpreter { return *e.python }
 
 // Stats counts what the servers did.
-type Stats struct {
-	// Candidates evaluated (compile errors included).
-	Candidates int64 `json:"candidates"`
-	// Forks of a fresh child process.
-	Forks int64 `json:"forks"`
-	// Reused counts candidates (or parts of one) that ran in the child of
-	// the previous pure candidate instead of a fresh fork (see
-	// sandbox/doc.go).
-	Reused int64 `json:"reused"`
-	// Selected counts candidates that ran only the cases of their
-	// selection (sandbox.RunOptions.Select).
-	Selected int64 `json:"selected"`
-	// Partial counts candidates compiled one changed definition at a time
-	// over the original's code (sandbox.RunOptions.Change).
-	Partial int64 `json:"partial"`
-	// Kept counts candidates (and runs of the original) whose cases ran
-	// on the import of the original a reused child kept, with the code of
-	// the functions they change swapped in (harness/candidate.py,
-	// kept_original): no import of their own.
-	Kept int64 `json:"kept"`
-	// FreshForks counts the fresh children (Forks) by why their candidate
-	// did not run in the child the previous one left waiting.
-	FreshForks ForkReasons `json:"fresh_forks"`
-}
+type Stats = sandbox.FastPaths
 
 // ForkReasons counts fresh children by why a candidate could not reuse a
-// child (see sandbox/doc.go, "Reusing a child for pure candidates").
-type ForkReasons struct {
-	// First: no child was kept yet (the server's first candidate).
-	First int64 `json:"first"`
-	// NoReuse: the run reuses no child (coverage, a recording, lenient),
-	// or the server never does (pytest, a package, several targets, the
-	// check of delivered fixes, a test file that is not pure).
-	NoReuse int64 `json:"no_reuse"`
-	// The candidate is not pure: ImpureName names what reaches the
-	// interpreter, the process or a pure module's mutable attribute;
-	// ImpureImport imports a module that is not pure or not preloaded;
-	// ImpureDunder stores a dunder attribute or holds a dunder name as a
-	// string; ImpureString holds the name of a pure module's mutable
-	// attribute as a string and imports a module; Impure is not pure in
-	// its changed definitions alone (partial re-execution).
-	ImpureName   int64 `json:"impure_name"`
-	ImpureImport int64 `json:"impure_import"`
-	ImpureDunder int64 `json:"impure_dunder"`
-	ImpureString int64 `json:"impure_string"`
-	Impure       int64 `json:"impure"`
-	// AfterImpure: the previous candidate kept no child (it was not pure,
-	// or its run reuses none).
-	AfterImpure int64 `json:"after_impure"`
-	// Guard: the guard refused the previous candidate's child.
-	Guard int64 `json:"guard"`
-	// Served: the previous child had served its 500 candidates.
-	Served int64 `json:"served"`
-	// Ended: the previous candidate's child ended before its last case
-	// (a deadline, a crash, threads or processes left, a full record
-	// area).
-	Ended int64 `json:"ended"`
-	// Again: a later child of the same candidate, whose earlier one ended
-	// before its last case.
-	Again int64 `json:"again"`
-}
+// child.
+type ForkReasons = sandbox.ForkReasons
 
 // Stats reports the counters since New.
 func (e *Engine) Stats() Stats {
@@ -502,23 +408,22 @@ func (e *Engine) runServers(ctx context.Context, src []byte, opts sandbox.RunOpt
 			out.CompileError = ""
 			out.Skipped = nil
 		}
-		s, err := e.acquire(ctx)
+		s, err := e.pool.Get(ctx)
 		if err != nil {
 			return nil, err
 		}
 		err = s.run(ctx, e, src, opts, out, got)
 		if err == nil {
-			e.release(s)
+			e.pool.Put(s)
 			broke = nil
 			break
 		}
-		s.dead.Store(true)
 		s.kill()
-		e.release(s)
+		e.pool.Put(s)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if e.isClosed() {
+		if e.pool.Closed() {
 			return nil, sandbox.ErrClosed
 		}
 		if errors.Is(err, errOverBound) {
@@ -546,61 +451,6 @@ func (e *Engine) runServers(ctx context.Context, src []byte, opts sandbox.RunOpt
 	return out, nil
 }
 
-// acquire takes an idle server, replacing it first if it is dead.
-func (e *Engine) acquire(ctx context.Context) (*server, error) {
-	e.spawner.Busy()
-	var s *server
-	select {
-	case s = <-e.pool:
-	default:
-		// Every server is busy: one more starts if it pays.
-		if e.spawner.Want() {
-			e.spawn()
-		}
-		select {
-		case s = <-e.pool:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	if e.isClosed() {
-		e.pool <- s
-		return nil, sandbox.ErrClosed
-	}
-	if !s.dead.Load() {
-		return s, nil
-	}
-	fresh, err := e.start(e.quit)
-	if err != nil && ctx.Err() == nil && !e.isClosed() {
-		// Once more: what killed the server may have killed its
-		// replacement while it started (TestFaultInjection does).
-		fresh, err = e.start(e.quit)
-	}
-	if err != nil {
-		e.pool <- s // still dead: the next caller tries again
-		return nil, err
-	}
-	e.mu.Lock()
-	delete(e.all, s)
-	closed := e.closed
-	e.mu.Unlock()
-	e.adopt(fresh)
-	if closed {
-		fresh.kill()
-		e.pool <- fresh
-		return nil, sandbox.ErrClosed
-	}
-	return fresh, nil
-}
-
-func (e *Engine) release(s *server) { e.pool <- s }
-
-func (e *Engine) isClosed() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.closed
-}
-
 // Close kills every server (busy ones too: their Run returns ErrClosed)
 // and removes every temporary file. Safe to call more than once.
 func (e *Engine) Close() error {
@@ -610,11 +460,6 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
-	close(e.quit) // servers still starting stop
-	all := make([]*server, 0, len(e.all))
-	for s := range e.all {
-		all = append(all, s)
-	}
 	spare := e.splitSpare
 	e.splitSpare = nil
 	e.mu.Unlock()
@@ -622,18 +467,7 @@ func (e *Engine) Close() error {
 		spare.close()
 	}
 	e.spares.Wait() // a spare still starting closes itself
-	var wg sync.WaitGroup
-	for _, s := range all {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.dead.Store(true)
-			s.kill()
-		}()
-	}
-	wg.Wait()
-	// A server Grow was starting is killed (quit) and sees closed.
-	e.growing.Wait()
+	e.pool.Close()
 	e.plain.stop()
 	return nil
 }

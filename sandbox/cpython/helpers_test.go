@@ -2,59 +2,38 @@ package cpython
 
 import (
 	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"repair/fitness"
-	"repair/internal/testutil/proctest"
 	"repair/sandbox"
+	"repair/sandbox/enginetest"
 )
 
-// call is a Call case: fn(*args) with args and expected as JSON ("" for
-// none).
-func call(fn, args, expected string) fitness.Case {
-	c := fitness.Case{Kind: fitness.Call, Function: fn, Weight: 1, Timeout: 5, Tolerance: 1e-9}
-	if args != "" {
-		c.Args = json.RawMessage(args)
-	}
-	if expected != "" {
-		c.Expected = json.RawMessage(expected)
-	}
-	return c
+// The helpers every engine's tests share (package enginetest).
+var (
+	call        = enginetest.Call
+	ioCase      = enginetest.IOCase
+	with        = enginetest.With
+	secs        = enginetest.Secs
+	target      = enginetest.Target
+	descendants = enginetest.Descendants
+	cmdline     = enginetest.Cmdline
+	containsAny = enginetest.ContainsAny
+)
+
+// brief is a Result without timing, for comparisons.
+type brief struct {
+	Verdict fitness.Verdict
+	Detail  string
 }
 
-// ioCase is an IO case.
-func ioCase(stdin, stdout string) fitness.Case {
-	return fitness.Case{Kind: fitness.IO, Stdin: &stdin, Stdout: &stdout, Weight: 1, Timeout: 5, Tolerance: 1e-9}
-}
-
-// with returns c changed by f.
-func with(c fitness.Case, f func(*fitness.Case)) fitness.Case {
-	f(&c)
-	return c
-}
-
-// target writes a target file (and helpers) into a fresh directory and
-// returns its path.
-func target(t testing.TB, name string, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for n, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+func briefs(out *fitness.Outcome) []brief {
+	var b []brief
+	for _, r := range out.Results {
+		b = append(b, brief{r.Verdict, r.Detail})
 	}
-	p := filepath.Join(dir, name)
-	if _, ok := files[name]; !ok {
-		if err := os.WriteFile(p, []byte("# original\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return p
+	return b
 }
 
 // runOne starts an engine for cases, runs src once and closes the engine.
@@ -71,31 +50,11 @@ func runOne(t testing.TB, src string, cases []fitness.Case, opts sandbox.RunOpti
 	return out
 }
 
-// brief is a Result without timing, for comparisons.
-type brief struct {
-	Verdict fitness.Verdict
-	Detail  string
-}
-
-func briefs(out *fitness.Outcome) []brief {
-	var b []brief
-	for _, r := range out.Results {
-		b = append(b, brief{r.Verdict, r.Detail})
-	}
-	return b
-}
-
-// descendants lists the pids of the living processes whose parent chain
-// leads to pid.
-func descendants(pid int) []int { return proctest.PIDs(proctest.Descendants(pid)) }
-
 // serverPIDs are the pids of e's live servers (forkers) as the host sees
 // them.
 func serverPIDs(e *Engine) []int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var pids []int
-	for s := range e.all {
+	for _, s := range e.pool.Workers() {
 		if s.dead.Load() {
 			continue // replaced by the next Run
 		}
@@ -106,23 +65,13 @@ func serverPIDs(e *Engine) []int {
 
 // serverDirs are the private directories of e's live servers.
 func serverDirs(e *Engine) []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var dirs []string
-	for s := range e.all {
+	for _, s := range e.pool.Workers() {
 		if !s.dead.Load() {
 			dirs = append(dirs, s.cmd.Dir)
 		}
 	}
 	return dirs
-}
-
-func cmdline(pid int) string {
-	s := strings.Join(proctest.Cmdline(pid), " ")
-	if len(s) > 80 {
-		s = s[:80]
-	}
-	return s
 }
 
 // reaching selects the cases of the original's coverage run orig that

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -21,6 +20,7 @@ import (
 
 	"repair/fitness"
 	"repair/internal/inputerr"
+	"repair/sandbox"
 )
 
 // Pytest is a pytest an interpreter can import.
@@ -329,9 +329,8 @@ type collected struct {
 	Rewritten json.RawMessage `json:"rewritten"`
 }
 
-// ErrCollectedNothing is the error (wrapped, an inputerr one) of a test
-// file from which pytest collects no test.
-var ErrCollectedNothing = errors.New("pytest collected nothing")
+// ErrCollectedNothing is sandbox.ErrCollectedNothing.
+var ErrCollectedNothing = sandbox.ErrCollectedNothing
 
 // collect runs pytest's collection once, in the sandbox, with the original
 // target, and returns one Test case per item pytest collects (its node

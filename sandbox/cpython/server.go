@@ -84,87 +84,9 @@ var originals sync.Map // originalKey → []byte
 //go:embed lenient.py
 var lenientRuntime string
 
-// The protocol between Go and a server, as harness/protocol.py spells it
-// and the table of docs/engines.md ("The cpython harness protocol") shows
-// it: TestProtocolTable checks the three against one another.
-const (
-	msgModules  = 'M' // Go → server, first: the code Go kept (u32 n, n bytes), the modules' sources
-	msgCode     = 'K' // server → Go: the code the bootstrap compiled (empty: it ran Go's)
-	msgOriginal = 'O' // Go → server, before the suite: the original's code kept; server → Go, first: the code it compiled
-	msgSuite    = 'S' // Go → server, once: the suite as JSON
-	msgRun      = 'R' // Go → server: a flags byte, a timeout cap, [the case range], [the lenient plan], the candidate source
-	msgDelta    = 'D' // Go → server: msgRun with runPartial, the changed definitions' text in the place of the source
-	msgHello    = 'H' // server → Go: ready, JSON {version, pid_ns, undumpable, delta, setup_cpu (the CPU seconds a child's setup may take), rewritten (the test file's assertions, when it rewrote them), plugins (the pytest plugins that act on the run of tests plain but for them: by name, how many), not_isolated (why the tests may leave state for one another)}
-	msgPing     = 'P' // server → Go: still busy (every second), its progress (pingSize); while it starts, the stage it progressed in
-	msgChunk    = 'C' // server → Go: result records
-	msgCompile  = 'E' // server → Go: the candidate does not compile
-	msgDone     = 'D' // server → Go: the candidate is finished: u32 reused, u32 forks, u32 kept
-	msgFatal    = 'X' // server → Go: the server failed and exits
-	msgList     = 'L' // server → Go, collect mode only: the tests pytest collects, as JSON
-	msgWall     = 'W' // Go → server: the cases' wall caps, for runs with runWall
-)
-
-// Flags of a run request (msgRun).
-const (
-	runCoverage = 1 << iota // report the lines each case executed
-	runAbandon              // stop at the first case that times out
-	runLenient              // a lenient run: the plan precedes the source
-	runRange                // run a range of the cases only
-	runRecord               // test cases record their calls into the target
-	runPartial              // the changed definitions follow (partial re-execution)
-	runSelect               // the cases to run follow (test selection)
-	runWall                 // cap each case's wall time too (msgWall)
-)
-
-// Flags of a record (see decodeRecords).
-const (
-	recDetail     = 1 << iota // a detail
-	recLines                  // the lines the case executed
-	recInjections             // the injections of a lenient run
-	recProgress               // a failing test's asserts passed and asserts
-	recCalls                  // the calls a test case made into the target (JSON)
-	recCPU                    // the CPU time the case used
-	recSameLines              // the lines the case executed are the previous record's (of the message)
-	recLinesRef               // the lines the case executed are those of an earlier record of the message
-)
-
-// Sizes of the fixed parts of the messages.
-const (
-	recSize      = 14 // a record's u32 case, u8 status, u8 flags, f64 seconds
-	capSize      = 8  // a run request's f64 cap of the case timeouts
-	rangeSize    = 8  // a run request's u32 first case, u32 end
-	spanSize     = 16 // a changed definition's u32 start and end in the candidate, in the original
-	wallSize     = 8  // msgWall's f64 wall cap of a case
-	pingSize     = 16 // msgPing's i64 children of the running candidate, i64 case the manager saw running
-	progressSize = 4  // a record's u16 asserts passed, u16 asserts
-	cpuSize      = 8  // a record's f64 CPU seconds
-	doneSize     = 20 // msgDone's u32 reused, u32 forks, u32 kept, u32 how it ran (done*), u32 why (fork*)
-)
-
-// How a candidate ran, in msgDone.
-const (
-	doneSelected = 1 // only the selected cases ran
-	donePartial  = 2 // compiled over the original's code
-	doneKept     = 4 // ran on the original's import the child kept, the changed functions' code swapped
-)
-
-// Why a candidate's first fresh child was forked, in msgDone (0: none
-// was); [ForkReasons] has what each means.
-const (
-	forkFirst = iota + 1
-	forkOff
-	forkName
-	forkImport
-	forkDunder
-	forkString
-	forkImpure
-	forkAfter
-	forkGuard
-	forkServed
-	forkEnded
-	forkAgain
-	forkReasons // one past the last
-)
+// forkReasons is one past the last reason a candidate's first fresh child
+// was forked (fork*, protocol.go): [ForkReasons] has what each means.
+const forkReasons = forkAgain + 1
 
 // maxTasks bounds the processes and threads of a server (its forker,
 // manager and children) or of plain pytest's run: what a test suite
@@ -379,7 +301,7 @@ func (e *Engine) startWith(msg []byte, stop <-chan struct{}) (*server, byte, []b
 // interpreter's start and the harness's (no word from it in between),
 // reading the suite (Go's writes of it accepted), then its setup, whose
 // heartbeat pings whenever it progressed (a module loaded, the heap grown,
-// another stage: harness/protocol.py, start_heartbeat). A start has no
+// another stage: harness/alive.py, start_heartbeat). A start has no
 // bound of its own: on a busy machine importing a large package or
 // collecting a large test file takes minutes. A server silent this long
 // sleeps, blocks or spins in place: it is killed, and the error names the
@@ -1012,6 +934,7 @@ func decodeInjections(p []byte) ([]fitness.Injection, []byte, error) {
 // PID namespace, or they share its process group and die with it), then
 // releases its files and private directory. Safe to call more than once.
 func (s *server) kill() {
+	s.dead.Store(true)
 	s.killOnce.Do(func() {
 		if s.cmd.Process != nil {
 			s.cmd.Kill()

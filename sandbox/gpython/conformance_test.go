@@ -19,6 +19,7 @@ import (
 	"repair/program"
 	"repair/sandbox"
 	"repair/sandbox/cpython"
+	"repair/sandbox/enginetest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/conformance.golden")
@@ -365,13 +366,14 @@ func hostileConfRows(t *testing.T) []confRow {
 	}
 	t.Cleanup(func() { ln.Close() })
 	port := ln.Addr().(*net.TCPAddr).Port
-	tmpFile := filepath.Join(os.TempDir(), fmt.Sprintf("repair-conformance-%d.txt", os.Getpid()))
+	env := enginetest.HostileEnv{Dir: dir, Target: tgt, Escape: filepath.Join(dir, "escaped.txt"), Port: port,
+		TmpFile: filepath.Join(os.TempDir(), fmt.Sprintf("repair-conformance-%d.txt", os.Getpid()))}
 	var rows []confRow
-	for _, h := range hostileRows(dir, tmpFile, port) {
-		if gpythonOnly[h.name] {
+	for _, h := range hostileRows(env) {
+		if gpythonOnly[h.Name] {
 			continue
 		}
-		rows = append(rows, confRow{name: "hostile/" + h.name, target: tgt, src: []byte(h.src), suite: &fitness.Suite{MemoryMB: 256, Cases: h.cases}})
+		rows = append(rows, confRow{name: "hostile/" + h.Name, target: tgt, src: []byte(h.Src), suite: &fitness.Suite{MemoryMB: 256, Cases: h.Cases}})
 	}
 	return rows
 }

@@ -20,6 +20,7 @@ import (
 	"repair/internal/inputerr"
 	"repair/internal/pymod"
 	"repair/sandbox"
+	"repair/sandbox/pool"
 )
 
 // Engine runs candidates on a pool of gpython worker processes, one per
@@ -43,17 +44,12 @@ type Engine struct {
 	poll       time.Duration // how often a waiting Run looks at the running case
 	grace      time.Duration // beyond a case's timeout before its worker is killed
 
-	pool    chan *proc // idle workers; a dead one is replaced by whoever takes it
-	notice  sync.Once
-	spawner sandbox.Spawner // when to start one more worker
-	growing sync.WaitGroup  // the workers spawn is starting
-	quit    chan struct{}   // closed by Close: a worker still starting is killed
+	pool   *pool.Pool[*proc] // nil until the first worker is up
+	notice sync.Once
 
 	stats struct{ candidates, restarts, unprobed, partial atomic.Int64 }
 
 	mu          sync.Mutex
-	closed      bool
-	all         map[*proc]bool
 	confinement sandbox.Confinement
 	stackLimit  int
 }
@@ -132,8 +128,6 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		watchdog:   cfg.watchdog,
 		poll:       100 * time.Millisecond,
 		grace:      cfg.grace,
-		pool:       make(chan *proc, opts.Workers),
-		all:        map[*proc]bool{},
 	}
 	if e.watchdog <= 0 {
 		e.watchdog = 10 * time.Second
@@ -161,20 +155,22 @@ func newEngine(ctx context.Context, opts sandbox.Options, cfg config) (*Engine, 
 		return nil, err
 	}
 
-	// One worker starts now, the others when they pay (sandbox.Spawner).
+	// One worker starts now, the others when they pay (package pool).
 	// The first one boots (namespaces, two process starts) while the
 	// program is checked and the suite's message made, which it waits
 	// for; it is killed if they fail.
-	e.quit = make(chan struct{})
 	e.prepared = make(chan struct{})
-	p, took, err := sandbox.BootWhile(e.start, func(p *proc) { p.kill(); p.unmap() },
-		func() error { return e.prepare(module, original) }, e.prepared)
+	e.pool, err = pool.Boot(pool.Config[*proc]{
+		Start:   e.start,
+		Kill:    (*proc).kill,
+		Dead:    func(p *proc) bool { return p.dead.Load() },
+		Forget:  (*proc).unmap,
+		Joined:  e.adopt,
+		Workers: opts.Workers,
+	}, func() error { return e.prepare(module, original) }, e.prepared)
 	if err != nil {
 		return nil, err
 	}
-	e.spawner.Start(opts.Workers, took)
-	e.adopt(p)
-	e.pool <- p
 	if !cfg.noCheck {
 		if err := e.checkRun(ctx, original); err != nil {
 			e.Close()
@@ -284,11 +280,11 @@ func (e *Engine) checkRun(ctx context.Context, original []byte) error {
 	return nil
 }
 
-// adopt registers a started worker and says once if isolation is degraded.
+// adopt records the isolation of the first worker that joins the pool
+// and says once if isolation is degraded.
 func (e *Engine) adopt(p *proc) {
 	e.mu.Lock()
-	e.all[p] = true
-	if len(e.all) == 1 && e.confinement == (sandbox.Confinement{}) {
+	if e.confinement == (sandbox.Confinement{}) {
 		e.confinement = p.cmd.Confinement
 		e.stackLimit = p.hello.StackLimit
 	}
@@ -452,13 +448,13 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 	rerun := -1 // the case run again after its worker was killed from outside
 	var lastErr string
 	for start < len(e.cases) {
-		p, err := e.acquire(ctx)
+		p, err := e.pool.Get(ctx)
 		if err != nil {
 			return nil, err
 		}
 		rr := p.run(ctx, e, src, flags, start, first, end, cap, res, bound)
 		if rr.end == endDone || rr.end == endCompile {
-			e.release(p)
+			e.pool.Put(p)
 			if rr.noProbe {
 				e.stats.unprobed.Add(1)
 			}
@@ -468,11 +464,11 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 			break
 		}
 		p.kill()
-		e.release(p)
+		e.pool.Put(p)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if e.isClosed() {
+		if e.pool.Closed() {
 			return nil, sandbox.ErrClosed
 		}
 		e.stats.restarts.Add(1)
@@ -550,115 +546,11 @@ func (e *Engine) evaluate(ctx context.Context, src []byte, flags byte, cap float
 	return res, nil
 }
 
-// acquire takes an idle worker, replacing it first if it is dead.
-func (e *Engine) acquire(ctx context.Context) (*proc, error) {
-	e.spawner.Busy()
-	var p *proc
-	select {
-	case p = <-e.pool:
-	default:
-		// Every worker is busy: one more starts if it pays.
-		if e.spawner.Want() {
-			e.spawn()
-		}
-		select {
-		case p = <-e.pool:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	if e.isClosed() {
-		e.pool <- p
-		return nil, sandbox.ErrClosed
-	}
-	if !p.dead.Load() {
-		return p, nil
-	}
-	fresh, err := e.start(e.quit)
-	if err != nil {
-		e.pool <- p // still dead: the next caller tries again
-		return nil, err
-	}
-	p.unmap()
-	e.mu.Lock()
-	delete(e.all, p)
-	closed := e.closed
-	e.mu.Unlock()
-	e.adopt(fresh)
-	if closed {
-		fresh.kill()
-		e.pool <- fresh
-		return nil, sandbox.ErrClosed
-	}
-	return fresh, nil
-}
-
-func (e *Engine) release(p *proc) { e.pool <- p }
-
-func (e *Engine) isClosed() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.closed
-}
-
 // Close kills every worker (busy ones too: their Run returns ErrClosed)
 // and removes every temporary file. Safe to call more than once.
 func (e *Engine) Close() error {
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
-		return nil
-	}
-	e.closed = true
-	close(e.quit) // workers still starting stop
-	all := make([]*proc, 0, len(e.all))
-	for p := range e.all {
-		all = append(all, p)
-	}
-	e.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, p := range all {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p.kill()
-		}()
-	}
-	wg.Wait()
-	e.growing.Wait() // a worker spawn was starting is killed (quit) and sees closed
+	e.pool.Close()
 	return nil
-}
-
-// spawn starts a worker in the background: it joins the pool when it is
-// ready, or is killed if the engine closes first.
-func (e *Engine) spawn() {
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
-		return
-	}
-	e.growing.Add(1) // under mu: before Close waits, or not at all
-	e.mu.Unlock()
-	go func() {
-		defer e.growing.Done()
-		p, err := e.start(e.quit)
-		if err != nil {
-			return
-		}
-		e.mu.Lock()
-		closed := e.closed
-		if !closed {
-			e.all[p] = true // under mu: Close kills it, or it sees closed
-		}
-		e.mu.Unlock()
-		if closed {
-			p.kill()
-			p.unmap()
-			return
-		}
-		e.adopt(p)
-		e.pool <- p
-	}()
 }
 
 // suiteMessage is what every worker receives once.

@@ -2,58 +2,37 @@ package gpython
 
 import (
 	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"repair/fitness"
-	"repair/internal/testutil/proctest"
 	"repair/sandbox"
+	"repair/sandbox/enginetest"
 )
 
-// call is a Call case: fn(*args) with args and expected as JSON ("" for
-// none).
-func call(fn, args, expected string) fitness.Case {
-	c := fitness.Case{Kind: fitness.Call, Function: fn, Weight: 1, Timeout: 5, Tolerance: 1e-9}
-	if args != "" {
-		c.Args = json.RawMessage(args)
-	}
-	if expected != "" {
-		c.Expected = json.RawMessage(expected)
-	}
-	return c
+// The helpers every engine's tests share (package enginetest).
+var (
+	call        = enginetest.Call
+	ioCase      = enginetest.IOCase
+	with        = enginetest.With
+	secs        = enginetest.Secs
+	target      = enginetest.Target
+	descendants = enginetest.Descendants
+	cmdline     = enginetest.Cmdline
+	containsAny = enginetest.ContainsAny
+)
+
+// brief is a Result without timing, for comparisons.
+type brief struct {
+	Verdict fitness.Verdict
+	Detail  string
 }
 
-// ioCase is an IO case.
-func ioCase(stdin, stdout string) fitness.Case {
-	return fitness.Case{Kind: fitness.IO, Stdin: &stdin, Stdout: &stdout, Weight: 1, Timeout: 5, Tolerance: 1e-9}
-}
-
-// with returns c changed by f.
-func with(c fitness.Case, f func(*fitness.Case)) fitness.Case {
-	f(&c)
-	return c
-}
-
-// target writes a target file (and helpers) into a fresh directory and
-// returns its path.
-func target(t testing.TB, name string, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for n, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+func briefs(out *fitness.Outcome) []brief {
+	var b []brief
+	for _, r := range out.Results {
+		b = append(b, brief{r.Verdict, r.Detail})
 	}
-	p := filepath.Join(dir, name)
-	if _, ok := files[name]; !ok {
-		if err := os.WriteFile(p, []byte("# original\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return p
+	return b
 }
 
 // runOne starts an engine for cases, runs src once and closes the engine.
@@ -70,41 +49,13 @@ func runOne(t testing.TB, src string, cases []fitness.Case, opts sandbox.RunOpti
 	return out
 }
 
-// brief is a Result without timing, for comparisons.
-type brief struct {
-	Verdict fitness.Verdict
-	Detail  string
-}
-
-func briefs(out *fitness.Outcome) []brief {
-	var b []brief
-	for _, r := range out.Results {
-		b = append(b, brief{r.Verdict, r.Detail})
-	}
-	return b
-}
-
-// descendants lists the pids of the living processes whose parent chain
-// leads to pid.
-func descendants(pid int) []int { return proctest.PIDs(proctest.Descendants(pid)) }
-
 // workerPIDs are the pids of e's live workers as the host sees them.
 func workerPIDs(e *Engine) []int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var pids []int
-	for p := range e.all {
+	for _, p := range e.pool.Workers() {
 		if !p.dead.Load() {
 			pids = append(pids, p.cmd.Process.Pid)
 		}
 	}
 	return pids
-}
-
-func cmdline(pid int) string {
-	s := strings.Join(proctest.Cmdline(pid), " ")
-	if len(s) > 80 {
-		s = s[:80]
-	}
-	return s
 }

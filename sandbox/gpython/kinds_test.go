@@ -299,10 +299,8 @@ func TestCloseWhileRunning(t *testing.T) {
 }
 
 func firstProc(e *Engine) *proc {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for p := range e.all {
-		return p
+	if ws := e.pool.Workers(); len(ws) > 0 {
+		return ws[0]
 	}
 	return nil
 }

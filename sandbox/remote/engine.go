@@ -231,6 +231,15 @@ func baseURL(s string) (string, error) {
 	return strings.TrimRight(u.String(), "/"), nil
 }
 
+// What the engine can do beyond Run (see sandbox's capabilities). It
+// honours none of sandbox.Features: the servers run candidates with their
+// own environment, and the protocol carries no lenient plan nor the check
+// of delivered fixes.
+var (
+	_ sandbox.Describer = (*Engine)(nil)
+	_ sandbox.Sizer     = (*Engine)(nil)
+)
+
 // Name is the runtime the servers run candidates with ("cpython").
 func (e *Engine) Name() string {
 	if n := e.name.Load(); n != nil && *n != "" {

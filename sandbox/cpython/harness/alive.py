@@ -19,7 +19,8 @@ import os
 import sys
 from _thread import _count as _thread_count, allocate_lock, stack_size, start_new_thread
 
-from .protocol import MSG_PING, OUT_FD, U32, send_lock
+from .protocol import MSG_PING, OUT_FD, U32
+from .wire import send_lock
 
 BEAT = [1.0]  # seconds between the heartbeat's looks (the suite's "heartbeat")
 STAGE = ["starting"]  # what the server is doing (stage), the heartbeat reads it

@@ -28,8 +28,9 @@ from .observe import I64_MAX, I64_MIN, NO_ARGS, RET_INT, Output, encode_value, m
 from .protocol import (
     CALL, CALLS_MAX, CHILD_DONE, CHILD_GO, CODE_OFF, CPU_SECS, DETAIL_MAX, EXIT_MEMORY, HDR, INJ_MAX, IO, JOB, JOB_OFF,
     JOB_KEEP, JOB_KEPT, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE,
-    ST_RETURNED, U32, Listed, encode_lines, pack_lines, put_record,
+    ST_RETURNED, U32,
 )
+from .wire import Listed, encode_lines, pack_lines, put_record
 from .real_pytest import LenientPytestCtx, PytestCtx
 
 ModuleType = type(sys)
@@ -224,9 +225,9 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
     if lx_off:
         lx = load_lenient(shm, lx_off)
         maxrec += INJ_MAX
-        ctx = LenientPytestCtx(code, lx) if pytest_mode else LenientCtx(code, lx)
+        ctx = LenientPytestCtx(code, lx, collected) if pytest_mode else LenientCtx(code, lx)
     elif pytest_mode:
-        ctx = PytestCtx(code, repl)
+        ctx = PytestCtx(code, repl, collected)
     else:
         ctx = Ctx(code)
     recording = bool(rec) and bool(test_module)

@@ -34,7 +34,8 @@ from . import bytecode, candidate, child, collected, forker, guard, manager, obs
 from .candidate import load_case
 from .child import child_main
 from .protocol import *  # noqa: F403 -- __main__ shows the protocol, as the one-file harness did
-from .protocol import IN_FD, MSG_FATAL, MSG_LIST, MSG_ORIGINAL, MSG_SUITE, OUT_FD, SHM_SIZE, go_json, read_msg, send
+from .protocol import IN_FD, MSG_FATAL, MSG_LIST, MSG_ORIGINAL, MSG_SUITE, OUT_FD, SHM_SIZE
+from .wire import go_json, read_msg, send
 from .alive import BEAT, c_function, stage, start_heartbeat, stop_heartbeat
 from .purity import imported_names, pure_code, take_snapshots
 

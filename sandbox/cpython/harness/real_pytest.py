@@ -9,7 +9,7 @@ a pytest session of the child; collect_items lists the items for Go.
 import os
 import sys
 
-from . import candidate, collected, plugins, record, verify
+from . import candidate, plugins, record, verify
 from .candidate import Ctx, LenientCtx, compile_joined, exc_detail, test_progress
 from .guard import Flags
 from .observe import Output
@@ -84,23 +84,28 @@ class PytestCtx(Ctx):
     while a skip or skipif mark, an xfail that fails and a non-strict
     xpass count as pytest counts them."""
 
-    def __init__(self, code, repl=None):
+    def __init__(self, code, repl=None, once=None):
         Ctx.__init__(self, code)
         self.repl = repl  # the original's constants code replaces (partial.py), or None
+        # The original's items collected once in the server: module
+        # collected (which builds on this one, and which this one does not
+        # import), or None.
+        self.once = once
         self.items = None  # nodeid -> item, once collected
         self.error = None  # why the session could not start or collect
         self.excinfo = {}
         self.import_cov = None
 
     def session(self, cov):
-        if collected.COLLECTED is not None:
-            if cov is None and self.repl is not None and collected.swap(self.repl):
+        once = self.once
+        if once is not None and once.COLLECTED is not None:
+            if cov is None and self.repl is not None and once.swap(self.repl):
                 # The server's items, the original's functions running the
                 # candidate's code: what importing and collecting the
                 # candidate would give (collected.py).
-                self.items, self.excinfo = collected.COLLECTED, collected.EXCINFO
+                self.items, self.excinfo = once.COLLECTED, once.EXCINFO
                 return
-            collected.forget_collection()
+            once.forget_collection()
         Flags.ran_pytest = True
         try:
             if cov is not None:
@@ -604,7 +609,8 @@ def pytest_collect(ctx, collector=None):
 
     config = PREPARED
     session = None
-    if collected.COLLECTED is not None and collected.CONFTESTS:
+    once = ctx.once
+    if once is not None and once.COLLECTED is not None and once.CONFTESTS:
         # The server's configuration holds the conftest files it loaded
         # with the original (collect_once): a configuration of our own,
         # as pytest's own inline runs make.
@@ -706,8 +712,8 @@ def pytest_verdict(c, reports, excinfo):
 class LenientPytestCtx(PytestCtx):
     """PytestCtx for lenient mode: the candidate as LenientCtx installs it."""
 
-    def __init__(self, code, lx):
-        PytestCtx.__init__(self, code)
+    def __init__(self, code, lx, once=None):
+        PytestCtx.__init__(self, code, None, once)
         self.case_builtins = lx.case_builtins
 
     fresh = LenientCtx.fresh

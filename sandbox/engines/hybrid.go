@@ -1,4 +1,4 @@
-package repair
+package engines
 
 import (
 	"context"
@@ -18,8 +18,8 @@ import (
 // run with coverage (localization) runs on CPython, and on gpython too to
 // check that the two agree on every case's verdict; a fix is validated on
 // CPython before it is reported (RunOptions.Validate), and one CPython
-// fails is not reported (repair's delivery scores it as CPython did and
-// searches on). When the original's
+// fails is not reported (the search's delivery scores it as CPython did
+// and searches on). When the original's
 // verdicts differ, every later run goes to CPython: the search would
 // otherwise climb gpython's answers.
 type Hybrid struct {
@@ -34,23 +34,7 @@ type Hybrid struct {
 	// orig is the original's source (its coverage run's): its runs again
 	// (repair's check of flaky cases) are no fix's validations.
 	orig  fitness.Key
-	stats HybridStats
-}
-
-// HybridStats counts what the hybrid engine ran where, for --report.
-type HybridStats struct {
-	// Agree reports whether gpython gave the original's verdicts on every
-	// case (false: the search ran on CPython).
-	Agree bool `json:"agree"`
-	// Mismatch names the first case whose verdict differed, if any.
-	Mismatch string `json:"mismatch,omitempty"`
-	// Search and Validated count the runs on gpython and on CPython.
-	Search    int `json:"gpython_runs"`
-	Validated int `json:"cpython_runs"`
-	// Rejected counts the validations of fixes, which gpython's runs had
-	// passed, that CPython failed (each fix is validated twice before it
-	// is rejected, three times when its verdicts changed).
-	Rejected int `json:"rejected_validations"`
+	stats sandbox.HybridStats
 }
 
 // NewHybrid combines a search engine (gpython) with a judge (cpython).
@@ -61,22 +45,39 @@ func NewHybrid(search, truth sandbox.Engine, stderr io.Writer) *Hybrid {
 	return &Hybrid{search: search, truth: truth, stderr: stderr}
 }
 
-// Name is "cpython": what the verdicts mean is CPython's (lenient runs and
-// the guard's judgement go by it).
-func (h *Hybrid) Name() string { return h.truth.Name() }
+// Name is "hybrid". What its verdicts mean is its judge's: Features
+// says what it honours.
+func (h *Hybrid) Name() string { return "hybrid" }
 
 // Describe says which engines run what, for the summary line.
 func (h *Hybrid) Describe() string {
-	return fmt.Sprintf("hybrid: gpython searches, %s validates", Describe(h.truth))
+	return fmt.Sprintf("hybrid: gpython searches, %s validates", sandbox.Describe(h.truth))
 }
 
 // Stats returns the counts so far.
-func (h *Hybrid) Stats() HybridStats {
+func (h *Hybrid) Stats() sandbox.HybridStats {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	s := h.stats
 	s.Agree, s.Mismatch = h.agree, h.mismatch
 	return s
+}
+
+// Counts are the counts so far (Stats).
+func (h *Hybrid) Counts() sandbox.Counts {
+	st := h.Stats()
+	return sandbox.Counts{Hybrid: &st}
+}
+
+// Features are the judge's: its verdicts are the hybrid engine's, and
+// what the search cannot do (inject, the environment) runs on the judge
+// or makes the two disagree on the original, which sends every run there.
+// A test file's cases run under the real pytest on the judge alone: not
+// RealPytest.
+func (h *Hybrid) Features() sandbox.Features {
+	f := sandbox.FeaturesOf(h.truth)
+	f.RealPytest = false
+	return f
 }
 
 // Run runs a coverage run (the original's) on both engines and compares
@@ -110,7 +111,7 @@ func (h *Hybrid) count(n *int) {
 func (h *Hybrid) judge(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
 	h.count(&h.stats.Validated)
 	o, err := h.truth.Run(ctx, src, opts)
-	if err == nil && opts.Validate && (o.CompileError != "" || !allPassed(o)) {
+	if err == nil && opts.Validate && !o.Passed() {
 		h.mu.Lock()
 		if fitness.KeyOf(src) != h.orig {
 			h.stats.Rejected++

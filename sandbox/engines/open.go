@@ -1,4 +1,10 @@
-package repair
+// Package engines opens the sandbox's engines by name (--engine): auto,
+// cpython, gpython and hybrid, the last an engine of its own that searches
+// on gpython and judges on CPython. It is the one package above the
+// concrete engines that callers import to get one; the search (package
+// repair) runs candidates through the sandbox.Engine contract alone, and
+// asks an engine what it can do through sandbox's capabilities.
+package engines
 
 import (
 	"context"
@@ -12,16 +18,16 @@ import (
 	"repair/sandbox/gpython"
 )
 
-// Engines are the names --engine accepts.
-var Engines = []string{"auto", "cpython", "gpython", "hybrid"}
+// Names are the names --engine accepts.
+var Names = []string{"auto", "cpython", "gpython", "hybrid"}
 
-// OpenEngine starts the named engine ("auto", "cpython", "gpython") for
+// Open starts the named engine ("auto", "cpython", "gpython", "hybrid") for
 // opts.Suite. "auto" is cpython when a CPython 3.8 or newer is found (on
 // PATH, or opts.Python), else the embedded gpython engine; it says on
 // opts.Stderr which one runs. A program gpython cannot run (a :=, a
 // module or method gpython lacks) is refused with a bad-input error that
 // names the construct and suggests --engine cpython.
-func OpenEngine(ctx context.Context, name string, opts sandbox.Options) (sandbox.Engine, error) {
+func Open(ctx context.Context, name string, opts sandbox.Options) (sandbox.Engine, error) {
 	stderr := opts.Stderr
 	if stderr == nil {
 		stderr = io.Discard
@@ -57,7 +63,7 @@ func OpenEngine(ctx context.Context, name string, opts sandbox.Options) (sandbox
 	case "gpython":
 		return openGPython(ctx, opts, false)
 	}
-	return nil, inputerr.New("--engine: unknown engine %q (want %v)", name, Engines)
+	return nil, inputerr.New("--engine: unknown engine %q (want %v)", name, Names)
 }
 
 // openHybrid starts a CPython pool and a gpython pool for --engine hybrid
@@ -119,25 +125,4 @@ func openGPython(ctx context.Context, opts sandbox.Options, auto bool) (sandbox.
 		return nil, err
 	}
 	return e, nil
-}
-
-// Describe says which engine runs and how candidates are confined, for the
-// summary line.
-func Describe(e sandbox.Engine) string {
-	iso := func(conf sandbox.Confinement) string {
-		if conf.Full() {
-			return "full"
-		}
-		return conf.String()
-	}
-	if d, ok := e.(interface{ Describe() string }); ok {
-		return d.Describe() // remote executors
-	}
-	switch x := e.(type) {
-	case *cpython.Engine:
-		return fmt.Sprintf("cpython %s (isolation: %s)", x.Python().Version, iso(x.Confinement()))
-	case *gpython.Engine:
-		return fmt.Sprintf("gpython (embedded, a Python 3.4 subset; isolation: %s)", iso(x.Confinement()))
-	}
-	return e.Name()
 }
