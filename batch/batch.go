@@ -29,6 +29,7 @@ import (
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
+	"repair/session"
 )
 
 // Statuses of a submission.
@@ -101,9 +102,11 @@ type Options struct {
 	// Workers is the engine pool's size and the number of submissions
 	// repaired at once (default 1).
 	Workers int
-	// Open starts the engine (sandbox.Options.Target is a file in a
-	// temporary directory named after Module).
-	Open func(ctx context.Context, opts sandbox.Options) (sandbox.Engine, error)
+	// Config selects the engine (Engine, Isolation, Python); its Workers
+	// and GuardInputs are this Options'. Stderr gets the engine's
+	// notices (nil: none).
+	Config session.Config
+	Stderr io.Writer
 	// Path names a submission in results and patches (default: as given).
 	Path func(string) string
 	// Progress, when not nil, gets one line per finished submission.
@@ -150,68 +153,23 @@ func Run(ctx context.Context, subs []string, opts Options) ([]Result, error) {
 	if err := os.WriteFile(target, first, 0o644); err != nil {
 		return nil, err
 	}
-	eng, err := opts.Open(ctx, sandbox.Options{Suite: opts.Suite, Target: target, Workers: opts.Workers})
+	// One session for the batch: its engine, and the guard's and the
+	// check's, each opened once and shared by the submissions.
+	cfg := opts.Config
+	cfg.Workers, cfg.GuardInputs = opts.Workers, opts.GuardInputs
+	ses, err := session.NewShared(&cfg, &session.Input{Suite: opts.Suite, Path: target, Paths: []string{target}})
 	if err != nil {
 		return nil, err
 	}
-	defer eng.Close()
-	switch {
-	case opts.GuardInputs > 0 && len(opts.Suite.TestSource) > 0:
-		// A test file's inputs are the calls each submission's run
-		// records: an engine for each submission's probes.
-		opts.Repair.Guard = func(ctx context.Context, ps *fitness.Suite) (guard.Runner, func(), error) {
-			geng, err := opts.Open(ctx, sandbox.Options{Suite: ps, Target: target, Workers: 1})
-			if err != nil {
-				return nil, nil, fmt.Errorf("overfitting guard: %w", err)
-			}
-			return geng.Run, func() { geng.Close() }, nil
-		}
-		opts.Repair.GuardInputs = opts.GuardInputs
-	case opts.GuardInputs > 0:
-		if ps, _ := guard.Probes(opts.Suite, nil, opts.GuardInputs); ps != nil {
-			geng, err := opts.Open(ctx, sandbox.Options{Suite: ps, Target: target, Workers: opts.Workers})
-			if err != nil {
-				return nil, fmt.Errorf("overfitting guard: %w", err)
-			}
-			defer geng.Close()
-			opts.Repair.Guard = func(context.Context, *fitness.Suite) (guard.Runner, func(), error) {
-				return geng.Run, func() {}, nil
-			}
-			opts.Repair.GuardInputs = opts.GuardInputs
-		}
+	defer ses.Close()
+	eng, err := ses.Open(ctx, opts.Stderr)
+	if err != nil {
+		return nil, err
 	}
-
-	if len(opts.Suite.TestSource) > 0 && sandbox.FeaturesOf(eng).Verify {
-		// Every grade of a passing submission and every repair's fixes
-		// are checked against the test file by the check's engine
-		// (sandbox.Options.Verify: the tests in a process of their own,
-		// the submission in another): one engine for the batch, opened
-		// when first needed.
-		var v struct {
-			once sync.Once
-			run  repair.Runner
-			eng  sandbox.Engine
-			err  error
-		}
-		defer func() {
-			v.once.Do(func() {}) // the repairs are over: nothing opens it now
-			if v.eng != nil {
-				v.eng.Close()
-			}
-		}()
-		opts.Repair.Verify = func(ctx context.Context) (repair.Runner, func(), error) {
-			v.once.Do(func() {
-				s := *opts.Suite
-				s.Cases = append([]fitness.Case(nil), opts.Suite.Cases...)
-				// Not the first repair's context: the engine outlives it.
-				v.eng, v.err = opts.Open(context.WithoutCancel(ctx), sandbox.Options{Suite: &s, Target: target, Workers: opts.Workers, Verify: true})
-				if v.err == nil {
-					v.run = repair.SameCases(opts.Suite, &s, v.eng.Run)
-				}
-			})
-			return v.run, func() {}, v.err
-		}
-	}
+	// Every grade of a passing submission and every repair's fixes are
+	// checked against a test file by the check's engine (the tests in a
+	// process of their own, the submission in another).
+	ses.Hooks(ctx, &opts.Repair, nil)
 
 	// First every submission as handed in, then the repairs, which may
 	// take the passing ones as donors.

@@ -87,6 +87,21 @@ func Parse(path, dir string, data []byte) (*Plan, error) {
 		}
 		plan.Workers = int(w)
 	}
+	for _, k := range []string{"guard", "check"} {
+		n, ok := fields[k]
+		if !ok {
+			continue
+		}
+		on, err := ps.boolean(n, k)
+		if err != nil {
+			return nil, err
+		}
+		if k == "guard" {
+			plan.NoGuard = !on
+		} else {
+			plan.NoCheck = !on
+		}
+	}
 	plan.Output = filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+"-results")
 	if n, ok := fields["output"]; ok {
 		s, err := ps.scalar(n, "output")
@@ -177,7 +192,7 @@ func Parse(path, dir string, data []byte) (*Plan, error) {
 }
 
 // planKeys are the top-level keys of a plan.
-var planKeys = []string{"bugs", "seeds", "budget", "parameters", "output", "engine", "sandbox", "python", "workers"}
+var planKeys = []string{"bugs", "seeds", "budget", "parameters", "output", "engine", "sandbox", "python", "workers", "guard", "check"}
 
 // budgetKeys map the keys of "budget" to parameters.
 var budgetKeys = map[string]string{"time": "time_budget", "evaluations": "evaluations", "generations": "generations"}
@@ -306,6 +321,18 @@ func (ps *parser) integer(n *yaml.Node, key string) (int64, error) {
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		return 0, ps.errorf(n, key, "want an integer, got %q", s)
+	}
+	return v, nil
+}
+
+func (ps *parser) boolean(n *yaml.Node, key string) (bool, error) {
+	s, err := ps.scalar(n, key)
+	if err != nil {
+		return false, err
+	}
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return false, ps.errorf(n, key, "want true or false, got %q", s)
 	}
 	return v, nil
 }

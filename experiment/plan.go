@@ -43,6 +43,10 @@ type Plan struct {
 	// processes of the whole run (0: one per CPU).
 	Engine, Sandbox, Python string
 	Workers                 int
+	// NoGuard and NoCheck turn off, for every trial, the overfitting
+	// guard and the check of delivered fixes that repair applies by
+	// default (the plan's "guard: false", "check: false").
+	NoGuard, NoCheck bool
 }
 
 // Bug is one program with its suite.
@@ -80,9 +84,12 @@ type Trial struct {
 // Command is the repair command that runs the trial by itself, from the
 // plan's directory: its target, tests and seed, the engine and sandbox,
 // and every parameter as a --flag=value (a preset first, when set).
-func (t Trial) Command(engine string, iso sandbox.Isolation) []string {
+func (t Trial) Command(engine string, iso sandbox.Isolation, noGuard bool) []string {
 	cmd := []string{"repair", "--target", t.Bug.TargetRel, "--tests", t.Bug.TestsRel,
 		"--seed", strconv.FormatUint(t.Seed, 10), "--engine", engine}
+	if noGuard {
+		cmd = append(cmd, "--guard-inputs", "0")
+	}
 	if name := isolationName(iso); name != "auto" {
 		cmd = append(cmd, "--sandbox", name)
 	}

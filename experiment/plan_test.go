@@ -78,7 +78,7 @@ func TestParseErrors(t *testing.T) {
 		{"seeds negative", "bugs: [bugs/*]\nseeds: [-1]\n",
 			`plan.yaml:2: seeds[0]: want a seed (an integer >= 0), got "-1"`},
 		{"unknown key", "bugs: [bugs/*]\nseed: 3\n",
-			`plan.yaml:2: unknown key "seed" (known: bugs, seeds, budget, parameters, output, engine, sandbox, python, workers)`},
+			`plan.yaml:2: unknown key "seed" (known: bugs, seeds, budget, parameters, output, engine, sandbox, python, workers, guard, check)`},
 		{"key twice", "bugs: [bugs/*]\nseeds: 3\nseeds: 4\n",
 			`plan.yaml:3: seeds: given twice`},
 		{"engine", "bugs: [bugs/*]\nseeds: 3\nengine: pypy\n",
@@ -87,10 +87,14 @@ func TestParseErrors(t *testing.T) {
 			`plan.yaml:3: sandbox: must be auto, strict or none, got "tight"`},
 		{"workers", "bugs: [bugs/*]\nseeds: 3\nworkers: -2\n",
 			`plan.yaml:3: workers: must be from 0 (one per CPU) to 1024, got -2`},
+		{"guard", "bugs: [bugs/*]\nseeds: 3\nguard: sometimes\n",
+			`plan.yaml:3: guard: want true or false, got "sometimes"`},
+		{"check", "bugs: [bugs/*]\nseeds: 3\ncheck: [false]\n",
+			`plan.yaml:3: check: must be a single value`},
 		{"syntax", "bugs: [bugs/*\nseeds: 3\n",
 			`plan.yaml:1: did not find expected ',' or ']'`},
 		{"not a mapping", "- a\n- b\n",
-			`plan.yaml:1: a plan is a mapping with keys bugs, seeds, budget, parameters, output, engine, sandbox, python, workers`},
+			`plan.yaml:1: a plan is a mapping with keys bugs, seeds, budget, parameters, output, engine, sandbox, python, workers, guard, check`},
 		{"json unknown parameter", "{\"bugs\": [\"bugs/*\"],\n \"seeds\": 2,\n \"parameters\": {\"pop\": [10]}}\n",
 			`plan.yaml:3: parameters: unknown parameter "pop" (known: ` + known + `)`},
 	}
@@ -336,5 +340,35 @@ func TestLoadFiles(t *testing.T) {
 	}
 	if _, err := Load("testdata/nope.yaml"); err == nil || err.Error() != "testdata/nope.yaml: no such file or directory" || !inputerr.Is(err) {
 		t.Errorf("missing plan: %v", err)
+	}
+}
+
+// TestParseChecks: the guard and the check of delivered fixes are on
+// unless the plan turns them off.
+func TestParseChecks(t *testing.T) {
+	for _, tt := range []struct {
+		name             string
+		src              string
+		noGuard, noCheck bool
+	}{
+		{"default", "", false, false},
+		{"guard off", "guard: false\n", true, false},
+		{"check off", "check: false\n", false, true},
+		{"both off", "guard: false\ncheck: false\n", true, true},
+		{"on", "guard: true\ncheck: true\n", false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			plan, err := parseTestPlan(t, "bugs: [bugs/largest]\nseeds: 1\n"+tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan.NoGuard != tt.noGuard || plan.NoCheck != tt.noCheck {
+				t.Errorf("NoGuard %v, NoCheck %v; want %v, %v", plan.NoGuard, plan.NoCheck, tt.noGuard, tt.noCheck)
+			}
+			cmd := strings.Join(plan.Trials()[0].Command("auto", 0, plan.NoGuard), " ")
+			if strings.Contains(cmd, "--guard-inputs 0") != tt.noGuard {
+				t.Errorf("command %q: --guard-inputs 0 should be there exactly when the guard is off", cmd)
+			}
+		})
 	}
 }

@@ -74,6 +74,11 @@ type Record struct {
 	// Fixes is the number of distinct plausible patches (more than one
 	// only with the all parameter).
 	Fixes int `json:"fixes"`
+	// Guard is what the overfitting guard did in the trial, Check what
+	// the check of delivered fixes did (both as repair applies them, on
+	// unless the plan says "guard: false" or "check: false").
+	Guard Check `json:"guard"`
+	Check Check `json:"check"`
 	// Flaky names cases whose verdict changed when a program ran again:
 	// a fix's validation, or the original's re-runs (repair.Result.Flaky).
 	Flaky []string `json:"flaky,omitempty"`
@@ -92,6 +97,31 @@ type Record struct {
 	Host     string   `json:"host,omitempty"`
 	Finished string   `json:"finished"`
 }
+
+// Check is what one of a trial's checks of its fixes did.
+type Check struct {
+	// Ran: the check was on and applies to the bug (the check of
+	// delivered fixes applies to test files run under CPython).
+	Ran bool `json:"ran"`
+	// Verdict is, of the delivered fix, GuardPassed or GuardSuspect for
+	// the guard, CheckPassed for the check; with no fix delivered,
+	// CheckRefused when the check refused every plausible one; "" when
+	// there was nothing to judge.
+	Verdict string `json:"verdict,omitempty"`
+	// Detail is the guard's report of the delivered fix.
+	Detail string `json:"detail,omitempty"`
+	// Refused are the fixes the check refused: the test each failed
+	// there (repair.Result.Refused).
+	Refused []string `json:"refused,omitempty"`
+}
+
+// Verdicts of a trial's checks (Check.Verdict).
+const (
+	GuardPassed  = "passed"  // the fix changes no generated input the original handled
+	GuardSuspect = "suspect" // the fix breaks an input the original handled
+	CheckPassed  = "passed"  // the fix passed the tests in a process apart
+	CheckRefused = "refused" // every plausible patch failed there
+)
 
 // Param returns the canonical text of the record's parameter name (""
 // when absent): numbers in shortest form, as Canonical writes them.

@@ -6,17 +6,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
 
+	"repair/guard"
 	"repair/internal/buildinfo"
 	"repair/internal/inputerr"
 	"repair/program"
 	"repair/repair"
 	"repair/sandbox"
-	"repair/sandbox/engines"
+	"repair/session"
 )
 
 // RunOptions configure Run. The zero value runs every trial of the plan
@@ -48,9 +48,11 @@ type RunOptions struct {
 	// Filter, if not nil, keeps only the trials it returns true for (the
 	// shard's trials are filtered first).
 	Filter func(Trial) bool
-	// Open, if not nil, starts the engine of a bug instead of
-	// engines.Open (remote executors, see package sandbox/remote).
-	Open func(ctx context.Context, engine string, opts sandbox.Options) (sandbox.Engine, error)
+	// Executors, when not empty, are the `repair serve` servers that
+	// evaluate the candidates instead of local engines (see package
+	// sandbox/remote); ExecutorToken is their bearer token file.
+	Executors     []string
+	ExecutorToken string
 }
 
 // Progress is reported after each finished trial of a run.
@@ -165,6 +167,11 @@ func Run(ctx context.Context, plan *Plan, opts RunOptions) (*Summary, error) {
 	if err != nil {
 		return nil, inputerr.New("--sandbox %v", err)
 	}
+	if len(opts.Executors) > 0 {
+		if _, err := session.RemoteOpener(opts.Executors, opts.ExecutorToken); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Shards > 1 && (opts.Shard < 1 || opts.Shard > opts.Shards) {
 		return nil, inputerr.New("--shard %d/%d: K must be from 1 to N", opts.Shard, opts.Shards)
 	}
@@ -172,9 +179,7 @@ func Run(ctx context.Context, plan *Plan, opts RunOptions) (*Summary, error) {
 	if workers == 0 {
 		workers = plan.Workers
 	}
-	if workers == 0 {
-		workers = runtime.NumCPU()
-	}
+	workers = session.Workers(workers)
 	trials := opts.Trials
 	if trials <= 0 {
 		trials = 2 * workers
@@ -239,17 +244,16 @@ type runner struct {
 	sum   *Summary
 }
 
-// runBug runs trials of one bug on one engine.
+// runBug runs trials of one bug on one session: its engine, and the
+// overfitting guard's and the check's engines, shared by the trials.
 func (r *runner) runBug(ctx context.Context, trials []Trial) error {
 	bug := trials[0].Bug
-	open := engines.Open
-	if r.opts.Open != nil {
-		open = r.opts.Open
+	ses, err := session.NewShared(r.config(), &session.Input{Suite: bug.Suite, Path: bug.Target, Paths: []string{bug.Target}})
+	if err != nil {
+		return err
 	}
-	eng, err := open(ctx, r.engine, sandbox.Options{
-		Suite: bug.Suite, Target: bug.Target, Workers: r.workers, Isolation: r.iso,
-		Python: r.python, Stderr: r.opts.Stderr, Env: sandbox.Environment{Standard: true},
-	})
+	defer ses.Close()
+	eng, err := ses.Open(ctx, r.opts.Stderr)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -257,10 +261,9 @@ func (r *runner) runBug(ctx context.Context, trials []Trial) error {
 		if inputerr.Is(err) {
 			return err
 		}
-		return fmt.Errorf("%s: start the %s engine: %w", bug.Name, r.engine, err)
+		return fmt.Errorf("%s: %w", bug.Name, err)
 	}
-	defer eng.Close()
-	desc := sandbox.Describe(eng)
+	desc := session.Describe(eng)
 
 	next := make(chan Trial)
 	var wg sync.WaitGroup
@@ -277,7 +280,7 @@ func (r *runner) runBug(ctx context.Context, trials []Trial) error {
 		go func() {
 			defer wg.Done()
 			for t := range next {
-				rec := r.trial(ctx, eng.Run, desc, t)
+				rec := r.trial(ctx, ses, desc, t)
 				if rec == nil { // interrupted
 					continue
 				}
@@ -326,7 +329,7 @@ func checkRepairable(ctx context.Context, eng sandbox.Engine, bug *Bug) error {
 }
 
 // trial runs one trial; nil means it was interrupted and leaves no line.
-func (r *runner) trial(ctx context.Context, run repair.Runner, engine string, t Trial) *Record {
+func (r *runner) trial(ctx context.Context, ses *session.Session, engine string, t Trial) *Record {
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -335,13 +338,14 @@ func (r *runner) trial(ctx context.Context, run repair.Runner, engine string, t 
 		ID:     t.ID, Bug: t.Bug.Name, Target: t.Bug.TargetRel, Tests: t.Bug.TestsRel, Seed: t.Seed,
 		Parameters: map[string]any{}, FirstFixGeneration: -1,
 		Version: r.opts.Version, Commit: buildinfo.Commit(), Engine: engine, Host: r.host,
-		Command: t.Command(r.engine, r.iso), Dir: r.plan.Dir,
+		Command: t.Command(r.engine, r.iso, r.plan.NoGuard), Dir: r.plan.Dir,
+		Guard: Check{Ran: ses.Guarded()}, Check: Check{Ran: ses.Checked()},
 	}
 	for _, p := range Params {
 		rec.Parameters[p.Name] = typed(p, t.Params[p.Name])
 	}
 	start := time.Now()
-	res, err := r.search(ctx, run, t)
+	res, err := r.search(ctx, ses, t)
 	rec.Seconds = time.Since(start).Seconds()
 	rec.Finished = time.Now().UTC().Format(time.RFC3339)
 	if ctx.Err() != nil {
@@ -360,6 +364,7 @@ func (r *runner) trial(ctx context.Context, run repair.Runner, engine string, t 
 		for _, i := range res.Flaky {
 			rec.Flaky = append(rec.Flaky, t.Bug.Suite.Cases[i].Name)
 		}
+		rec.Check.Refused = res.Refused
 	}
 	switch {
 	case err != nil:
@@ -374,15 +379,27 @@ func (r *runner) trial(ctx context.Context, run repair.Runner, engine string, t 
 		rec.Patch = fix.Diff
 		rec.PatchLines = patchLines(fix.Diff)
 		rec.Describe = fix.Describe
+		if rec.Guard.Ran && fix.Guard != nil {
+			rec.Guard.Verdict, rec.Guard.Detail = GuardPassed, fix.Guard.String()
+			if fix.Guard.Suspect() {
+				rec.Guard.Verdict = GuardSuspect
+			}
+		}
+		if rec.Check.Ran {
+			rec.Check.Verdict = CheckPassed
+		}
 	default:
 		rec.Outcome = None
+		if len(rec.Check.Refused) > 0 {
+			rec.Check.Verdict = CheckRefused
+		}
 	}
 	return rec
 }
 
 // search parses the bug's target afresh (a Program is not shared between
 // searches) and runs the search.
-func (r *runner) search(ctx context.Context, run repair.Runner, t Trial) (*repair.Result, error) {
+func (r *runner) search(ctx context.Context, ses *session.Session, t Trial) (*repair.Result, error) {
 	prog, err := program.Parse(t.Bug.Target, t.Bug.Src)
 	if err != nil {
 		return nil, err
@@ -390,7 +407,23 @@ func (r *runner) search(ctx context.Context, run repair.Runner, t Trial) (*repai
 	prog.Path = t.Bug.Path
 	o := t.Options()
 	o.Workers = r.workers
-	return repair.Run(ctx, prog, t.Bug.Suite, run, o)
+	ses.Hooks(ctx, &o, nil)
+	return repair.Run(ctx, prog, t.Bug.Suite, ses.Engine.Run, o)
+}
+
+// config is the session of every bug: the plan's engine, with the
+// overfitting guard and the check of delivered fixes unless the plan
+// turns them off.
+func (r *runner) config() *session.Config {
+	c := &session.Config{
+		Engine: r.engine, Isolation: isolationName(r.iso), Python: r.python, Workers: r.workers,
+		Executors: r.opts.Executors, ExecutorToken: r.opts.ExecutorToken,
+		GuardInputs: guard.DefaultInputs, NoCheck: r.plan.NoCheck,
+	}
+	if r.plan.NoGuard {
+		c.GuardInputs = 0
+	}
+	return c
 }
 
 func oneLine(s string) string {

@@ -140,7 +140,7 @@ type Options struct {
 	// CheckOriginal, if not nil, is called with the original program's
 	// outcome (once it compiles) before anything else looks at it: an
 	// error stops the run before any search (the parity check with plain
-	// pytest, cmd/repair). It returns the indices of the cases to leave
+	// pytest, package session). It returns the indices of the cases to leave
 	// out (tests that plain pytest skips at run time): the search, the
 	// localization and the final validation run without them, as if the
 	// suite did not have them (Result.Suite, Result.LeftOut). Leaving out

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -16,7 +15,7 @@ import (
 
 	"repair/experiment"
 	"repair/internal/inputerr"
-	"repair/sandbox/engines"
+	"repair/session"
 )
 
 func newExperimentCmd(io streams) *cobra.Command {
@@ -42,16 +41,11 @@ files into tables and plots. The plan format is in docs/experiments.md.`,
 
 // experimentRunFlags are the flags of 'experiment run'.
 type experimentRunFlags struct {
-	shard     string
-	workers   int
-	trials    int
-	engine    string
-	isolation string
-	python    string
-	out       string
-	dryRun    bool
-	executors []string
-	token     string
+	cfg    session.Config
+	shard  string
+	trials int
+	out    string
+	dryRun bool
 }
 
 func newExperimentRunCmd(io streams) *cobra.Command {
@@ -80,14 +74,11 @@ deterministic slice that does not depend on the rest of the plan.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.shard, "shard", "", "run shard K of N (K/N, 1 <= K <= N) of the trials")
-	fl.IntVar(&f.workers, "workers", 0, usageWorkers+", shared by the trials (0: the plan's, else one per CPU)")
+	registerConfig(cmd, &f.cfg, "workers=|, shared by the trials (0: the plan's, else one per CPU)",
+		"engine=| (default: the plan's)", "sandbox=| (default: the plan's)", "python=| (the plan's first)", "executor", "executor-token-file")
 	fl.IntVar(&f.trials, "trials", 0, "trials run at once, sharing the workers (0: twice the workers; 1 for undisturbed timings)")
-	fl.StringVar(&f.engine, "engine", "", usageEngine+" (default: the plan's)")
-	fl.StringVar(&f.isolation, "sandbox", "", usageSandbox+" (default: the plan's)")
-	fl.StringVar(&f.python, "python", "", usagePython+" (the plan's first)")
 	fl.StringVar(&f.out, "out", "", "directory of the results files (default: the plan's \"output\")")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the trials that would run (id, bug, seed, varied parameters) and run nothing")
-	registerExecutorFlags(cmd, &f.executors, &f.token)
 	_ = cmd.MarkFlagFilename("out")
 	return cmd
 }
@@ -121,20 +112,20 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 	if err != nil {
 		return err
 	}
-	if f.workers < 0 || f.workers > 1024 {
-		return &flagError{fmt.Errorf("--workers must be from 0 to 1024, got %d", f.workers)}
+	if f.cfg.Workers < 0 || f.cfg.Workers > 1024 {
+		return &flagError{fmt.Errorf("--workers must be from 0 to 1024, got %d", f.cfg.Workers)}
 	}
 	if f.trials < 0 {
 		return &flagError{fmt.Errorf("--trials must be >= 0, got %d", f.trials)}
 	}
-	if f.isolation != "" {
-		if _, err := experiment.ParseIsolation(f.isolation); err != nil {
+	if f.cfg.Isolation != "" {
+		if _, err := experiment.ParseIsolation(f.cfg.Isolation); err != nil {
 			return &flagError{fmt.Errorf("--sandbox %v", err)}
 		}
 	}
-	if f.engine != "" && !slices.Contains(engines.Names, f.engine) {
+	if f.cfg.Engine != "" && !slices.Contains(session.Engines, f.cfg.Engine) {
 		// Before anything runs or a results file is made.
-		return &flagError{fmt.Errorf("--engine must be one of %s, got %q", strings.Join(engines.Names, ", "), f.engine)}
+		return &flagError{fmt.Errorf("--engine must be one of %s, got %q", strings.Join(session.Engines, ", "), f.cfg.Engine)}
 	}
 	plan, err := experiment.Load(path)
 	if err != nil {
@@ -142,14 +133,15 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 	}
 	log := io.v.log(io.Err)
 	opts := experiment.RunOptions{
-		Shard: k, Shards: n, Workers: f.workers, Trials: f.trials, Engine: f.engine, Sandbox: f.isolation,
-		Python: f.python, Output: f.out, Version: version, Stderr: log,
+		Shard: k, Shards: n, Workers: f.cfg.Workers, Trials: f.trials, Engine: f.cfg.Engine, Sandbox: f.cfg.Isolation,
+		Python: f.cfg.Python, Output: f.out, Version: version, Stderr: log,
+		Executors: f.cfg.Executors, ExecutorToken: f.cfg.ExecutorToken,
 	}
 	if f.dryRun {
-		return dryRun(plan, opts, io.Out)
+		return experiment.DryRun(plan, opts, io.Out)
 	}
-	if len(f.executors) > 0 {
-		if opts.Open, err = remoteOpener(f.executors, f.token); err != nil {
+	if len(f.cfg.Executors) > 0 {
+		if _, err := session.RemoteOpener(f.cfg.Executors, f.cfg.ExecutorToken); err != nil {
 			return err
 		}
 	}
@@ -167,9 +159,9 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 	if len(pending) == 0 {
 		return nil
 	}
-	live := !io.v.quiet && isTerminal(io.Err)
+	live := !io.v.quiet && session.IsTerminal(io.Err)
 	if !io.v.quiet {
-		opts.Progress = experimentProgress(log, live, io.v.verbose, plan.Varied)
+		opts.Progress = experiment.ProgressPrinter(log, live, io.v.verbose, plan.Varied)
 	}
 	sum, err := experiment.Run(ctx, plan, opts)
 	if live {
@@ -183,67 +175,6 @@ func runExperiment(ctx context.Context, path string, f *experimentRunFlags, io s
 		fmt.Fprintln(log, "experiment: run the plan again to resume")
 	}
 	return err
-}
-
-func dryRun(plan *experiment.Plan, opts experiment.RunOptions, out io.Writer) error {
-	pending, total, err := experiment.Pending(plan, opts)
-	if err != nil {
-		return err
-	}
-	for _, t := range pending {
-		fmt.Fprintf(out, "%s %s seed=%d%s\n", t.ID, t.Bug.Name, t.Seed, varied(t.Params, plan.Varied))
-	}
-	fmt.Fprintf(out, "# %d of %d trials to run\n", len(pending), total)
-	return nil
-}
-
-func varied(v experiment.Values, names []string) string {
-	var sb strings.Builder
-	for _, n := range names {
-		fmt.Fprintf(&sb, " %s=%s", n, v[n])
-	}
-	return sb.String()
-}
-
-// experimentProgress prints a live progress bar on a terminal, else (and
-// above the bar with verbose) one line per finished trial.
-func experimentProgress(w io.Writer, live, verbose bool, names []string) func(experiment.Progress) {
-	return func(p experiment.Progress) {
-		eta := "–"
-		if p.Done < p.Total {
-			eta = p.ETA.Round(time.Second).String()
-		}
-		if live && verbose {
-			fmt.Fprint(w, "\r\033[K")
-			fmt.Fprint(w, trialLine(p, names, eta))
-		}
-		if live {
-			const width = 30
-			fill := width * p.Done / max(p.Total, 1)
-			fmt.Fprintf(w, "\r\033[K[%s%s] %d/%d trials, %d plausible, %d errors, ETA %s",
-				strings.Repeat("#", fill), strings.Repeat(".", width-fill), p.Done, p.Total, p.Plausible, p.Errors, eta)
-			return
-		}
-		fmt.Fprint(w, trialLine(p, names, eta))
-	}
-}
-
-// trialLine is the line of a finished trial.
-func trialLine(p experiment.Progress, names []string, eta string) string {
-	{
-		r := p.Record
-		what := r.Outcome
-		switch r.Outcome {
-		case experiment.Plausible:
-			what = fmt.Sprintf("plausible after %d evaluations", r.FirstFixEvaluations)
-		case experiment.None:
-			what = fmt.Sprintf("none (%s, %d evaluations)", r.StopReason, r.Evaluations)
-		case experiment.Error:
-			what = "error: " + r.Error
-		}
-		return fmt.Sprintf("experiment: %d/%d %s seed=%d%s: %s, %.2fs; ETA %s\n",
-			p.Done, p.Total, r.Bug, r.Seed, varied(p.Trial.Params, names), what, r.Seconds, eta)
-	}
 }
 
 // experimentReportFlags are the flags of 'experiment report'.
@@ -315,7 +246,7 @@ func runExperimentReport(paths []string, f *experimentReportFlags, io streams) e
 			return fmt.Errorf("write the report: %w", err)
 		}
 	} else if err := os.WriteFile(f.output, table.Bytes(), 0o644); err != nil {
-		return inputerr.New("--output %s: %v", f.output, unwrap(err))
+		return inputerr.New("--output %s: %v", f.output, session.Unwrap(err))
 	}
 	if f.plots != "" {
 		files, err := rep.Plots(f.plots)

@@ -3,25 +3,21 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"repair/fitness"
 	"repair/internal/inputerr"
 	"repair/localize"
-	"repair/program"
 	"repair/sandbox"
+	"repair/session"
 )
 
-func sandboxRun() sandbox.RunOptions { return sandbox.RunOptions{} }
-
 func newLocalizeCmd(io streams) *cobra.Command {
-	var f inputFlags
+	var f session.Config
 	var formula string
 	var top int
-	var asJSON, lenientRun bool
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "localize --target FILE.py --tests TESTS",
 		Short: "Rank the statements of the target by suspiciousness",
@@ -41,44 +37,48 @@ With --lenient, the program runs with injected values for what it misses
 			if top < 0 {
 				return &flagError{fmt.Errorf("--top must be >= 0, got %d", top)}
 			}
-			if err := checkLenient(lenientRun, &f); err != nil {
+			if err := f.CheckLenient(); err != nil {
 				return err
 			}
-			l, err := f.load()
+			l, err := f.Load()
 			if err != nil {
 				return err
 			}
 			log := io.v.log(io.Err)
-			eng, err := f.open(cmd.Context(), l, streams{In: io.In, Out: io.Out, Err: log})
+			s, err := session.New(cmd.Context(), &f, l)
 			if err != nil {
 				return err
 			}
-			defer eng.Close()
+			defer s.Close()
+			eng, err := s.OpenPlain(cmd.Context(), log)
+			if err != nil {
+				return err
+			}
 			ro := sandbox.RunOptions{Coverage: true}
-			if lenientRun {
-				if ro.Lenient, err = lenientPlan(l, eng); err != nil {
+			if f.Lenient {
+				if ro.Lenient, err = s.LenientPlan(); err != nil {
 					return err
 				}
 			}
-			o, err := eng.Run(cmd.Context(), l.prog.Strip(l.prog.Src), ro)
+			o, err := eng.Run(cmd.Context(), l.Prog.Strip(l.Prog.Src), ro)
 			if err != nil {
-				return fmt.Errorf("run %s: %w", l.prog.Path, err)
+				return fmt.Errorf("run %s: %w", l.Prog.Path, err)
 			}
-			if lenientRun {
-				printNeeded(log, o)
+			if f.Lenient {
+				session.PrintNeeded(log, o)
 			}
 			if o.CompileError != "" {
-				return inputerr.New("%s: does not compile: %s", l.prog.Path, o.CompileError)
+				return inputerr.New("%s: does not compile: %s", l.Prog.Path, o.CompileError)
 			}
-			if err := l.suite.CheckRepairable(o); err != nil {
+			if err := l.Suite.CheckRepairable(o); err != nil {
 				return err
 			}
-			rk := localize.Rank(l.prog, o, fm)
-			entries := fileLines(l.prog, rk.Entries)
+			rk := localize.Rank(l.Prog, o, fm)
+			entries := session.FileLines(l.Prog, rk.Entries)
 			if top > 0 && top < len(entries) {
 				entries = entries[:top]
 			}
-			localize.Texts(l.prog, entries)
+			localize.Texts(l.Prog, entries)
 			if asJSON {
 				out := rk
 				out.Entries = entries
@@ -89,7 +89,7 @@ With --lenient, the program runs with injected values for what it misses
 			if rk.Uniform {
 				fmt.Fprintln(log, "repair: no statement is executed by a failing case: the search would mutate every statement alike")
 			}
-			if len(l.prog.Files) > 1 {
+			if len(l.Prog.Files) > 1 {
 				fmt.Fprintf(io.Out, "%4s  %-24s  %-8s  %5s  %5s  %s\n", "rank", "file:line", fm.Name, "ef", "ep", "statement")
 			} else {
 				fmt.Fprintf(io.Out, "%4s  %5s  %-8s  %5s  %5s  %s\n", "rank", "line", fm.Name, "ef", "ep", "statement")
@@ -105,66 +105,9 @@ With --lenient, the program runs with injected values for what it misses
 			return nil
 		},
 	}
-	f.register(cmd)
+	registerConfig(cmd, &f, append(inputFlags, "lenient")...)
 	cmd.Flags().StringVar(&formula, "localization", localize.Ochiai.Name, usageLocalization)
 	cmd.Flags().IntVar(&top, "top", 0, "show only the N most suspicious statements (0: all)")
 	addJSON(cmd.Flags(), &asJSON)
-	registerLenient(cmd, &lenientRun)
 	return cmd
-}
-
-// printNeeded says which injected values the cases of a lenient run
-// needed.
-func printNeeded(w io.Writer, o *fitness.Outcome) {
-	need := neededInjections(o)
-	if len(need) == 0 {
-		fmt.Fprintln(w, "repair: --lenient: the program needed no injected value")
-		return
-	}
-	fmt.Fprintf(w, "repair: --lenient: the program ran with %d injected values:\n", len(need))
-	for _, in := range need {
-		fmt.Fprintf(w, "repair:   %s\n", describeInjection(in))
-	}
-}
-
-func countDonors(p *program.Program) int {
-	n := 0
-	for _, f := range p.Files {
-		if f.Donor {
-			n++
-		}
-	}
-	return n
-}
-
-// withTexts returns entries with their statements' texts
-// (localize.Texts).
-func withTexts(p *program.Program, entries []localize.Entry) []localize.Entry {
-	localize.Texts(p, entries)
-	return entries
-}
-
-// fileLines maps the entries of a joined program (several targets) to
-// their files and lines there; for one file it returns entries as they
-// are.
-func fileLines(p *program.Program, entries []localize.Entry) []localize.Entry {
-	if len(p.Files) < 2 {
-		return entries
-	}
-	out := make([]localize.Entry, 0, len(entries))
-	donor := map[string]bool{}
-	for _, f := range p.Files {
-		donor[f.Path] = f.Donor
-	}
-	for _, e := range entries {
-		e.File, e.Line = p.FileOfLine(e.Line)
-		if donor[e.File] {
-			continue // ingredients, never edited
-		}
-		if len(p.Files)-countDonors(p) < 2 {
-			e.File = ""
-		}
-		out = append(out, e)
-	}
-	return out
 }

@@ -17,6 +17,7 @@ import (
 	"repair/repair"
 	"repair/sandbox"
 	"repair/sandbox/gpython"
+	"repair/session"
 )
 
 // Exit codes, listed in every command's help (exitCodesHelp) and in
@@ -51,6 +52,11 @@ type streams struct {
 	Out, Err io.Writer
 	// v is what -v and -q asked for, once the flags are parsed.
 	v *verbosity
+}
+
+// session is where a repair writes, as -v and -q asked.
+func (s streams) session() session.Streams {
+	return session.Streams{Out: s.Out, Err: s.Err, Quiet: s.v.quiet, Verbose: s.v.verbose, Live: session.IsTerminal(s.Err)}
 }
 
 func run(args []string) int {

@@ -11,21 +11,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"repair/internal/inputerr"
-	"repair/internal/userfile"
 	"repair/serve"
+	"repair/session"
 )
 
 // serveFlags are the flags of 'serve'.
 type serveFlags struct {
+	cfg         session.Config // --workers, --sandbox, --python
 	addr        string
-	workers     int
 	engine      string
 	queue       int
 	instances   int
 	idleTimeout time.Duration
 	tokenFile   string
-	isolation   string
-	python      string
 	maxBodyMB   int
 	maxTime     float64
 	maxMemoryMB int
@@ -66,14 +64,12 @@ The API is documented in docs/serve.md.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:5000", "address to listen on (loopback by default; 0.0.0.0:5000 for every interface)")
-	addWorkers(fl, &f.workers)
+	registerConfig(cmd, &f.cfg, "workers", "sandbox", "python")
 	fl.StringVar(&f.engine, "engine", "auto", "runtimes offered: auto (every one that works), cpython or gpython")
 	fl.IntVar(&f.queue, "queue", 256, "requests that may wait for a worker; beyond them the answer is 503")
 	fl.IntVar(&f.instances, "instances", 0, "engine instances kept for their suites (0: 4×workers+16)")
 	fl.DurationVar(&f.idleTimeout, "idle-timeout", 5*time.Minute, "close an engine instance idle for this long")
 	fl.StringVar(&f.tokenFile, "token-file", "", "require this file's content as a bearer token on every request but /healthz")
-	addSandbox(fl, &f.isolation, "auto")
-	addPython(fl, &f.python)
 	fl.IntVar(&f.maxBodyMB, "max-body-mb", 16, "largest request body accepted, in MiB")
 	fl.Float64Var(&f.maxTime, "max-time", 60, "largest time limit of one test case, in seconds")
 	fl.IntVar(&f.maxMemoryMB, "max-memory-mb", 4096, "largest memory limit of a program, in MiB")
@@ -86,8 +82,8 @@ The API is documented in docs/serve.md.`,
 func (f *serveFlags) options() (serve.Options, error) {
 	fe := func(format string, args ...any) error { return &flagError{fmt.Errorf(format, args...)} }
 	switch {
-	case f.workers < 0 || f.workers > 1024:
-		return serve.Options{}, fe("--workers must be from 0 (one per CPU) to 1024, got %d", f.workers)
+	case f.cfg.Workers < 0 || f.cfg.Workers > 1024:
+		return serve.Options{}, fe("--workers must be from 0 (one per CPU) to 1024, got %d", f.cfg.Workers)
 	case f.queue < 0:
 		return serve.Options{}, fe("--queue must be >= 0, got %d", f.queue)
 	case f.instances < 0:
@@ -110,42 +106,22 @@ func (f *serveFlags) options() (serve.Options, error) {
 	default:
 		return serve.Options{}, fe("--engine must be auto, cpython or gpython, got %q", f.engine)
 	}
-	iso, err := (&inputFlags{isolation: f.isolation}).isolationLevel()
+	iso, err := f.cfg.IsolationLevel()
 	if err != nil {
 		return serve.Options{}, err
 	}
 	o := serve.Options{
-		Engine: f.engine, Workers: f.workers, Queue: f.queue, Instances: f.instances,
-		IdleTimeout: f.idleTimeout, Isolation: iso, Python: f.python,
+		Engine: f.engine, Workers: f.cfg.Workers, Queue: f.queue, Instances: f.instances,
+		IdleTimeout: f.idleTimeout, Isolation: iso, Python: f.cfg.Python,
 		MaxBody: int64(f.maxBodyMB) << 20, MaxTime: f.maxTime, MaxMemoryMB: f.maxMemoryMB, MaxCases: f.maxCases,
 		Version: version,
 	}
 	if f.tokenFile != "" {
-		if o.Token, err = readToken(f.tokenFile); err != nil {
+		if o.Token, err = session.ReadToken(f.tokenFile); err != nil {
 			return o, err
 		}
 	}
 	return o, nil
-}
-
-// readToken reads a bearer token file: its content without surrounding
-// white space, which must not be empty.
-func readToken(path string) (string, error) {
-	data, err := userfile.Read(path, 64<<10)
-	if err != nil {
-		if inputerr.Is(err) {
-			return "", inputerr.New("token file %v", err)
-		}
-		return "", inputerr.New("token file %s: %v", path, unwrap(err))
-	}
-	tok := strings.TrimSpace(string(data))
-	if tok == "" {
-		return "", inputerr.New("token file %s: empty", path)
-	}
-	if strings.ContainsAny(tok, " \t\r\n") {
-		return "", inputerr.New("token file %s: the token must be one word", path)
-	}
-	return tok, nil
 }
 
 func runServe(ctx context.Context, f *serveFlags, io streams) error {
@@ -156,7 +132,7 @@ func runServe(ctx context.Context, f *serveFlags, io streams) error {
 	opts.Log = io.Err
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return inputerr.New("--addr %s: %v", f.addr, unwrap(err))
+		return inputerr.New("--addr %s: %v", f.addr, session.Unwrap(err))
 	}
 	srv, err := serve.New(ctx, opts)
 	if err != nil {

@@ -143,3 +143,34 @@ func TestLayers(t *testing.T) {
 		}
 	}
 }
+
+// notBelow are rules the floors imply, said by name: the search does not
+// know how a session is opened (package session opens engines and wires
+// the guard and the check around repair.Run, never the reverse).
+var notBelow = []struct{ from, to string }{
+	{"repair", "session"},
+	{"fitness", "session"},
+	{"guard", "session"},
+	{"sandbox", "session"},
+}
+
+func TestSessionAboveSearch(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := map[string][]string{}
+	for _, p := range listPackages(t, root) {
+		deps[strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")] = p.Deps
+	}
+	if _, ok := deps["session"]; !ok {
+		t.Fatal("no package session")
+	}
+	for _, r := range notBelow {
+		for _, d := range deps[r.from] {
+			if d == module+"/"+r.to {
+				t.Errorf("%s depends on %s: a session is opened above the search, never below it", r.from, r.to)
+			}
+		}
+	}
+}

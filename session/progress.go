@@ -2,7 +2,7 @@
 // on a terminal one live line that notices never break, elsewhere a line
 // every few seconds at most.
 
-package main
+package session
 
 import (
 	"bytes"
@@ -126,9 +126,9 @@ func (p *progressLog) Stage(name string) {
 	p.clearLocked()
 	took := ""
 	if p.verbose && p.stage != "" {
-		took = fmt.Sprintf(" (%s took %s)", p.stage, short(now.Sub(p.stageAt)))
+		took = fmt.Sprintf(" (%s took %s)", p.stage, Short(now.Sub(p.stageAt)))
 	}
-	p.outf("repair: %s: %s%s\n", short(now.Sub(p.start)), name, took)
+	p.outf("repair: %s: %s%s\n", Short(now.Sub(p.start)), name, took)
 	p.said = now
 	p.stage, p.stageAt = name, now
 	p.drawLocked()
@@ -158,14 +158,14 @@ func (p *progressLog) Progress(g repair.Progress) {
 // generationLine is a generation's figures.
 func generationLine(g repair.Progress) string {
 	return fmt.Sprintf("generation %d: best fitness %.4f, mean %.4f, %d evaluations (%.0f/s), %d cache hits, %s found",
-		g.Generation, g.Best, g.Mean, g.Evaluations, g.PerSecond, g.CacheHits, plural(g.Found, "fix"))
+		g.Generation, g.Best, g.Mean, g.Evaluations, g.PerSecond, g.CacheHits, Plural(g.Found, "fix"))
 }
 
 // clock is the time spent and, with a budget, the time left.
 func (p *progressLog) clock(now time.Time) string {
-	s := short(now.Sub(p.start)) + " elapsed"
+	s := Short(now.Sub(p.start)) + " elapsed"
 	if p.budget > 0 {
-		s += ", " + short(max(p.budget-now.Sub(p.start), 0)) + " left"
+		s += ", " + Short(max(p.budget-now.Sub(p.start), 0)) + " left"
 	}
 	return s
 }
@@ -193,7 +193,7 @@ func (p *progressLog) drawLocked() {
 	}
 	s := p.clock(p.now()) + " | " + p.stage
 	if g := p.last; g != nil {
-		s += fmt.Sprintf(" | %d evaluations, %.0f/s | best fitness %.4f | %s found", g.Evaluations, g.PerSecond, g.Best, plural(g.Found, "fix"))
+		s += fmt.Sprintf(" | %d evaluations, %.0f/s | best fitness %.4f | %s found", g.Evaluations, g.PerSecond, g.Best, Plural(g.Found, "fix"))
 	}
 	if p.width > 1 && len(s) >= p.width {
 		s = s[:p.width-1]
@@ -254,8 +254,8 @@ func (p *progressLog) Close() {
 	p.held, p.heldBuf = false, nil
 }
 
-// short formats a duration for a person: 0.4s, 12.3s, 4m07s, 1h02m.
-func short(d time.Duration) string {
+// Short formats a duration for a person: 0.4s, 12.3s, 4m07s, 1h02m.
+func Short(d time.Duration) string {
 	switch {
 	case d < time.Minute:
 		return fmt.Sprintf("%.1fs", d.Seconds())
@@ -265,14 +265,14 @@ func short(d time.Duration) string {
 	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// pluralNoun is noun for one, nouns for others: "fix", "fixes".
-func pluralNoun(n int, noun string) string {
+// PluralNoun is noun for one, nouns for others: "fix", "fixes".
+func PluralNoun(n int, noun string) string {
 	if n == 1 {
 		return noun
 	}

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -32,8 +32,8 @@ type plainResult struct {
 // waits until plain pytest is gone).
 func startParity(ctx context.Context, eng sandbox.Engine, suite *fitness.Suite) *parity {
 	p := &parity{cases: suite.Cases, stop: func() {}}
-	pp, ok := eng.(sandbox.PlainPytester)
-	if !ok || !sandbox.FeaturesOf(eng).RealPytest {
+	plain := plainPytest(eng)
+	if plain == nil {
 		return p
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -41,7 +41,7 @@ func startParity(ctx context.Context, eng sandbox.Engine, suite *fitness.Suite) 
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		run, err := pp.PlainPytest(ctx)
+		run, err := plain(ctx)
 		p.done <- plainResult{run, err}
 	}()
 	// Stopping kills plain pytest if it still runs, and waits for it:

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"bytes"
@@ -110,8 +110,8 @@ func TestShort(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		400 * time.Millisecond: "0.4s", 59 * time.Second: "59.0s", 247 * time.Second: "4m07s", 62 * time.Minute: "1h02m",
 	} {
-		if got := short(d); got != want {
-			t.Errorf("short(%v) = %q, want %q", d, got, want)
+		if got := Short(d); got != want {
+			t.Errorf("Short(%v) = %q, want %q", d, got, want)
 		}
 	}
 }
@@ -121,8 +121,8 @@ func TestPluralNoun(t *testing.T) {
 		n          int
 		noun, want string
 	}{{1, "fix", "fix"}, {2, "fix", "fixes"}, {0, "submission", "submissions"}, {1, "worker", "worker"}} {
-		if got := pluralNoun(c.n, c.noun); !strings.EqualFold(got, c.want) {
-			t.Errorf("pluralNoun(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		if got := PluralNoun(c.n, c.noun); !strings.EqualFold(got, c.want) {
+			t.Errorf("PluralNoun(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
 		}
 	}
 }

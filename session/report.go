@@ -1,6 +1,6 @@
 // The JSON report of a run (--report).
 
-package main
+package session
 
 import (
 	"bytes"
@@ -119,25 +119,26 @@ type caseInjections struct {
 
 // writeReport writes the --report of a run: res is its result (empty
 // when it ended before any search, with runErr saying why).
-func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engine string, eng sandbox.Engine, res *repair.Result, elapsed time.Duration, runErr error) error {
+func writeReport(job Job, c *Config, o repair.Options, l *Input, engine string, eng sandbox.Engine, res *repair.Result, elapsed time.Duration, runErr error) error {
+	path := job.Report
 	ops := map[string]float64{}
 	for _, w := range o.Operators {
 		ops[w.Op.Name] = w.Weight
 	}
 	r := report{
-		Schema: reportSchema, Tool: "repair", Version: version, Commit: buildinfo.Commit(), GoVersion: runtime.Version(), Command: os.Args,
+		Schema: reportSchema, Tool: "repair", Version: job.Version, Commit: buildinfo.Commit(), GoVersion: runtime.Version(), Command: os.Args,
 		Rerun: rerunCommand(os.Args, o.Seed), Dir: workingDir(),
-		Target: displayPath(l.path), Tests: f.in.tests, Engine: engine, Cases: len(l.suite.Cases),
+		Target: DisplayPath(l.Path), Tests: c.Tests, Engine: engine, Cases: len(l.Suite.Cases),
 		Failing: res.Ranking.Failing,
 		Parameters: map[string]any{
-			"preset": f.preset, "population": o.Population, "generations": o.Generations,
+			"preset": job.Preset, "population": o.Population, "generations": o.Generations,
 			"evaluations": o.Evaluations, "time_budget_seconds": o.TimeBudget.Seconds(),
 			"mutation_rate": o.MutationRate, "crossover_rate": o.CrossoverRate, "crossover": o.CrossoverName,
 			"selection": o.Selection, "tournament_size": o.TournamentSize, "elitism": o.Elitism,
 			"max_edits": o.MaxEdits, "immigrants": o.Immigrants, "search_timeout_seconds": res.SearchTimeout.Seconds(), "seed": o.Seed, "workers": o.Workers, "all": o.All, "alternatives": o.Alternatives,
 			"operators": ops, "weighting": o.Weights.Weighting.String(),
 			"weight_passing": o.Weights.Passing, "weight_failing": o.Weights.Failing,
-			"localization": o.Formula.Name, "reduce": o.Reduce, "lenient": f.lenient, "guard_inputs": f.guardInputs,
+			"localization": o.Formula.Name, "reduce": o.Reduce, "lenient": c.Lenient, "guard_inputs": c.GuardInputs,
 		},
 		StopReason: res.StopReason, Seconds: elapsed.Seconds(),
 		Stages: map[string]float64{
@@ -151,13 +152,15 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		Fixes: res.Fixes, Best: res.Best, BestDiff: res.BestDiff,
 		Alternatives: len(res.Fixes), Why: res.Why, FirstFix: res.FirstFix.Seconds(),
 	}
-	if l.prog != nil {
-		r.Target = l.prog.Path
-		r.Ranking = withTexts(l.prog, fileLines(l.prog, res.Ranking.Entries))
+	if l.Prog != nil {
+		r.Target = l.Prog.Path
+		r.Ranking = FileLines(l.Prog, res.Ranking.Entries)
+		localize.Texts(l.Prog, r.Ranking)
 	}
 	r.Rejected = res.Rejected
-	counts := sandbox.CountsOf(eng)
-	r.Hybrid, r.Sandbox = counts.Hybrid, counts.FastPaths
+	if eng != nil {
+		r.Hybrid, r.Sandbox = hybridStats(eng), sandboxStats(eng)
+	}
 	r.Outcome = "none"
 	if len(res.Fixes) > 0 {
 		r.Outcome = "plausible"
@@ -169,7 +172,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	} else if runErr != nil {
 		r.Outcome, r.Error = outcomeOf(runErr), runErr.Error()
 	}
-	suite := l.suite
+	suite := l.Suite
 	if res.Suite != nil {
 		suite = res.Suite // without the cases left out, which Flaky indexes
 	}
@@ -182,7 +185,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	}
 	r.Refused = res.Refused
 	r.CheckedVia = res.CheckedVia
-	if f.lenient && res.Original != nil {
+	if c.Lenient && res.Original != nil {
 		r.Lenient = &lenientReport{Needed: neededInjections(res.Original), Cases: []caseInjections{}}
 		if r.Lenient.Needed == nil {
 			r.Lenient.Needed = []fitness.Injection{}
@@ -199,7 +202,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 		r.Fixes = []repair.Fix{}
 	}
 	var buf bytes.Buffer
-	if markdownPath(path) {
+	if MarkdownPath(path) {
 		r.markdown(&buf)
 	} else {
 		enc := json.NewEncoder(&buf)
@@ -211,7 +214,7 @@ func writeReport(path string, f *repairFlags, o repair.Options, l *loaded, engin
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		// The path was checked before the search: this is the machine.
-		return fmt.Errorf("--report %s: %v", path, unwrap(err))
+		return fmt.Errorf("--report %s: %v", path, Unwrap(err))
 	}
 	return nil
 }
@@ -229,10 +232,6 @@ func outcomeOf(err error) string {
 	case inputerr.Is(err):
 		return "bad_input"
 	}
-	var fe *flagError
-	if errors.As(err, &fe) {
-		return "bad_input"
-	}
 	return "error"
 }
 
@@ -242,7 +241,7 @@ func (r *report) markdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "# repair %s against %s\n\n", r.Target, r.Tests)
 	switch r.Outcome {
 	case "plausible", "suspect":
-		fmt.Fprintf(b, "Outcome: %s: %s in %.1f s (%d evaluations, %d generations; stopped: %s).\n", r.Outcome, plural(len(r.Fixes), "fix"), r.Seconds, r.Evaluations, r.Generations, r.StopReason)
+		fmt.Fprintf(b, "Outcome: %s: %s in %.1f s (%d evaluations, %d generations; stopped: %s).\n", r.Outcome, Plural(len(r.Fixes), "fix"), r.Seconds, r.Evaluations, r.Generations, r.StopReason)
 	case "none", "interrupted":
 		fmt.Fprintf(b, "Outcome: %s: no fix in %.1f s (%d evaluations, %d generations; stopped: %s; best fitness %.4f).\n", r.Outcome, r.Seconds, r.Evaluations, r.Generations, r.StopReason, r.BestFitness)
 	default:
@@ -301,4 +300,9 @@ func rerunCommand(args []string, seed uint64) []string {
 func workingDir() string {
 	wd, _ := os.Getwd()
 	return wd
+}
+
+// MarkdownPath reports whether a --report path asks for Markdown.
+func MarkdownPath(p string) bool {
+	return strings.HasSuffix(strings.ToLower(p), ".md") || strings.HasSuffix(strings.ToLower(p), ".markdown")
 }

@@ -1,7 +1,7 @@
 // Writing files: the checks before a search that its outputs can be
 // written, and --write, which applies the fix to the target files.
 
-package main
+package session
 
 import (
 	"errors"
@@ -13,9 +13,9 @@ import (
 	"repair/internal/inputerr"
 )
 
-// checkWritable fails early, before any search, when flag's file (the
+// CheckWritable fails early, before any search, when flag's file (the
 // report, the .orig copy of --write) cannot be written.
-func checkWritable(flag, path string) error {
+func CheckWritable(flag, path string) error {
 	dir := filepath.Dir(path)
 	fi, err := os.Stat(dir)
 	if err != nil {
@@ -29,7 +29,7 @@ func checkWritable(flag, path string) error {
 	}
 	f, err := os.CreateTemp(dir, ".repair-check-*")
 	if err != nil {
-		return inputerr.New("%s %s: cannot write in %s: %v", flag, path, dir, unwrap(err))
+		return inputerr.New("%s %s: cannot write in %s: %v", flag, path, dir, Unwrap(err))
 	}
 	f.Close()
 	os.Remove(f.Name())
@@ -47,33 +47,33 @@ func checkTargetWritable(path string) error {
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
-		return inputerr.New("--write: cannot write %s: %v", path, unwrap(err))
+		return inputerr.New("--write: cannot write %s: %v", path, Unwrap(err))
 	}
 	f.Close()
-	if err := checkWritable("--write", path+".orig"); err != nil {
+	if err := CheckWritable("--write", path+".orig"); err != nil {
 		return err
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return inputerr.New("--write: %s: %v", path, unwrap(err))
+		return inputerr.New("--write: %s: %v", path, Unwrap(err))
 	}
 	if real != path {
-		return checkWritable("--write", real)
+		return CheckWritable("--write", real)
 	}
 	return nil
 }
 
 // writeTargets writes the repaired source over the target, or over each
 // target file it changes when several are repaired together.
-func writeTargets(log io.Writer, l *loaded, fixed []byte) error {
-	paths, olds, news := []string{l.path}, [][]byte{l.prog.Src}, [][]byte{fixed}
-	if len(l.paths) > 1 {
+func writeTargets(log io.Writer, l *Input, fixed []byte) error {
+	paths, olds, news := []string{l.Path}, [][]byte{l.Prog.Src}, [][]byte{fixed}
+	if len(l.Paths) > 1 {
 		var ok bool
-		olds, _ = l.prog.SplitFiles(l.prog.Src)
-		if news, ok = l.prog.SplitFiles(fixed); !ok {
+		olds, _ = l.Prog.SplitFiles(l.Prog.Src)
+		if news, ok = l.Prog.SplitFiles(fixed); !ok {
 			return fmt.Errorf("--write: the repaired source lost a file boundary")
 		}
-		paths = l.paths
+		paths = l.Paths
 	}
 	for i, p := range paths {
 		if string(olds[i]) == string(news[i]) {
@@ -94,18 +94,18 @@ func writeTargets(log io.Writer, l *loaded, fixed []byte) error {
 func writeTarget(path string, orig, fixed []byte) error {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return inputerr.New("--write: %s: %v", path, unwrap(err))
+		return inputerr.New("--write: %s: %v", path, Unwrap(err))
 	}
 	fi, err := os.Stat(real)
 	if err != nil {
-		return inputerr.New("--write: %s: %v", path, unwrap(err))
+		return inputerr.New("--write: %s: %v", path, Unwrap(err))
 	}
 	if err := os.WriteFile(path+".orig", orig, fi.Mode().Perm()); err != nil {
-		return inputerr.New("--write: %s.orig: %v", path, unwrap(err))
+		return inputerr.New("--write: %s.orig: %v", path, Unwrap(err))
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".*")
 	if err != nil {
-		return inputerr.New("--write: %s: %v", real, unwrap(err))
+		return inputerr.New("--write: %s: %v", real, Unwrap(err))
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(fixed); err != nil {
@@ -122,9 +122,9 @@ func writeTarget(path string, orig, fixed []byte) error {
 	return os.Rename(tmp.Name(), real)
 }
 
-// unwrap is the cause of a file error without its path, for messages
+// Unwrap is the cause of a file error without its path, for messages
 // that name the file themselves.
-func unwrap(err error) error {
+func Unwrap(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
