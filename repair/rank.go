@@ -539,6 +539,10 @@ var criteria = []criterion{
 		}},
 	{"transplant", func(p *program.Program, a, b *Fix) bool { return !transplant(p, a.Patch) && transplant(p, b.Patch) },
 		func(a, b *Fix) string { return "not replacing a whole function by a donor's" }},
+	{"verbatim", func(_ *program.Program, a, b *Fix) bool { return adapts(b.Patch, a.Patch) },
+		func(a, b *Fix) string {
+			return "copying the same statements as they are (the other also changes a copy, which no test asked for)"
+		}},
 	{"cost", func(_ *program.Program, a, b *Fix) bool { return a.Rank.cost() < b.Rank.cost() },
 		func(a, b *Fix) string {
 			return fmt.Sprintf("a smaller change with names and values consistent with the code around (cost %d, against %d: %d changed tokens and %s)",
@@ -627,4 +631,38 @@ func rankFixes(p *program.Program, fixes []Fix) string {
 		why = append(why, fmt.Sprintf("alternative %d: %s", j+1, criteria[k].why(&fixes[0], &fixes[j])))
 	}
 	return "the delivered fix beats " + strings.Join(why, "; ")
+}
+
+// adapts reports whether patch b is patch a with some of a's copies of
+// statements adapted (an Edit with a Donor and a Text: "with out as
+// list(out)"): the same edits, at the same statements, from the same
+// donors, where a copies as it is and b changes at least one copy. Both
+// pass every test, so b's change is one no test asked for, though a
+// token diff may count it smaller (list(out) shares list( ) with a
+// removed return list(set(lst))).
+func adapts(b, a program.Patch) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	more := false
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Op != y.Op || x.Stmt != y.Stmt || x.Donor != y.Donor {
+			return false
+		}
+		if x.Op != program.Replace && x.Op != program.InsertBefore && x.Op != program.InsertAfter {
+			if x != y {
+				return false
+			}
+			continue
+		}
+		switch {
+		case x.Text == y.Text:
+		case x.Text == "":
+			more = true
+		default:
+			return false
+		}
+	}
+	return more
 }

@@ -204,3 +204,30 @@ func TestAlternatives(t *testing.T) {
 		t.Errorf("one worker: %d fixes, %d evaluations; two: %d, %d", len(one.Fixes), one.Evaluations, len(res.Fixes), res.Evaluations)
 	}
 }
+
+// TestAdapts: a copy as it is beats the same copy adapted; nothing else
+// is compared by it.
+func TestAdapts(t *testing.T) {
+	copyAt := func(text string) program.Edit {
+		return program.Edit{Op: program.Replace, Stmt: 0, Donor: 4, Site: 7, Text: text}
+	}
+	del := program.Edit{Op: program.Delete, Stmt: 2}
+	for _, tt := range []struct {
+		name string
+		b, a program.Patch
+		want bool
+	}{
+		{"the copy adapted", program.Patch{copyAt("list(out)")}, program.Patch{copyAt("")}, true},
+		{"the copy as it is", program.Patch{copyAt("")}, program.Patch{copyAt("list(out)")}, false},
+		{"two adaptations", program.Patch{copyAt("a")}, program.Patch{copyAt("b")}, false},
+		{"the same patch", program.Patch{copyAt(""), del}, program.Patch{copyAt(""), del}, false},
+		{"beside the same delete", program.Patch{del, copyAt("x")}, program.Patch{del, copyAt("")}, true},
+		{"another donor", program.Patch{{Op: program.Replace, Donor: 5, Site: 7, Text: "x"}}, program.Patch{copyAt("")}, false},
+		{"more edits", program.Patch{copyAt("x"), del}, program.Patch{copyAt("")}, false},
+		{"text edits", program.Patch{{Op: program.ReplaceText, Site: 3, Text: "a"}}, program.Patch{{Op: program.ReplaceText, Site: 3}}, false},
+	} {
+		if got := adapts(tt.b, tt.a); got != tt.want {
+			t.Errorf("%s: adapts = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
