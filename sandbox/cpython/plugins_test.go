@@ -124,6 +124,9 @@ def test_flaky():
 	}{
 		{"no option", "[pytest]\n", tests, true, ""},
 		{"a test marked flaky", "[pytest]\n", flakyTest, false, ""},
+		// A __future__ import tells the compiler something and leaves no
+		// state: the tests are isolated as without it.
+		{"a test file with a __future__ import", "[pytest]\n", "from __future__ import annotations\n\n" + tests, true, ""},
 		// What keeps every candidate from a reused child, named.
 		{"a test file that imports hypothesis", "[pytest]\n", tests + "\n\nfrom hypothesis import given, strategies as st\n", false,
 			"repair: the tests may leave state for one another (test_stack.py imports hypothesis): every candidate runs, in a fresh process, the tests that reach its edit and those the original fails; the delivered fix runs them all\n"},
