@@ -1,6 +1,7 @@
 package cpython
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -51,6 +52,10 @@ type Engine struct {
 	// message's): a partial candidate equal to it outside its changed
 	// definitions is sent as their text alone (msgDelta).
 	original []byte
+	// failing, once the original ran every case, are the cases it did not
+	// pass: under pytest a candidate that runs only its selection runs
+	// these too (withFailing).
+	failing atomic.Pointer[[]bool]
 	// prepared is closed once checks and suiteMsg are set: the first
 	// server starts before, and waits for it to send the suite.
 	prepared chan struct{}
@@ -431,6 +436,10 @@ func (e *Engine) runServers(ctx context.Context, src []byte, opts sandbox.RunOpt
 			break // the candidate's doing: not run again
 		}
 		broke = err
+	}
+	if broke == nil && !overBound && first == 0 && end == e.nCases && opts.Select == nil && opts.Lenient == nil &&
+		len(e.original) > 0 && bytes.Equal(src, e.original) {
+		e.keepFailing(out)
 	}
 	for i := range out.Results {
 		if !got[i] {

@@ -124,11 +124,14 @@ def test_flaky():
 	}{
 		{"no option", "[pytest]\n", tests, true, ""},
 		{"a test marked flaky", "[pytest]\n", flakyTest, false, ""},
+		// A __future__ import tells the compiler something and leaves no
+		// state: the tests are isolated as without it.
+		{"a test file with a __future__ import", "[pytest]\n", "from __future__ import annotations\n\n" + tests, true, ""},
 		// What keeps every candidate from a reused child, named.
 		{"a test file that imports hypothesis", "[pytest]\n", tests + "\n\nfrom hypothesis import given, strategies as st\n", false,
-			"repair: the tests may leave state for one another (test_stack.py imports hypothesis): every candidate runs all of them in a fresh process (slower)\n"},
+			"repair: the tests may leave state for one another (test_stack.py imports hypothesis): every candidate runs, in a fresh process, the tests that reach its edit and those the original fails; the delivered fix runs them all\n"},
 		{"a module-level list", "[pytest]\n", tests + "\n\nSEEN = []\n", false,
-			"repair: the tests may leave state for one another (test_stack.SEEN is mutable state): every candidate runs all of them in a fresh process (slower)\n"},
+			"repair: the tests may leave state for one another (test_stack.SEEN is mutable state): every candidate runs, in a fresh process, the tests that reach its edit and those the original fails; the delivered fix runs them all\n"},
 		{"a timeout for every test", "[pytest]\ntimeout = 30\n", tests, false,
 			"repair: pytest plugin timeout acts on every test's run: every candidate runs in a fresh process (slower)\n"},
 		{"every test flaky", "[pytest]\naddopts = --force-flaky\n", tests, false,

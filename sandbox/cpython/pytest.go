@@ -407,6 +407,46 @@ func pytestNotice(py, chosen *Interpreter, pt *Pytest) string {
 	return b.String()
 }
 
+// keepFailing keeps the cases the original's run out (every case of the
+// original, none skipped) does not pass, for withFailing: up to its first
+// time-out, which is not kept (a candidate that does not reach that case
+// would time out there too, at the cost of its cap, and the search
+// abandons it there: repair/select.go leaves it and the cases after it
+// out of the selection).
+func (e *Engine) keepFailing(out *fitness.Outcome) {
+	failing := make([]bool, len(out.Results))
+	for i, r := range out.Results {
+		if r.Verdict == fitness.TimeLimitExceeded {
+			break
+		}
+		failing[i] = r.Verdict != fitness.Passed
+	}
+	e.failing.Store(&failing)
+}
+
+// withFailing is a candidate's selection sel (sandbox.RunOptions.Select)
+// as the harness gets it: under pytest the cases the original fails are
+// run too. A candidate whose tests may leave state for one another (a
+// session that is not isolated, or code that stores state: the harness
+// then runs the selection in a fresh child, collected.keeps_isolation)
+// may change what a failing test sees through the tests before it rather
+// than through the edit, and the failing tests are the search's signal;
+// the other cases keep the original's results, and the check of a
+// delivered fix runs them all. In an isolated session they are the
+// original's verdicts anyway and are seldom not reached. sel as it is
+// without pytest or before the original ran every case.
+func (e *Engine) withFailing(sel []bool) []bool {
+	f := e.failing.Load()
+	if e.pytest == nil || f == nil || len(*f) != len(sel) {
+		return sel
+	}
+	out := slices.Clone(sel)
+	for i, bad := range *f {
+		out[i] = out[i] || bad
+	}
+	return out
+}
+
 // noticed holds the notices said once per process and writer: the
 // search's engine and the overfitting guard's start servers of the same
 // suite, whose hellos say the same.
@@ -421,7 +461,7 @@ var noticed sync.Map
 func (e *Engine) noteSlowPath(plugins map[string]int, notIsolated string) {
 	var msgs []string
 	if notIsolated != "" {
-		msgs = append(msgs, fmt.Sprintf("repair: the tests may leave state for one another (%s): every candidate runs all of them in a fresh process (slower)", notIsolated))
+		msgs = append(msgs, fmt.Sprintf("repair: the tests may leave state for one another (%s): every candidate runs, in a fresh process, the tests that reach its edit and those the original fails; the delivered fix runs them all", notIsolated))
 	}
 	for _, name := range slices.Sorted(maps.Keys(plugins)) {
 		if n := plugins[name]; n >= e.nCases {

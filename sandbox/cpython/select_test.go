@@ -2,6 +2,7 @@ package cpython
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -511,10 +512,12 @@ func TestGrow(t *testing.T) {
 }
 
 // TestPytestSelection: under pytest, a candidate compiled over the
-// original's code runs only the tests that reached what it changes when
-// no test can leave anything for another (pure code, immutable module
-// state, attributes stored only on a method's self); otherwise every test
-// runs. Either way its verdicts are a full run's.
+// original's code runs only the tests that reached what it changes: in a
+// reused or fresh child when no test can leave anything for another
+// (pure code, immutable module state, attributes stored only on a
+// method's self), in a fresh child otherwise (a module-level list, a
+// class attribute stored). Here no test reads what another leaves, so
+// either way its verdicts are a full run's.
 func TestPytestSelection(t *testing.T) {
 	py := realPytest(t)
 	const stack = `class Stack:
@@ -573,8 +576,8 @@ def test_fixture_peek(two):
 		chosen bool
 	}{
 		{"isolated", stack, true},
-		{"a mutable global", "LOG = []\n\n\n" + strings.Replace(stack, "        self.items.append(item)\n", "        self.items.append(item)\n        LOG.append(item)\n", 1), false},
-		{"a class attribute stored", strings.Replace(stack, "        self.items = []\n", "        self.items = []\n        Stack.made = True\n", 1), false},
+		{"a mutable global", "LOG = []\n\n\n" + strings.Replace(stack, "        self.items.append(item)\n", "        self.items.append(item)\n        LOG.append(item)\n", 1), true},
+		{"a class attribute stored", strings.Replace(stack, "        self.items = []\n", "        self.items = []\n        Stack.made = True\n", 1), true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			target, suite := moduleTestDir(t, "stack", tt.src, tests)
@@ -609,6 +612,83 @@ def test_fixture_peek(two):
 				} else if r.Verdict != full.Results[i].Verdict || r.Detail != full.Results[i].Detail {
 					t.Errorf("%s: %v %q, a full run %v %q", suite.Cases[i].Name, r.Verdict, r.Detail, full.Results[i].Verdict, full.Results[i].Detail)
 				}
+			}
+		})
+	}
+}
+
+// TestPytestSelectionShared: a candidate whose edit two of ten tests
+// reach runs those two and the test the original fails (which does not
+// reach it), each in a fresh child when the tests may leave state for
+// one another (a module-level dict the target writes) and in an isolated
+// session alike; the other seven keep the original's results
+// (Outcome.Skipped, Stats.Selected), and the verdicts of those that run
+// are a full run's.
+func TestPytestSelectionShared(t *testing.T) {
+	py := realPytest(t)
+	const isolated = "def name(x):\n    return \"n%d\" % x\n\n\ndef double(x):\n    return x + x\n"
+	shared := "SEEN = {}\n\n\n" + strings.Replace(isolated, "    return \"n%d\"", "    SEEN[x] = True\n    return \"n%d\"", 1)
+	var tests strings.Builder
+	tests.WriteString("from mod import double, name\n\n\ndef test_double_one():\n    assert double(1) == 2\n\n\n")
+	for i := range 7 {
+		fmt.Fprintf(&tests, "def test_name_%d():\n    assert name(%d) == \"n%d\"\n\n\n", i, i, i)
+	}
+	tests.WriteString("def test_name_wrong():\n    assert name(9) == \"x9\"\n\n\n")
+	tests.WriteString("def test_double_two():\n    assert double(2) == 5\n")
+	wantRun := []string{"test_double_one", "test_name_wrong", "test_double_two"}
+	for _, tt := range []struct {
+		name, src, why string
+	}{
+		{"not isolated", shared, "mod.SEEN is mutable state"},
+		{"isolated", isolated, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			target, suite := moduleTestDir(t, "mod", tt.src, tests.String())
+			if len(suite.Cases) != 10 {
+				t.Fatalf("%d cases, want 10", len(suite.Cases))
+			}
+			var stderr strings.Builder
+			e := newTestEngine(t, sandbox.Options{Suite: suite, Target: target, Python: py.Path, Stderr: &stderr}, config{})
+			ctx := context.Background()
+			orig, err := e.Run(ctx, []byte(tt.src), sandbox.RunOptions{Coverage: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if said := strings.Contains(stderr.String(), "may leave state for one another ("+tt.why+")"); said != (tt.why != "") {
+				t.Errorf("stderr %q; want the tests to leave state (%s): %v", stderr.String(), tt.why, tt.why != "")
+			}
+			p, err := program.Parse("mod.py", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, ch := p.RenderChange(patchOf(t, p, []edit{{op: program.ReplaceText, stmt: "return x + x", site: "x + x", text: "x * 2"}}))
+			sel := reaching(orig, p.Stmts[ch.Reach[0]].Line)
+			if n := len(slices.DeleteFunc(slices.Clone(sel), func(b bool) bool { return !b })); n != 2 {
+				t.Fatalf("%d tests reach the edit, want 2: %v", n, sel)
+			}
+			full, err := e.Run(ctx, src, sandbox.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := e.Stats().Selected
+			got, err := e.Run(ctx, src, sandbox.RunOptions{Change: &ch, Select: sel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Skipped == nil || e.Stats().Selected != before+1 {
+				t.Fatalf("no selection: skipped %v, selected %d then %d", got.Skipped, before, e.Stats().Selected)
+			}
+			var ran []string
+			for i, c := range suite.Cases {
+				if !got.Skipped[i] {
+					ran = append(ran, c.Name[strings.LastIndex(c.Name, ":")+1:])
+					if r := got.Results[i]; r.Verdict != full.Results[i].Verdict || r.Detail != full.Results[i].Detail {
+						t.Errorf("%s: %v %q, a full run %v %q", c.Name, r.Verdict, r.Detail, full.Results[i].Verdict, full.Results[i].Detail)
+					}
+				}
+			}
+			if !slices.Equal(ran, wantRun) {
+				t.Errorf("ran %v, want %v", ran, wantRun)
 			}
 		})
 	}

@@ -569,6 +569,7 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		flags = binary.LittleEndian.AppendUint32(flags, uint32(len(plan)))
 		flags = append(flags, plan...)
 	}
+	var sel []bool // the cases the harness is asked to run (withFailing), when it may skip the others
 	if ch := opts.Change; ch != nil && len(ch.Defs) > 0 && !cov && !opts.Record && opts.Lenient == nil && fitsU32(src) {
 		// Then the changed definitions: the harness compiles only them.
 		flags[0] |= runPartial
@@ -581,7 +582,8 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		if len(opts.Select) == e.nCases {
 			// Then the cases to run, when the harness may skip the others.
 			flags[0] |= runSelect
-			for _, b := range opts.Select {
+			sel = e.withFailing(opts.Select)
+			for _, b := range sel {
 				if b {
 					flags = append(flags, 1)
 				} else {
@@ -713,8 +715,8 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 				if how&doneSelected != 0 && flags[0]&runSelect != 0 && out.CompileError == "" {
 					// Only the selected cases ran: the others are skipped.
 					out.Skipped = make([]bool, len(out.Results))
-					for i, sel := range opts.Select {
-						if !sel && !got[i] {
+					for i, picked := range sel {
+						if !picked && !got[i] {
 							out.Skipped[i], got[i] = true, true
 						}
 					}

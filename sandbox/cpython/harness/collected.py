@@ -14,7 +14,7 @@ import sys
 from . import candidate, partial, real_pytest, verify
 from .observe import Output
 from .alive import stage, start_heartbeat, stop_heartbeat
-from .purity import PURE_MODULES, _opcodes, deeply_immutable, deny_for, imported_names, pure_code
+from .purity import COMPILE_TIME, PURE_MODULES, _opcodes, deeply_immutable, deny_for, imported_names, pure_code
 
 modules = sys.modules
 
@@ -229,13 +229,14 @@ def _not_isolated():
         # attributes' names all deny purity (purity.take_snapshots): only
         # those of the modules this code imports and reaches count here.
         SEL_IMPORTS = frozenset(n for n in imported_names(partial.BASE_CODE) | imported_names(candidate.TEST_CODE)
-                                if n in PURE_MODULES)
+                                if n in PURE_MODULES or n in COMPILE_TIME)
         SEL_DENY = deny_for(SEL_IMPORTS)
         own = ("pytest", candidate.MODULE)
         for code, name in ((partial.BASE_CODE, candidate.CAND_FILE), (candidate.TEST_CODE, candidate.TEST_FILE)):
             if pure_code(code, own, checked=True, deny=SEL_DENY, imports=SEL_IMPORTS)[0] == 0:
                 name = os.path.basename(name)
-                other = sorted(n for n in imported_names(code) if n not in PURE_MODULES and n not in own)
+                other = sorted(n for n in imported_names(code) if n not in PURE_MODULES and n not in COMPILE_TIME
+                               and n not in own)
                 if other:
                     return "%s imports %s" % (name, ", ".join(other[:3]))
                 return "%s uses the process's or the interpreter's state" % name
@@ -327,9 +328,11 @@ def _immutable_module(m, names):
         if t is type(sys):
             # (pytest's assertion rewriting gives a test module builtins
             # and its own helpers: @py_builtins, @pytest_ar.)
-            return (v.__name__ in PURE_MODULES or v.__name__ in ("pytest", "builtins") or v.__name__.startswith("_pytest.")
+            return (v.__name__ in PURE_MODULES or v.__name__ in COMPILE_TIME or v.__name__ in ("pytest", "builtins") or v.__name__.startswith("_pytest.")
                     or id(v) in names)
-        if isinstance(v, (Mark, MarkDecorator)):
+        if isinstance(v, (Mark, MarkDecorator)) or getattr(t, "__module__", None) in COMPILE_TIME:
+            # (A __future__ feature: what the compiler was told; code that
+            # stored into it fails stores_only_self.)
             return True
         if isinstance(v, type):
             if id(v) in seen:

@@ -512,10 +512,16 @@ class Manager:
                     and len(sel) == len(cases))
         if selected and real_pytest.PYTEST_MODE:
             # Under pytest: on the items collected once, in an isolated
-            # session, with code that stores no state a later test reads.
+            # session, with code that stores no state a later test reads,
+            # in a reused child or a fresh one. Otherwise (a session whose
+            # tests may leave state for one another, or a candidate that
+            # may store some) only in a fresh child, which runs the
+            # selected tests as a run of pytest on those node ids would:
+            # Go selects the tests the original fails too, and the check
+            # of a delivered fix runs every test (docs/engines.md).
             if isolated is None:
                 isolated = collected.keeps_isolation(part, src, spans)
-            selected = isolated[0] != 0
+            selected = isolated[0] != 0 or not reuse
         elif selected:
             selected = partial.SELECT_OK and partial.pure(part, True)[0] != 0
         # The original (its coverage run, the check of the original): every

@@ -47,6 +47,13 @@ PURE_MODULES = frozenset((
     "time", "typing", "unicodedata",
 ))
 
+# Modules whose import in code tells the compiler something and binds
+# only their feature descriptors (from __future__ import annotations):
+# allowed where the imports pure_code may allow are listed (imports: the
+# isolation of a pytest session, collected.py, whose check also refuses a
+# store into anything but a method's self).
+COMPILE_TIME = frozenset(("__future__",))
+
 # Names that reach the interpreter, other modules' globals, frames or the
 # process. A candidate mentioning one is never run in a reused child.
 DENY_NAMES = frozenset((
@@ -153,7 +160,7 @@ def pure_code(code, extra_imports=(), checked=None, deny=None, imports=None, why
             ext = 0
             if op == import_op:
                 name = names[arg]
-                if name in extra_imports:
+                if name in extra_imports or imports is not None and name in COMPILE_TIME and name in imports:
                     continue
                 if name not in PURE_MODULES or name not in modules or imports is not None and name not in imports:
                     return _impure(why, FORK_IMPORT)
