@@ -97,13 +97,15 @@
 //  3. Add a row to the devFixes table (fixes_test.go): a small program and
 //     the fix the operator makes in one edit.
 //
-// Then regenerate the golden of its edits (go test ./mutate -run Golden
-// -update adds its section to testdata/operators.golden; an operator
-// that proposes nothing on sample.py is listed in the goldens table of
-// mutate_test.go for devfixes.py), and add an example bug it fixes to
-// scripts/make_operator_examples.py (examples/operators). An operator
-// whose targets the generated programs of gen_test.go never hold is named
-// in its notGenerated.
+// Then regenerate the goldens of its edits (add a few lines it applies to
+// at the end of testdata/devfixes.py; go test ./mutate -run Golden
+// -update adds its sections to testdata/operators.golden and
+// testdata/devfixes.golden, which hold every operator from regex on in
+// All), and add an example bug it fixes to
+// scripts/make_operator_examples.py (examples/operators; append it, so
+// the examples before it keep their inputs). raise-call (raisecall.go)
+// was added so: raisecall.go, mutate.go, fixes_test.go, the goldens and
+// the example.
 //
 // `repair operators` prints [All] with their docs.
 package mutate
