@@ -361,3 +361,21 @@ def k(x):
 		t.Errorf("nothing inserted after k's if, which may fall through")
 	}
 }
+
+// TestCallAlone: raise-call takes a statement that is one call and
+// nothing else; brackets inside strings do not count.
+func TestCallAlone(t *testing.T) {
+	for text, want := range map[string]bool{
+		`self.parse_error(UnexpectedCharError, c)`: true,
+		`Error("a)b")`: true,
+		`Error('(')`:   true,
+		`f(a)(b)`:      false,
+		`f(a) + g(b)`:  false,
+		`f(x`:          false,
+		`f`:            false,
+	} {
+		if got := callAlone(text); got != want {
+			t.Errorf("callAlone(%s) = %v, want %v", text, got, want)
+		}
+	}
+}

@@ -453,6 +453,18 @@ func mentions(text string, names []string) bool {
 // conditional expression: no space outside brackets and strings (a name,
 // a number, a call, a subscript, an attribute).
 func atomText(t string) bool {
+	ok := outsideStrings(t, func(i, depth int) bool {
+		ch := t[i]
+		return depth != 0 || ch != ' ' && ch != '\t' && (ch != '-' || i != 0)
+	})
+	return t != "" && ok
+}
+
+// outsideStrings calls f for each byte of t outside its string literals
+// (a quote ends where the same quote comes again, past a backslash's
+// escape), with the bracket depth after that byte, until f returns false.
+// It reports whether f never did and t ends outside a string.
+func outsideStrings(t string, f func(i, depth int) bool) bool {
 	depth := 0
 	var quote byte
 	for i := 0; i < len(t); i++ {
@@ -464,15 +476,18 @@ func atomText(t string) bool {
 			} else if ch == quote {
 				quote = 0
 			}
+			continue
 		case ch == '\'' || ch == '"':
 			quote = ch
+			continue
 		case ch == '(' || ch == '[' || ch == '{':
 			depth++
 		case ch == ')' || ch == ']' || ch == '}':
 			depth--
-		case depth == 0 && (ch == ' ' || ch == '\t' || ch == '-' && i == 0):
+		}
+		if !f(i, depth) {
 			return false
 		}
 	}
-	return t != "" && quote == 0
+	return quote == 0
 }

@@ -49,37 +49,22 @@ func (c *Context) raisable(s int) bool {
 }
 
 // callAlone reports whether text is one call and nothing else: the
-// bracket opened after the callee closes at its last byte. Brackets in
-// string literals are skipped (a quote ends where the same quote comes
-// again, past a backslash's escape).
+// bracket opened after the callee closes at its last byte (brackets in
+// string literals do not count).
 func callAlone(text string) bool {
 	open := strings.IndexByte(text, '(')
 	if open < 0 || !strings.HasSuffix(text, ")") {
 		return false
 	}
-	depth := 0
-	var quote byte
-	for i := open; i < len(text); i++ {
-		ch := text[i]
-		switch {
-		case quote != 0:
-			if ch == '\\' {
-				i++
-			} else if ch == quote {
-				quote = 0
-			}
-		case ch == '\'' || ch == '"':
-			quote = ch
-		case ch == '(' || ch == '[' || ch == '{':
-			depth++
-		case ch == ')' || ch == ']' || ch == '}':
-			depth--
-			if depth == 0 {
-				return i == len(text)-1
-			}
+	end := -1
+	outsideStrings(text[open:], func(i, depth int) bool {
+		if depth == 0 {
+			end = open + i
+			return false
 		}
-	}
-	return false
+		return true
+	})
+	return end == len(text)-1
 }
 
 // raiseCallTargets are raise-call's: call statements that make an
