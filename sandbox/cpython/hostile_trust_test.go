@@ -237,13 +237,22 @@ def add(a, b):
 	collected := *suite
 	collected.Cases = slices.Clone(suite.Cases)
 	checkCollected := newTestEngine(t, sandbox.Options{Suite: &collected, Target: tgt, Workers: 1, Python: py.Path, Verify: true, Collected: true}, config{noSplit: true})
+	// A conftest file that defines a hook: each child configures pytest
+	// itself, and what pytest's configuration changes of its own classes
+	// (a plugin's patches) is not the candidate's doing.
+	hooksTgt, hooksSuite := testFileDir(t, "def add(a, b):\n    return a + b + 1\n", trustTests)
+	if err := os.WriteFile(filepath.Join(filepath.Dir(hooksTgt), "conftest.py"), []byte("def pytest_configure(config):\n    config.addinivalue_line('markers', 'slow: a slow test')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkHooks := newTestEngine(t, sandbox.Options{Suite: hooksSuite, Target: hooksTgt, Workers: 1, Python: py.Path, Verify: true}, config{noSplit: true})
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			for _, run := range []struct {
 				e    *Engine
 				want []fitness.Verdict
 				what string
-			}{{search, row.search, "search"}, {check, row.check, "check"}, {checkCollected, row.check, "check, collected by the search"}} {
+			}{{search, row.search, "search"}, {check, row.check, "check"}, {checkCollected, row.check, "check, collected by the search"},
+				{checkHooks, row.check, "check, a conftest file with hooks"}} {
 				out, err := run.e.Run(context.Background(), []byte(row.src), sandbox.RunOptions{})
 				if err != nil {
 					t.Fatal(err)

@@ -626,8 +626,10 @@ def pytest_collect(ctx, collector=None):
         pm.register(Recorder(ctx))
         session = collector or PREPARED_SESSION
     else:
+        before = verify.before_configuring()
         config = _prepareconfig(pytest_args(), [Recorder(ctx)])
         config._do_configure()
+        verify.configured(before)
     if session is None:
         session = Session.from_config(config)
         config.hook.pytest_sessionstart(session=session)

@@ -7,7 +7,8 @@ is installed before pytest and the target load, and the state of the test
 machinery is recorded once they have (builtins, the harness's modules,
 pytest's, pluggy's, doctest's, unittest's: the functions and classes
 their dicts and their classes' dicts hold, functions' code; then, in each
-child, the test file's). A test case fails, with the
+child, the test file's; a child that configures pytest itself records the
+machinery again once configured, see configured). A test case fails, with the
 route named, when while it ran the code under test (a frame of the
 target's files on the stack; the hook refuses these, raising
 RuntimeError, so that what comes next never runs):
@@ -31,8 +32,9 @@ appends), ACTIVE, SETS (the attributes set or deleted so far: the hook
 counts) and AUDITED (whether that counts every change of a function's
 code or defaults), ORIGINAL_EQ (the original's classes that define
 __eq__ or __ne__), the snapshots (SNAPS: the server's, the test file's,
-each with quick's baseline) and END (the end of a case, a closure bound
-before any code under test runs).
+each with quick's baseline; HARNESS, the modules of the server's), EARLY
+(what changed before a child configured pytest) and END (the end of a
+case, a closure bound before any code under test runs).
 """
 import sys
 from itertools import chain, repeat
@@ -51,6 +53,8 @@ AUDITED = False  # every way of setting a function's code or defaults counts in 
 ORIGINAL_EQ = frozenset()  # class names of the original that define __eq__ or __ne__
 SNAPS = [None, None]  # the test machinery as loaded (server), the test file's module (child)
 END = None  # end(result): the end of a case (make_end)
+HARNESS = []  # the harness's modules (take_server_snapshot)
+EARLY = [None]  # what changed before a child configured pytest itself (configured)
 TAG = None  # TAG(d): a view of dict d's version tag (make_tag), or None where it cannot be read
 candidate_doctest = [False]  # the suite is a doctest suite (configure)
 
@@ -440,11 +444,50 @@ def take_server_snapshot(harness):
         return
     if candidate_doctest[0]:
         import doctest  # noqa: F401 -- the doctest runner's checker is machinery too
+    HARNESS[:] = harness
     mods = list(harness)
     for name, m in list(sys.modules.items()):
         if m is not None and name.split(".")[0] in MACHINERY:
             mods.append(m)
     SNAPS[0] = snapshot(mods, True)
+
+
+def before_configuring():
+    """What of the test machinery changed since the server recorded it (a
+    function's name), or None when nothing did and nothing is set to run
+    code behind a case's back (a tracer, a profiler, a thread): a child
+    that configures pytest itself asks before it begins (after the
+    candidate's import), for configured."""
+    import threading
+
+    if not ON or SNAPS[0] is None:
+        return None
+    what = quick(SNAPS[0])
+    if what is None and (sys.gettrace() is not None or sys.getprofile() is not None):
+        what = "a tracer or profiler set"
+    if what is None and threading.active_count() != 1:
+        what = "a thread started"
+    return what
+
+
+def configured(before):
+    """A child that configures pytest itself (a conftest file defines
+    hooks, so the server could not) has: pytest's configuration changes
+    its classes (its legacypath plugin sets Config._getini_unknown_type
+    and adds properties; pytest-mock wraps Mock's assert methods), which
+    the server's snapshot, taken before, would count against every case
+    (each then ran in a fresh child and failed, the original's too: the
+    check was blind and slow). The snapshot is taken again now, when
+    nothing had changed before the configuration began (before:
+    before_configuring); otherwise what the candidate's import changed
+    is the change every case reports. What runs between is pytest, its
+    plugins and the project's conftest files."""
+    if not ON:
+        return
+    if before is None:
+        take_server_snapshot(list(HARNESS))
+    else:
+        EARLY[0] = before
 
 
 def took_test_module(m):
@@ -464,7 +507,7 @@ def make_end():
     may rebind this module's globals): end(result) is result, a case's
     (status, payload, detail), or the failure the check makes of it, and
     whether the child must end."""
-    taint, active, snaps, diff = TAINT, ACTIVE, SNAPS, quick
+    taint, active, snaps, diff, early = TAINT, ACTIVE, SNAPS, quick, EARLY
 
     def end(result):
         active[0] = False
@@ -472,7 +515,7 @@ def make_end():
         if taint:
             why = "the code under test reached the test machinery (%s)" % ", ".join(taint)
         else:
-            what = diff(snaps[0]) or diff(snaps[1])
+            what = early[0] or diff(snaps[0]) or diff(snaps[1])
             if what is not None:
                 why = "the test machinery changed while the test ran (%s)" % what
         del taint[:]
