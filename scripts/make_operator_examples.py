@@ -657,6 +657,62 @@ class Reader:
 def read_port(text):
     return Reader().port(text)
 """, [[str(R.choice([0, 1, 80, 443, 65535, 65536, -1, 70000, 8080]))] for _ in range(24)]),
+    ("has_alias", "has_alias", "same-call: w == \"AS\" into w.upper() == \"AS\", as the file compares \"FROM\"",
+     """
+def has_alias(words):
+    \"\"\"Whether a FROM comes before an AS, the keywords in any case.\"\"\"
+    seen_from = False
+    for w in words:
+        if w.upper() == "FROM":
+            seen_from = True
+        if w == "AS":
+            return seen_from
+    return False
+""", """
+def has_alias(words):
+    \"\"\"Whether a FROM comes before an AS, the keywords in any case.\"\"\"
+    seen_from = False
+    for w in words:
+        if w.upper() == "FROM":
+            seen_from = True
+        if w.upper() == "AS":
+            return seen_from
+    return False
+""", [[[R.choice(["from", "FROM", "as", "AS", "As", "t", "x", "From"]) for _ in range(R.randint(0, 5))]] for _ in range(30)]),
+    ("block_depth", "block_depth", "add-entry: (\"IF\", \"FOR\", \"WHILE\") gains \"CASE\"",
+     """
+KEYWORDS = ("SELECT", "CASE", "END", "IF", "FOR", "WHILE")
+
+
+def block_depth(words):
+    \"\"\"The nesting depth after the words: IF, FOR, WHILE and CASE open a
+    block, END closes one; other words do not count.\"\"\"
+    depth = 0
+    for w in words:
+        if w not in KEYWORDS:
+            continue
+        if w in ("IF", "FOR", "WHILE"):
+            depth += 1
+        elif w == "END":
+            depth -= 1
+    return depth
+""", """
+KEYWORDS = ("SELECT", "CASE", "END", "IF", "FOR", "WHILE")
+
+
+def block_depth(words):
+    \"\"\"The nesting depth after the words: IF, FOR, WHILE and CASE open a
+    block, END closes one; other words do not count.\"\"\"
+    depth = 0
+    for w in words:
+        if w not in KEYWORDS:
+            continue
+        if w in ("IF", "FOR", "WHILE", "CASE"):
+            depth += 1
+        elif w == "END":
+            depth -= 1
+    return depth
+""", [[[R.choice(["IF", "CASE", "END", "SELECT", "x", "FOR", "WHILE"]) for _ in range(R.randint(0, 6))]] for _ in range(30)]),
 ]
 
 

@@ -64,3 +64,11 @@ class Reader:
         if c == "=":
             self.error("empty key")
         return c
+
+
+def keyword_depth(word, level):
+    if word == "CASE":
+        return 0
+    if word.upper() in ("IF", "FOR", "WHILE") and level:
+        return 1
+    return 0
