@@ -207,6 +207,9 @@ var devFixes = []struct {
 	{"a value passed through the class's own method", "same-call",
 		"class Handler:\n    def _build_name(self, full_name):\n        return full_name.split(':')[-1]\n\n    def start(self, full_name, attrs):\n        name = self._build_name(full_name)\n        return name, [('@' + key, value) for key, value in attrs.items()]\n",
 		"class Handler:\n    def _build_name(self, full_name):\n        return full_name.split(':')[-1]\n\n    def start(self, full_name, attrs):\n        name = self._build_name(full_name)\n        return name, [('@' + self._build_name(key), value) for key, value in attrs.items()]\n"},
+	{"next_patch for next_minor", "attr-alike",
+		"def caret(target, minor, patch):\n    if minor is None:\n        return (target, target.next_major())\n    if patch is None:\n        return (target, target.next_patch())\n    return (target, target.next_minor())\n",
+		"def caret(target, minor, patch):\n    if minor is None:\n        return (target, target.next_major())\n    if patch is None:\n        return (target, target.next_minor())\n    return (target, target.next_minor())\n"},
 	{"a keyword missing from a tuple", "add-entry",
 		"def depth(unified, level):\n    if unified == 'CASE' and level:\n        return 0\n    if unified in ('IF', 'FOR', 'WHILE') and level > 0:\n        return 1\n    return 0\n",
 		"def depth(unified, level):\n    if unified == 'CASE' and level:\n        return 0\n    if unified in ('IF', 'FOR', 'WHILE', 'CASE') and level > 0:\n        return 1\n    return 0\n"},
@@ -388,6 +391,28 @@ func TestCallAlone(t *testing.T) {
 	} {
 		if got := callAlone(text); got != want {
 			t.Errorf("callAlone(%s) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestAttrAlike: attr-alike's names are the same words but one, or
+// similar names; a name is not alike itself, and words must line up.
+func TestAttrAlike(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"next_patch", "next_minor", true},
+		{"nextPatch", "nextMinor", true},
+		{"is_leaf", "is_root", true},
+		{"value", "_value", true},
+		{"next_patch", "next_patch", false},
+		{"next_patch", "prev_minor", false},
+		{"left", "right", false},
+		{"get_all_items", "get_items", false},
+	} {
+		if got := attrAlike(tt.a, tt.b); got != tt.want {
+			t.Errorf("attrAlike(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

@@ -97,7 +97,7 @@ var All = []Operator{
 	opGuard, opEarlyExit, opCondExpr, opDefaultArg, opItemCall,
 	opReplaceFunction,
 	opRegex, opRaiseGuard, opTryExcept, opRenameAlike, opAddArg, opDomainString,
-	opTypeSelf, opTypeTuple, opRaiseCall, opSameCall, opAddEntry,
+	opTypeSelf, opTypeTuple, opRaiseCall, opSameCall, opAddEntry, opAttrAlike,
 }
 
 // ByName returns the operator with the given name.

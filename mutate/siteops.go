@@ -464,3 +464,117 @@ var attrNames = newFact(func(c *Context) []string {
 	}
 	return out
 })
+
+// attrAlike reports whether attribute names a and b are alike: the same
+// words but one (next_patch and next_minor; isLeaf and isRoot), or
+// similar as similar-name's names are (value and _value).
+func attrAlike(a, b string) bool {
+	if a == b {
+		return false
+	}
+	if similar(a, b) {
+		return true
+	}
+	wa, wb := nameWords(a), nameWords(b)
+	if len(wa) < 2 || len(wa) != len(wb) {
+		return false
+	}
+	diff := 0
+	for i := range wa {
+		if wa[i] != wb[i] {
+			diff++
+		}
+	}
+	return diff == 1
+}
+
+// nameWords splits a name at underscores and at lower-to-upper case
+// changes, in lower case: "next_patch" and "nextPatch" into next, patch.
+func nameWords(n string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(n); i++ {
+		end := i == len(n) || n[i] == '_' || i > 0 && n[i] >= 'A' && n[i] <= 'Z' && n[i-1] >= 'a' && n[i-1] <= 'z'
+		if end && start >= 0 {
+			out = append(out, strings.ToLower(n[start:i]))
+			start = -1
+		}
+		if i < len(n) && n[i] != '_' && start < 0 {
+			start = i
+		}
+	}
+	return out
+}
+
+// calledAttrs are the attribute names the file calls (x.name(...)) and
+// the methods its classes define.
+var calledAttrs = newFact(func(c *Context) map[string]bool {
+	p := c.Prog
+	out := map[string]bool{}
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if s.Kind == program.SiteAttr && s.End < len(p.Src) && p.Src[s.End] == '(' {
+			out[p.SiteText(i)] = true
+		}
+	}
+	for _, sc := range p.Scopes {
+		if sc.Kind == "function" && sc.Parent >= 0 && p.Scopes[sc.Parent].Kind == "class" {
+			out[sc.Name[strings.LastIndexByte(sc.Name, '.')+1:]] = true
+		}
+	}
+	return out
+})
+
+// alikeAttrs returns the attribute names of the file alike (attrAlike)
+// to attribute site id's and used alike: called where it is called, read
+// where it is read; where it is called, the methods the file's classes
+// define count too, called or not.
+func (c *Context) alikeAttrs(id int) []string {
+	p := c.Prog
+	s := &p.Sites[id]
+	if s.Kind != program.SiteAttr {
+		return nil
+	}
+	cur := p.SiteText(id)
+	called := calledAttrs.get(c)
+	isCall := s.End < len(p.Src) && p.Src[s.End] == '('
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range attrNames.get(c) {
+		seen[a] = true
+		if called[a] == isCall && attrAlike(cur, a) {
+			out = append(out, a)
+		}
+	}
+	if isCall {
+		var methods []string
+		for a := range called {
+			if !seen[a] && attrAlike(cur, a) {
+				methods = append(methods, a)
+			}
+		}
+		slices.Sort(methods)
+		out = append(out, methods...)
+	}
+	return out
+}
+
+// attrAlikeTargets are attr-alike's.
+var attrAlikeTargets = keptSites(func(c *Context, id int) bool { return len(c.alikeAttrs(id)) > 0 }, program.SiteAttr)
+
+var opAttrAlike = Operator{
+	Name: "attr-alike",
+	Doc: "change an attribute or method name into an alike one of the file\n\n" +
+		"target.next_patch() into target.next_minor(), node.is_leaf into node.is_root,\n" +
+		"self.value into self._value: the same words but one, or a name that extends\n" +
+		"the other or differs from it by a character; a method for a method the file\n" +
+		"calls, an attribute for one it reads.",
+	Targets: attrAlikeTargets.get,
+	Applies: func(c *Context, id int) bool { return len(c.alikeAttrs(id)) > 0 },
+	Weight:  0.3,
+	Edits: func(c *Context, id int, emit func(program.Edit)) {
+		for _, a := range c.alikeAttrs(id) {
+			emit(replaceText(id, a))
+		}
+	},
+}

@@ -712,7 +712,62 @@ def block_depth(words):
         elif w == "END":
             depth -= 1
     return depth
-""", [[[R.choice(["IF", "CASE", "END", "SELECT", "x", "FOR", "WHILE"]) for _ in range(R.randint(0, 6))]] for _ in range(30)]),
+""", [[[R.choice(["IF", "CASE", "END", "SELECT", "x", "FOR", "WHILE"]) for _ in range(R.randint(0, 6))]] for _ in range(30)]),    ("tilde_upper", "tilde_upper", "attr-alike: v.next_patch() into v.next_minor()",
+     """
+class Version:
+    def __init__(self, major, minor, patch):
+        self.major, self.minor, self.patch = major, minor, patch
+
+    def next_major(self):
+        return Version(self.major + 1, 0, 0)
+
+    def next_minor(self):
+        return Version(self.major, self.minor + 1, 0)
+
+    def next_patch(self):
+        return Version(self.major, self.minor, self.patch + 1)
+
+    def parts(self):
+        return [self.major, self.minor, self.patch]
+
+
+def tilde_upper(text):
+    \"\"\"The version text names, its next patch release and the exclusive
+    upper bound of ~text: ~1 is below 2.0.0, ~1.2 and ~1.2.3 below 1.3.0.\"\"\"
+    nums = [int(x) for x in text.split(".")]
+    v = Version(*(nums + [0, 0])[:3])
+    release = v.next_patch().parts()
+    if len(nums) == 1:
+        return [v.parts(), release, v.next_major().parts()]
+    return [v.parts(), release, v.next_patch().parts()]
+""", """
+class Version:
+    def __init__(self, major, minor, patch):
+        self.major, self.minor, self.patch = major, minor, patch
+
+    def next_major(self):
+        return Version(self.major + 1, 0, 0)
+
+    def next_minor(self):
+        return Version(self.major, self.minor + 1, 0)
+
+    def next_patch(self):
+        return Version(self.major, self.minor, self.patch + 1)
+
+    def parts(self):
+        return [self.major, self.minor, self.patch]
+
+
+def tilde_upper(text):
+    \"\"\"The version text names, its next patch release and the exclusive
+    upper bound of ~text: ~1 is below 2.0.0, ~1.2 and ~1.2.3 below 1.3.0.\"\"\"
+    nums = [int(x) for x in text.split(".")]
+    v = Version(*(nums + [0, 0])[:3])
+    release = v.next_patch().parts()
+    if len(nums) == 1:
+        return [v.parts(), release, v.next_major().parts()]
+    return [v.parts(), release, v.next_minor().parts()]
+""", [[R.choice(["1", "1.2", "1.2.3", "0.0.1", "2.9", "3.0.7", "10", "0.4"])] for _ in range(20)]),
 ]
 
 

@@ -72,3 +72,11 @@ def keyword_depth(word, level):
     if word.upper() in ("IF", "FOR", "WHILE") and level:
         return 1
     return 0
+
+
+def caret(target, minor, patch):
+    if minor is None:
+        return (target, target.next_major())
+    if patch is None:
+        return (target, target.next_patch())
+    return (target, target.next_minor())
