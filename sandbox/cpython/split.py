@@ -18,7 +18,9 @@
 # tests' process decodes what the candidate sends): None, bool, int, float,
 # complex, str, bytes, bytearray, list, tuple, dict, set, frozenset, range,
 # a few standard value types (Decimal, Fraction, dates and times, Counter,
-# OrderedDict, deque, dict views), and exceptions by type and arguments.
+# OrderedDict, deque, dict views), exceptions by type and arguments, and
+# a class or function of a module outside the target's code by its module
+# and qualified name (the tests' process's own: contextlib.suppress).
 # An object of the target's own code (an instance of one of its classes, a
 # function, a class, a generator it made, an iterator over its data)
 # crosses as a handle: the tests' process holds a proxy whose uses cross
@@ -320,6 +322,22 @@ def candidate(cfg, rfd, wfd):
             "plain": plain if not eq else None,
         }
 
+    def outside(v):
+        """A class or function of a module outside the target's code (the
+        standard library, an installed package: contextlib.suppress that
+        the target imports) as its module and qualified name, which the
+        tests' process resolves to its own; None when they do not name v
+        here."""
+        m, q = getattr(v, "__module__", None), getattr(v, "__qualname__", None)
+        if type(m) is not str or type(q) is not str or "<" in q or ours(m) or m.split(".")[0] in OUTCOME_MODULES:
+            return None
+        o = sys.modules.get(m)
+        for part in q.split("."):
+            o = getattr(o, part, None) if o is not None else None
+        if o is not v:
+            return None
+        return {"t": "ext", "module": m, "name": q}
+
     def handle(v):
         t = type(v)
         if isinstance(v, type):
@@ -327,6 +345,9 @@ def candidate(cfg, rfd, wfd):
                 return class_desc(v)
             if v.__module__ == "builtins" and getattr(builtins, v.__name__, None) is v:
                 return {"t": "bi", "name": v.__name__}
+            d = outside(v)
+            if d is not None:
+                return d
             raise Unencodable("the class %s.%s" % (v.__module__, v.__qualname__))
         if isinstance(v, BaseException):
             return exc_desc(v)
@@ -346,11 +367,17 @@ def candidate(cfg, rfd, wfd):
             if owner is not None and not isinstance(owner, ModuleType) and (id(owner) in ids or type(owner).__flags__ & IMMUTABLE_TYPE):
                 # A method of an object that crosses (a match's group).
                 return {"t": "h", "id": keep(v), "kind": "fn", "name": v.__name__}
+            d = outside(v) if isinstance(owner, ModuleType) else None
+            if d is not None:
+                return d
             raise Unencodable("the built-in function %s" % v.__name__)
         if t in (types.FunctionType, types.MethodType, functools_partial):
             mod = getattr(v.__func__ if t is types.MethodType else v, "__module__", None)
             if mod is not None and ours(mod):
                 return {"t": "h", "id": keep(v), "kind": "fn", "name": getattr(v, "__name__", "")}
+            d = outside(v) if t is types.FunctionType else None
+            if d is not None:
+                return d
             raise Unencodable("%s from %s" % (t.__name__, mod))
         if t.__module__ in ("builtins", "itertools") and hasattr(t, "__next__"):
             return {"t": "h", "id": keep(v), "kind": "iter", "name": t.__name__}
@@ -660,10 +687,10 @@ def tests(cfg, rfd, wfd):
             uncrossable.setdefault(current[0] or "", why)
             raise Uncrossable(why)
 
-    def ext_class(d):
+    def ext_class(d, functions=False):
         """A class from outside the target that the tests' process already
         has (builtins, the standard library, an installed package), never
-        one of the test machinery's."""
+        one of the test machinery's; with functions, a function too."""
         m, name = d.get("module", ""), d.get("name", "")
         if m == "builtins":
             c = getattr(builtins, name, None)
@@ -673,6 +700,8 @@ def tests(cfg, rfd, wfd):
             c = sys.modules.get(m)
             for part in name.split("."):
                 c = getattr(c, part, None) if c is not None else None
+        if functions and type(c) in (type(ext_class), type(len)):
+            return c if c.__module__ == m else None
         if not isinstance(c, type):
             return None
         for b in c.__mro__:
@@ -756,6 +785,11 @@ def tests(cfg, rfd, wfd):
             return v
         if t == "cls":
             return proxy_class(d)
+        if t == "ext":
+            v = ext_class(d, True)
+            if v is None:
+                raise CannotCross("%s.%s, which the tests' process does not have" % (d.get("module"), d.get("name")))
+            return v
         if t == "h":
             h = d["id"]
             p = proxies.get(h)
