@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -124,6 +125,56 @@ func TestBudgetBoundsOriginal(t *testing.T) {
 		t.Errorf("stop %q, %d evaluations, %d fixes; want the time budget, nothing searched", res.StopReason, res.Evaluations, len(res.Fixes))
 	}
 	if !strings.Contains(log.String(), "the time budget ran out before the original program's run ended") {
+		t.Errorf("log does not say why:\n%s", log.String())
+	}
+}
+
+// TestBudgetBoundsRescue: when no fix was found and the best candidate
+// fails only tests the original fails, the original runs again (its
+// flaky tests); when those runs outlast the budget's grace (a large
+// suite on a loaded machine), the run ends for its budget, says why, and
+// is no failure of the tool.
+func TestBudgetBoundsRescue(t *testing.T) {
+	defer func(g time.Duration) { deliveryGrace = g }(deliveryGrace)
+	deliveryGrace = 300 * time.Millisecond
+	p := parseMiddle(t)
+	inner := flakyRunner(p.Src, func(k int, o *fitness.Outcome) {
+		o.Results[0] = fitness.Result{Verdict: fitness.WrongAnswer, Detail: "drew badly"}
+	}, nil)
+	var again atomic.Int32
+	run := func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+		if o.Validate && bytes.Equal(src, p.Src) {
+			// The original's runs again never end by themselves.
+			again.Add(1)
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(time.Minute):
+				return nil, errors.New("the original's run again was not stopped")
+			}
+		}
+		out, err := inner(ctx, src, o)
+		if err == nil && !o.Validate && out.CompileError == "" {
+			out.Results[0] = fitness.Result{Verdict: fitness.WrongAnswer, Detail: "drew badly"}
+		}
+		return out, err
+	}
+	var log bytes.Buffer
+	opts := firstFix()
+	opts.Seed, opts.Workers, opts.Log = 1, 2, &log
+	opts.Start = time.Now()
+	opts.TimeBudget = time.Second
+	res, err := Run(context.Background(), p, fakeSuite(10), run, opts)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if again.Load() == 0 {
+		t.Fatalf("the original did not run again: no best candidate to rescue\n%s", log.String())
+	}
+	if len(res.Fixes) != 0 || res.StopReason != "time budget" {
+		t.Errorf("fixes %d, stop %q; want none, stopped by the time budget", len(res.Fixes), res.StopReason)
+	}
+	if !strings.Contains(log.String(), "the time budget ran out while the best candidate was checked against the original's flaky tests") {
 		t.Errorf("log does not say why:\n%s", log.String())
 	}
 }
