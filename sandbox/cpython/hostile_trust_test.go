@@ -321,3 +321,29 @@ func TestHostileDoctest(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckRefusedStaysInChild: a target that reads frames itself (as a
+// library's deprecation warnings do) fails, under the check of a
+// delivered fix, every test that reaches that read; what the hook refused
+// was not reached, so the next test runs in the same child rather than a
+// fresh one for each.
+func TestCheckRefusedStaysInChild(t *testing.T) {
+	py := realPytest(t)
+	const target = "import sys\n\n\ndef where():\n    return sys._getframe(0).f_code.co_name\n\n\ndef double(x):\n    return 2 * x\n"
+	const tests = "import os\nimport lib\n\nSEEN = []\n\n\ndef test_frames():\n    SEEN.append(os.getpid())\n    assert lib.where() == 'where'\n\n\ndef test_same_child():\n    assert lib.double(2) == 4\n    assert SEEN == [os.getpid()]\n"
+	tgt, suite := moduleTestDir(t, "lib", target, tests)
+	check := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{noSplit: true})
+	out, err := check.Run(context.Background(), []byte(target), sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []fitness.Verdict{fitness.RuntimeError, fitness.Passed}
+	for i, r := range out.Results {
+		if r.Verdict != want[i] {
+			t.Errorf("%s: %v (%s); want %v", suite.Cases[i].Name, r.Verdict, r.Detail, want[i])
+		}
+	}
+	if d := out.Results[0].Detail; !strings.Contains(d, "reached the test machinery (sys._getframe)") {
+		t.Errorf("test_frames: detail %q does not name the refused route", d)
+	}
+}

@@ -16,7 +16,7 @@
 #
 # What crosses is plain data, encoded as JSON (never pickle or marshal: the
 # tests' process decodes what the candidate sends): None, bool, int, float,
-# complex, str, bytes, bytearray, list, tuple, dict, set, frozenset, range,
+# complex, str, bytes, bytearray, list, tuple, dict, set, frozenset, range, slice,
 # a few standard value types (Decimal, Fraction, dates and times, Counter,
 # OrderedDict, deque, dict views), exceptions by type and arguments, and
 # a class or function of a module outside the target's code by its module
@@ -107,6 +107,8 @@ def encode(v, handle, depth=0):
         return {"t": "complex", "v": [repr(v.real), repr(v.imag)]}
     if t is range:
         return {"t": "range", "v": [v.start, v.stop, v.step]}
+    if t is slice:
+        return {"t": "slice", "v": [encode(x, handle, d) for x in (v.start, v.stop, v.step)]}
     name = "%s.%s" % (t.__module__, t.__qualname__)
     if name in STD:
         return {"t": "std", "type": name, "v": encode(STD[name][0](v), handle, d)}
@@ -146,6 +148,8 @@ def decode(v, handle, depth=0):
         return complex(float(v["v"][0]), float(v["v"][1]))
     if t == "range":
         return range(*v["v"])
+    if t == "slice":
+        return slice(*(decode(x, handle, d) for x in v["v"]))
     if t == "std" and v.get("type") in STD:
         return STD[v["type"]][1](decode(v["v"], handle, d))
     if t == "dict_keys":

@@ -299,6 +299,8 @@ func TestSplitCrossing(t *testing.T) {
 			"import lib\n\n\ndef test_capped(monkeypatch):\n    monkeypatch.setattr(lib, 'LIMIT', 10)\n    assert lib.capped(7) == 7\n\n\ndef test_default():\n    assert lib.capped(7) == 3\n", sandbox.ViaSplit},
 		{"parametrized over the target's functions", "def lo(xs):\n    return min(xs)\n\n\ndef hi(xs):\n    return max(xs)\n",
 			"import pytest\nfrom lib import lo, hi\n\n\n@pytest.mark.parametrize('fn', [lo, hi])\ndef test_empty(fn):\n    with pytest.raises(ValueError):\n        fn([])\n", sandbox.ViaSplit},
+		{"a slice handed to the target", "class Seq:\n    def __init__(self, xs):\n        self.xs = list(xs)\n\n    def __getitem__(self, i):\n        return self.xs[i]\n",
+			"from lib import Seq\n\n\ndef test_slice():\n    assert Seq('abcd')[1:3] == ['b', 'c'] and Seq('abcd')[::-2] == ['d', 'b']\n", sandbox.ViaSplit},
 		{"names the target imports from the standard library", "from contextlib import suppress\nfrom os.path import join\nfrom math import sqrt\n\n\ndef quiet(f):\n    with suppress(ValueError):\n        return f()\n",
 			"import contextlib, math, os.path\nfrom lib import suppress, join, sqrt, quiet\n\n\ndef test_reexported():\n    assert suppress is contextlib.suppress and join is os.path.join and sqrt is math.sqrt\n    with suppress(KeyError):\n        raise KeyError\n    assert join('a', 'b') == 'a/b' and quiet(int) == 0\n", sandbox.ViaSplit},
 		{"a test class that subclasses the target's", "class Base:\n    def name(self):\n        return 'base'\n",

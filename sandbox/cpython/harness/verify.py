@@ -25,7 +25,8 @@ RuntimeError, so that what comes next never runs):
 or when after it anything recorded of the test machinery had changed (a
 patched runtest, verdict function, report, doctest checker, a test
 function's __code__). The child then ends (the session may be
-corrupted) and the next case runs in a fresh one.
+corrupted) and the next case runs in a fresh one; after a refused route
+alone (nothing reached) the next case runs in the same child.
 
 Owns ON, MODULE, TAINT (the routes the running case took: the hook
 appends), ACTIVE, SETS (the attributes set or deleted so far: the hook
@@ -506,22 +507,25 @@ def make_end():
     """END: the end of a case, bound to what it needs (the code under test
     may rebind this module's globals): end(result) is result, a case's
     (status, payload, detail), or the failure the check makes of it, and
-    whether the child must end."""
+    whether the child must end: when the machinery changed. A route the
+    hook refused (a frame asked for, gc's listings) fails the case and
+    reached nothing, so the next case runs in the same child (a target
+    that reads frames itself, as semver's deprecation warnings do, fails
+    each test without a fresh child for each)."""
     taint, active, snaps, diff, early = TAINT, ACTIVE, SNAPS, quick, EARLY
 
     def end(result):
         active[0] = False
+        what = early[0] or diff(snaps[0]) or diff(snaps[1])
         why = None
         if taint:
             why = "the code under test reached the test machinery (%s)" % ", ".join(taint)
-        else:
-            what = early[0] or diff(snaps[0]) or diff(snaps[1])
-            if what is not None:
-                why = "the test machinery changed while the test ran (%s)" % what
+        elif what is not None:
+            why = "the test machinery changed while the test ran (%s)" % what
         del taint[:]
         if why is None:
             return result, False
-        return (RTE, b"", why), True
+        return (RTE, b"", why), what is not None
 
     return end
 
