@@ -164,25 +164,15 @@ func dist(a, b int) int {
 	return a - b
 }
 
-// sameCallTargets are same-call's.
-var sameCallTargets = keptSites(func(c *Context, id int) bool { return len(c.appliedCalls(id)) > 0 }, program.SiteExpr)
-
-var opSameCall = Operator{
+var opSameCall = replacing(Operator{
 	Name: "same-call",
 	Doc: "apply to a value a call the file applies to its like\n\n" +
 		"tmp_token.value == 'AS' into tmp_token.value.upper() == 'AS' beside\n" +
 		"tmp_token.value.upper() == 'TABLE': a method the file calls without arguments\n" +
 		"on the same expression or one of the same last name; key into\n" +
 		"self._build_name(key): a method of the file it calls on self with one argument.",
-	Targets: sameCallTargets.get,
-	Applies: func(c *Context, id int) bool { return len(c.appliedCalls(id)) > 0 },
-	Weight:  0.2,
-	Edits: func(c *Context, id int, emit func(program.Edit)) {
-		for _, t := range c.appliedCalls(id) {
-			emit(replaceText(id, t))
-		}
-	},
-}
+	Weight: 0.2,
+}, (*Context).appliedCalls, program.SiteExpr)
 
 // displayEntries returns the texts that may replace site id, a tuple,
 // list or set display of string or number literals: the display with
@@ -340,22 +330,12 @@ func isWord(b string) bool {
 	return letter
 }
 
-// addEntryTargets are add-entry's.
-var addEntryTargets = keptSites(func(c *Context, id int) bool { return len(c.displayEntries(id)) > 0 }, program.SiteExpr)
-
-var opAddEntry = Operator{
+var opAddEntry = replacing(Operator{
 	Name: "add-entry",
 	Doc: "add an entry to a display of constants\n\n" +
 		"('IF', 'FOR', 'WHILE') into ('IF', 'FOR', 'WHILE', 'CASE'), {'\"'} into {'\"', \"\\\\\"}:\n" +
 		"a string or number of the file of the same form as the entries (upper-case\n" +
 		"words, lower-case words, single characters) that the display lacks, the\n" +
 		"nearest first.",
-	Targets: addEntryTargets.get,
-	Applies: func(c *Context, id int) bool { return len(c.displayEntries(id)) > 0 },
-	Weight:  0.15,
-	Edits: func(c *Context, id int, emit func(program.Edit)) {
-		for _, t := range c.displayEntries(id) {
-			emit(replaceText(id, t))
-		}
-	},
-}
+	Weight: 0.15,
+}, (*Context).displayEntries, program.SiteExpr)

@@ -245,10 +245,7 @@ func (c *Context) valueFits(stmt int, v string) bool {
 	return isName(base) && (contains(c.visible(stmt), base) || c.builtin(base) && (base == "True" || base == "False" || base == "None"))
 }
 
-// addArgTargets are add-arg's.
-var addArgTargets = keptSites(func(c *Context, id int) bool { return len(c.newArgs(id)) > 0 }, program.SiteExpr)
-
-var opAddArg = Operator{
+var opAddArg = replacing(Operator{
 	Name: "add-arg",
 	Doc: "add an argument to a call\n\n" +
 		"parse(text) into parse(text, strict=strict) or parse(text, strict=True): a\n" +
@@ -257,15 +254,8 @@ var opAddArg = Operator{
 		"an argument other calls of the same function pass (fmt(x, width=w) for\n" +
 		"fmt(x)); or a usual one: data.decode() into data.decode(\"utf-8\"),\n" +
 		"open(path, encoding=\"utf-8\"), sorted(xs, reverse=True).",
-	Targets: addArgTargets.get,
-	Applies: func(c *Context, id int) bool { return len(c.newArgs(id)) > 0 },
-	Weight:  0.2,
-	Edits: func(c *Context, id int, emit func(program.Edit)) {
-		for _, t := range c.newArgs(id) {
-			emit(replaceText(id, t))
-		}
-	},
-}
+	Weight: 0.2,
+}, (*Context).newArgs, program.SiteExpr)
 
 // stringFamilies are the values a string constant of one domain may have
 // meant instead of another: encodings, JSON's literals, error handlers,
@@ -304,24 +294,14 @@ func (c *Context) domainStrings(id int) []string {
 	return out
 }
 
-// domainStringTargets are domain-string's.
-var domainStringTargets = keptSites(func(c *Context, id int) bool { return len(c.domainStrings(id)) > 0 }, program.SiteLiteral)
-
-var opDomainString = Operator{
+var opDomainString = replacing(Operator{
 	Name: "domain-string",
 	Doc: "replace a string constant by another of its domain\n\n" +
 		"\"utf-8\" into \"latin1\" or \"ascii\" (encodings), \"None\" into \"null\" (JSON's\n" +
 		"literals), \"strict\" into \"replace\" (error handlers), \"r\" into \"rb\" (file\n" +
 		"modes), \"little\" into \"big\".",
-	Targets: domainStringTargets.get,
-	Applies: func(c *Context, id int) bool { return len(c.domainStrings(id)) > 0 },
-	Weight:  0.15,
-	Edits: func(c *Context, id int, emit func(program.Edit)) {
-		for _, t := range c.domainStrings(id) {
-			emit(replaceText(id, t))
-		}
-	},
-}
+	Weight: 0.15,
+}, (*Context).domainStrings, program.SiteLiteral)
 
 // ownClass returns, for a name read at site id inside a method, the
 // texts that stand for the class of the method's first parameter when
@@ -360,23 +340,13 @@ func (c *Context) ownClass(id int) []string {
 	return nil
 }
 
-// typeSelfTargets are type-self's.
-var typeSelfTargets = keptSites(func(c *Context, id int) bool { return len(c.ownClass(id)) > 0 }, program.SiteIdent)
-
-var opTypeSelf = Operator{
+var opTypeSelf = replacing(Operator{
 	Name: "type-self",
 	Doc: "put type(self) for the class's own name in a method\n\n" +
 		"return Version(major, minor) into return type(self)(major, minor), so that a\n" +
 		"subclass builds its own kind; or self.__class__, or cls in a classmethod.",
-	Targets: typeSelfTargets.get,
-	Applies: func(c *Context, id int) bool { return len(c.ownClass(id)) > 0 },
-	Weight:  0.15,
-	Edits: func(c *Context, id int, emit func(program.Edit)) {
-		for _, t := range c.ownClass(id) {
-			emit(replaceText(id, t))
-		}
-	},
-}
+	Weight: 0.15,
+}, (*Context).ownClass, program.SiteIdent)
 
 // relatedTypes are the builtin types a check for one often meant along
 // with it.
@@ -495,25 +465,15 @@ var fileTypesFact = newFact(func(c *Context) []string {
 	return out
 })
 
-// typeTupleTargets are type-tuple's.
-var typeTupleTargets = keptSites(func(c *Context, id int) bool { return len(c.typeChecks(id)) > 0 }, program.SiteArgs)
-
-var opTypeTuple = Operator{
+var opTypeTuple = replacing(Operator{
 	Name: "type-tuple",
 	Doc: "check for a tuple of types in isinstance\n\n" +
 		"isinstance(x, int) into isinstance(x, (int, float)), isinstance(v, str) into\n" +
 		"isinstance(v, (str, Version)): a type the file's other checks name, a class\n" +
 		"it defines or a builtin type related to the one checked; or a type dropped\n" +
 		"from a tuple.",
-	Targets: typeTupleTargets.get,
-	Applies: func(c *Context, id int) bool { return len(c.typeChecks(id)) > 0 },
-	Weight:  0.15,
-	Edits: func(c *Context, id int, emit func(program.Edit)) {
-		for _, t := range c.typeChecks(id) {
-			emit(replaceText(id, t))
-		}
-	},
-}
+	Weight: 0.15,
+}, (*Context).typeChecks, program.SiteArgs)
 
 // alikeRenames returns the statements statement s becomes when every
 // name it reads that has a counterpart by one affix (x and x_user, x and

@@ -159,3 +159,18 @@ func (m *cache[K, V]) get(k K, f func() V) V {
 	m.m[k] = v
 	return v
 }
+
+// replacing is op with the Targets, Applies and Edits of an operator that
+// replaces the text of a site of the given kinds by each text texts
+// proposes there: its targets are the sites where texts proposes any
+// (keptSites), and its edits those texts, in order.
+func replacing(op Operator, texts func(c *Context, id int) []string, kinds ...program.SiteKind) Operator {
+	op.Targets = keptSites(func(c *Context, id int) bool { return len(texts(c, id)) > 0 }, kinds...).get
+	op.Applies = func(c *Context, id int) bool { return len(texts(c, id)) > 0 }
+	op.Edits = func(c *Context, id int, emit func(program.Edit)) {
+		for _, t := range texts(c, id) {
+			emit(replaceText(id, t))
+		}
+	}
+	return op
+}

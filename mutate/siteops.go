@@ -530,6 +530,14 @@ var calledAttrs = newFact(func(c *Context) map[string]bool {
 // where it is read; where it is called, the methods the file's classes
 // define count too, called or not.
 func (c *Context) alikeAttrs(id int) []string {
+	return alikeIn.get(c).get(id, func() []string { return c.newAlikeAttrs(id) })
+}
+
+// alikeIn caches alikeAttrs' lists: its targets, its Applies and its
+// Edits all ask for a site's.
+var alikeIn = newCache[int, []string]()
+
+func (c *Context) newAlikeAttrs(id int) []string {
 	p := c.Prog
 	s := &p.Sites[id]
 	if s.Kind != program.SiteAttr {
@@ -559,22 +567,12 @@ func (c *Context) alikeAttrs(id int) []string {
 	return out
 }
 
-// attrAlikeTargets are attr-alike's.
-var attrAlikeTargets = keptSites(func(c *Context, id int) bool { return len(c.alikeAttrs(id)) > 0 }, program.SiteAttr)
-
-var opAttrAlike = Operator{
+var opAttrAlike = replacing(Operator{
 	Name: "attr-alike",
 	Doc: "change an attribute or method name into an alike one of the file\n\n" +
 		"target.next_patch() into target.next_minor(), node.is_leaf into node.is_root,\n" +
 		"self.value into self._value: the same words but one, or a name that extends\n" +
 		"the other or differs from it by a character; a method for a method the file\n" +
 		"calls, an attribute for one it reads.",
-	Targets: attrAlikeTargets.get,
-	Applies: func(c *Context, id int) bool { return len(c.alikeAttrs(id)) > 0 },
-	Weight:  0.3,
-	Edits: func(c *Context, id int, emit func(program.Edit)) {
-		for _, a := range c.alikeAttrs(id) {
-			emit(replaceText(id, a))
-		}
-	},
-}
+	Weight: 0.3,
+}, (*Context).alikeAttrs, program.SiteAttr)
