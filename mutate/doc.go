@@ -90,8 +90,11 @@
 //
 //  1. Write it in one file: an Operator value with its name, doc, weight,
 //     targets (a shared sampler such as stmtTargets or siteTargets(k), or
-//     its own fact) and edits, and the facts it prepares. Every edit it
-//     emits must render to code that compiles.
+//     its own fact) and edits, and the facts it prepares. An operator
+//     that replaces a site's text by each of a list of texts needs only
+//     the function that lists them: replacing(op, texts, kinds...) makes
+//     its targets and edits (same-call, add-entry, attr-alike). Every
+//     edit it emits must render to code that compiles.
 //  2. Append it to [All] in mutate.go (the order is the draw order of
 //     seeded runs, so a new operator goes last).
 //  3. Add a row to the devFixes table (fixes_test.go): a small program and
