@@ -347,3 +347,46 @@ func TestCheckRefusedStaysInChild(t *testing.T) {
 		t.Errorf("test_frames: detail %q does not name the refused route", d)
 	}
 }
+
+// TestCheckUnittestFile: under the check of a delivered fix, a test file
+// of unittest classes that imports TestCase by that name (pytest then
+// collects TestCase itself and gives it its setup fixtures, in the
+// child, after the server's snapshot) passes in one child, as under
+// pytest; a test that calls a method of the target twenty thousand times
+// passes too (the check stops looking at what the class returns after
+// ten thousand of the test's calls: it timed out).
+func TestCheckUnittestFile(t *testing.T) {
+	py := realPytest(t)
+	const target = "class Counter:\n    def __init__(self):\n        self.n = 0\n\n    def __iter__(self):\n        return self\n\n    def __next__(self):\n        self.n += 1\n        return self.n\n"
+	const tests = `import os
+from unittest import TestCase
+
+import lib
+
+SEEN = []
+
+
+class CounterTests(TestCase):
+    def test_first(self):
+        SEEN.append(os.getpid())
+        self.assertEqual(next(lib.Counter()), 1)
+
+    def test_many(self):
+        c = lib.Counter()
+        for _ in range(20000):
+            next(c)
+        self.assertEqual(next(c), 20001)
+        self.assertEqual(SEEN, [os.getpid()])
+`
+	tgt, suite := moduleTestDir(t, "lib", target, tests)
+	check := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{noSplit: true})
+	out, err := check.Run(context.Background(), []byte(target), sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range out.Results {
+		if r.Verdict != fitness.Passed {
+			t.Errorf("%s: %v (%s)", suite.Cases[i].Name, r.Verdict, r.Detail)
+		}
+	}
+}

@@ -344,3 +344,61 @@ func BenchmarkPytest(b *testing.B) {
 		})
 	}
 }
+
+// TestPytestCoverageCoveredFunction: a function whose lines a test has
+// all run is traced no further in that test (a loop of calls costs no
+// tracing), and each test's coverage is still its own: a later test that
+// calls the function again lists its lines, and one that does not, not.
+func TestPytestCoverageCoveredFunction(t *testing.T) {
+	py := realPytest(t)
+	const target = `def step(x):
+    return x + 1
+
+
+def run(n):
+    t = 0
+    for _ in range(n):
+        t = step(t)
+    return t
+
+
+def other(x):
+    if x:
+        return 1
+    return 2
+`
+	const tests = `from cand import other, run, step
+
+
+def test_run():
+    assert run(50) == 50
+
+
+def test_step_again():
+    assert step(1) == 2
+
+
+def test_other():
+    assert other(0) == 2
+`
+	tgt, suite := testFileDir(t, target, tests)
+	e := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path}, config{})
+	out, err := e.Run(context.Background(), []byte(target), sandbox.RunOptions{Coverage: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]int{
+		"test_run":        {1, 2, 5, 6, 7, 8, 9, 12},
+		"test_step_again": {1, 2, 5, 12},
+		"test_other":      {1, 5, 12, 13, 15},
+	}
+	for i, c := range suite.Cases {
+		name := c.Name[strings.LastIndex(c.Name, "::")+2:]
+		if r := out.Results[i]; r.Verdict != fitness.Passed {
+			t.Errorf("%s: %v %s", name, r.Verdict, r.Detail)
+		}
+		if diff := cmp.Diff(want[name], out.Results[i].Lines); diff != "" {
+			t.Errorf("lines of %s (-want +got):\n%s", name, diff)
+		}
+	}
+}

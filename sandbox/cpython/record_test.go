@@ -67,18 +67,39 @@ def test_not_recorded():
     s = Stack()
     s.push((1, 2))
     assert s.pop() == (1, 2)
+
+
+def test_hot():
+    t = Stack([5])
+    t.push(6)
+    s = Stack()
+    for _ in range(10001):
+        len(s)
+    assert t.pop() == 6
+    assert double(5) == 10
+
+
+def test_after_hot():
+    s = Stack([1])
+    s.push(2)
+    assert s.pop() == 2
 `
 
 // TestRecordCalls: a run with RunOptions.Record reports, per test, the
 // calls the test made into the target from outside it, with arguments
 // that encode as JSON values: functions, static methods and objects'
-// lives, not the target's own calls (twice, fail), not tuples.
+// lives, not the target's own calls (twice, fail), not tuples. A class
+// whose methods a test calls more than ten thousand times is not
+// recorded for the rest of the test, and none of its objects' lives,
+// which would miss calls (test_hot); the next test records it again.
 func TestRecordCalls(t *testing.T) {
 	want := map[string]string{
 		"test_functions": `[{"function":"double","args":[2],"result":4},{"function":"double","args":[],"kwargs":{"x":3},"result":6},` +
 			`{"function":"double","args":[-1],"raised":"ValueError"},{"function":"Stack.of","args":[2],"result":[0,1]}]`,
 		"test_object":       `[{"function":"Stack","args":[[1]],"then":[["push",[2],{}],["push",["a"],{}],["pop",[],{}],["__len__",[],{}]]}]`,
 		"test_not_recorded": `null`,
+		"test_hot":          `[{"function":"double","args":[5],"result":10}]`,
+		"test_after_hot":    `[{"function":"Stack","args":[[1]],"then":[["push",[2],{}],["pop",[],{}]]}]`,
 	}
 	for _, real := range []bool{true, false} {
 		name := map[bool]string{true: "pytest", false: "built-in runner"}[real]

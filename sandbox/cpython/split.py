@@ -621,6 +621,15 @@ class Gone(BaseException):
     """The code under test's process stopped answering."""
 
 
+# A test's crossings to the code under test (calls, attributes, items,
+# each a round trip between the two processes) past which it is not
+# judged apart: it fails as timed out, for the original as for a fix, so
+# that the check holds nothing of it against a fix. At tens of
+# microseconds a crossing, a test that takes ten million values from a
+# target's iterator would have run for minutes.
+MAX_CROSSINGS = 100_000
+
+
 def tests(cfg, rfd, wfd):
     import builtins
     import importlib
@@ -631,10 +640,18 @@ def tests(cfg, rfd, wfd):
     current = [None]  # the running test's node id
     proxies = {}  # handle id -> proxy
     classes = {}  # handle id of a class -> proxy class
+    crossed = [None, 0]  # the test counted, its crossings
 
     def request(req, args=None):
         if dead[0]:
             raise Gone(dead[0])
+        if req.get("op") not in ("begin", "end"):
+            if crossed[0] != current[0]:
+                crossed[0], crossed[1] = current[0], 0
+            crossed[1] += 1
+            if crossed[1] > MAX_CROSSINGS:
+                raise Timeout("crossed to the code under test's process more than %d times: too many to judge apart"
+                              % MAX_CROSSINGS)
         try:
             send(wfd, req)
             reply = receive(rfd)

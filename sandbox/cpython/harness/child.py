@@ -30,6 +30,7 @@ from .protocol import (
     JOB_KEEP, JOB_KEPT, JOB_NO_GLOBALS, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, PROGRESS, REC, RTE,
     ST_RETURNED, U32,
 )
+from .tracing import make_tracer
 from .wire import Listed, encode_lines, pack_lines, put_record
 from .real_pytest import LenientPytestCtx, PytestCtx
 
@@ -221,6 +222,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
         covmv = memoryview(shm)[covoff : covoff + L]
         zeros = bytes(L)
         tracer = make_tracer(covmv, L, code[1] if candidate.MULTI else None)
+        reset_cov = getattr(tracer, "reset", None) or (lambda: None)
     lx = None
     if lx_off:
         lx = load_lenient(shm, lx_off)
@@ -325,6 +327,7 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
             if recording:
                 record.begin()
             if checking:
+                record.new_case()
                 begin_case()
             if kind == CALL:
                 status, payload, detail = ctx.run_call(c)
@@ -387,11 +390,13 @@ def run_cases(shm, cases, start, end, code, L, covoff, recbase, cap, pure, lx_of
                                   lines, ref)
                 if cov:
                     covmv[:] = zeros
+                    reset_cov()
             elif detail or cov or progress or calls:
                 used = put_record(shm, used, i, status, t1 - t0, payload, detail, None, None, progress, calls, cpu, lines,
                                   ref)
                 if cov:
                     covmv[:] = zeros
+                    reset_cov()
             else:
                 rec_pack(shm, used, i, status, 0, t1 - t0)
                 used += rec_size
@@ -699,76 +704,6 @@ def prune_modules(base):
         else:
             base.add(name)
     return len(modules)
-
-
-def make_tracer(covmv, L, offsets=None, touched=None):
-    """A tracer that marks in covmv (a byte a line) the lines of the
-    candidate that run; with touched, a list, it appends each line it
-    marks that was not marked yet."""
-    if offsets is not None:
-        return make_multi_tracer(covmv, L, offsets, touched)
-    cand = candidate.CAND_FILE
-    if touched is not None:
-        add = touched.append
-
-        def local(frame, event, arg):
-            if event == "line":
-                ln = frame.f_lineno
-                if 0 < ln < L and not covmv[ln]:
-                    covmv[ln] = 1
-                    add(ln)
-            return local
-    else:
-
-        def local(frame, event, arg):
-            if event == "line":
-                ln = frame.f_lineno
-                if 0 < ln < L:
-                    covmv[ln] = 1
-            return local
-
-    def glob(frame, event, arg):
-        if frame.f_code.co_filename == cand:
-            return local
-        return None
-
-    return glob
-
-
-def make_multi_tracer(covmv, L, offsets, touched=None):
-    """make_tracer for several targets: a line of target k counts at its
-    line of the joined program, after offsets[k] lines."""
-    by_file = {f: off for (_, f), off in zip(candidate.MULTI, offsets)}
-
-    def tracer_for(off):
-        if touched is not None:
-            add = touched.append
-
-            def local(frame, event, arg):
-                if event == "line":
-                    ln = frame.f_lineno + off
-                    if 0 < ln < L and not covmv[ln]:
-                        covmv[ln] = 1
-                        add(ln)
-                return local
-
-            return local
-
-        def local(frame, event, arg):
-            if event == "line":
-                ln = frame.f_lineno + off
-                if 0 < ln < L:
-                    covmv[ln] = 1
-            return local
-
-        return local
-
-    locals_ = {f: tracer_for(off) for f, off in by_file.items()}
-
-    def glob(frame, event, arg):
-        return locals_.get(frame.f_code.co_filename)
-
-    return glob
 
 
 def reset_empty_stdin():

@@ -116,6 +116,7 @@ class PytestCtx(Ctx):
                     record.install(d, candidate.CAND_FILES)
                 elif verify.ON:
                     record.install(d, candidate.CAND_FILES, verify.check_result)
+                    verify.EXEMPT.update((id(c), c) for c in record.OWN_FRAME_READS)
             finally:
                 if cov is not None:
                     sys.settrace(None)
@@ -142,6 +143,9 @@ class PytestCtx(Ctx):
             self.session(cov)
         if cov is not None and self.import_cov is not None:
             cov[1][:] = self.import_cov
+            reset = getattr(cov[0], "reset", None)
+            if reset is not None:
+                reset()
         item = (self.items or {}).get(c.fn)
         if item is None:
             if self.error is not None:

@@ -37,6 +37,7 @@ each with quick's baseline; HARNESS, the modules of the server's), EARLY
 (what changed before a child configured pytest) and END (the end of a
 case, a closure bound before any code under test runs).
 """
+import os
 import sys
 from itertools import chain, repeat
 from operator import attrgetter, eq, is_, methodcaller
@@ -55,6 +56,12 @@ ORIGINAL_EQ = frozenset()  # class names of the original that define __eq__ or _
 SNAPS = [None, None]  # the test machinery as loaded (server), the test file's module (child)
 END = None  # end(result): the end of a case (make_end)
 HARNESS = []  # the harness's modules (take_server_snapshot)
+# The code of the harness's own reads of a frame, which the hook lets
+# through unexamined (exempt): id -> code, by identity (an equal code
+# object compiled by the code under test is not it).
+EXEMPT = {}
+CLEAN = {}  # id -> a type check_result found clean in the running case (kept alive: its id stays its own)
+CLEAN_SETS = [-1]  # SETS when CLEAN was filled: an attribute set since may have given a type an __eq__
 EARLY = [None]  # what changed before a child configured pytest itself (configured)
 TAG = None  # TAG(d): a view of dict d's version tag (make_tag), or None where it cannot be read
 candidate_doctest = [False]  # the suite is a doctest suite (configure)
@@ -143,6 +150,8 @@ def make_hook(files, module):
             f = f.f_back
         return mine, on, first
 
+    exempt = EXEMPT
+
     def hook(event, args):
         if event == "object.__setattr__" or event == "object.__delattr__":
             sets[0] += 1  # first: even within the hook (quick)
@@ -151,7 +160,11 @@ def make_hook(files, module):
         busy[0] = True
         what = None
         try:
-            mine, on, caller = under_test(getframe(1))
+            f = getframe(1)
+            c = f.f_code
+            if event == "sys._getframe" and exempt.get(id(c)) is c:
+                return  # the harness's own (record.py's outside): no frame walk a call
+            mine, on, caller = under_test(f)
             if not on:
                 return
             what = None
@@ -286,8 +299,25 @@ def baseline(snap, sets, views, tags):
             tuple(f[3] for f in funcs), views, tags)
 
 
+def pytest_made(v):
+    """Whether v, a value added to a dict of the machinery, is a fixture
+    pytest's collection made: it gives each unittest class it collects
+    its setup fixtures (_pytest/unittest.py), unittest's TestCase itself
+    when a test file imports it under a name pytest collects (from
+    unittest import TestCase), and a child collects after the server's
+    snapshot (more-itertools' 586 tests each failed the check, the
+    original's too, each in a fresh child)."""
+    code = getattr(v, "__code__", None) if type(v) is FunctionType else None
+    if code is not None:
+        return PYTEST_DIR[0] is not None and code.co_filename.startswith(PYTEST_DIR[0])
+    return type(v).__module__ == "_pytest.fixtures" and type(v).__name__ == "FixtureFunctionDefinition"
+
+
+PYTEST_DIR = [None]  # pytest's package directory, with a final separator (configure)
+
+
 def quick(snap):
-    """changed(snap) without benign, in C loops while nothing changed
+    """changed(snap) with benign pytest_made, in C loops while nothing changed
     since the last time it found nothing (the baseline): when every dict
     holds the same keys and values (identical, in the same order) as
     then, the values that were data are still not code, and every
@@ -330,7 +360,7 @@ def quick(snap):
         same = list(map(eq, now, tags)) if now is not None and inert else None
     sets = SETS[0]
     tags = now if now is not None else read_tags(views)
-    what = changed(snap, None, same, code_same)
+    what = changed(snap, pytest_made, same, code_same)
     if what is None:
         snap[2] = baseline(snap, sets, views, tags)
     return what
@@ -446,6 +476,9 @@ def take_server_snapshot(harness):
     if candidate_doctest[0]:
         import doctest  # noqa: F401 -- the doctest runner's checker is machinery too
     HARNESS[:] = harness
+    pt = sys.modules.get("_pytest")
+    if PYTEST_DIR[0] is None and type(getattr(pt, "__file__", None)) is str:
+        PYTEST_DIR[0] = os.path.join(os.path.dirname(pt.__file__), "")
     mods = list(harness)
     for name, m in list(sys.modules.items()):
         if m is not None and name.split(".")[0] in MACHINERY:
@@ -500,6 +533,7 @@ def took_test_module(m):
 def begin():
     """Starts a case."""
     del TAINT[:]
+    CLEAN.clear()
     ACTIVE[0] = True
 
 
@@ -532,10 +566,22 @@ def make_end():
 
 def check_result(r):
     """Notes a value the target returned to a test that compares by an
-    __eq__ (or __ne__) that its class in the original does not define."""
-    for k in type(r).__mro__[:-1]:
+    __eq__ (or __ne__) that its class in the original does not define. A
+    type found clean is not looked at again in the case while no
+    attribute was set anywhere (SETS): a test that takes ten million
+    values from a target's iterator, from threads, timed out under the
+    check."""
+    t = type(r)
+    if CLEAN_SETS[0] == SETS[0] and AUDITED and CLEAN.get(id(t)) is t:
+        return
+    for k in t.__mro__[:-1]:
         d = k.__dict__
         if k.__module__ == MODULE and ("__eq__" in d or "__ne__" in d) and k.__name__ not in ORIGINAL_EQ:
             if len(TAINT) < 8:
                 TAINT.append("an object that compares by %s.__eq__, which the original does not define" % k.__qualname__)
             return
+    if CLEAN_SETS[0] != SETS[0]:
+        CLEAN.clear()
+        CLEAN_SETS[0] = SETS[0]
+    if len(CLEAN) < 256:
+        CLEAN[id(t)] = t
