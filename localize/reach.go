@@ -59,7 +59,7 @@ func NewReach(p *program.Program, o *fitness.Outcome) *Reach {
 	// come before what they hold.
 	for s := range p.Stmts {
 		st := &p.Stmts[s]
-		if !noCode(st) {
+		if !NoCode(st) {
 			continue
 		}
 		row := r.bits[s*words : (s+1)*words]
@@ -80,9 +80,9 @@ func NewReach(p *program.Program, o *fitness.Outcome) *Reach {
 	return r
 }
 
-// noCode reports whether a statement compiles to no code of its own, so
+// NoCode reports whether a statement compiles to no code of its own, so
 // that no line event shows that it was reached.
-func noCode(st *program.Stmt) bool {
+func NoCode(st *program.Stmt) bool {
 	return st.Docstring || st.Kind == "global_statement" || st.Kind == "nonlocal_statement" ||
 		st.Kind == "future_import_statement"
 }

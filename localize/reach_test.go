@@ -42,7 +42,7 @@ func TestReach(t *testing.T) {
 				got := make([]bool, tt.cases)
 				r.Union([]int{s}, got)
 				for c := range tt.cases {
-					want := Executed(p, tt.path(c))[s] || noCode(&p.Stmts[s]) && reachedOwner(p, s, tt.path(c))
+					want := Executed(p, tt.path(c))[s] || NoCode(&p.Stmts[s]) && reachedOwner(p, s, tt.path(c))
 					if got[c] != want {
 						t.Errorf("statement %d (%s), case %d: reached %v, want %v", s, p.FirstLine(s), c, got[c], want)
 					}

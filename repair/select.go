@@ -23,6 +23,12 @@ type selector struct {
 	// candidate that does not reach it times out there too, and the
 	// search abandons it there (AbandonAfterTimeout).
 	tle int
+	// within are, per top-level statement, the statements of the
+	// function bodies it holds: a changed definition's, whose cases a
+	// candidate that changes a name's scope in it runs
+	// (sandbox.RunOptions.SelectWide). Its header and a class body run at
+	// import, in every case.
+	within map[int][]int
 }
 
 // newSelector is the selector of p's candidates, or nil when selection
@@ -41,7 +47,17 @@ func newSelector(p *program.Program, orig *fitness.Outcome, opts *Options) *sele
 	if targets > 1 {
 		return nil
 	}
-	sl := &selector{orig: orig, reach: localize.NewReach(p, orig), tle: -1}
+	sl := &selector{orig: orig, reach: localize.NewReach(p, orig), tle: -1, within: map[int][]int{}}
+	for s, st := range p.Stmts {
+		if p.Scopes[st.Scope].Kind != "function" || localize.NoCode(&st) {
+			continue // (a docstring counts as reached where its function's header is)
+		}
+		t := s
+		for p.Stmts[t].Parent >= 0 {
+			t = p.Stmts[t].Parent
+		}
+		sl.within[t] = append(sl.within[t], s)
+	}
 	for i, r := range orig.Results {
 		if r.Verdict == fitness.TimeLimitExceeded {
 			sl.tle = i
@@ -58,15 +74,26 @@ func (sl *selector) options(o sandbox.RunOptions, ch *program.Change) sandbox.Ru
 		return o
 	}
 	o.Change = ch
-	sel := make([]bool, sl.reach.Cases())
+	sel, wide := make([]bool, sl.reach.Cases()), make([]bool, sl.reach.Cases())
 	sl.reach.Union(ch.Reach, sel)
+	for _, d := range ch.Defs {
+		sl.reach.Union(sl.within[d], wide)
+	}
+	sl.abandoned(sel)
+	sl.abandoned(wide)
+	o.Select, o.SelectWide = sel, wide
+	return o
+}
+
+// abandoned leaves out of selection sel the cases after the first one the
+// original timed out on, when sel does not hold that one: the candidate
+// times out there too, and the search abandons it there.
+func (sl *selector) abandoned(sel []bool) {
 	if t := sl.tle; t >= 0 && !sel[t] {
 		for i := t + 1; i < len(sel); i++ {
 			sel[i] = false
 		}
 	}
-	o.Select = sel
-	return o
 }
 
 // merge gives the cases the engine skipped the original's results; with

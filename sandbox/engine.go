@@ -68,6 +68,14 @@ type RunOptions struct {
 	// and test selection"), and
 	// then says so in Outcome.Skipped; otherwise it runs every case.
 	Select []bool
+	// SelectWide, with Select (one entry per case), are the cases that
+	// reach any statement of the top-level definitions the candidate
+	// changes (Change.Defs): what an engine may run instead when the
+	// candidate changes a name's scope there (a variable that is no
+	// longer local, a comprehension's free variables), which changes how
+	// the statements no edit touched run, in those functions alone. Nil:
+	// such a candidate runs every case.
+	SelectWide []bool
 	// WallCaps, when not nil (one per case, in seconds; 0 for none), cap
 	// each case's wall time on top of Timeout's cap of its CPU time: the
 	// search derives them from the original's run, so that a candidate

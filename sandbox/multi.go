@@ -48,7 +48,7 @@ func (m *Multi) Run(ctx context.Context, src []byte, opts RunOptions) (*fitness.
 		if wanted && opts.Select != nil {
 			wanted = false
 			for i := a; i < b; i++ {
-				wanted = wanted || opts.Select[i]
+				wanted = wanted || opts.Select[i] || (opts.SelectWide != nil && opts.SelectWide[i])
 			}
 		}
 		if !wanted {
@@ -69,6 +69,7 @@ func (m *Multi) Run(ctx context.Context, src []byte, opts RunOptions) (*fitness.
 			o.Cases = CaseRange{First: a - lo, End: b - lo}
 		}
 		o.Select = sub(opts.Select, lo, hi)
+		o.SelectWide = sub(opts.SelectWide, lo, hi)
 		o.WallCaps = sub(opts.WallCaps, lo, hi)
 		o.CPUCaps = sub(opts.CPUCaps, lo, hi)
 		po, err := eng.Run(ctx, src, o)

@@ -47,7 +47,8 @@ const (
 	// msgRun (MSG_RUN): Go → server: a candidate: a flags byte (RUN_*), CAP,
 	// with RUN_RANGE a RANGE, with RUN_LENIENT a u32 length and the plan
 	// (JSON), with RUN_PARTIAL a u32 count and as many SPANs, with RUN_SELECT
-	// one byte per case (1: run it), then the source
+	// one byte per case (bit 1: it reaches an edit, bit 2: it reaches a
+	// changed function), then the source
 	msgRun = 'R'
 
 	// msgWall (MSG_WALL): Go → server, before the first run with RUN_WALL: one
@@ -153,6 +154,11 @@ const (
 	// doneKept (DONE_KEPT): ran on the import of the original that the child
 	// kept, the changed functions' code swapped in
 	doneKept = 4
+
+	// doneWide (DONE_WIDE): with DONE_SELECTED: the cases that reach the
+	// changed functions ran, not only those that reach the edits (the
+	// candidate changes a name's scope in them)
+	doneWide = 8
 
 	// forkFirst (FORK_FIRST): no child was kept yet: the server's first
 	// candidate

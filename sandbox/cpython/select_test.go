@@ -63,9 +63,10 @@ func patchOf(t *testing.T, p *program.Program, edits []edit) program.Patch {
 
 // TestSelection: a candidate whose edits lie inside definitions runs only
 // its selected cases when its code is pure and its edits keep every
-// name's scope; its verdicts are those of a full run, and the cases it
-// skips give the original's verdicts in a full run. Otherwise it runs
-// every case.
+// name's scope, or, where they change a scope in the functions they
+// change, the cases that reach those functions (SelectWide); its
+// verdicts are those of a full run, and the cases it skips give the
+// original's verdicts in a full run. Otherwise it runs every case.
 func TestSelection(t *testing.T) {
 	const middle = `def middle(x, y, z):
     if y < z:
@@ -93,37 +94,68 @@ def f(x):
     return K
 `
 	shadowCases := []fitness.Case{call("f", "[1]", "2"), call("f", "[-1]", "1")}
+	const shadowed = shadow + `
+
+def g(x):
+    return x * K
+`
+	shadowedCases := append(slices.Clone(shadowCases), call("g", "[2]", "2"))
+	const method = `K = 1
+
+
+class C:
+    def m(self, x):
+        if x > 0:
+            return x + K
+        return K
+
+
+def h(x):
+    return C().m(x)
+
+
+def g(x):
+    return x * K
+`
+	methodCases := []fitness.Case{call("h", "[1]", "2"), call("h", "[-1]", "1"), call("g", "[2]", "2")}
 	tests := []struct {
 		name   string
 		src    string
 		cases  []fitness.Case
 		edits  []edit
 		sel    []bool
-		chosen bool // only the selected cases run
+		wide   []bool // SelectWide
+		chosen bool   // only the selected cases run (or, with wide, those)
 	}{
 		{"the branch of the fix", middle, middleCases,
 			[]edit{{op: program.ReplaceText, stmt: "return y", site: "y", text: "x"}},
-			[]bool{true, false, false, false, false}, true},
+			[]bool{true, false, false, false, false}, nil, true},
 		{"a statement two cases reach", middle, middleCases,
 			[]edit{{op: program.Delete, stmt: "return z"}},
-			[]bool{false, false, false, true, true}, true},
+			[]bool{false, false, false, true, true}, nil, true},
 		{"a new local that was a global", shadow, shadowCases,
 			[]edit{{op: program.InsertBefore, stmt: "return x + K", donor: "K = 1"}},
-			[]bool{true, false}, false},
+			[]bool{true, false}, nil, false},
+		{"a new local that was a global, the function's cases", shadowed, shadowedCases,
+			[]edit{{op: program.InsertBefore, stmt: "return x + K", donor: "K = 1"}},
+			[]bool{true, false, false}, []bool{true, true, false}, true},
+		{"a method's new local that was a global", method, methodCases,
+			[]edit{{op: program.InsertBefore, stmt: "return x + K", donor: "K = 1"}},
+			[]bool{true, false, false}, []bool{true, true, false}, false},
 		{"a module-level edit", shadow, shadowCases,
 			[]edit{{op: program.ReplaceText, stmt: "K = 1", site: "1", text: "2"}},
-			[]bool{true, false}, false},
+			[]bool{true, false}, nil, false},
 		{"impure code", "import os\n" + shadow, shadowCases,
 			[]edit{{op: program.ReplaceText, stmt: "return x + K", site: "+", text: "-"}},
-			[]bool{true, false}, false},
+			[]bool{true, false}, nil, false},
 		{"a method", "class C:\n    def m(self, x):\n        if x:\n            return 1\n        return 2\n\n\ndef f(x):\n    return C().m(x)\n",
 			[]fitness.Case{call("f", "[1]", "1"), call("f", "[0]", "2")},
 			[]edit{{op: program.ReplaceText, stmt: "return 1", site: "1", text: "3"}},
-			[]bool{true, false}, true},
+			[]bool{true, false}, nil, true},
 		{"a function made a generator", "def g():\n    yield 1\n\n\ndef f(x):\n    if x:\n        return 1\n    return 2\n",
 			[]fitness.Case{call("f", "[1]", "1"), call("f", "[0]", "2")},
 			[]edit{{op: program.InsertBefore, stmt: "return 1", donor: "yield 1"}},
-			[]bool{true, false}, false},
+			[]bool{true, false}, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,7 +177,7 @@ def f(x):
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := e.Run(ctx, src, sandbox.RunOptions{Change: &ch, Select: tt.sel})
+			got, err := e.Run(ctx, src, sandbox.RunOptions{Change: &ch, Select: tt.sel, SelectWide: tt.wide})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +187,7 @@ def f(x):
 			for i, r := range got.Results {
 				switch {
 				case got.Skipped != nil && got.Skipped[i]:
-					if tt.sel[i] {
+					if tt.sel[i] || tt.wide != nil && tt.wide[i] {
 						t.Errorf("case %d: selected but skipped", i)
 					}
 					if full.Results[i].Verdict != orig.Results[i].Verdict {

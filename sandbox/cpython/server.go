@@ -569,7 +569,8 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 		flags = binary.LittleEndian.AppendUint32(flags, uint32(len(plan)))
 		flags = append(flags, plan...)
 	}
-	var sel []bool // the cases the harness is asked to run (withFailing), when it may skip the others
+	var sel []bool  // the cases the harness is asked to run (withFailing), when it may skip the others
+	var wide []bool // the cases it runs instead when the candidate changes a scope (SelectWide)
 	if ch := opts.Change; ch != nil && len(ch.Defs) > 0 && !cov && !opts.Record && opts.Lenient == nil && fitsU32(src) {
 		// Then the changed definitions: the harness compiles only them.
 		flags[0] |= runPartial
@@ -580,13 +581,22 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 			}
 		}
 		if len(opts.Select) == e.nCases {
-			// Then the cases to run, when the harness may skip the others.
+			// Then the cases to run, when the harness may skip the
+			// others: bit 1, the case reaches an edit (or the original
+			// fails it); bit 2, it reaches a changed definition (all, when
+			// the wide selection is not given).
 			flags[0] |= runSelect
 			sel = e.withFailing(opts.Select)
-			for _, b := range sel {
-				if b {
-					flags = append(flags, 1)
-				} else {
+			if len(opts.SelectWide) == e.nCases {
+				wide = opts.SelectWide
+			}
+			for i, b := range sel {
+				switch {
+				case b:
+					flags = append(flags, 3)
+				case wide == nil || wide[i]:
+					flags = append(flags, 2)
+				default:
 					flags = append(flags, 0)
 				}
 			}
@@ -716,6 +726,9 @@ func (s *server) run(ctx context.Context, e *Engine, src []byte, opts sandbox.Ru
 					// Only the selected cases ran: the others are skipped.
 					out.Skipped = make([]bool, len(out.Results))
 					for i, picked := range sel {
+						if how&doneWide != 0 {
+							picked = picked || wide == nil || wide[i]
+						}
 						if !picked && !got[i] {
 							out.Skipped[i], got[i] = true, true
 						}

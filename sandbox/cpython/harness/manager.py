@@ -21,7 +21,7 @@ from . import candidate, collected, partial, real_pytest
 from .candidate import compile_joined
 from .protocol import (
     CALLS_MAX, CAP, CHILD_DONE, CHILD_GO, CHILD_QUIT, CODE_OFF, CPU_SECS, CUR, DETAIL_MAX, DONE, DONE_KEPT, DONE_PARTIAL,
-    DONE_SELECTED, EXIT_MEMORY, FORK, FORK_AFTER, FORK_AGAIN, FORK_ENDED, FORK_FIRST, FORK_GUARD, FORK_IMPURE, FORK_OFF,
+    DONE_SELECTED, DONE_WIDE, EXIT_MEMORY, FORK, FORK_AFTER, FORK_AGAIN, FORK_ENDED, FORK_FIRST, FORK_GUARD, FORK_IMPURE, FORK_OFF,
     FORK_SERVED, FORK_SPARE, FORK_WIPE, FORKED, HDR, INJ_MAX, JOB, JOB_OFF, JOB_KEEP, JOB_NO_GLOBALS, JOB_KEPT, JOB_ORIGINAL, JOB_PARTIAL, JOB_PURE, JOB_RECORD, MAX_SERVED, MLE, MSG,
     MSG_CHUNK, MSG_COMPILE, MSG_DONE, MSG_HELLO, MSG_PING, MSG_QUIT, PING, MSG_RUN, MSG_DELTA, MSG_WALL, PROGRESS, RANGE, REAPED,
     REC, RTE, RUN_ABANDON, RUN_COVERAGE, RUN_LENIENT, RUN_PARTIAL, RUN_RANGE, RUN_RECORD, RUN_SELECT, RUN_WALL, SHM_SIZE,
@@ -31,6 +31,11 @@ from .wire import put_record, read_msg, send
 from .purity import pure_code
 
 ModuleType = type(sys)
+
+# A selection's bytes (RUN_SELECT) as the child reads them (1: run the
+# case): bit 1, the case reaches an edit; bit 2, a changed definition.
+REACHES_EDIT = bytes(b & 1 for b in range(256))
+REACHES_DEFINITION = bytes(b >> 1 & 1 for b in range(256))
 
 # Go's sandbox.CaseWall and its constants set these (set_limits).
 # A case's limit is CPU time: the case's timeout (the suite's, or the
@@ -508,8 +513,20 @@ class Manager:
             isolated = collected.keeps_isolation(part, src, spans)
             reuse, mask = isolated
             self.cause = 0 if reuse else FORK_IMPURE
-        selected = (sel is not None and part is not None and part.same_scopes and lx is None and not cov
-                    and len(sel) == len(cases))
+        selected = sel is not None and part is not None and lx is None and not cov and len(sel) == len(cases)
+        wide = False
+        if selected:
+            # A case's byte: bit 1, it reaches an edit; bit 2, a changed
+            # definition. Where the edits change a name's scope in the
+            # functions they change, every case that calls one of them may
+            # run differently; a changed class body, every case.
+            if part.same_scopes:
+                sel = sel.translate(REACHES_EDIT)
+            elif part.functions:
+                sel, wide = sel.translate(REACHES_DEFINITION), True
+                selected = 0 in sel  # (all: no selection)
+            else:
+                selected = False
         if selected and real_pytest.PYTEST_MODE:
             # Under pytest: on the items collected once, in an isolated
             # session, with code that stores no state a later test reads,
@@ -626,7 +643,8 @@ class Manager:
                 send(MSG_CHUNK, memoryview(shm)[recbase:used])
                 break
         kept = DONE_KEPT if JOB.unpack_from(shm, JOB_OFF)[10] & JOB_KEPT else 0
-        return (DONE_SELECTED if sel is not None else 0) | (DONE_PARTIAL if part is not None else 0) | kept
+        how = (DONE_SELECTED | (DONE_WIDE if wide else 0)) if sel is not None else 0
+        return how | (DONE_PARTIAL if part is not None else 0) | kept
 
     def lenient(self, src, code, plan):
         """The candidate instrumented for lenient mode (lenient.py), and

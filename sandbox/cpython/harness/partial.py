@@ -150,13 +150,17 @@ def configure(original, code, cand_file, enabled, select, keep_parts=True):
 class Partial:
     """A candidate compiled definition by definition: its module code,
     the constants replaced (index, code), whether its edits keep every
-    scope as it was (test selection's condition), and the module code of
-    each changed definition compiled alone (defs: by span)."""
+    scope as it was (test selection's condition), the module code of
+    each changed definition compiled alone (defs: by span), and whether
+    every changed definition is a function (functions: where its scopes
+    change, only the calls of those functions run differently; a class
+    body runs at import)."""
 
-    __slots__ = ("code", "repl", "same_scopes", "defs")
+    __slots__ = ("code", "repl", "same_scopes", "defs", "functions")
 
-    def __init__(self, code, repl, same_scopes, defs=()):
+    def __init__(self, code, repl, same_scopes, defs=(), functions=False):
         self.code, self.repl, self.same_scopes, self.defs = code, repl, same_scopes, defs
+        self.functions = functions
 
 
 def rebuild(text, spans):
@@ -208,7 +212,7 @@ def _build(src, spans):
         return None
     consts = list(BASE_CODE.co_consts)
     repl, defs = [], []
-    same = True
+    same = functions = True
     moved = 0  # lines the changed definitions before this one added
     for cs, ce, bs, be in spans:
         old, line = _base_def(bs, be)
@@ -225,11 +229,12 @@ def _build(src, spans):
             i = _INDEX.get((o.co_name, o.co_firstlineno), -1)
             if i < 0:
                 return None
+            functions = functions and bool(o.co_flags & n.co_flags & _IMPORT_TIME)
             if same and not same_scopes(o, n):
                 same = False
             consts[i] = n
             repl.append((i, n))
-    return Partial(BASE_CODE.replace(co_consts=tuple(consts)), tuple(repl), same, tuple(defs))
+    return Partial(BASE_CODE.replace(co_consts=tuple(consts)), tuple(repl), same, tuple(defs), functions)
 
 
 def _calls_nothing(code):

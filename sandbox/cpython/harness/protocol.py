@@ -47,8 +47,8 @@ MSG_SUITE = b"S"
 MSG_DELTA = b"D"
 # Go → server: a candidate: a flags byte (RUN_*), CAP, with RUN_RANGE a RANGE,
 # with RUN_LENIENT a u32 length and the plan (JSON), with RUN_PARTIAL a u32
-# count and as many SPANs, with RUN_SELECT one byte per case (1: run it), then
-# the source
+# count and as many SPANs, with RUN_SELECT one byte per case (bit 1: it reaches
+# an edit, bit 2: it reaches a changed function), then the source
 MSG_RUN = b"R"
 # Go → server, before the first run with RUN_WALL: one WALL per case, then,
 # when the search caps each case's CPU time (RunOptions.CPUCaps), one more WALL
@@ -119,6 +119,9 @@ DONE_PARTIAL = 2
 # ran on the import of the original that the child kept, the changed functions'
 # code swapped in
 DONE_KEPT = 4
+# with DONE_SELECTED: the cases that reach the changed functions ran, not only
+# those that reach the edits (the candidate changes a name's scope in them)
+DONE_WIDE = 8
 # no child was kept yet: the server's first candidate
 FORK_FIRST = 1
 # the run reuses no child (coverage, a recording, lenient), or the server never
