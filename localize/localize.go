@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"math"
 	"slices"
+	"strings"
 
 	"repair/fitness"
 	"repair/program"
@@ -164,6 +165,10 @@ type Ranking struct {
 	// Failing and Passing are the numbers of failing and passing cases.
 	Failing int `json:"failing"`
 	Passing int `json:"passing"`
+	// Crashes are the statements where a failing case raised the
+	// exception that failed it (the last line of the file its traceback
+	// went through), in the order of the cases, without duplicates.
+	Crashes []int `json:"-"`
 }
 
 // StoppedWeight is the share of the least score of its scope that a
@@ -194,6 +199,57 @@ func stoppedFloor(p *program.Program, spec []Spectrum, w []float64) {
 			w[i] = StoppedWeight * least[st.Scope]
 		}
 	}
+}
+
+// UncalledWeight is the share of its score a definition (def, class)
+// keeps when no failing case executed a statement of a function body it
+// holds. Every case executes a module's definitions when it imports it,
+// so each scores alike, and on a package module their hundreds drew most
+// edits (deleting a function, a default changed) away from the few
+// statements the failing case ran, each such edit running every test.
+// A function no failing case called can change its outcome only through
+// what its definition does at import. The share is GenProg's for a
+// statement passing cases execute too (StoppedWeight).
+const UncalledWeight = 0.1
+
+// uncalledDefinitions weighs each definition none of whose functions'
+// bodies a failing case executed (spec) at UncalledWeight of its weight.
+func uncalledDefinitions(p *program.Program, spec []Spectrum, w []float64) {
+	called := make([]bool, len(p.Stmts))
+	for j, st := range p.Stmts {
+		if spec[j].EF == 0 || p.Scopes[st.Scope].Kind != "function" {
+			continue
+		}
+		for s := st.Parent; s >= 0 && !called[s]; s = p.Stmts[s].Parent {
+			called[s] = true
+		}
+	}
+	for i, st := range p.Stmts {
+		switch st.Kind {
+		case "function_definition", "class_definition", "decorated_definition":
+			if !called[i] {
+				w[i] *= UncalledWeight
+			}
+		}
+	}
+}
+
+// exports reports whether statement i binds the module's __all__ (its
+// names for `from m import *`): every case executes it at import, and a
+// package module's list of hundreds of names drew a string edit there
+// (each running every test) more often than one of the failing case's
+// own statements, where no such edit fixes anything.
+func exports(p *program.Program, i int) bool {
+	st := &p.Stmts[i]
+	if st.Parent >= 0 || st.Kind != "expression_statement" {
+		return false
+	}
+	rest, ok := strings.CutPrefix(p.FirstLine(i), "__all__")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	return strings.HasPrefix(rest, "+=") || strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==")
 }
 
 // Executed returns, per statement id, whether the case whose covered lines
@@ -421,10 +477,19 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 		for i := range rk.Weights {
 			rk.Weights[i] = 1
 		}
-	} else if stopped {
-		stoppedFloor(p, spec, rk.Weights)
+	} else {
+		if stopped {
+			stoppedFloor(p, spec, rk.Weights)
+		}
+		uncalledDefinitions(p, spec, rk.Weights)
+		for i := range p.Stmts {
+			if exports(p, i) {
+				rk.Weights[i] = 0
+			}
+		}
 	}
 	breakTies(p, o, &rk, execs)
+	rk.Crashes = crashes(p, o)
 	rk.Entries = sortEntries(rk.Entries, rk.Weights)
 	return rk
 }

@@ -358,3 +358,56 @@ func TestSortEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestDefinitionWeights: every case runs a module's definitions and its
+// __all__ at import. A definition none of whose function bodies a failing
+// case ran weighs UncalledWeight of its score (ties may lower it a
+// little more, never to nothing); one the failing case called keeps its
+// weight; __all__ weighs nothing.
+func TestDefinitionWeights(t *testing.T) {
+	const src = `__all__ = ["letter", "unused"]
+
+
+def letter(score):
+    if score >= 90:
+        return "A"
+    return "F"
+
+
+def unused():
+    return 1
+
+
+class Grades:
+    def best(self):
+        return "A"
+`
+	p, err := program.Parse("grade.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	passing := fitness.Result{Verdict: fitness.Passed, Lines: []int{1, 4, 5, 6, 10, 14, 15}}
+	failing := fitness.Result{Verdict: fitness.WrongAnswer, Lines: []int{1, 4, 5, 7, 10, 14, 15}}
+	rk := Rank(p, &fitness.Outcome{Results: []fitness.Result{passing, failing}}, Ochiai)
+	score := map[int]float64{}
+	for _, e := range rk.Entries {
+		score[e.Line] = e.Score
+	}
+	for i, st := range p.Stmts {
+		w, s := rk.Weights[i], score[st.Line]
+		switch st.Line {
+		case 1:
+			if w != 0 {
+				t.Errorf("__all__ weighs %v, want 0", w)
+			}
+		case 4:
+			if w < s/2 {
+				t.Errorf("def letter (called) weighs %v of its score %v", w, s)
+			}
+		case 10, 14, 15:
+			if s == 0 || w <= 0 || w > UncalledWeight*s+1e-12 {
+				t.Errorf("line %d (%s, not called) weighs %v of its score %v, want (0, %v]", st.Line, st.Kind, w, s, UncalledWeight*s)
+			}
+		}
+	}
+}

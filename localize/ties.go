@@ -42,13 +42,9 @@ func anchors(p *program.Program, o *fitness.Outcome, execs *executions) []int {
 		if r.Verdict == fitness.Passed {
 			continue
 		}
-		if m := detailLine.FindStringSubmatch(r.Detail); m != nil {
-			if l, err := strconv.Atoi(m[1]); err == nil {
-				if s := stmtAtLine(p, l); s >= 0 {
-					add(s)
-					continue
-				}
-			}
+		if s := crashAt(p, r); s >= 0 {
+			add(s)
+			continue
 		}
 		ex := execs.of(r.Lines)
 		if len(ex) == 0 {
@@ -77,6 +73,32 @@ func anchors(p *program.Program, o *fitness.Outcome, execs *executions) []int {
 		}
 		for _, s := range rets {
 			add(s)
+		}
+	}
+	return out
+}
+
+// crashAt is the statement of the candidate's line where failing result
+// r's exception was raised (its detail's line), or -1.
+func crashAt(p *program.Program, r fitness.Result) int {
+	if m := detailLine.FindStringSubmatch(r.Detail); m != nil {
+		if l, err := strconv.Atoi(m[1]); err == nil {
+			return stmtAtLine(p, l)
+		}
+	}
+	return -1
+}
+
+// crashes are the statements where the failing cases of o crashed
+// (crashAt), each once, in the order of the cases.
+func crashes(p *program.Program, o *fitness.Outcome) []int {
+	var out []int
+	for _, r := range o.Results {
+		if r.Verdict == fitness.Passed {
+			continue
+		}
+		if s := crashAt(p, r); s >= 0 && !slices.Contains(out, s) {
+			out = append(out, s)
 		}
 	}
 	return out

@@ -53,6 +53,10 @@ type Context struct {
 	farStmt []bool
 	near    nearCode
 
+	// crash marks the statements where a failing case crashed
+	// (SetCrashes); nil when none did.
+	crash []bool
+
 	// facts are what the operators prepare (fact.go), by fact id.
 	facts []factSlot
 	deny  *denyInfo // the deny check (deny.go); nil: nothing to deny

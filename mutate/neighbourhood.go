@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"repair/program"
 )
@@ -101,7 +102,7 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 		// try first and the fix would be; the random stream still draws
 		// them.
 		if sweepLimit > 0 && !(donorLine > 0 && copiesDonor(c.Prog, e, donorLine)) {
-			if key, ok := sw.key(w, opW, share, func() bool { return c.atImport(e) }); ok {
+			if key, ok := sw.key(w, opW, share, c.crashGuard(e), func() bool { return c.atImport(e) }); ok {
 				if at < 0 {
 					at = near.add(e)
 				}
@@ -130,7 +131,7 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 			// that may be kept.
 			atImport := func() bool { return c.stmtAtImport(r.t) }
 			for k := range r.n {
-				key, ok := sw.key(r.w, r.opW, r.share, atImport)
+				key, ok := sw.key(r.w, r.opW, r.share, false, atImport)
 				if !ok {
 					// The next edits' keys are larger: none is kept.
 					sw.n += r.n - k - 1
@@ -282,8 +283,10 @@ type sweepDraw struct {
 // key is the sweep's key of the next edit, at a target of weight w, of
 // an operator of weight opW, with the given share of its edits there; it
 // reports whether the edit may be among the first (keep it then).
-// atImport tells whether the edit changes a statement run at import.
-func (s *sweepDraw) key(w, opW, share float64, atImport func() bool) (float64, bool) {
+// guard tells whether the edit is a guard where a failing case crashed
+// (Context.crashGuard), which comes before the head; atImport whether it
+// changes a statement run at import.
+func (s *sweepDraw) key(w, opW, share float64, guard bool, atImport func() bool) (float64, bool) {
 	if w != s.lastW || opW != s.lastOpW || share != s.lastShare {
 		s.lastW, s.lastOpW, s.lastShare = w, opW, share
 		rel := 1.0
@@ -297,10 +300,13 @@ func (s *sweepDraw) key(w, opW, share float64, atImport func() bool) (float64, b
 	}
 	key := s.base + float64(s.n)*1e-9
 	s.n++
+	if guard {
+		key -= 2 * headShift
+	}
 	if key >= s.kBest {
 		return 0, false
 	}
-	if atImport() {
+	if !guard && atImport() {
 		if key = s.baseImport + float64(s.n-1)*1e-9; key >= s.kBest {
 			return 0, false
 		}
@@ -343,6 +349,37 @@ func copiesDonor(p *program.Program, e program.Edit, donorLine int) bool {
 // to it runs every case again (no test selection), often for a minute
 // on a project's test file.
 const importShare = 0.5
+
+// SetCrashes makes stmts the statements where a failing case crashed
+// (localize.Ranking.Crashes): the sweep tries the guards proposed there
+// before anything else (crashGuard).
+func (c *Context) SetCrashes(stmts []int) {
+	c.crash = nil
+	for _, s := range stmts {
+		if s >= 0 && s < len(c.Prog.Stmts) {
+			if c.crash == nil {
+				c.crash = make([]bool, len(c.Prog.Stmts))
+			}
+			c.crash[s] = true
+		}
+	}
+}
+
+// crashGuard reports whether edit e puts a guard before a statement where
+// a failing case crashed: an if that exits or raises (early-exit,
+// raise-guard) inserted before it, or an if wrapped around it (guard).
+// A crash (an index out of range, None where an object was expected) is
+// what a missing check shows, and template-based repair tries the check
+// first where the crash is (Kim et al., "Automatic patch generation
+// learned from human-written patches", ICSE 2013: the null pointer and
+// range checkers); among the top statements' hundreds of edits the
+// sweep's order put these last.
+func (c *Context) crashGuard(e program.Edit) bool {
+	if c.crash == nil || e.Stmt < 0 || e.Stmt >= len(c.crash) || !c.crash[e.Stmt] {
+		return false
+	}
+	return e.Op == program.Guard || e.Op == program.InsertText && strings.HasPrefix(e.Text, "if ")
+}
 
 // atImport reports whether edit e changes a statement that runs when the
 // module is imported: one outside every function.

@@ -328,6 +328,7 @@ func newMutateContext(p *program.Program, prepared *mutate.Context, res *Result)
 		c = mutate.Prepare(p)
 	}
 	c.Weigh(res.Ranking.Weights)
+	c.SetCrashes(res.Ranking.Crashes)
 	if coverageWorks(res.Original) {
 		c.Scope(localize.ExecutedAny(p, res.Original))
 	}
