@@ -367,8 +367,17 @@ func (r *Rank) naming(h hunk, rem, add []token, sc scope) {
 			has[t.text]++
 		}
 	}
+	// The function a removed call called, if any (f of "f(x)"), and that
+	// the hunk calls less (not a call wrapped in another).
+	callee := ""
+	for i, t := range rem {
+		if called(rem, i) && had[t.text] > has[t.text] {
+			callee = t.text
+			break
+		}
+	}
 	seen := map[string]bool{}
-	for _, t := range add {
+	for i, t := range add {
 		if had[t.text] > 0 || seen[t.text] || t.kind == 'o' || t.attr || keyword(t.text) {
 			continue
 		}
@@ -384,6 +393,20 @@ func (r *Rank) naming(h hunk, rem, add []token, sc scope) {
 			r.note(1+w, "%s: a builtin the code around does not use", t.text)
 		case t.kind == 'n' && !sc.names[t.text] && w > 0:
 			r.note(2, "%s: a name the code around does not use, in a condition", t.text)
+		case t.kind == 'n' && !sc.names[t.text] && callee != "" && called(add, i):
+			// Another function called in place of the one there: one
+			// the code around never calls (a module's command-line
+			// main for hash) is a name that made the tests pass.
+			r.note(2, "%s: a function the code around does not use, called in place of %s", t.text, callee)
+		}
+	}
+	// An operation that throws its operand away (x * 0): the value the
+	// code computed no longer counts.
+	for i := 0; i+1 < len(add); i++ {
+		op, v := add[i].text, add[i+1].text
+		if add[i].kind == 'o' && add[i+1].kind == 'v' && v == "0" && (op == "*" || op == "&") && !hasPair(rem, op, v) &&
+			(i+2 == len(add) || add[i+2].kind == 'o' && (add[i+2].text == ")" || add[i+2].text == "]" || add[i+2].text == ",")) {
+			r.note(2, "%s %s: an operation that throws its operand away", op, v)
 		}
 	}
 	// An operation that changes nothing (x // 1, n + 0): the fix meant
@@ -456,6 +479,12 @@ func (r *Rank) naming(h hunk, rem, add []token, sc scope) {
 			r.note(-1, "renamed to %s...%s consistently at every site", pre, suf)
 		}
 	}
+}
+
+// called reports whether ts[i] is the name of a function a call calls
+// (a plain name, not an attribute, before an opening parenthesis).
+func called(ts []token, i int) bool {
+	return ts[i].kind == 'n' && !ts[i].attr && !keyword(ts[i].text) && i+1 < len(ts) && ts[i+1].text == "("
 }
 
 // hasPair reports whether tokens a, b follow each other in ts.

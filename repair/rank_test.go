@@ -73,6 +73,11 @@ func TestRankFix(t *testing.T) {
 		{name: "a neutral value", from: "        return limit\n", to: "        return limit - 1\n", tokens: 2},
 		{name: "an operation that changes nothing", from: "        return limit\n", to: "        return limit // 1\n", naming: 1, note: "// 1: an operation that changes nothing", tokens: 2},
 		{name: "a term kept", from: "        return limit\n", to: "        return limit * 1.5\n", naming: 1, note: "1.5: a value", tokens: 2},
+		{name: "a value thrown away", from: "        return limit\n", to: "        return limit * 0\n", naming: 2, note: "* 0: an operation that throws its operand away", tokens: 2},
+		{name: "another function called", from: "    return fn(*args)\n", to: "    return greet(*args)\n",
+			naming: 2, note: "greet: a function the code around does not use, called in place of fn", tokens: 2},
+		{name: "a function of the code around called", from: "    return fn(*args)\n", to: "    return _type_check(*args)\n", tokens: 2},
+		{name: "a function of elsewhere wrapped around", from: "    return fn(*args)\n", to: "    return greet(fn(*args))\n", tokens: 3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
