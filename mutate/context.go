@@ -54,8 +54,10 @@ type Context struct {
 	near    nearCode
 
 	// crash marks the statements where a failing case crashed
-	// (SetCrashes); nil when none did.
-	crash []bool
+	// (SetCrashes), nil when none did; crashNames are the names they
+	// read.
+	crash      []bool
+	crashNames map[string]bool
 
 	// facts are what the operators prepare (fact.go), by fact id.
 	facts []factSlot

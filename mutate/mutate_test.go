@@ -575,3 +575,44 @@ func TestWeighEverySampler(t *testing.T) {
 		t.Errorf("prepared then weighed: %d edits, made with the weights: %d (equal %v)", len(got), len(want), slices.Equal(got, want))
 	}
 }
+
+// TestSweepCrashGuards: where a failing case crashed, the guards whose
+// condition reads a name of the crashing statement come first in the
+// sweep, before the top statement's own edits; without a crash they come
+// after many of them.
+func TestSweepCrashGuards(t *testing.T) {
+	src := "def first(items, n):\n    size = len(items) + n\n    head = items[0]\n    return head * size\n"
+	p, err := program.Parse("f.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crash := -1
+	weights := make([]float64, len(p.Stmts))
+	for i := range p.Stmts {
+		weights[i] = 0.5
+		if p.StmtText(i) == "head = items[0]" {
+			weights[i], crash = 1, i
+		}
+	}
+	firstGuard := func(crashes []int) int {
+		c := NewContext(p, weights)
+		c.SetCrashes(crashes)
+		_, sw := NewStreams(c, Default(), rand.New(rand.NewPCG(1, 2)), 0, 2000)
+		for i := 0; ; i++ {
+			e, ok := sw.Next()
+			if !ok {
+				return -1
+			}
+			if e.Op == program.InsertText && e.Stmt == crash && strings.HasPrefix(e.Text, "if not items:") {
+				return i
+			}
+		}
+	}
+	with, without := firstGuard([]int{crash}), firstGuard(nil)
+	if with < 0 || with >= 2*crashGuards {
+		t.Errorf("with the crash, the guard if not items comes at %d of the sweep; want among the first %d", with, 2*crashGuards)
+	}
+	if without >= 0 && without <= with {
+		t.Errorf("without the crash it comes at %d, with it at %d", without, with)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -102,7 +103,14 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 		// try first and the fix would be; the random stream still draws
 		// them.
 		if sweepLimit > 0 && !(donorLine > 0 && copiesDonor(c.Prog, e, donorLine)) {
-			if key, ok := sw.key(w, opW, share, c.crashGuard(e), func() bool { return c.atImport(e) }); ok {
+			guard := 0 // 1: an if inserted before a crash, 2: one wrapped around it
+			if c.crashGuard(e) {
+				guard = 1
+				if e.Op == program.Guard {
+					guard = 2
+				}
+			}
+			if key, ok := sw.key(w, opW, share, guard, func() bool { return c.atImport(e) }); ok {
 				if at < 0 {
 					at = near.add(e)
 				}
@@ -131,7 +139,7 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 			// that may be kept.
 			atImport := func() bool { return c.stmtAtImport(r.t) }
 			for k := range r.n {
-				key, ok := sw.key(r.w, r.opW, r.share, false, atImport)
+				key, ok := sw.key(r.w, r.opW, r.share, 0, atImport)
 				if !ok {
 					// The next edits' keys are larger: none is kept.
 					sw.n += r.n - k - 1
@@ -278,15 +286,17 @@ type sweepDraw struct {
 	kBest                     float64
 	lastW, lastOpW, lastShare float64
 	base, baseImport          float64
+	guards                    [2]int // crash guards keyed first so far, inserted and wrapped
 }
 
 // key is the sweep's key of the next edit, at a target of weight w, of
 // an operator of weight opW, with the given share of its edits there; it
 // reports whether the edit may be among the first (keep it then).
 // guard tells whether the edit is a guard where a failing case crashed
-// (Context.crashGuard), which comes before the head; atImport whether it
-// changes a statement run at import.
-func (s *sweepDraw) key(w, opW, share float64, guard bool, atImport func() bool) (float64, bool) {
+// (Context.crashGuard: 1 an if inserted before it, 2 one wrapped around
+// it), which comes before the head, the first crashGuards of each; atImport
+// whether it changes a statement run at import.
+func (s *sweepDraw) key(w, opW, share float64, guard int, atImport func() bool) (float64, bool) {
 	if w != s.lastW || opW != s.lastOpW || share != s.lastShare {
 		s.lastW, s.lastOpW, s.lastShare = w, opW, share
 		rel := 1.0
@@ -300,13 +310,15 @@ func (s *sweepDraw) key(w, opW, share float64, guard bool, atImport func() bool)
 	}
 	key := s.base + float64(s.n)*1e-9
 	s.n++
-	if guard {
+	first := guard > 0 && s.guards[guard-1] < crashGuards
+	if first {
+		s.guards[guard-1]++
 		key -= 2 * headShift
 	}
 	if key >= s.kBest {
 		return 0, false
 	}
-	if !guard && atImport() {
+	if !first && atImport() {
 		if key = s.baseImport + float64(s.n-1)*1e-9; key >= s.kBest {
 			return 0, false
 		}
@@ -354,20 +366,37 @@ const importShare = 0.5
 // (localize.Ranking.Crashes): the sweep tries the guards proposed there
 // before anything else (crashGuard).
 func (c *Context) SetCrashes(stmts []int) {
-	c.crash = nil
+	c.crash, c.crashNames = nil, nil
+	p := c.Prog
 	for _, s := range stmts {
-		if s >= 0 && s < len(c.Prog.Stmts) {
+		if s >= 0 && s < len(p.Stmts) {
 			if c.crash == nil {
-				c.crash = make([]bool, len(c.Prog.Stmts))
+				c.crash, c.crashNames = make([]bool, len(p.Stmts)), map[string]bool{}
 			}
 			c.crash[s] = true
+			for _, id := range c.idents[s] {
+				if !p.Sites[id].Store {
+					c.crashNames[p.SiteText(id)] = true
+				}
+			}
 		}
 	}
 }
 
+// crashGuards bounds the guards of each kind (inserted, wrapped) the
+// sweep tries first (crashGuard), in the order it keys them: a call with
+// many arguments had a thousand guards proposed before it, which pushed
+// the head's own edits out of the sweep.
+const crashGuards = 30
+
+// identifier matches the names of a condition's text.
+var identifier = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
 // crashGuard reports whether edit e puts a guard before a statement where
 // a failing case crashed: an if that exits or raises (early-exit,
-// raise-guard) inserted before it, or an if wrapped around it (guard).
+// raise-guard) inserted before it, or an if wrapped around it (guard),
+// whose condition reads a name the statement reads (if not items: return
+// before items[0]).
 // A crash (an index out of range, None where an object was expected) is
 // what a missing check shows, and template-based repair tries the check
 // first where the crash is (Kim et al., "Automatic patch generation
@@ -378,7 +407,21 @@ func (c *Context) crashGuard(e program.Edit) bool {
 	if c.crash == nil || e.Stmt < 0 || e.Stmt >= len(c.crash) || !c.crash[e.Stmt] {
 		return false
 	}
-	return e.Op == program.Guard || e.Op == program.InsertText && strings.HasPrefix(e.Text, "if ")
+	var cond string
+	switch {
+	case e.Op == program.Guard:
+		cond = e.Text
+	case e.Op == program.InsertText && strings.HasPrefix(e.Text, "if "):
+		cond, _, _ = strings.Cut(e.Text[3:], ":")
+	default:
+		return false
+	}
+	for _, name := range identifier.FindAllString(cond, -1) {
+		if c.crashNames[name] {
+			return true
+		}
+	}
+	return false
 }
 
 // atImport reports whether edit e changes a statement that runs when the

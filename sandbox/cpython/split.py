@@ -622,8 +622,8 @@ class Gone(BaseException):
 
 
 # A test's crossings to the code under test (calls, attributes, items,
-# each a round trip between the two processes) past which it is not
-# judged apart: it fails as timed out, for the original as for a fix, so
+# each a round trip between the two processes; not the collection's)
+# past which it is not judged apart: it fails as timed out, for the original as for a fix, so
 # that the check holds nothing of it against a fix. At tens of
 # microseconds a crossing, a test that takes ten million values from a
 # target's iterator would have run for minutes.
@@ -645,7 +645,7 @@ def tests(cfg, rfd, wfd):
     def request(req, args=None):
         if dead[0]:
             raise Gone(dead[0])
-        if req.get("op") not in ("begin", "end"):
+        if current[0] is not None and req.get("op") not in ("begin", "end"):
             if crossed[0] != current[0]:
                 crossed[0], crossed[1] = current[0], 0
             crossed[1] += 1
