@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -33,10 +34,30 @@ const MaxStage = 400
 // (kind ping), as long as one comes within quiet of the last: a ping's
 // payload, when it has one, names the stage the process is at (*stage,
 // which the *Stalled error names).
-func AwaitStart(recv func(deadline time.Time) (byte, []byte, error), ping byte, quiet time.Duration, who string, stage *string) (byte, []byte, error) {
+//
+// waited, when not nil, is the time the process and its descendants have
+// waited for a CPU so far (TreeRunDelay): the silence is the wall time
+// since the last ping less what they waited in it, so that on a busy
+// machine a process that progresses, slowly for want of a CPU, is not
+// taken for a stuck one. One that sleeps or blocks waits for no CPU; one
+// that spins in place is caught after quiet of its own running.
+func AwaitStart(recv func(deadline time.Time) (byte, []byte, error), ping byte, quiet time.Duration, who string, stage *string, waited func() time.Duration) (byte, []byte, error) {
+	last, base := time.Now(), time.Duration(0)
+	if waited != nil {
+		base = waited()
+	}
+	deadline := last.Add(quiet)
 	for {
-		kind, payload, err := recv(time.Now().Add(quiet))
+		kind, payload, err := recv(deadline)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if waited != nil {
+				// (A descendant that ended takes its waits with it: the
+				// count may fall.)
+				if silence := time.Since(last) - max(waited()-base, 0); silence < quiet {
+					deadline = time.Now().Add(quiet - silence)
+					continue
+				}
+			}
 			return 0, nil, &Stalled{who, quiet, *stage}
 		}
 		if err != nil || kind != ping {
@@ -45,7 +66,49 @@ func AwaitStart(recv func(deadline time.Time) (byte, []byte, error), ping byte, 
 		if len(payload) > 0 {
 			*stage = strings.ToValidUTF8(string(payload[:min(len(payload), MaxStage)]), "\uFFFD")
 		}
+		last, deadline = time.Now(), time.Now().Add(quiet)
+		if waited != nil {
+			base = waited()
+		}
 	}
+}
+
+// TreeRunDelay is the time the threads of process pid and of its
+// descendants have waited for a CPU (Linux schedstat's run delay), or 0
+// where the kernel does not say.
+func TreeRunDelay(pid int) time.Duration {
+	var sum int64
+	seen := map[int]bool{}
+	var walk func(pid int)
+	walk = func(pid int) {
+		if seen[pid] || len(seen) > 4096 {
+			return
+		}
+		seen[pid] = true
+		dir := "/proc/" + strconv.Itoa(pid) + "/task"
+		tasks, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, t := range tasks {
+			if data, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat"); err == nil {
+				if f := strings.Fields(string(data)); len(f) >= 2 {
+					if n, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+						sum += n
+					}
+				}
+			}
+			if data, err := os.ReadFile(dir + "/" + t.Name() + "/children"); err == nil {
+				for _, c := range strings.Fields(string(data)) {
+					if n, err := strconv.Atoi(c); err == nil {
+						walk(n)
+					}
+				}
+			}
+		}
+	}
+	walk(pid)
+	return time.Duration(sum)
 }
 
 // alivePiece is what WriteAlive writes at once.

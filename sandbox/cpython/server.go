@@ -318,7 +318,12 @@ func heartbeat(quiet time.Duration) float64 {
 // ping, as long as the server pings within quiet of its last ping (each
 // names the stage it is at: s.stage).
 func (s *server) awaitStart(quiet time.Duration) (byte, []byte, error) {
-	return sandbox.AwaitStart(s.recv, msgPing, quiet, "harness", &s.stage)
+	var waited func() time.Duration
+	if s.cmd != nil && s.cmd.Process != nil {
+		pid := s.cmd.Process.Pid
+		waited = func() time.Duration { return sandbox.TreeRunDelay(pid) }
+	}
+	return sandbox.AwaitStart(s.recv, msgPing, quiet, "harness", &s.stage, waited)
 }
 
 // sendAlive writes one message to a starting server (send) in pieces,

@@ -166,7 +166,12 @@ func (p *proc) sendAlive(suite []byte, quiet time.Duration) error {
 // ping, as long as the worker pings within quiet of its last ping.
 func (p *proc) awaitStart(quiet time.Duration) (byte, []byte, error) {
 	p.stage = "reading the suite"
-	return sandbox.AwaitStart(p.recv, msgPing, quiet, "worker", &p.stage)
+	var waited func() time.Duration
+	if p.cmd != nil && p.cmd.Process != nil {
+		pid := p.cmd.Process.Pid
+		waited = func() time.Duration { return sandbox.TreeRunDelay(pid) }
+	}
+	return sandbox.AwaitStart(p.recv, msgPing, quiet, "worker", &p.stage, waited)
 }
 
 func (p *proc) failure(what string, err error) error {
