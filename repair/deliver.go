@@ -91,7 +91,7 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 			}
 		}
 		t1 := time.Now()
-		why, err = st.verify(ctx, r.o)
+		why, err = st.verify(ctx, r.o, r.sel)
 		res.VerifyTime += r.took + time.Since(t1)
 		if err != nil {
 			return true, err
@@ -221,7 +221,7 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 	if ch.KeepsLines(p.Src, src) {
 		whole = &ch
 	}
-	side = &beside{check: st.startCheck(ctx, stripped), guard: st.checkLater(ctx, stripped, whole)}
+	side = &beside{check: st.startCheck(ctx, stripped, st.sel.checkSelect(&ch)), guard: st.checkLater(ctx, stripped, whole)}
 	// A fresh run of every case with the suite's own timeouts, not from
 	// the cache: a fix must pass twice. One whose verdicts change runs
 	// again (validate).

@@ -52,7 +52,7 @@ func TestSelectionProperty(t *testing.T) {
 	if v := strings.Split(py.Version, "."); len(v) < 2 || v[0] == "3" && len(v[1]) == 1 && v[1] < "10" {
 		t.Skipf("python %s: selection needs 3.10's line events", py.Version)
 	}
-	var selected, skipped, total, compiled int
+	var selected, skipped, total, compiled, unchecked int
 	for seed := 0; seed < programs; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(seed), 5))
@@ -91,6 +91,13 @@ func TestSelectionProperty(t *testing.T) {
 			if sl == nil {
 				t.Fatal("no selector")
 			}
+			// The same selector, as if the original passed every case:
+			// what the check's selection leaves out by reach alone.
+			reachOnly := *sl
+			reachOnly.orig = &fitness.Outcome{Results: slices.Clone(orig.Results)}
+			for i := range reachOnly.orig.Results {
+				reachOnly.orig.Results[i].Verdict = fitness.Passed
+			}
 			mut := mutate.NewMutator(opts.Operators)
 			mctx := mutate.NewContext(p, nil)
 			run := sandbox.RunOptions{Timeout: 100 * time.Millisecond, AbandonAfterTimeout: true}
@@ -123,6 +130,23 @@ func TestSelectionProperty(t *testing.T) {
 						}
 					}
 				}
+				timedOut := slices.ContainsFunc(full.Results, func(r fitness.Result) bool { return r.Verdict == fitness.TimeLimitExceeded })
+				if cs := reachOnly.checkSelect(&ch); cs != nil && full.CompileError == "" && !timedOut {
+					// The check of a delivered fix leaves out only cases
+					// whose verdicts are the original's (the original's
+					// failures it never leaves out). Past a timeout, the
+					// run abandoned the cases: no fix times out.
+					for i, r := range full.Results {
+						if cs[i] {
+							continue
+						}
+						unchecked++
+						if w := orig.Results[i]; r.Verdict != w.Verdict || lineOf.ReplaceAllString(r.Detail, "") != lineOf.ReplaceAllString(w.Detail, "") {
+							t.Fatalf("case %d (%s%s): left out of the check, %v %q, the original %v %q\n%s", i, suite.Cases[i].Function,
+								suite.Cases[i].Args, r.Verdict, r.Detail, w.Verdict, w.Detail, describe(p, pt, cand))
+						}
+					}
+				}
 				sl.merge(got, true)
 				if got.CompileError != full.CompileError {
 					t.Fatalf("compile error %q, whole %q\n%s", got.CompileError, full.CompileError, describe(p, pt, cand))
@@ -137,7 +161,7 @@ func TestSelectionProperty(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d patches (%d inside definitions and compiling): %d ran with a selection, %d cases skipped", total, compiled, selected, skipped)
+	t.Logf("%d patches (%d inside definitions and compiling): %d ran with a selection, %d cases skipped; %d cases left out of the check", total, compiled, selected, skipped, unchecked)
 	if selected < total/5 || skipped == 0 {
 		t.Errorf("only %d of %d patches ran with a selection (%d cases skipped): the test checks little", selected, total, skipped)
 	}

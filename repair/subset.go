@@ -64,6 +64,12 @@ func (sub *subset) outcome(o *fitness.Outcome) *fitness.Outcome {
 		switch {
 		case i < len(o.Results):
 			out.Results[j] = o.Results[i]
+			if i < len(o.Skipped) && o.Skipped[i] {
+				if out.Skipped == nil {
+					out.Skipped = make([]bool, len(sub.kept))
+				}
+				out.Skipped[j] = true
+			}
 		case o.CompileError != "":
 			out.Results[j] = fitness.Result{Verdict: fitness.CompilationError, Detail: o.CompileError}
 		}
@@ -88,6 +94,7 @@ func (sub *subset) runner(run Runner) Runner {
 				opts.Cases = sandbox.CaseRange{First: sub.full, End: sub.full}
 			}
 		}
+		opts.Select, opts.SelectWide = sub.whole(opts.Select), sub.whole(opts.SelectWide)
 		o, err := run(ctx, src, opts)
 		if err != nil || o == nil {
 			return o, err
@@ -97,6 +104,20 @@ func (sub *subset) runner(run Runner) Runner {
 		}
 		return sub.outcome(o), nil
 	}
+}
+
+// whole is a selection of the kept cases (sandbox.RunOptions.Select) on
+// the whole suite: the cases left out are not selected. Nil when sel is
+// not one entry per kept case.
+func (sub *subset) whole(sel []bool) []bool {
+	if len(sel) != len(sub.kept) {
+		return nil
+	}
+	out := make([]bool, sub.full)
+	for j, i := range sub.kept {
+		out[i] = sel[j]
+	}
+	return out
 }
 
 // origin maps indices of the whole suite's cases (the overfitting guard's

@@ -168,3 +168,42 @@ func TestSubsetRanges(t *testing.T) {
 		t.Errorf("origin = %v", o)
 	}
 }
+
+// TestSubsetSelect: a selection of the kept cases reaches the engine on
+// the whole suite (the cases left out not selected), and the cases it
+// skipped come back on the kept ones; a selection of another length is
+// none (every case runs).
+func TestSubsetSelect(t *testing.T) {
+	s := fakeSuite(3) // 6 cases
+	sub, err := leaveOut(s, []int{0, 2, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []bool
+	run := sub.runner(func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+		seen = o.Select
+		out := &fitness.Outcome{Results: make([]fitness.Result, 6)}
+		if o.Select != nil {
+			out.Skipped = make([]bool, 6)
+			for i, s := range o.Select {
+				out.Skipped[i] = !s
+			}
+		}
+		return out, nil
+	})
+	for _, tc := range []struct {
+		sel, engine, skipped []bool
+	}{
+		{nil, nil, nil},
+		{[]bool{true, false, true}, []bool{false, true, false, false, true, false}, []bool{false, true, false}},
+		{[]bool{true, true}, nil, nil},
+	} {
+		o, err := run(context.Background(), nil, sandbox.RunOptions{Select: tc.sel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(seen, tc.engine) || !slices.Equal(o.Skipped, tc.skipped) {
+			t.Errorf("select %v: the engine's %v, skipped %v; want %v, %v", tc.sel, seen, o.Skipped, tc.engine, tc.skipped)
+		}
+	}
+}

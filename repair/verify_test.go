@@ -2,6 +2,7 @@ package repair
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -136,6 +137,50 @@ func TestCheckBesideValidation(t *testing.T) {
 			}
 			if !tc.refuse && len(res.Fixes) != 1 {
 				t.Errorf("%d fixes, refused %q: want one", len(res.Fixes), res.Refused)
+			}
+		})
+	}
+}
+
+// TestSameCasesSelect: a selection of the check (by the search's order of
+// the cases) reaches an engine that collected them in another order by
+// name, and what it skipped comes back in the search's order; a case the
+// search does not know runs.
+func TestSameCasesSelect(t *testing.T) {
+	want := &fitness.Suite{Cases: []fitness.Case{{Name: "a"}, {Name: "b"}, {Name: "c"}}}
+	got := &fitness.Suite{Cases: []fitness.Case{{Name: "c"}, {Name: "extra"}, {Name: "a"}, {Name: "b"}}}
+	var seen []bool
+	run := SameCases(want, got, func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+		seen = o.Select
+		out := &fitness.Outcome{Results: make([]fitness.Result, len(got.Cases))}
+		if o.Select != nil {
+			out.Skipped = make([]bool, len(got.Cases))
+			for i, s := range o.Select {
+				out.Skipped[i] = !s
+			}
+		}
+		return out, nil
+	})
+	for _, tc := range []struct {
+		name        string
+		sel         []bool
+		wantSel     []bool // in got's order
+		wantSkipped []bool // in want's order
+	}{
+		{"every case", nil, nil, nil},
+		{"c alone", []bool{false, false, true}, []bool{true, true, false, false}, []bool{true, true, false}},
+		{"a and b", []bool{true, true, false}, []bool{false, true, true, true}, []bool{false, false, true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := run(context.Background(), nil, sandbox.RunOptions{Select: tc.sel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(seen, tc.wantSel) {
+				t.Errorf("the engine's selection %v, want %v", seen, tc.wantSel)
+			}
+			if !slices.Equal(o.Skipped, tc.wantSkipped) {
+				t.Errorf("skipped %v, want %v", o.Skipped, tc.wantSkipped)
 			}
 		})
 	}

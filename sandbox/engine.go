@@ -135,6 +135,10 @@ const (
 	// ViaInProcess prefixes why a test ran beside the code under test
 	// instead.
 	ViaInProcess = "in-process: "
+	// ViaUnselected: the test was not run, as the run's selection asked
+	// (RunOptions.Select; Outcome.Skipped): for the check of a delivered
+	// fix, it reaches no statement of the fix, and the original passes it.
+	ViaUnselected = "not run: it reaches no statement of the fix"
 )
 
 // CaseRange is the cases First..End-1 of a suite, in its order.

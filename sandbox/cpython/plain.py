@@ -121,10 +121,12 @@ def main():
     os._exit(0)
 
 
-def run_pytest(cfg, begin=None, end=None):
+def run_pytest(cfg, begin=None, end=None, select=None):
     """Plain pytest on cfg's test file: each test's outcome, the
     collection errors and pytest's exit code. begin(item) and end(item),
-    when given, are called around each test's run (split.py)."""
+    when given, are called around each test's run (split.py); select(),
+    when given, is called once the tests are collected: the node ids of
+    those to run (the others are deselected), or None for every one."""
     root = cfg["root"]
     for d in cfg.get("work_dirs") or ():
         os.makedirs(d, exist_ok=True)  # HOME and TMPDIR, in the private directory
@@ -186,6 +188,17 @@ def run_pytest(cfg, begin=None, end=None):
                     signal.setitimer(signal.ITIMER_REAL, 0)
                 if end is not None:
                     end(item)
+
+        @pytest.hookimpl(trylast=True)
+        def pytest_collection_modifyitems(self, session, config, items):
+            only = select() if select is not None else None
+            if only is None:
+                return
+            keep = set(only)
+            dropped = [it for it in items if it.nodeid not in keep]
+            if dropped:
+                items[:] = [it for it in items if it.nodeid in keep]
+                config.hook.pytest_deselected(items=dropped)
 
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_makereport(self, item, call):

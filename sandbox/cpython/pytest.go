@@ -431,7 +431,7 @@ func (e *Engine) keepFailing(out *fitness.Outcome) {
 // then runs the selection in a fresh child, collected.keeps_isolation)
 // may change what a failing test sees through the tests before it rather
 // than through the edit, and the failing tests are the search's signal;
-// the other cases keep the original's results, and the check of a
+// the other cases keep the original's results, and the validation of a
 // delivered fix runs them all. In an isolated session they are the
 // original's verdicts anyway and are seldom not reached. sel as it is
 // without pytest or before the original ran every case.

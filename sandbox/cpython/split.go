@@ -131,6 +131,7 @@ type splitPair struct {
 	cand, tests      *sandbox.Cmd
 	candOut, testOut *tailBuffer
 	candCfg, testCfg *os.File // their configurations go here
+	testSel          *os.File // the tests to run go here (JSON: null for every one)
 	out              *os.File // the tests' results come here
 	layout           *splitLayout
 	closers          []io.Closer
@@ -178,11 +179,12 @@ func (e *Engine) startPair() (_ *splitPair, err error) {
 	outR, outW := pipe()
 	candIn, candCfg := pipe()
 	testIn, testCfg := pipe()
+	selR, selW := pipe()
 	if err != nil {
 		return nil, err
 	}
-	p.candCfg, p.testCfg, p.out = candCfg, testCfg, outR
-	ends = []*os.File{t2cR, c2tW, candIn, outW, t2cW, c2tR, testIn}
+	p.candCfg, p.testCfg, p.testSel, p.out = candCfg, testCfg, selW, outR
+	ends = []*os.File{t2cR, c2tW, candIn, outW, t2cW, c2tR, testIn, selR}
 	limits := sandbox.Limits{
 		AddressSpace: int64(e.memoryMB+256) << 20,
 		FileSize:     64 << 20,
@@ -232,7 +234,7 @@ func (e *Engine) startPair() (_ *splitPair, err error) {
 	p.tests.Setenv(withTmp(e.env(p.tests.Dir), p.tests.Dir))
 	p.testOut = &tailBuffer{max: 4 << 10}
 	p.tests.Stdin, p.tests.Stdout, p.tests.Stderr = testIn, p.testOut, p.testOut
-	p.tests.ExtraFiles = []*os.File{outW, t2cW, c2tR, testScript}
+	p.tests.ExtraFiles = []*os.File{outW, t2cW, c2tR, testScript, selR}
 
 	if err = p.cand.Start(); err != nil {
 		return nil, fmt.Errorf("cpython: the code under test's process: %w", err)
@@ -325,14 +327,21 @@ func (e *Engine) takePair() (*splitPair, error) {
 // splitRun runs the test file on src with the code under test in a
 // process of its own: each test's outcome as plain pytest counts it, or
 // "uncrossable" (the test hands the code under test what cannot cross:
-// judge it in-process), by node id; and the collection errors.
-func (e *Engine) splitRun(ctx context.Context, src []byte) (*PlainRun, error) {
+// judge it in-process), by node id; and the collection errors. With only
+// not nil, the tests of those node ids alone run (pytest deselects the
+// others after collecting them).
+func (e *Engine) splitRun(ctx context.Context, src []byte, only []string) (*PlainRun, error) {
 	p, err := e.takePair()
 	if err != nil {
 		return nil, err
 	}
 	defer p.close()
 	l := p.layout
+	// The selection goes to the tests' process on a pipe of its own, from
+	// here: never through the code under test's process.
+	sel, _ := json.Marshal(only)
+	p.testSel.Write(sel)
+	p.testSel.Close()
 	lib := filepath.Join(p.cand.Dir, "lib")
 	roots := make([]string, len(l.roots))
 	for i, r := range l.roots {
@@ -415,7 +424,17 @@ var errSplit = errors.New("the tests' process gave no result")
 // cross is judged in-process (by the check's servers), and says why in
 // its Via.
 func (e *Engine) runSplit(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
-	run, err := e.splitRun(ctx, src)
+	cases := e.opts.Suite.Cases
+	var only []string
+	if len(opts.Select) == len(cases) {
+		only = []string{}
+		for i, c := range cases {
+			if opts.Select[i] {
+				only = append(only, c.Name)
+			}
+		}
+	}
+	run, err := e.splitRun(ctx, src, only)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -440,13 +459,19 @@ func (e *Engine) runSplit(ctx context.Context, src []byte, opts sandbox.RunOptio
 		collectErr = "collecting: " + c.Detail
 		break
 	}
-	out := &fitness.Outcome{Results: make([]fitness.Result, len(e.opts.Suite.Cases))}
+	out := &fitness.Outcome{Results: make([]fitness.Result, len(cases))}
 	var inproc []int
-	for i, c := range e.opts.Suite.Cases {
+	for i, c := range cases {
 		r := &out.Results[i]
 		r.Via = sandbox.ViaSplit
 		t, ok := byID[c.Name]
 		switch {
+		case only != nil && !opts.Select[i]:
+			if out.Skipped == nil {
+				out.Skipped = make([]bool, len(cases))
+			}
+			out.Skipped[i] = true
+			r.Verdict, r.Via = fitness.Passed, sandbox.ViaUnselected
 		case !ok:
 			r.Verdict, r.Detail = fitness.RuntimeError, "not run under the check"
 			if collectErr != "" {
@@ -474,7 +499,12 @@ func (e *Engine) runSplit(ctx context.Context, src []byte, opts sandbox.RunOptio
 		}
 	}
 	if len(inproc) > 0 {
-		o, err := e.runServers(ctx, src, opts)
+		// The in-process run is of the cases from the first of them to
+		// the last.
+		in := opts
+		in.Select, in.SelectWide = nil, nil
+		in.Cases = sandbox.CaseRange{First: inproc[0], End: inproc[len(inproc)-1] + 1}
+		o, err := e.runServers(ctx, src, in)
 		if err != nil {
 			return nil, err
 		}

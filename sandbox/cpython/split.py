@@ -1042,7 +1042,13 @@ def split_main():
         except BaseException:
             pass
 
-    results = run_pytest(cfg, begin, end)
+    def select():
+        # Go's selection (fd 7), written before the code under test's
+        # configuration: here once the tests are collected.
+        with os.fdopen(7, "rb") as f:
+            return json.loads(f.read() or b"null")
+
+    results = run_pytest(cfg, begin, end, select)
     if "" in uncrossable:
         # The test file's own module code (collection) handed the target
         # what cannot cross: every test is judged in-process.

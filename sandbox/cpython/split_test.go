@@ -119,6 +119,66 @@ func TestSplitVerdicts(t *testing.T) {
 	}
 }
 
+// TestSplitSelect: with a selection, the split run runs the selected tests
+// alone (a broken letter fails the selected test_letter case and no other
+// one; a test that ends the process, never selected, does not end it),
+// and says of the others that they did not run.
+func TestSplitSelect(t *testing.T) {
+	py := realPytest(t)
+	exits := splitTests + "\n\ndef test_exits():\n    import os\n    os._exit(3)\n"
+	tgt, suite := moduleTestDir(t, "grade", splitTarget, exits)
+	check := newTestEngine(t, sandbox.Options{Suite: suite, Target: tgt, Workers: 1, Python: py.Path, Verify: true}, config{})
+	if !check.splits() {
+		t.Fatal("the check does not split")
+	}
+	broken := strings.Replace(splitTarget, `return "A"`, `return "Z"`, 1)
+	tests := []struct {
+		name string
+		only []string // node id suffixes selected
+		fail []string // those that fail
+	}{
+		{"the failing case", []string{"test_letter[95-A]", "test_raises"}, []string{"test_letter[95-A]"}},
+		{"not the failing case", []string{"test_letter[85-B]", "test_stack", "test_gen"}, nil},
+		{"none", nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sel := make([]bool, len(suite.Cases))
+			for i, c := range suite.Cases {
+				for _, o := range tc.only {
+					sel[i] = sel[i] || strings.HasSuffix(c.Name, "::"+o)
+				}
+			}
+			out, err := check.Run(context.Background(), []byte(broken), sandbox.RunOptions{Select: sel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range out.Results {
+				name := suite.Cases[i].Name
+				skipped := i < len(out.Skipped) && out.Skipped[i]
+				switch {
+				case !sel[i]:
+					if !skipped || r.Via != sandbox.ViaUnselected {
+						t.Errorf("%s, not selected: %v (%s) via %q, skipped %v", name, r.Verdict, r.Detail, r.Via, skipped)
+					}
+				case skipped || r.Via != sandbox.ViaSplit:
+					t.Errorf("%s, selected: skipped %v, via %q", name, skipped, r.Via)
+				default:
+					want := fitness.Passed
+					for _, f := range tc.fail {
+						if strings.HasSuffix(name, "::"+f) {
+							want = fitness.WrongAnswer
+						}
+					}
+					if r.Verdict != want {
+						t.Errorf("%s: %v (%s), want %v", name, r.Verdict, r.Detail, want)
+					}
+				}
+			}
+		})
+	}
+}
+
 // gradeTests is a test file whose asserts a submission must not reach.
 const gradeTests = `import pytest
 
