@@ -334,6 +334,9 @@ func TestDocCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the documented commands")
 	}
+	// Beside the scripts and the --help examples: each waits on
+	// processes (Python's start, pytest's) more than it computes.
+	t.Parallel()
 	used := map[string]int{}
 	ran := 0
 	for _, f := range docFiles(t) {
@@ -456,6 +459,7 @@ func TestHelpExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the examples of --help")
 	}
+	t.Parallel()
 	type example struct {
 		page, text string
 		spec       helpExample
