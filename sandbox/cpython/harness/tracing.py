@@ -12,18 +12,17 @@ def make_tracer(covmv, L, offsets=None, touched=None):
     if offsets is not None:
         return make_multi_tracer(covmv, L, offsets, touched)
     cand = candidate.CAND_FILE
-    if touched is not None:
-        add = touched.append
-
-        def local(frame, event, arg):
-            if event == "line":
-                ln = frame.f_lineno
-                if 0 < ln < L and not covmv[ln]:
-                    covmv[ln] = 1
-                    add(ln)
-            return local
-    else:
+    if touched is None:
         return make_plain_tracer(covmv, L, cand)
+    add = touched.append
+
+    def local(frame, event, arg):
+        if event == "line":
+            ln = frame.f_lineno
+            if 0 < ln < L and not covmv[ln]:
+                covmv[ln] = 1
+                add(ln)
+        return local
 
     def glob(frame, event, arg):
         if frame.f_code.co_filename == cand:
