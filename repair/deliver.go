@@ -121,7 +121,7 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 	switch {
 	case len(res.Fixes) > MaxAlternatives:
 		return true, nil
-	case st.opts.Alternatives == 0 && !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch):
+	case st.opts.Alternatives == 0 && !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch) && st.discards(fix) == "":
 		// No alternatives asked for: the first fix that is not suspect
 		// ends the search.
 		return true, nil
@@ -162,17 +162,30 @@ func (st *search) openWindow(c individual, fix *Fix) {
 			}
 		}
 	}
-	suspect, whole := fix.Guard.Suspect(), fromDonor(st.prog, fix.Patch)
-	if !suspect && !whole {
+	suspect, whole, discards := fix.Guard.Suspect(), fromDonor(st.prog, fix.Patch), st.discards(fix)
+	if !suspect && !whole && discards == "" {
 		return
 	}
 	st.graceEvals = max(st.graceEvals, 2*c.evals+10*o.Population)
 	st.graceTime = max(st.graceTime, 2*took+time.Second)
-	if suspect {
+	switch {
+	case suspect:
 		fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
-	} else {
+	case discards != "":
+		fmt.Fprintf(log, "repair: the fix found first assigns the argument %s before the function reads it; searching on for one that does not\n", discards)
+	default:
 		fmt.Fprintf(log, "repair: the fix found first copies code from a donor; searching on for a smaller one\n")
 	}
+}
+
+// discards is the parameter fix assigns before its function reads it
+// (Rank.Discards), "" when none; it ranks the fix for sortFixes too.
+func (st *search) discards(fix *Fix) string {
+	if fix.Rank == nil {
+		p := st.prog
+		fix.Rank = rankFix(p.Strip(p.Src), fix.Source)
+	}
+	return fix.Rank.Discards
 }
 
 // finish reduces a plausible candidate, re-validates it in a fresh run

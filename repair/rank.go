@@ -40,7 +40,17 @@ type Rank struct {
 	// fewer reads simpler: len(xs) for (len(xs) + 1), not len(xs[1:]) + 1).
 	Tokens int `json:"changed_tokens"`
 	Added  int `json:"added_tokens"`
+	// Discards names a parameter the fix assigns before the function
+	// reads it (`period = 1` at the top of throttle(period)): the
+	// caller's argument no longer counts, which makes the tests' one
+	// value pass and no other. Such a first fix makes the search go on
+	// for another (openWindow).
+	Discards string `json:"discards_argument,omitempty"`
 }
+
+// DiscardPoints is the naming penalty of a fix that assigns a parameter
+// before the function reads it (Rank.Discards).
+const DiscardPoints = 3
 
 // DefaultAlternatives is the default of Options.Alternatives.
 const DefaultAlternatives = 0.25
@@ -64,11 +74,79 @@ func rankFix(orig, fixed []byte) *Rank {
 		}
 		scope := scopeAt(origLines, h.at)
 		r.naming(h, rem, add, scope)
+		if name := discards(origLines, h); name != "" && r.Discards == "" {
+			r.Discards = name
+			r.note(DiscardPoints, "%s: the argument assigned before the function reads it", name)
+		}
 	}
 	// A consistent renaming makes up for what it brings in, never more:
 	// it beats half of itself, not a fix that renames nothing.
 	r.Naming = max(r.Naming, 0)
 	return r
+}
+
+// discards is the parameter an added line of hunk h assigns (`name =
+// value`, the value not reading it) in the function that holds it, when
+// no line of the function before the hunk reads it; "" when none.
+func discards(lines []string, h hunk) string {
+	def := -1
+	for i := min(h.at, len(lines)) - 1; i >= 0; i-- {
+		t := strings.TrimLeft(lines[i], " \t")
+		if strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "async def ") {
+			def = i
+			break
+		}
+		if strings.TrimSpace(t) != "" && !strings.HasPrefix(t, "#") && len(lines[i])-len(t) == 0 {
+			return "" // a top-level statement first: not in a function
+		}
+	}
+	if def < 0 {
+		return ""
+	}
+	// The parameters: the names of the header at depth 1 that follow
+	// "(", "," or a star, up to the colon that ends it.
+	params := map[string]bool{}
+	depth, body := 0, def
+	for i := def; i < min(h.at, len(lines)); i++ {
+		ts := lineTokens(lines[i])
+		done := false
+		for k, t := range ts {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			case ":":
+				done = done || depth == 0
+			}
+			if depth == 1 && t.kind == 'n' && k > 0 && (ts[k-1].text == "(" || ts[k-1].text == "," || ts[k-1].text == "*" || ts[k-1].text == "**") {
+				params[t.text] = true
+			}
+		}
+		if done {
+			body = i + 1
+			break
+		}
+	}
+	for _, l := range h.added {
+		ts := lineTokens(l)
+		if len(ts) < 3 || ts[0].kind != 'n' || ts[1].text != "=" || !params[ts[0].text] {
+			continue
+		}
+		name, read := ts[0].text, false
+		for _, t := range ts[2:] {
+			read = read || t.kind == 'n' && !t.attr && t.text == name
+		}
+		for i := body; i < h.at && !read; i++ {
+			for _, t := range lineTokens(lines[i]) {
+				read = read || t.kind == 'n' && !t.attr && t.text == name
+			}
+		}
+		if !read {
+			return name
+		}
+	}
+	return ""
 }
 
 // hunk is one run of changed lines: the original's lines removed

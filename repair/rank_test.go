@@ -78,6 +78,10 @@ func TestRankFix(t *testing.T) {
 			naming: 2, note: "greet: a function the code around does not use, called in place of fn", tokens: 2},
 		{name: "a function of the code around called", from: "    return fn(*args)\n", to: "    return _type_check(*args)\n", tokens: 2},
 		{name: "a function of elsewhere wrapped around", from: "    return fn(*args)\n", to: "    return greet(fn(*args))\n", tokens: 3},
+		{name: "an argument assigned before it is read", from: "    if value > limit:\n", to: "    limit = 0\n    if value > limit:\n",
+			naming: DiscardPoints, note: "limit: the argument assigned before the function reads it", tokens: 3},
+		{name: "an argument assigned after it is read", from: "        return limit\n", to: "        limit = 0\n        return limit\n", tokens: 3},
+		{name: "an argument assigned from itself", from: "    if value > limit:\n", to: "    limit = limit - 1\n    if value > limit:\n", tokens: 5},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
