@@ -234,41 +234,6 @@ func uncalledDefinitions(p *program.Program, spec []Spectrum, w []float64) {
 	}
 }
 
-// ConditionShare is the share of the weight of the most suspicious
-// statement in its body that an if or while statement a failing case
-// executed weighs at least. Passing cases run a condition more often than
-// the block it guards, so it scores lower than the block, while the fault
-// is often the condition that let the failing case in (a bound off by
-// one, `len(s) > 1` for `> 2`): at its own score it came after the
-// block's statements and their neighbours, past the sweep's first edits.
-// Condition-synthesis tools repair the conditions of the suspicious
-// blocks for this reason (Xuan et al., "Nopol: automatic repair of
-// conditional statement bugs in Java programs", TSE 2017).
-const ConditionShare = 1.0
-
-// conditions raises the weight of each if and while statement a failing
-// case executed (spec) to ConditionShare of the highest weight of a
-// statement in its body (nested blocks too, not nested definitions).
-func conditions(p *program.Program, spec []Spectrum, w []float64) {
-	best := make([]float64, len(p.Stmts))
-	for j, st := range p.Stmts {
-		if spec[j].EF == 0 || w[j] <= 0 {
-			continue
-		}
-		for s := st.Parent; s >= 0; s = p.Stmts[s].Parent {
-			if definition(p.Stmts[s].Kind) {
-				break
-			}
-			best[s] = max(best[s], w[j])
-		}
-	}
-	for i, st := range p.Stmts {
-		if (st.Kind == "if_statement" || st.Kind == "while_statement") && spec[i].EF > 0 {
-			w[i] = max(w[i], ConditionShare*best[i])
-		}
-	}
-}
-
 // exports reports whether statement i binds the module's __all__ (its
 // names for `from m import *`): every case executes it at import, and a
 // package module's list of hundreds of names drew a string edit there
@@ -524,9 +489,6 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 		}
 	}
 	breakTies(p, o, &rk, execs)
-	if !rk.Uniform {
-		conditions(p, spec, rk.Weights)
-	}
 	rk.Crashes = crashes(p, o)
 	rk.Entries = sortEntries(rk.Entries, rk.Weights)
 	return rk
