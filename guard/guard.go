@@ -59,6 +59,12 @@ type Report struct {
 	// Example describes the first changed input: the call or input, then
 	// what each program did.
 	Example string `json:"example,omitempty"`
+	// Examples is the number of the target's docstring examples the
+	// original passes, judged beside the generated inputs (a test file's
+	// suite: AddExamples); ExamplesFailed, of those, the ones the patched
+	// program fails, each counted in Changed and Broken too.
+	Examples       int `json:"examples,omitempty"`
+	ExamplesFailed int `json:"examples_failed,omitempty"`
 
 	testFile bool // the suite is a test file (String says why no inputs)
 }
@@ -71,15 +77,20 @@ func (r *Report) String() string {
 	if r == nil {
 		return "not checked"
 	}
-	if r.Inputs == 0 {
-		if r.testFile {
-			return "no generated inputs (the tests the original passes made no call into the target whose arguments are plain values: None, bools, numbers, strings, lists, dicts)"
+	var s string
+	switch {
+	case r.Inputs > 0:
+		s = fmt.Sprintf("behaviour changed on %d of %d generated inputs", r.Changed-r.ExamplesFailed, r.Inputs)
+		if b := r.Broken - r.ExamplesFailed; b > 0 {
+			s += fmt.Sprintf(" (%d now fail where the original did not)", b)
 		}
-		return "no generated inputs (the suite has no call or stdin cases the original passes)"
+	case r.testFile:
+		s = "no generated inputs (the tests the original passes made no call into the target whose arguments are plain values: None, bools, numbers, strings, lists, dicts)"
+	default:
+		s = "no generated inputs (the suite has no call or stdin cases the original passes)"
 	}
-	s := fmt.Sprintf("behaviour changed on %d of %d generated inputs", r.Changed, r.Inputs)
-	if r.Broken > 0 {
-		s += fmt.Sprintf(" (%d now fail where the original did not)", r.Broken)
+	if r.Examples > 0 {
+		s += fmt.Sprintf("; %d of the target's %d docstring examples fail", r.ExamplesFailed, r.Examples)
 	}
 	if r.Example != "" {
 		s += "; e.g. " + r.Example
@@ -112,6 +123,9 @@ type Guard struct {
 	// testFile: the suite is a test file, whose inputs are the calls its
 	// tests made into the target.
 	testFile bool
+	// examples are the target's docstring examples, when AddExamples
+	// added them.
+	examples *examples
 }
 
 // Probes is the suite of generated inputs for s (at most max), to open an
@@ -188,6 +202,9 @@ var raisesRE = regexp.MustCompile(`(?:\braises|\bassertRaises(?:Regex)?)\(\s*\(?
 // original's code.
 func (g *Guard) Check(ctx context.Context, src []byte, ch *program.Change) (*Report, error) {
 	r := &Report{testFile: g.testFile}
+	if err := g.checkExamples(ctx, src, ch, r); err != nil {
+		return nil, err
+	}
 	for _, n := range g.near {
 		if n {
 			r.Inputs++
@@ -203,7 +220,8 @@ func (g *Guard) Check(ctx context.Context, src []byte, ch *program.Change) (*Rep
 		return nil, fmt.Errorf("guard: %w", err)
 	}
 	if o.CompileError != "" || len(o.Results) != len(g.probes) {
-		r.Changed, r.Broken = r.Inputs, r.Inputs
+		r.Changed += r.Inputs
+		r.Broken += r.Inputs
 		r.Example = "the patched program does not run: " + o.CompileError
 		return r, nil
 	}

@@ -443,7 +443,34 @@ func (st *search) setupGuard(ctx context.Context) guardSetup {
 		run = guard.Runner(inRanges(Runner(run), len(ps.Cases), st.opts.Workers))
 	}
 	out.g, out.err = guard.New(ctx, st.suite, st.result.Original, p.Strip(p.Src), ps, origin, run, st.guardRun())
+	if out.g != nil && o.GuardExamples != nil {
+		out.close = st.addExamples(ctx, out.g, out.close)
+	}
 	return out
+}
+
+// addExamples opens an engine for the target's docstring examples
+// (Options.GuardExamples) and adds them to g's inputs; it returns what
+// closes both engines, closeProbes the generated inputs' (or nil). The
+// examples are left out, with one line that says why, when they cannot
+// run: the guard goes on with its generated inputs.
+func (st *search) addExamples(ctx context.Context, g *guard.Guard, closeProbes func()) func() {
+	p, ex := st.prog, st.opts.GuardExamples
+	run, closeFn, err := st.opts.Guard(ctx, ex)
+	if err == nil {
+		_, err = g.AddExamples(ctx, ex, p.Strip(p.Src), run)
+	}
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(st.log, "repair: the target's docstring examples are left out of the overfitting guard: %v\n", err)
+	}
+	return func() {
+		if closeFn != nil {
+			closeFn()
+		}
+		if closeProbes != nil {
+			closeProbes()
+		}
+	}
 }
 
 // checkLater starts the overfitting guard's check of a fix's source src

@@ -132,6 +132,11 @@ type Options struct {
 	// does, when the caller makes them already (in the background, while
 	// the engine starts): Run then does not make them again on its way.
 	GuardProbes func() (*fitness.Suite, []int)
+	// GuardExamples, when not nil with Guard, is a doctest suite of the
+	// target's original file (fitness.Load("doctest:FILE")): the guard
+	// opens an engine for it with Guard and judges each fix on the
+	// docstring examples the original passes too (guard.AddExamples).
+	GuardExamples *fitness.Suite
 	// Prepared, when not nil, returns mutate.Prepare of the program Run
 	// is given, made by a caller that has the program before Run starts
 	// (while the engine starts): Run then does not make it beside the

@@ -161,6 +161,9 @@ func (s *Session) Hooks(ctx context.Context, o *repair.Options, warn io.Writer) 
 	}
 	if s.guarded() {
 		o.Guard, o.GuardInputs, o.GuardProbes = s.openGuard, s.cfg.GuardInputs, s.probes
+		if !s.shared {
+			o.GuardExamples = s.examples()
+		}
 	}
 	if s.Checked() {
 		if s.shared {
@@ -186,6 +189,22 @@ func (s *Session) Hooks(ctx context.Context, o *repair.Options, warn io.Writer) 
 		// (the user did not choose how many).
 		o.Grow = g
 	}
+}
+
+// examples is the doctest suite of the target's docstring examples, for
+// the guard of a test file's suite (repair.Options.GuardExamples); nil
+// when the suite is no test file or is those doctests, when several
+// files are repaired together, or when the target has no examples.
+func (s *Session) examples() *fitness.Suite {
+	su := s.in.Suite
+	if len(su.TestSource) == 0 || su.Doctest || len(s.in.Paths) > 1 {
+		return nil
+	}
+	ex, err := fitness.Load(fitness.DoctestPrefix + s.in.Path)
+	if err != nil {
+		return nil
+	}
+	return ex
 }
 
 // Close stops plain pytest, closes the engines and waits for them.

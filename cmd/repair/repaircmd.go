@@ -113,8 +113,15 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 		return &exitError{code: exitNotFound}
 	case errors.As(err, &suspect):
 		g := suspect.Guard
-		fmt.Fprintf(io.Err, "repair: suspect fix: it breaks %d of %d generated inputs the original handled (e.g. %s); exit code %d\n",
-			g.Broken, g.Inputs, g.Example, exitSuspect)
+		var what []string
+		if b := g.Broken - g.ExamplesFailed; b > 0 {
+			what = append(what, fmt.Sprintf("%d of %d generated inputs the original handled", b, g.Inputs))
+		}
+		if g.ExamplesFailed > 0 {
+			what = append(what, fmt.Sprintf("%d of the target's %d docstring examples the original passes", g.ExamplesFailed, g.Examples))
+		}
+		fmt.Fprintf(io.Err, "repair: suspect fix: it breaks %s (e.g. %s); exit code %d\n",
+			strings.Join(what, " and "), g.Example, exitSuspect)
 		return &exitError{code: exitSuspect}
 	}
 	return err
