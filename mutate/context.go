@@ -7,6 +7,7 @@ package mutate
 import (
 	"bytes"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -32,6 +33,8 @@ type Context struct {
 	// The file's texts that replacements paste: distinct conditions and
 	// expressions, literals by class (literalClass).
 	conds, exprs []donorExpr
+	// dynamicNames: the file binds names no parse sees (visibleNames).
+	dynamicNames bool
 	lits         map[string][]string
 	bySpan       map[program.Span]int // condition and expression sites by span
 	// inside are, per statement, the one-line sites in its text (its own
@@ -73,7 +76,81 @@ type donorExpr struct {
 	// async: an await or an async comprehension (program.AsyncText),
 	// which only sites of an async function take (fitsAsync).
 	async bool
+	// site is the donor's first site; reads the names its text reads
+	// (not an attribute's, not a keyword argument's), sorted, when known
+	// (readsKnown: no name of its own bound in it, by a lambda, a
+	// comprehension or :=).
+	site       int
+	reads      []string
+	readsKnown bool
 }
+
+// visibleNames are the names an expression at statement stmt can read
+// (program.Visible), for fitsScope; nil when the file may bind names the
+// parse cannot see (import *, globals(), exec): then any donor fits.
+func (c *Context) visibleNames(stmt int) []string {
+	if c.dynamicNames {
+		return nil
+	}
+	return c.Prog.Visible(stmt)
+}
+
+// fitsScope reports whether every name donor d reads is visible where
+// vis (visibleNames) was made: a donor that reads a name of another
+// function's, visible here by no binding, raises NameError wherever it
+// runs, so it is never a fix. Dunder names (__name__, __file__) are the
+// module's own.
+func fitsScope(vis []string, d *donorExpr) bool {
+	if vis == nil || !d.readsKnown {
+		return true
+	}
+	for _, n := range d.reads {
+		if _, ok := slices.BinarySearch(vis, n); !ok && !(strings.HasPrefix(n, "__") && strings.HasSuffix(n, "__")) {
+			return false
+		}
+	}
+	return true
+}
+
+// fillReads sets the names each donor expression and condition reads
+// (donorExpr.reads), from the name sites inside its first site's span.
+func (c *Context) fillReads() {
+	p := c.Prog
+	c.dynamicNames = dynamicNamesRE.Match(p.Src)
+	fill := func(d *donorExpr) {
+		if strings.Contains(d.text, "lambda") || strings.Contains(d.text, " for ") || strings.Contains(d.text, ":=") {
+			return
+		}
+		s := &p.Sites[d.site]
+		if s.Kind == program.SiteIdent {
+			d.reads, d.readsKnown = []string{d.text}, true
+			return
+		}
+		var names []string
+		for _, j := range c.idents[s.Stmt] {
+			t := &p.Sites[j]
+			if t.Start < s.Start || t.End > s.End {
+				continue
+			}
+			if t.Store {
+				return
+			}
+			names = append(names, p.SiteText(j))
+		}
+		slices.Sort(names)
+		d.reads, d.readsKnown = slices.Compact(names), true
+	}
+	for k := range c.exprs {
+		fill(&c.exprs[k])
+	}
+	for k := range c.conds {
+		fill(&c.conds[k])
+	}
+}
+
+// dynamicNamesRE finds what binds names no parse sees: a star import,
+// globals(), exec.
+var dynamicNamesRE = regexp.MustCompile(`\bimport\s+\*|\bglobals\s*\(|\bexec\s*\(|__builtins__`)
 
 // fitsAsync reports whether donor d may stand at site s: text with an
 // await or an async comprehension only in an async function's body.
@@ -269,13 +346,13 @@ func Prepare(p *program.Program) *Context {
 			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
 			if !seenCond[text] && !contextual(text) {
 				seenCond[text] = true
-				c.conds = append(c.conds, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: true, async: program.AsyncText(text)})
+				c.conds = append(c.conds, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: true, async: program.AsyncText(text), site: i})
 			}
 		case program.SiteExpr:
 			c.bySpan[program.Span{Start: s.Start, End: s.End}] = i
 			if !seenExpr[text] && !contextual(text) {
 				seenExpr[text] = true
-				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: boolish(s), async: program.AsyncText(text)})
+				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), boolish: boolish(s), async: program.AsyncText(text), site: i})
 			}
 		case program.SiteIdent:
 			if oneLine {
@@ -286,7 +363,7 @@ func Prepare(p *program.Program) *Context {
 			}
 			if !seenExpr[text] && !s.Store {
 				seenExpr[text] = true
-				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text)})
+				c.exprs = append(c.exprs, donorExpr{text: text, prec: s.Prec, node: s.Node, q: quoted(text), site: i})
 			}
 		case program.SiteLiteral:
 			class := literalClass(s.Node)
@@ -297,6 +374,7 @@ func Prepare(p *program.Program) *Context {
 		}
 	}
 	c.initDeny()
+	c.fillReads()
 	// The operators' targets; their other facts come on first use.
 	for _, f := range targets {
 		f.get(c)

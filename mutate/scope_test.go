@@ -241,3 +241,67 @@ func TestSweepIgnoresFarCode(t *testing.T) {
 		t.Errorf("the sweep's first %d near edits differ with never-called functions after middle()", n)
 	}
 }
+
+// TestDonorsInScope: expr-replace, cond-replace and cond-extend take no
+// donor that reads a name the site's function cannot see (another
+// function's parameter or local: a NameError wherever it runs), and
+// still take the module's names, the builtins, dunders and what binds
+// its own names (a comprehension); a file that binds names no parse
+// sees (import *) takes every donor.
+func TestDonorsInScope(t *testing.T) {
+	const src = `import os
+
+LIMIT = 10
+
+
+def area(width, height):
+    if width > LIMIT:
+        return len(__name__)
+    return width * height
+
+
+def scale(size):
+    if size:
+        return [v * 2 for v in range(size)]
+    return size + 1
+`
+	tests := []struct {
+		name    string
+		src     string
+		op      Operator
+		want    []string // edits that must be proposed
+		notWant []string // edits that must not
+	}{
+		{"expr-replace reads", src, opExprReplace,
+			[]string{"line 15: replaced `size + 1` with `LIMIT`", "line 15: replaced `size + 1` with `len(__name__)`", "line 15: replaced `size + 1` with `[v * 2 for v in range(size)]`"},
+			[]string{"line 15: replaced `size + 1` with `width * height`", "line 15: replaced `size + 1` with `width`", "line 9: replaced `width * height` with `size + 1`"}},
+		{"cond-replace", src, opCondReplace,
+			[]string{"line 7: replaced `width > LIMIT` with `True`"},
+			[]string{"line 13: replaced `size` with `width > LIMIT`", "line 7: replaced `width > LIMIT` with `size`"}},
+		{"cond-extend", src, opCondExtend,
+			nil,
+			[]string{"line 13: replaced `size` with `size and width > LIMIT`"}},
+		{"import *", "from os import *\n" + src, opExprReplace,
+			[]string{"line 16: replaced `size + 1` with `width * height`"},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := program.Parse("s.py", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := describeEdits(t, NewContext(p, nil), tt.op)
+			for _, w := range tt.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("missing %q in %d edits:\n%s", w, len(got), strings.Join(got, "\n"))
+				}
+			}
+			for _, w := range tt.notWant {
+				if slices.Contains(got, w) {
+					t.Errorf("proposed %q: it reads a name its function cannot see", w)
+				}
+			}
+		})
+	}
+}
