@@ -317,14 +317,17 @@ func (c *Context) ownClass(id int) []string {
 		return nil
 	}
 	par := p.Scopes[sc].Parent
-	if par <= 0 || p.Scopes[par].Kind != "class" {
-		return nil
-	}
-	name := p.Scopes[par].Name
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		name = name[i+1:]
-	}
-	if p.SiteText(id) != name {
+	if par > 0 && p.Scopes[par].Kind == "class" {
+		name := p.Scopes[par].Name
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		if p.SiteText(id) != name {
+			return nil
+		}
+	} else if !c.classNames()[p.SiteText(id)] {
+		// A function made into a method elsewhere (a decorator's wrapper
+		// whose first parameter is self): any class of the file.
 		return nil
 	}
 	ps := allParams(p.StmtText(p.Scopes[sc].Stmt))
@@ -340,11 +343,27 @@ func (c *Context) ownClass(id int) []string {
 	return nil
 }
 
+// classNames are the names of the file's classes.
+func (c *Context) classNames() map[string]bool {
+	c.classOnce.Do(func() {
+		p := c.Prog
+		c.classes = map[string]bool{}
+		for i := range p.Scopes {
+			if sc := &p.Scopes[i]; sc.Kind == "class" {
+				c.classes[sc.Name[strings.LastIndexByte(sc.Name, '.')+1:]] = true
+			}
+		}
+	})
+	return c.classes
+}
+
 var opTypeSelf = replacing(Operator{
 	Name: "type-self",
 	Doc: "put type(self) for the class's own name in a method\n\n" +
 		"return Version(major, minor) into return type(self)(major, minor), so that a\n" +
-		"subclass builds its own kind; or self.__class__, or cls in a classmethod.",
+		"subclass builds its own kind; or self.__class__, or cls in a classmethod. In a\n" +
+		"function whose first parameter is self (a decorator's wrapper), any class of\n" +
+		"the file.",
 	Weight: 0.15,
 }, (*Context).ownClass, program.SiteIdent)
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"repair/program"
 )
@@ -35,6 +36,9 @@ type Context struct {
 	conds, exprs []donorExpr
 	// dynamicNames: the file binds names no parse sees (visibleNames).
 	dynamicNames bool
+	// classes: the names of the file's classes (classNames), on first use.
+	classOnce sync.Once
+	classes   map[string]bool
 	lits         map[string][]string
 	bySpan       map[program.Span]int // condition and expression sites by span
 	// inside are, per statement, the one-line sites in its text (its own
