@@ -121,7 +121,7 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 	switch {
 	case len(res.Fixes) > MaxAlternatives:
 		return true, nil
-	case st.opts.Alternatives == 0 && !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch) && st.discards(fix) == "":
+	case st.opts.Alternatives == 0 && !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch) && st.discards(fix) == "" && !st.deletesCheck(fix):
 		// No alternatives asked for: the first fix that is not suspect
 		// ends the search.
 		return true, nil
@@ -139,8 +139,9 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 // fix, found at once, leaves a short search for its alternatives).
 // Without a time budget the window is evaluations alone, so that a seed
 // gives the same fixes at any speed. When the guard finds the fix
-// suspect, or it copies code from a donor, the search goes
-// on for twice as long as the fix took whatever the share.
+// suspect, it copies code from a donor, assigns a parameter before the
+// function reads it or deletes a check (Rank.DeletesCheck), the search
+// goes on for twice as long as the fix took whatever the share.
 func (st *search) openWindow(c individual, fix *Fix) {
 	o, log := &st.opts, st.log
 	took := time.Since(st.start)
@@ -162,8 +163,8 @@ func (st *search) openWindow(c individual, fix *Fix) {
 			}
 		}
 	}
-	suspect, whole, discards := fix.Guard.Suspect(), fromDonor(st.prog, fix.Patch), st.discards(fix)
-	if !suspect && !whole && discards == "" {
+	suspect, whole, discards, deletes := fix.Guard.Suspect(), fromDonor(st.prog, fix.Patch), st.discards(fix), st.deletesCheck(fix)
+	if !suspect && !whole && discards == "" && !deletes {
 		return
 	}
 	st.graceEvals = max(st.graceEvals, 2*c.evals+10*o.Population)
@@ -173,9 +174,18 @@ func (st *search) openWindow(c individual, fix *Fix) {
 		fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
 	case discards != "":
 		fmt.Fprintf(log, "repair: the fix found first assigns the argument %s before the function reads it; searching on for one that does not\n", discards)
+	case deletes:
+		fmt.Fprintf(log, "repair: the fix found first deletes a check of the code, or puts a raise under a new condition; searching on for one that keeps it\n")
 	default:
 		fmt.Fprintf(log, "repair: the fix found first copies code from a donor; searching on for a smaller one\n")
 	}
+}
+
+// deletesCheck reports whether fix deletes or weakens a check of the
+// code (Rank.DeletesCheck).
+func (st *search) deletesCheck(fix *Fix) bool {
+	st.discards(fix) // ranks it
+	return fix.Rank.DeletesCheck
 }
 
 // discards is the parameter fix assigns before its function reads it

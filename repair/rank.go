@@ -8,6 +8,7 @@ package repair
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -22,7 +23,8 @@ import (
 type Rank struct {
 	// DeletesCheck says the fix removes a raise, an assert, an if
 	// statement or a call of a checking function (a check the code made)
-	// without putting one back.
+	// without putting one back, or puts one of the code's raises or
+	// asserts under a condition it adds (wrapsCheck).
 	DeletesCheck bool `json:"deletes_check"`
 	// Naming is the fix's naming penalty: a point for each name or value
 	// it brings in that the code around does not use (two in a
@@ -69,7 +71,7 @@ func rankFix(orig, fixed []byte) *Rank {
 		common := lcs(texts(rem), texts(add))
 		r.Tokens += len(rem) + len(add) - 2*common
 		r.Added += len(add) - common
-		if checks(rem) > checks(add) {
+		if checks(rem) > checks(add) || wrapsCheck(h) {
 			r.DeletesCheck = true
 		}
 		scope := scopeAt(origLines, h.at)
@@ -374,6 +376,33 @@ func checks(ts []token) int {
 	return n
 }
 
+// wrapsCheck reports whether hunk h puts a raise or an assert the code
+// had under a condition it adds (`raise E(...)` into `if current: raise
+// E(...)`): the check no longer holds where the new condition is false,
+// which is how a fix can pass a test that trips it. Qi et al. (ISSTA
+// 2015) found most plausible patches of generate-and-validate tools to
+// delete functionality the suite does not check; this is the same deletion,
+// made only where the failing test needs it.
+func wrapsCheck(h hunk) bool {
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+	for i, a := range h.added {
+		t := strings.TrimSpace(a)
+		if !strings.HasPrefix(t, "raise") && !strings.HasPrefix(t, "assert") {
+			continue
+		}
+		if !slices.ContainsFunc(h.removed, func(r string) bool { return strings.TrimSpace(r) == t && indent(r) < indent(a) }) {
+			continue
+		}
+		// An if added above it, less indented.
+		for j := i - 1; j >= 0; j-- {
+			if u := strings.TrimSpace(h.added[j]); (strings.HasPrefix(u, "if ") || strings.HasPrefix(u, "if(")) && indent(h.added[j]) < indent(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // checkName reports whether a function's name says it checks.
 func checkName(name string) bool {
 	l := strings.ToLower(name)
@@ -642,7 +671,7 @@ var criteria = []criterion{
 		func(a, b *Fix) string { return fmt.Sprintf("the overfitting guard (%s, against %s)", a.Guard, b.Guard) }},
 	{"checks", func(_ *program.Program, a, b *Fix) bool { return !a.Rank.DeletesCheck && b.Rank.DeletesCheck },
 		func(a, b *Fix) string {
-			return "keeping the code's checks (the other deletes a raise, an assert, an if or a call that checks)"
+			return "keeping the code's checks (the other deletes a raise, an assert, an if or a call that checks, or puts a raise under a new condition)"
 		}},
 	{"transplant", func(p *program.Program, a, b *Fix) bool { return !transplant(p, a.Patch) && transplant(p, b.Patch) },
 		func(a, b *Fix) string { return "not replacing a whole function by a donor's" }},
