@@ -376,6 +376,59 @@ func checks(ts []token) int {
 	return n
 }
 
+// dupValues are the literal values that stand twice as elements of one
+// bracketed display of ts ((a, 1, 1), ["x", "x"], {2, 2}), in order.
+func dupValues(ts []token) []string {
+	var out []string
+	type group struct {
+		seen  map[string]bool
+		start bool // at an element's first token
+		lit   string
+		n     int // tokens of the element so far
+	}
+	var stack []*group
+	end := func(g *group) {
+		if g.seen != nil && g.n == 1 && g.lit != "" {
+			if g.seen[g.lit] {
+				out = append(out, g.lit)
+			}
+			g.seen[g.lit] = true
+		}
+		g.n, g.lit = 0, ""
+	}
+	for k, t := range ts {
+		if len(stack) > 0 {
+			g := stack[len(stack)-1]
+			switch {
+			case t.kind == 'o' && (t.text == "," || t.text == ")" || t.text == "]" || t.text == "}"):
+				end(g)
+			default:
+				g.n++
+				if t.kind == 'v' && g.n == 1 {
+					g.lit = t.text
+				}
+			}
+		}
+		switch t.text {
+		case "(", "[", "{":
+			if t.kind == 'o' {
+				// A call's arguments or a subscript are no display: a
+				// value twice there may be meant (Point(0, 0)).
+				var seen map[string]bool
+				if !(t.text != "{" && k > 0 && (ts[k-1].kind == 'n' && !keyword(ts[k-1].text) || ts[k-1].text == ")" || ts[k-1].text == "]" || t.text == "[" && ts[k-1].kind == 'v')) {
+					seen = map[string]bool{}
+				}
+				stack = append(stack, &group{seen: seen})
+			}
+		case ")", "]", "}":
+			if t.kind == 'o' && len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	return out
+}
+
 // wrapsCheck reports whether hunk h puts a raise or an assert the code
 // had under a condition it adds (`raise E(...)` into `if current: raise
 // E(...)`): the check no longer holds where the new condition is false,
@@ -506,6 +559,12 @@ func (r *Rank) naming(h hunk, rem, add []token, sc scope) {
 			// main for hash) is a name that made the tests pass.
 			r.note(2, "%s: a function the code around does not use, called in place of %s", t.text, callee)
 		}
+	}
+	// A collection display given a value it already holds (("True",
+	// "False") into ("False", "False")): the value it replaced is no
+	// longer in it, which is a deletion, and the copy says nothing.
+	if d := dupValues(add); len(d) > len(dupValues(rem)) {
+		r.note(2, "%s: a value the collection already holds", d[len(d)-1])
 	}
 	// An operation that throws its operand away (x * 0): the value the
 	// code computed no longer counts.
