@@ -39,8 +39,8 @@ type Context struct {
 	// classes: the names of the file's classes (classNames), on first use.
 	classOnce sync.Once
 	classes   map[string]bool
-	lits         map[string][]string
-	bySpan       map[program.Span]int // condition and expression sites by span
+	lits      map[string][]string
+	bySpan    map[program.Span]int // condition and expression sites by span
 	// inside are, per statement, the one-line sites in its text (its own
 	// and its nested statements'), idents the name sites among them.
 	inside, idents [][]int
