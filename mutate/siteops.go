@@ -227,7 +227,7 @@ var opIdent = Operator{
 
 var opExprReplace = Operator{
 	Name:    "expr-replace",
-	Doc:     "replace an expression by another expression of the file\n\nA call argument, an index, a return value, an operand or an assigned value.",
+	Doc:     "replace an expression by another expression of the file\n\nA call argument, an index, a return value, an operand or an assigned value;\nnot by one that reads a name the site's function cannot see.",
 	Targets: siteTargets(program.SiteExpr),
 	Weight:  2,
 	Applies: onKind(program.SiteExpr),
