@@ -34,7 +34,7 @@ type Context struct {
 	// The file's texts that replacements paste: distinct conditions and
 	// expressions, literals by class (literalClass).
 	conds, exprs []donorExpr
-	// dynamicNames: the file binds names no parse sees (visibleNames).
+	// dynamicNames: the file binds names no parse sees (donorScope).
 	dynamicNames bool
 	// classes: the names of the file's classes (classNames), on first use.
 	classOnce sync.Once
@@ -89,27 +89,27 @@ type donorExpr struct {
 	readsKnown bool
 }
 
-// visibleNames are the names an expression at statement stmt can read
-// (program.Visible), for fitsScope; nil when the file may bind names the
-// parse cannot see (import *, globals(), exec): then any donor fits.
-func (c *Context) visibleNames(stmt int) []string {
+// donorScope is the scope whose names a donor at statement stmt may
+// read (fitsScope), or -2 when the file may bind names the parse cannot
+// see (import *, globals(), exec): then any donor fits.
+func (c *Context) donorScope(stmt int) int {
 	if c.dynamicNames {
-		return nil
+		return -2
 	}
-	return c.Prog.Visible(stmt)
+	return c.Prog.Stmts[stmt].Scope
 }
 
-// fitsScope reports whether every name donor d reads is visible where
-// vis (visibleNames) was made: a donor that reads a name of another
-// function's, visible here by no binding, raises NameError wherever it
-// runs, so it is never a fix. Dunder names (__name__, __file__) are the
-// module's own.
-func fitsScope(vis []string, d *donorExpr) bool {
-	if vis == nil || !d.readsKnown {
+// fitsScope reports whether every name donor d reads is visible in scope
+// sc (donorScope): a donor that reads a name of another function's,
+// visible here by no binding, raises NameError wherever it runs, so it
+// is never a fix. Dunder names (__name__, __file__) are the module's
+// own.
+func (c *Context) fitsScope(sc int, d *donorExpr) bool {
+	if sc == -2 || !d.readsKnown {
 		return true
 	}
 	for _, n := range d.reads {
-		if _, ok := slices.BinarySearch(vis, n); !ok && !(strings.HasPrefix(n, "__") && strings.HasSuffix(n, "__")) {
+		if !c.Prog.IsVisible(sc, n) && !(strings.HasPrefix(n, "__") && strings.HasSuffix(n, "__")) {
 			return false
 		}
 	}

@@ -28,10 +28,10 @@ var opCondReplace = Operator{
 				emit(replaceText(id, t))
 			}
 		}
-		vis := c.visibleNames(s.Stmt)
+		sc := c.donorScope(s.Stmt)
 		for k := range c.conds {
 			d := &c.conds[k]
-			if d.text != cur && fitsString(s, d.q) && fitsAsync(s, d) && fitsScope(vis, d) {
+			if d.text != cur && fitsString(s, d.q) && fitsAsync(s, d) && c.fitsScope(sc, d) {
 				emit(replaceText(id, s.Fit(d.text, d.prec)))
 			}
 		}
@@ -69,10 +69,10 @@ var opCondExtend = Operator{
 		p := c.Prog
 		s := &p.Sites[id]
 		cur := p.SiteText(id)
-		vis := c.visibleNames(s.Stmt)
+		sc := c.donorScope(s.Stmt)
 		for k := range c.conds {
 			d := &c.conds[k]
-			if d.text == cur || !fitsString(s, d.q) || !fitsAsync(s, d) || !fitsScope(vis, d) {
+			if d.text == cur || !fitsString(s, d.q) || !fitsAsync(s, d) || !c.fitsScope(sc, d) {
 				continue
 			}
 			for _, op := range []string{"and", "or"} {
@@ -236,10 +236,10 @@ var opExprReplace = Operator{
 		s := &p.Sites[id]
 		cur := p.SiteText(id)
 		b := boolish(s)
-		vis := c.visibleNames(s.Stmt)
+		sc := c.donorScope(s.Stmt)
 		for k := range c.exprs {
 			d := &c.exprs[k]
-			if d.text != cur && fitsString(s, d.q) && d.boolish == b && fitsAsync(s, d) && fitsScope(vis, d) {
+			if d.text != cur && fitsString(s, d.q) && d.boolish == b && fitsAsync(s, d) && c.fitsScope(sc, d) {
 				emit(replaceText(id, s.Fit(d.text, d.prec)))
 			}
 		}

@@ -422,3 +422,19 @@ func stmtOfEdit(p *program.Program, e program.Edit) int {
 	}
 	return e.Stmt
 }
+
+// BenchmarkApplyExprReplace is one mutation by expr-replace, the
+// operator with the most edits at a site (every expression of the file),
+// on middle() padded with never-called functions.
+func BenchmarkApplyExprReplace(b *testing.B) {
+	for _, lines := range []int{13, 5000} {
+		c := scopedContext(b, paddedMiddle(b, lines, ""), 0, "middle")
+		op := opExprReplace
+		rng := rand.New(rand.NewPCG(1, 2))
+		b.Run(fmt.Sprintf("lines=%d", lines), func(b *testing.B) {
+			for b.Loop() {
+				op.Apply(c, rng)
+			}
+		})
+	}
+}

@@ -410,6 +410,23 @@ func (p *Program) VisibleParts(i int, f func(scope int, names []string)) {
 	}
 }
 
+// IsVisible reports whether an expression of scope i can read name:
+// whether ScopeVisible(i) holds it, without making that list.
+func (p *Program) IsVisible(i int, name string) bool {
+	if _, ok := slices.BinarySearch(p.builtins, name); ok {
+		return true
+	}
+	for s := i; s >= 0; s = p.Scopes[s].Parent {
+		if s != i && p.Scopes[s].Kind == "class" {
+			continue
+		}
+		if _, ok := slices.BinarySearch(p.Scopes[s].Names, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // mergeSorted merges sorted lists into one, without duplicates.
 func mergeSorted(lists [][]string) []string {
 	n := 0
