@@ -73,11 +73,16 @@ func AwaitStart(recv func(deadline time.Time) (byte, []byte, error), ping byte, 
 	}
 }
 
-// TreeRunDelay is the time the threads of process pid and of its
-// descendants have waited for a CPU (Linux schedstat's run delay), or 0
-// where the kernel does not say.
+// RunDelay is the time the threads of process pid have waited for a
+// CPU (Linux schedstat's run delay), or 0 where the kernel does not say.
+func RunDelay(pid int) time.Duration {
+	d, _ := runDelay(pid, false)
+	return d
+}
+
+// TreeRunDelay is RunDelay summed over process pid and its descendants.
 func TreeRunDelay(pid int) time.Duration {
-	var sum int64
+	var sum time.Duration
 	seen := map[int]bool{}
 	var walk func(pid int)
 	walk = func(pid int) {
@@ -85,30 +90,44 @@ func TreeRunDelay(pid int) time.Duration {
 			return
 		}
 		seen[pid] = true
-		dir := "/proc/" + strconv.Itoa(pid) + "/task"
-		tasks, err := os.ReadDir(dir)
-		if err != nil {
-			return
+		d, children := runDelay(pid, true)
+		sum += d
+		for _, c := range children {
+			walk(c)
 		}
-		for _, t := range tasks {
-			if data, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat"); err == nil {
-				if f := strings.Fields(string(data)); len(f) >= 2 {
-					if n, err := strconv.ParseInt(f[1], 10, 64); err == nil {
-						sum += n
-					}
+	}
+	walk(pid)
+	return sum
+}
+
+// runDelay reads the run delay of each thread of process pid and, with
+// kids, the threads' children.
+func runDelay(pid int, kids bool) (sum time.Duration, children []int) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, nil
+	}
+	for _, t := range tasks {
+		if data, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat"); err == nil {
+			if f := strings.Fields(string(data)); len(f) >= 2 {
+				if n, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+					sum += time.Duration(n)
 				}
 			}
-			if data, err := os.ReadFile(dir + "/" + t.Name() + "/children"); err == nil {
-				for _, c := range strings.Fields(string(data)) {
-					if n, err := strconv.Atoi(c); err == nil {
-						walk(n)
-					}
+		}
+		if !kids {
+			continue
+		}
+		if data, err := os.ReadFile(dir + "/" + t.Name() + "/children"); err == nil {
+			for _, c := range strings.Fields(string(data)) {
+				if n, err := strconv.Atoi(c); err == nil {
+					children = append(children, n)
 				}
 			}
 		}
 	}
-	walk(pid)
-	return time.Duration(sum)
+	return sum, children
 }
 
 // alivePiece is what WriteAlive writes at once.

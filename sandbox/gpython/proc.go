@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -331,27 +330,8 @@ func processCPUOf(pid int) (int64, bool) {
 }
 
 // runDelayOf is the time the threads of process pid have waited for a
-// CPU, in nanoseconds (Linux schedstat), or 0.
-func runDelayOf(pid int) int64 {
-	dir := "/proc/" + strconv.Itoa(pid) + "/task"
-	tasks, err := os.ReadDir(dir)
-	if err != nil {
-		return 0
-	}
-	var sum int64
-	for _, t := range tasks {
-		data, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
-		if err != nil {
-			continue
-		}
-		if f := strings.Fields(string(data)); len(f) >= 2 {
-			if n, err := strconv.ParseInt(f[1], 10, 64); err == nil {
-				sum += n
-			}
-		}
-	}
-	return sum
-}
+// CPU, in nanoseconds (sandbox.RunDelay), or 0.
+func runDelayOf(pid int) int64 { return int64(sandbox.RunDelay(pid)) }
 
 // run sends a candidate (cases start..end-1 of its range first..end-1) and
 // collects the records into res until the worker is done, dies or passes a
