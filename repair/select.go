@@ -75,14 +75,23 @@ func (sl *selector) options(o sandbox.RunOptions, ch *program.Change) sandbox.Ru
 	}
 	o.Change = ch
 	sel, wide := make([]bool, sl.reach.Cases()), make([]bool, sl.reach.Cases())
-	sl.reach.Union(ch.Reach, sel)
-	for _, d := range ch.Defs {
-		sl.reach.Union(sl.within[d], wide)
-	}
+	sl.reached(ch, sel, wide)
 	sl.abandoned(sel)
 	sl.abandoned(wide)
 	o.Select, o.SelectWide = sel, wide
 	return o
+}
+
+// reached marks in sel the cases that reach a statement ch edits
+// (Change.Reach) and in wide, which may be sel, those that reach any
+// statement of a top-level definition it changes (Change.Defs): what the
+// search's runs select (options) and the check of a delivered fix runs
+// (checkSelect).
+func (sl *selector) reached(ch *program.Change, sel, wide []bool) {
+	sl.reach.Union(ch.Reach, sel)
+	for _, d := range ch.Defs {
+		sl.reach.Union(sl.within[d], wide)
+	}
 }
 
 // abandoned leaves out of selection sel the cases after the first one the

@@ -93,10 +93,7 @@ func (sl *selector) checkSelect(ch *program.Change) []bool {
 		return nil
 	}
 	sel := make([]bool, sl.reach.Cases())
-	sl.reach.Union(ch.Reach, sel)
-	for _, d := range ch.Defs {
-		sl.reach.Union(sl.within[d], sel)
-	}
+	sl.reached(ch, sel, sel)
 	for i, r := range sl.orig.Results {
 		if i < len(sel) && r.Verdict != fitness.Passed {
 			sel[i] = true
