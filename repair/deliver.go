@@ -121,7 +121,7 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 	switch {
 	case len(res.Fixes) > MaxAlternatives:
 		return true, nil
-	case st.opts.Alternatives == 0 && !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch) && st.discards(fix) == "" && !st.deletesCheck(fix):
+	case st.opts.Alternatives == 0 && !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch) && st.discards(fix) == "":
 		// No alternatives asked for: the first fix that is not suspect
 		// ends the search.
 		return true, nil
@@ -163,7 +163,10 @@ func (st *search) openWindow(c individual, fix *Fix) {
 			}
 		}
 	}
-	suspect, whole, discards, deletes := fix.Guard.Suspect(), fromDonor(st.prog, fix.Patch), st.discards(fix), st.deletesCheck(fix)
+	// A deleted check lengthens the window for alternatives; with none
+	// asked for (--alternatives 0) the first fix is delivered.
+	suspect, whole, discards := fix.Guard.Suspect(), fromDonor(st.prog, fix.Patch), st.discards(fix)
+	deletes := o.Alternatives > 0 && st.deletesCheck(fix)
 	if !suspect && !whole && discards == "" && !deletes {
 		return
 	}
