@@ -4,6 +4,7 @@ package repair
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -182,4 +183,127 @@ func unreached(msg string, s *fitness.Suite, o *fitness.Outcome) error {
 		break
 	}
 	return inputerr.Wrap(&Unreached{Msg: msg, Why: why})
+}
+
+// failingElsewhere are the failing cases of o, on suite s of several
+// test files, that no edit of p can make pass: their error did not go
+// through p, their file never names p's module, and they run no line of
+// p's functions and, at module level, nothing but what every case runs
+// (its import, which the engine counts in each case's lines), imports
+// and definitions. None when the engine reports no coverage. (A
+// function the import calls counts as reached: a failing case that runs
+// it stays.)
+func failingElsewhere(p *program.Program, s *fitness.Suite, o *fitness.Outcome) []int {
+	if !coverageWorks(o) || len(s.Parts) < 2 {
+		return nil
+	}
+	// What every case runs: the import's footprint, which the harness
+	// counts in each case's lines.
+	var common []bool
+	for _, r := range o.Results {
+		ran := localize.Executed(p, r.Lines)
+		if common == nil {
+			common = ran
+			continue
+		}
+		for k := range common {
+			common[k] = common[k] && ran[k]
+		}
+	}
+	mod := moduleName(p.Path)
+	dl := p.DonorLine()
+	var out []int
+	part, first := 0, 0
+	for i, r := range o.Results {
+		for part < len(s.Parts) && i >= first+len(s.Parts[part].Cases) {
+			first += len(s.Parts[part].Cases)
+			part++
+		}
+		if r.Verdict == fitness.Passed || inTarget.MatchString(strings.SplitN(r.Detail, "\n", 2)[0]) {
+			continue
+		}
+		if part >= len(s.Parts) || mod == "" || nameRe(mod).Match(s.Parts[part].TestSource) {
+			continue
+		}
+		ran := localize.Executed(p, r.Lines)
+		reaches := false
+		for k, st := range p.Stmts {
+			if !ran[k] || (dl > 0 && st.Line >= dl) {
+				continue
+			}
+			if p.Scopes[st.Scope].Kind == "function" || (!common[k] && !structural[st.Kind]) {
+				reaches = true
+				break
+			}
+		}
+		if !reaches {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// moduleName is the name a file at path is imported by: its base name
+// without .py, its directory's for a package's __init__.py.
+func moduleName(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), ".py")
+	if base == "__init__" {
+		base = filepath.Base(filepath.Dir(path))
+	}
+	if base == "." || base == string(filepath.Separator) {
+		return ""
+	}
+	return base
+}
+
+// nameRe matches name as a word of Python source.
+func nameRe(name string) *regexp.Regexp {
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+}
+
+// failedFew names the first few of cases ids of s with the first line of
+// each one's error in o.
+func failedFew(s *fitness.Suite, o *fitness.Outcome, ids []int) string {
+	var items []string
+	for _, i := range ids {
+		d := strings.TrimSpace(strings.SplitN(o.Results[i].Detail, "\n", 2)[0])
+		if d == "" {
+			d = o.Results[i].Verdict.String()
+		}
+		items = append(items, s.Cases[i].Name+": "+d)
+	}
+	return fewOf(items)
+}
+
+// skippedItself are the cases of o that skipped themselves at run time
+// (pytest.skip, importorskip): the engines fail a skip, so that no
+// candidate passes by skipping, and none could pass these.
+func skippedItself(o *fitness.Outcome) []int {
+	var out []int
+	for i, r := range o.Results {
+		if skipped(r) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// skipped reports whether r is a test's skip at run time.
+func skipped(r fitness.Result) bool {
+	return r.Verdict == fitness.WrongAnswer && (r.Detail == "skipped" || strings.HasPrefix(r.Detail, "skipped: "))
+}
+
+// skipsFew names the first few of cases ids of s, each with its skip's
+// reason in o.
+func skipsFew(s *fitness.Suite, o *fitness.Outcome, ids []int) string {
+	var items []string
+	for _, i := range ids {
+		r := skipReason(strings.TrimPrefix(strings.TrimPrefix(o.Results[i].Detail, "skipped"), ": "))
+		if r == "" {
+			items = append(items, s.Cases[i].Name)
+			continue
+		}
+		items = append(items, s.Cases[i].Name+": "+r)
+	}
+	return fewOf(items)
 }

@@ -40,8 +40,10 @@ func calibrate(orig *fitness.Outcome) time.Duration {
 
 // original runs the original program's cases with coverage and checks
 // that it compiles and that some case fails (an inputerr error if not).
-// The cases Options.CheckOriginal leaves out are left out of the outcome
-// it returns, which is on sub's suite (nil: all of s). ag runs it again
+// The cases Options.CheckOriginal leaves out, and in a suite of several
+// files the tests that skip themselves and the failing tests no edit can
+// reach (failingElsewhere), are left out of the outcome it returns, which
+// is on sub's suite (nil: all of s). ag runs it again
 // when the check asks (or later, the search: again).
 func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, opts Options, ag *again) (orig *fitness.Outcome, sub *subset, err error) {
 	// With a test file and the guard, the run records the calls the tests
@@ -62,6 +64,42 @@ func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Run
 		if len(out) > 0 {
 			if sub, err = leaveOut(s, out); err != nil {
 				return nil, nil, err
+			}
+			s, orig = sub.suite, sub.outcome(orig)
+		}
+	}
+	if sub == nil && len(s.Parts) > 1 {
+		// The project's suite, which no plain pytest run checks: a test
+		// that skips itself at run time (importorskip, pytest.skip), or
+		// fails for a reason of its own (a socket the sandbox refuses,
+		// another module's bug), must not stand between a fix and the
+		// failing tests it can reach.
+		skips := skippedItself(orig)
+		if len(skips) == countFailing(orig) {
+			skips = nil
+		}
+		elsewhere := slices.DeleteFunc(failingElsewhere(p, s, orig), func(i int) bool { return skipped(orig.Results[i]) })
+		if len(skips)+len(elsewhere) >= countFailing(orig) {
+			// Then no failing test an edit reaches is left: the
+			// localization says so (exit code 6, or a warning).
+			elsewhere = nil
+		}
+		if out := slices.Concat(skips, elsewhere); len(out) > 0 {
+			slices.Sort(out)
+			if sub, err = leaveOut(s, out); err != nil {
+				return nil, nil, err
+			}
+			for _, i := range elsewhere {
+				sub.elsewhere = append(sub.elsewhere, s.Cases[i].Name)
+			}
+			if opts.Log != nil && len(skips) > 0 {
+				fmt.Fprintf(opts.Log, "repair: %d %s under the tool (%s); left out of the suite\n",
+					len(skips), pl(len(skips), "test skips itself", "tests skip themselves"), skipsFew(s, orig, skips))
+			}
+			if opts.Log != nil && len(elsewhere) > 0 {
+				n := len(elsewhere)
+				fmt.Fprintf(opts.Log, "repair: %d failing %s never %s a line of %s that an edit could change (%s not name it), so no fix can make %s pass: left out of the suite (%s)\n",
+					n, pl(n, "test", "tests"), pl(n, "runs", "run"), p.Path, pl(n, "its file does", "their files do"), pl(n, "it", "them"), failedFew(s, orig, elsewhere))
 			}
 			s, orig = sub.suite, sub.outcome(orig)
 		}

@@ -109,6 +109,12 @@ type Result struct {
 	// of the search and the final validation (tests that plain pytest
 	// skips at run time), in the order of the suite Run was given.
 	LeftOut []string
+	// FailingElsewhere are the names of the failing tests of a suite of
+	// several files that no edit of the target can reach (they run none of
+	// its functions and their errors do not go through it: a socket the
+	// sandbox refuses, another module's bug), left out of the search and
+	// the final validation as LeftOut's are.
+	FailingElsewhere []string
 	// Original is the outcome of the original program on Suite.
 	Original *fitness.Outcome
 	// Counters.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -170,7 +171,13 @@ func Run(ctx context.Context, p *program.Program, s *fitness.Suite, run Runner, 
 	if sub != nil {
 		// From here on the suite is without the cases left out, and
 		// every runner's outcomes are on it.
-		s, run, res.LeftOut = sub.suite, sub.runner(run), sub.out
+		s, run = sub.suite, sub.runner(run)
+		res.FailingElsewhere = sub.elsewhere
+		for _, name := range sub.out {
+			if !slices.Contains(sub.elsewhere, name) {
+				res.LeftOut = append(res.LeftOut, name)
+			}
+		}
 		verifyWrap = sub.runner
 		if early != nil {
 			early.origin = sub.origin(early.origin)

@@ -24,6 +24,9 @@ type subset struct {
 	full  int   // the number of cases of the whole suite
 	kept  []int // kept[j] is the index in the whole suite of suite's case j
 	out   []string
+	// elsewhere are those of out that are failing tests no edit of the
+	// target can reach (failingElsewhere); the others skip themselves.
+	elsewhere []string
 }
 
 // leaveOut is s without the cases at indices out; an inputerr error when
@@ -94,7 +97,8 @@ func (sub *subset) runner(run Runner) Runner {
 				opts.Cases = sandbox.CaseRange{First: sub.full, End: sub.full}
 			}
 		}
-		opts.Select, opts.SelectWide = sub.whole(opts.Select), sub.whole(opts.SelectWide)
+		opts.Select, opts.SelectWide = spread(sub, opts.Select), spread(sub, opts.SelectWide)
+		opts.WallCaps, opts.CPUCaps = spread(sub, opts.WallCaps), spread(sub, opts.CPUCaps)
 		o, err := run(ctx, src, opts)
 		if err != nil || o == nil {
 			return o, err
@@ -106,16 +110,16 @@ func (sub *subset) runner(run Runner) Runner {
 	}
 }
 
-// whole is a selection of the kept cases (sandbox.RunOptions.Select) on
-// the whole suite: the cases left out are not selected. Nil when sel is
-// not one entry per kept case.
-func (sub *subset) whole(sel []bool) []bool {
-	if len(sel) != len(sub.kept) {
+// spread is v, one entry per kept case (a selection or the caps of
+// sandbox.RunOptions), on the whole suite: a case left out gets the zero
+// value (not selected, no cap). Nil when v is not one entry per kept case.
+func spread[T any](sub *subset, v []T) []T {
+	if len(v) != len(sub.kept) {
 		return nil
 	}
-	out := make([]bool, sub.full)
+	out := make([]T, sub.full)
 	for j, i := range sub.kept {
-		out[i] = sel[j]
+		out[i] = v[j]
 	}
 	return out
 }

@@ -207,3 +207,34 @@ func TestSubsetSelect(t *testing.T) {
 		}
 	}
 }
+
+// TestSubsetCaps: the per-case time caps of the kept cases reach the
+// engine on the whole suite (a case left out uncapped), as a selection
+// does; caps of another length are none. An engine of several files
+// cuts them per file, and caps of the kept cases' length would not fit.
+func TestSubsetCaps(t *testing.T) {
+	s := fakeSuite(3) // 6 cases
+	sub, err := leaveOut(s, []int{0, 2, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wall, cpu []float64
+	run := sub.runner(func(ctx context.Context, src []byte, o sandbox.RunOptions) (*fitness.Outcome, error) {
+		wall, cpu = o.WallCaps, o.CPUCaps
+		return &fitness.Outcome{Results: make([]fitness.Result, 6)}, nil
+	})
+	for _, tc := range []struct {
+		caps, engine []float64
+	}{
+		{nil, nil},
+		{[]float64{1, 2, 3}, []float64{0, 1, 0, 2, 3, 0}},
+		{[]float64{1, 2}, nil},
+	} {
+		if _, err := run(context.Background(), nil, sandbox.RunOptions{WallCaps: tc.caps, CPUCaps: tc.caps}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(wall, tc.engine) || !slices.Equal(cpu, tc.engine) {
+			t.Errorf("caps %v: the engine's %v and %v, want %v", tc.caps, wall, cpu, tc.engine)
+		}
+	}
+}

@@ -98,6 +98,10 @@ type report struct {
 	// (pytest.skip, importorskip), which the search and the validation
 	// left out of the suite: Cases counts them, Failing does not.
 	SkippedByPytest []string `json:"skipped_by_pytest,omitempty"`
+	// FailingElsewhere are, for the project's suite (several test files),
+	// the failing tests that run no code of the target an edit could
+	// change, left out of the suite: Cases counts them, Failing does not.
+	FailingElsewhere []string `json:"failing_elsewhere,omitempty"`
 }
 
 // lenientReport lists the values injected in the original program's run
@@ -177,6 +181,7 @@ func writeReport(job Job, c *Config, o repair.Options, l *Input, engine string, 
 		suite = res.Suite // without the cases left out, which Flaky indexes
 	}
 	r.SkippedByPytest = res.LeftOut
+	r.FailingElsewhere = res.FailingElsewhere
 	for _, i := range res.Flaky {
 		r.Flaky = append(r.Flaky, suite.Cases[i].Name)
 	}

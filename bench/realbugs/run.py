@@ -201,7 +201,43 @@ def load_bug(name, mirrors=None):
 
 
 def test_files(meta):
+    if meta.get('suite_files'):
+        return list(meta['suite_files'])
     return [meta['tests']] + list(meta.get('extra_tests', []))
+
+
+def is_test_file(path):
+    b = os.path.basename(path)
+    return b.endswith('.py') and (b.startswith('test_') or b.endswith('_test.py'))
+
+
+def project_paths(meta):
+    """With --suite project: the files of the fix commit a test of the
+    project's other files may need, as (path, is a test file): every file
+    of the target's package and of the test file's directory (for a test
+    file at the top, the top's test files and conftest.py)."""
+    out = git(meta['gitdir'], 'ls-tree', '-r', meta['fix_commit']).decode(errors='replace')
+    parts = meta['target'].split('/')
+    pkg = '/'.join(parts[:2] if parts[0] == 'src' else parts[:1]) + '/' if len(parts) > 1 else None
+    tdir = os.path.dirname(meta['tests'])
+    paths = []
+    for line in out.splitlines():
+        info, _, path = line.partition('\t')
+        mode, kind = info.split()[:2]
+        if kind != 'blob':
+            continue  # a submodule: not in the project's history
+        if mode == '120000':
+            # a symbolic link (semver's tests/coerce.py): the file it names
+            link = git(meta['gitdir'], 'show', '%s:%s' % (meta['fix_commit'], path)).decode()
+            path = (path, os.path.normpath(os.path.join(os.path.dirname(path), link)))
+        name = path[0] if isinstance(path, tuple) else path
+        if pkg and name.startswith(pkg):
+            paths.append((path, False))
+        elif tdir and name.startswith(tdir + '/'):
+            paths.append((path, is_test_file(name)))
+        elif not tdir and '/' not in name and (is_test_file(name) or name == 'conftest.py'):
+            paths.append((path, is_test_file(name)))
+    return paths
 
 
 class MissingMirror(Exception):
@@ -244,6 +280,16 @@ def materialise(meta, dst):
         write_file(dst, e.get('dest', e['path']), git(meta['gitdir'], 'show', '%s:%s' % (e['commit'], e['path'])))
     for e in meta.get('generated', []):
         write_file(dst, e['dest'], e['text'].encode())
+    if meta.get('suite') == 'project':
+        have = {e.get('dest', e['path']) for e in meta['files']} | {e['dest'] for e in meta.get('generated', [])}
+        tests = []
+        for path, is_test in project_paths(meta):
+            path, src = path if isinstance(path, tuple) else (path, path)
+            if is_test:
+                tests.append(path)
+            if path not in have:
+                write_file(dst, path, git(meta['gitdir'], 'show', '%s:%s' % (meta['fix_commit'], src)))
+        meta['project_tests'] = sorted(set(tests) | {meta['tests']})
     return dst
 
 
@@ -344,6 +390,32 @@ def reproduce(args, meta, work, plugin_dir):
     the developer's fix (the target at the fix commit); the test files pass
     whole after the fix. Returns a dict."""
     out = {'reproduces': False}
+    if meta.get('project_tests'):
+        # the project's other test files join the suite when they pass
+        # whole with the developer's fix (a file that needs what the
+        # benchmark does not install, or a submodule, is left out)
+        fixed = copy_bug(meta, work, 'suite')
+        write_file(fixed, meta['target'], developer_fix(meta)[0])
+        rs, _, _, _ = run_pytest(args, meta, fixed, meta['project_tests'], plugin_dir)
+        bad = set()
+        for k, v in rs.items():
+            if v in ('failed', 'xpassed'):
+                k = k[len('<collection: '):-1] if k.startswith('<collection: ') else k
+                bad.add(k.split('::')[0])
+        seen = {k.split('::')[0] for k in rs if not k.startswith('<')}
+        if meta['tests'] in seen:
+            meta['suite_files'] = [meta['tests']] + [f for f in meta['project_tests']
+                                                     if f != meta['tests'] and f in seen and f not in bad]
+            out['suite_files'] = meta['suite_files']
+            out['suite_dropped'] = sorted(set(meta['project_tests']) - set(meta['suite_files']))
+        else:
+            # the project's conftest.py needs what the benchmark does not
+            # write (semver's imports from docs/): the bug's test file alone
+            out['suite_files'] = [meta['tests']]
+            out['suite_dropped'] = ['all: the bug\'s test file does not run among the project\'s files']
+            shutil.rmtree(meta['tree'])
+            meta['suite'], meta['project_tests'] = 'file', None
+            materialise(meta, meta['tree'])
     tests = test_files(meta)
     buggy = copy_bug(meta, work, 'buggy')
     rb, _, rcb, tailb = run_pytest(args, meta, buggy, tests, plugin_dir)
@@ -397,7 +469,7 @@ def first_error_line(stderr, rc):
 def run_tool(args, meta, work):
     d = copy_bug(meta, work, 'tool')
     report = os.path.join(work, 'report.json')
-    cmd = [args.repair_bin, '--target', meta['target'], '--tests', meta['tests'],
+    cmd = [args.repair_bin, '--target', meta['target'], '--tests', ','.join(test_files(meta)) if meta.get('suite_files') else meta['tests'],
            '--time-budget', args.time_budget, '--report', report, '--seed', str(args.seed)]
     cmd += shlex.split(args.extra_args) if args.extra_args else []
     t0 = time.monotonic()
@@ -498,7 +570,9 @@ def judge(args, meta, work, plugin_dir, t, dev_traces, res):
         return res
     tgt = os.path.join(patched, meta['target'])
     res['ast_sha256'] = ast_sha(tgt)
-    given, _, _, _ = run_pytest(args, meta, patched, [meta['tests']], plugin_dir)
+    # plausible: passes the suite the tool was given
+    given, _, _, _ = run_pytest(args, meta, patched, test_files(meta) if meta.get('suite_files') else [meta['tests']],
+                                plugin_dir)
     if not given or not_ok(given):
         res['note'] = 'patched copy fails under plain pytest: ' + ', '.join(not_ok(given)[:3])
         return res
@@ -532,6 +606,7 @@ def run_bug(args, name, previous=None):
     """Reproduces bug name, runs the tool (or takes its earlier run from
     previous, a record of --out) and judges the patch."""
     meta = load_bug(name, args.mirrors)
+    meta['suite'] = args.suite
     work = tempfile.mkdtemp(prefix='realbugs-%s-' % name)
     plugin_dir = os.path.join(work, 'plugin')
     os.makedirs(plugin_dir)
@@ -633,6 +708,10 @@ def main():
                          'unless every bug gets a plausible patch and every run ends within its time budget '
                          '+ %.0f s; without the projects\' clones it says so and exits 0'
                          % (' '.join(SMOKE), SMOKE_BUDGET, BUDGET_SLACK))
+    ap.add_argument('--suite', choices=('file', 'project'), default='file',
+                    help='the tests the tool gets: the bug\'s test file (default), or the project\'s: every '
+                         'test file of its directory that passes with the developer\'s fix (the files of the '
+                         'target\'s package and the tests\' directory come from the fix commit)')
     ap.add_argument('--repair-bin', default='repair', help='the repair binary (default: repair on PATH)')
     ap.add_argument('--time-budget', default='', help='passed to repair --time-budget (default 120s; %s with --smoke)' % SMOKE_BUDGET)
     ap.add_argument('--seed', type=int, default=1)
@@ -701,6 +780,7 @@ def main():
     if args.materialise:
         for n in names:
             meta = load_bug(n, args.mirrors)
+            meta['suite'] = args.suite
             d = os.path.join(os.path.abspath(args.materialise), n)
             if os.path.exists(d):
                 shutil.rmtree(d)
