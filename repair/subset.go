@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"repair/fitness"
 	"repair/internal/inputerr"
@@ -88,6 +89,7 @@ func (sub *subset) runner(run Runner) Runner {
 	if run == nil {
 		return nil
 	}
+	var walls, cpus capsMemo
 	return func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
 		if opts.Cases.End > 0 {
 			first, end := opts.Cases.Bounds(len(sub.kept))
@@ -98,7 +100,7 @@ func (sub *subset) runner(run Runner) Runner {
 			}
 		}
 		opts.Select, opts.SelectWide = spread(sub, opts.Select), spread(sub, opts.SelectWide)
-		opts.WallCaps, opts.CPUCaps = spread(sub, opts.WallCaps), spread(sub, opts.CPUCaps)
+		opts.WallCaps, opts.CPUCaps = walls.spread(sub, opts.WallCaps), cpus.spread(sub, opts.CPUCaps)
 		o, err := run(ctx, src, opts)
 		if err != nil || o == nil {
 			return o, err
@@ -108,6 +110,28 @@ func (sub *subset) runner(run Runner) Runner {
 		}
 		return sub.outcome(o), nil
 	}
+}
+
+// capsMemo keeps the last caps spread (the search passes the same slice
+// for every candidate): the engine sends a server its caps again only
+// when they are another slice, and spreading them again would allocate.
+type capsMemo struct {
+	mu       sync.Mutex
+	in, outs []float64
+}
+
+// spread is spread(sub, v), the same slice as last time for the same v.
+func (m *capsMemo) spread(sub *subset, v []float64) []float64 {
+	if len(v) == 0 {
+		return spread(sub, v)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.in) == len(v) && &m.in[0] == &v[0] {
+		return m.outs
+	}
+	m.in, m.outs = v, spread(sub, v)
+	return m.outs
 }
 
 // spread is v, one entry per kept case (a selection or the caps of

@@ -237,4 +237,13 @@ func TestSubsetCaps(t *testing.T) {
 			t.Errorf("caps %v: the engine's %v and %v, want %v", tc.caps, wall, cpu, tc.engine)
 		}
 	}
+	// The same caps again are the same slice: the engine sends a server
+	// its caps again only for another one.
+	caps := []float64{1, 2, 3}
+	run(context.Background(), nil, sandbox.RunOptions{WallCaps: caps})
+	first := wall
+	run(context.Background(), nil, sandbox.RunOptions{WallCaps: caps})
+	if &first[0] != &wall[0] {
+		t.Error("the same caps were spread into another slice")
+	}
 }

@@ -206,6 +206,13 @@ def test_files(meta):
     return [meta['tests']] + list(meta.get('extra_tests', []))
 
 
+def traced_files(meta):
+    """The files whose calls into the target are compared with the
+    developer fix's (a hint for the reader): the bug's own, not a whole
+    project's suite, whose traced runs would cost minutes a bug."""
+    return [meta['tests']] + list(meta.get('extra_tests', []))
+
+
 def is_test_file(path):
     b = os.path.basename(path)
     return b.endswith('.py') and (b.startswith('test_') or b.endswith('_test.py'))
@@ -431,8 +438,8 @@ def reproduce(args, meta, work, plugin_dir):
     if not args.reproduce_only:
         # a second traced run tells which calls give different results from
         # run to run (timestamps, random jitter): those are not compared
-        _, trace, _, _ = run_pytest(args, meta, fixed, tests, plugin_dir, trace=True)
-        _, trace2, _, _ = run_pytest(args, meta, fixed, tests, plugin_dir, trace=True)
+        _, trace, _, _ = run_pytest(args, meta, fixed, traced_files(meta), plugin_dir, trace=True)
+        _, trace2, _, _ = run_pytest(args, meta, fixed, traced_files(meta), plugin_dir, trace=True)
         traces = (trace, trace2)
     problems = []
     if not rb:
@@ -578,7 +585,7 @@ def judge(args, meta, work, plugin_dir, t, dev_traces, res):
         return res
     res['plausible'] = True
     whole, _, _, _ = run_pytest(args, meta, patched, test_files(meta), plugin_dir)
-    _, tool_trace, _, _ = run_pytest(args, meta, patched, test_files(meta), plugin_dir, trace=True)
+    _, tool_trace, _, _ = run_pytest(args, meta, patched, traced_files(meta), plugin_dir, trace=True)
     fixed_target = os.path.join(work, 'fixed', meta['target'])
     diff = trace_difference(dev_traces, tool_trace)
     if not_ok(whole):
