@@ -23,12 +23,21 @@ const MaxTestFiles = 500
 // environments left out), or the files listed; nil, false for a single
 // file. Every error is an [inputerr.Error].
 func TestFiles(arg string) ([]string, bool, error) {
-	var out []string
+	files, several, _, err := TestFilesLeft(arg)
+	return files, several, err
+}
+
+// TestFilesLeft is TestFiles, and the test files found under a directory
+// that it leaves out: those whose name is no Python module name
+// (test_max-min.py), which the sandbox cannot import as their module.
+// pytest collects them; a file named in a list is refused instead.
+func TestFilesLeft(arg string) ([]string, bool, []string, error) {
+	var out, left []string
 	items := strings.Split(arg, ",")
 	if len(items) == 1 {
 		fi, err := os.Stat(arg)
 		if err != nil || !fi.IsDir() {
-			return nil, false, nil
+			return nil, false, nil, nil
 		}
 	}
 	seen := map[string]bool{}
@@ -46,11 +55,11 @@ func TestFiles(arg string) ([]string, bool, error) {
 		}
 		fi, err := os.Stat(it)
 		if err != nil {
-			return nil, true, readError(it, err)
+			return nil, true, nil, readError(it, err)
 		}
 		if !fi.IsDir() {
 			if !strings.EqualFold(filepath.Ext(it), ".py") {
-				return nil, true, inputerr.New("%s: several test suites must be Python test files (test_*.py)", it)
+				return nil, true, nil, inputerr.New("%s: several test suites must be Python test files (test_*.py)", it)
 			}
 			add(it)
 			continue
@@ -68,15 +77,22 @@ func TestFiles(arg string) ([]string, bool, error) {
 				return nil
 			}
 			if d.Type().IsRegular() && strings.HasSuffix(name, ".py") && (strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test.py")) {
+				if !isIdentifier(strings.TrimSuffix(name, ".py")) {
+					left = append(left, p)
+					return nil
+				}
 				found = append(found, p)
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, true, inputerr.New("%s: %v", it, err)
+			return nil, true, nil, inputerr.New("%s: %v", it, err)
+		}
+		if len(found) == 0 && len(left) > 0 {
+			return nil, true, nil, inputerr.New("%s: no test file's name is a Python module name (%s): rename them (letters, digits and _)", it, strings.Join(left, ", "))
 		}
 		if len(found) == 0 {
-			return nil, true, inputerr.New("%s: is a directory without test files (test_*.py, *_test.py): name a suite file, or the project's tests directory", it)
+			return nil, true, nil, inputerr.New("%s: is a directory without test files (test_*.py, *_test.py): name a suite file, or the project's tests directory", it)
 		}
 		slices.Sort(found)
 		for _, p := range found {
@@ -84,12 +100,12 @@ func TestFiles(arg string) ([]string, bool, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, true, inputerr.New("--tests %q: no test files", arg)
+		return nil, true, nil, inputerr.New("--tests %q: no test files", arg)
 	}
 	if len(out) > MaxTestFiles {
-		return nil, true, inputerr.New("%s: more than %d test files", arg, MaxTestFiles)
+		return nil, true, nil, inputerr.New("%s: more than %d test files", arg, MaxTestFiles)
 	}
-	return out, true, nil
+	return out, true, left, nil
 }
 
 // LoadFiles loads several Python test files as one suite (Suite.Parts),

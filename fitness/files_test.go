@@ -31,6 +31,8 @@ func TestTestFiles(t *testing.T) {
 	write("dup/test_a.py", test)
 	write("suite.json", `[{"function": "f", "expected": 1}]`)
 	write("none/README", "")
+	write("tests/test_max-min.py", test)
+	write("dashed/test_max-min.py", test)
 	rel := func(ps []string) []string {
 		var out []string
 		for _, p := range ps {
@@ -50,10 +52,12 @@ func TestTestFiles(t *testing.T) {
 		name, arg string
 		several   bool
 		files     []string
+		left      []string
 		err       string
 	}{
 		{name: "one file", arg: "tests/test_a.py"},
-		{name: "a directory", arg: "tests", several: true, files: []string{"tests/test_a.py", "tests/test_b.py", "tests/unit/x_test.py"}},
+		{name: "a directory", arg: "tests", several: true, files: []string{"tests/test_a.py", "tests/test_b.py", "tests/unit/x_test.py"}, left: []string{"tests/test_max-min.py"}},
+		{name: "no file a module name", arg: "dashed", several: true, err: "no test file's name is a Python module name (" + filepath.Join(dir, "dashed/test_max-min.py") + "): rename them (letters, digits and _)"},
 		{name: "files by name, repeats once", arg: "tests/test_b.py,tests/test_a.py,tests/test_b.py", several: true, files: []string{"tests/test_b.py", "tests/test_a.py"}},
 		{name: "a directory without tests", arg: "none", several: true, err: "none: is a directory without test files (test_*.py, *_test.py): name a suite file, or the project's tests directory"},
 		{name: "a data suite among them", arg: "tests/test_a.py,suite.json", several: true, err: "suite.json: several test suites must be Python test files (test_*.py)"},
@@ -61,7 +65,7 @@ func TestTestFiles(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			files, several, err := TestFiles(in(c.arg))
+			files, several, left, err := TestFilesLeft(in(c.arg))
 			if several != c.several {
 				t.Errorf("several = %v, want %v", several, c.several)
 			}
@@ -76,6 +80,9 @@ func TestTestFiles(t *testing.T) {
 			}
 			if got := rel(files); !slices.Equal(got, c.files) {
 				t.Errorf("files = %q, want %q", got, c.files)
+			}
+			if got := rel(left); !slices.Equal(got, c.left) {
+				t.Errorf("left out = %q, want %q", got, c.left)
 			}
 		})
 	}

@@ -99,9 +99,13 @@ func (f *Config) StartLoad() (l *Input, parse func() error, err error) {
 		return nil, nil, inputerr.New("--case-timeout must be between 1ms and %v, got %v", time.Duration(fitness.MaxTimeout)*time.Second, f.CaseTimeout)
 	}
 	var suite *fitness.Suite
-	if files, several, err := fitness.TestFiles(f.Tests); err != nil {
+	var leftNotes []string
+	if files, several, left, err := fitness.TestFilesLeft(f.Tests); err != nil {
 		return nil, nil, err
 	} else if several {
+		for _, p := range left {
+			leftNotes = append(leftNotes, fmt.Sprintf("%s: its name is no Python module name, and the sandbox imports a test file by its name: left out (rename it to run it)", p))
+		}
 		if suite, err = fitness.LoadFiles(f.Tests, files); err != nil {
 			return nil, nil, err
 		}
@@ -167,7 +171,7 @@ func (f *Config) StartLoad() (l *Input, parse func() error, err error) {
 		if err := suite.CheckTarget(target, prog.Scopes[0].Names); err != nil {
 			return err
 		}
-		l.Prog, l.Notes = prog, notes
+		l.Prog, l.Notes = prog, append(leftNotes, notes...)
 		return nil
 	}
 	return l, parse, nil
