@@ -71,7 +71,7 @@ func rankFix(orig, fixed []byte) *Rank {
 		common := lcs(texts(rem), texts(add))
 		r.Tokens += len(rem) + len(add) - 2*common
 		r.Added += len(add) - common
-		if checks(rem) > checks(add) || wrapsCheck(h) {
+		if checks(rem) > checks(add) || wrapsCheck(h) || skipsCheck(origLines, h) {
 			r.DeletesCheck = true
 		}
 		scope := scopeAt(origLines, h.at)
@@ -449,6 +449,40 @@ func wrapsCheck(h hunk) bool {
 		// An if added above it, less indented.
 		for j := i - 1; j >= 0; j-- {
 			if u := strings.TrimSpace(h.added[j]); (strings.HasPrefix(u, "if ") || strings.HasPrefix(u, "if(")) && indent(h.added[j]) < indent(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// skipsCheck reports whether hunk h adds, right before a raise or an
+// assert the code has, an if whose body leaves (`if not current:
+// return` before `raise E(...)`): the check no longer runs where the new
+// condition holds, as with wrapsCheck.
+func skipsCheck(lines []string, h hunk) bool {
+	if len(h.removed) > 0 || len(h.added) == 0 || h.at >= len(lines) {
+		return false
+	}
+	next := strings.TrimSpace(lines[h.at])
+	if !strings.HasPrefix(next, "raise") && !strings.HasPrefix(next, "assert") {
+		return false
+	}
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+	at := indent(lines[h.at])
+	for i, a := range h.added {
+		t := strings.TrimSpace(a)
+		if indent(a) != at || !(strings.HasPrefix(t, "if ") || strings.HasPrefix(t, "if(")) {
+			continue
+		}
+		body := ""
+		if _, after, ok := strings.Cut(t, ":"); ok && strings.TrimSpace(after) != "" {
+			body = strings.TrimSpace(after) // if c: return
+		} else if i+1 < len(h.added) && indent(h.added[i+1]) > at {
+			body = strings.TrimSpace(h.added[i+1])
+		}
+		for _, w := range []string{"return", "continue", "break"} {
+			if body == w || strings.HasPrefix(body, w+" ") {
 				return true
 			}
 		}
