@@ -105,9 +105,11 @@ type Result struct {
 	// cases Options.CheckOriginal left out. Original, Flaky,
 	// FlakyOriginal and each Fix's Injections are indexed by its cases.
 	Suite *fitness.Suite
-	// LeftOut are the names of the cases Options.CheckOriginal left out
-	// of the search and the final validation (tests that plain pytest
-	// skips at run time), in the order of the suite Run was given.
+	// LeftOut are the names of the tests that skip themselves at run
+	// time, left out of the search and the final validation: those
+	// Options.CheckOriginal leaves out (plain pytest skips them), or in a
+	// suite of several files those the tool's own run skips; in the order
+	// of the suite Run was given.
 	LeftOut []string
 	// FailingElsewhere are the names of the failing tests of a suite of
 	// several files that no edit of the target can reach (they run none of
