@@ -185,7 +185,7 @@ func unreached(msg string, s *fitness.Suite, o *fitness.Outcome) error {
 	return inputerr.Wrap(&Unreached{Msg: msg, Why: why})
 }
 
-// failingElsewhere are the failing cases of o, on suite s of several
+// failingElsewhere are the failing cases of o (not skips), on suite s of several
 // test files, that no edit of p can make pass: their error did not go
 // through p, their file never names p's module, and they run no line of
 // p's functions and, at module level, nothing but what every case runs
@@ -211,6 +211,10 @@ func failingElsewhere(p *program.Program, s *fitness.Suite, o *fitness.Outcome) 
 		}
 	}
 	mod := moduleName(p.Path)
+	if mod == "" {
+		return nil
+	}
+	names := regexp.MustCompile(`\b` + regexp.QuoteMeta(mod) + `\b`)
 	dl := p.DonorLine()
 	var out []int
 	part, first := 0, 0
@@ -219,10 +223,10 @@ func failingElsewhere(p *program.Program, s *fitness.Suite, o *fitness.Outcome) 
 			first += len(s.Parts[part].Cases)
 			part++
 		}
-		if r.Verdict == fitness.Passed || inTarget.MatchString(strings.SplitN(r.Detail, "\n", 2)[0]) {
+		if r.Verdict == fitness.Passed || skipped(r) || inTarget.MatchString(strings.SplitN(r.Detail, "\n", 2)[0]) {
 			continue
 		}
-		if part >= len(s.Parts) || mod == "" || nameRe(mod).Match(s.Parts[part].TestSource) {
+		if part >= len(s.Parts) || names.Match(s.Parts[part].TestSource) {
 			continue
 		}
 		ran := localize.Executed(p, r.Lines)
@@ -256,19 +260,21 @@ func moduleName(path string) string {
 	return base
 }
 
-// nameRe matches name as a word of Python source.
-func nameRe(name string) *regexp.Regexp {
-	return regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
-}
-
-// failedFew names the first few of cases ids of s with the first line of
-// each one's error in o.
+// failedFew names the first few of cases ids of s, each with the first
+// line of its error in o, or its skip's reason.
 func failedFew(s *fitness.Suite, o *fitness.Outcome, ids []int) string {
 	var items []string
 	for _, i := range ids {
-		d := strings.TrimSpace(strings.SplitN(o.Results[i].Detail, "\n", 2)[0])
+		r := o.Results[i]
+		d := strings.TrimSpace(strings.SplitN(r.Detail, "\n", 2)[0])
+		if skipped(r) {
+			d = skipReason(strings.TrimPrefix(strings.TrimPrefix(r.Detail, "skipped"), ": "))
+		} else if d == "" {
+			d = r.Verdict.String()
+		}
 		if d == "" {
-			d = o.Results[i].Verdict.String()
+			items = append(items, s.Cases[i].Name)
+			continue
 		}
 		items = append(items, s.Cases[i].Name+": "+d)
 	}
@@ -291,19 +297,4 @@ func skippedItself(o *fitness.Outcome) []int {
 // skipped reports whether r is a test's skip at run time.
 func skipped(r fitness.Result) bool {
 	return r.Verdict == fitness.WrongAnswer && (r.Detail == "skipped" || strings.HasPrefix(r.Detail, "skipped: "))
-}
-
-// skipsFew names the first few of cases ids of s, each with its skip's
-// reason in o.
-func skipsFew(s *fitness.Suite, o *fitness.Outcome, ids []int) string {
-	var items []string
-	for _, i := range ids {
-		r := skipReason(strings.TrimPrefix(strings.TrimPrefix(o.Results[i].Detail, "skipped"), ": "))
-		if r == "" {
-			items = append(items, s.Cases[i].Name)
-			continue
-		}
-		items = append(items, s.Cases[i].Name+": "+r)
-	}
-	return fewOf(items)
 }

@@ -65,6 +65,8 @@ func TestFailingElsewhere(t *testing.T) {
 			[]fitness.Result{wrong("ValueError: too old (line 8)", imports), pass}, nil},
 		{"the file names the target", []string{names, names},
 			[]fitness.Result{wrong("AssertionError: assert 150 == 151 (test_names.py line 4)", reads), pass}, nil},
+		{"a skip is not counted here", []string{other, names},
+			[]fitness.Result{wrong("skipped: could not import 'numpy'", imports), pass}, nil},
 		{"no coverage", []string{other, names},
 			[]fitness.Result{wrong("AssertionError (test_other.py line 5)", nil), {Verdict: fitness.Passed}}, nil},
 	} {

@@ -78,7 +78,7 @@ func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Run
 		if len(skips) == countFailing(orig) {
 			skips = nil
 		}
-		elsewhere := slices.DeleteFunc(failingElsewhere(p, s, orig), func(i int) bool { return skipped(orig.Results[i]) })
+		elsewhere := failingElsewhere(p, s, orig)
 		if len(skips)+len(elsewhere) >= countFailing(orig) {
 			// Then no failing test an edit reaches is left: the
 			// localization says so (exit code 6, or a warning).
@@ -94,7 +94,7 @@ func original(ctx context.Context, p *program.Program, s *fitness.Suite, run Run
 			}
 			if opts.Log != nil && len(skips) > 0 {
 				fmt.Fprintf(opts.Log, "repair: %d %s under the tool (%s); left out of the suite\n",
-					len(skips), pl(len(skips), "test skips itself", "tests skip themselves"), skipsFew(s, orig, skips))
+					len(skips), pl(len(skips), "test skips itself", "tests skip themselves"), failedFew(s, orig, skips))
 			}
 			if opts.Log != nil && len(elsewhere) > 0 {
 				n := len(elsewhere)
