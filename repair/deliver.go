@@ -119,7 +119,10 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 		st.openWindow(c, fix)
 	}
 	switch {
-	case len(res.Fixes) > MaxAlternatives:
+	case len(res.Fixes) > MaxAlternatives && (!st.allDeleteChecks() || len(res.Fixes) > maxCheckless):
+		// While every fix found deletes a check, more of them do not
+		// end the search: the window does (openWindow), or a fix that
+		// keeps the code's checks.
 		return true, nil
 	case st.opts.Alternatives == 0 && !fix.Guard.Suspect() && !fromDonor(st.prog, fix.Patch) && st.discards(fix) == "":
 		// No alternatives asked for: the first fix that is not suspect
@@ -182,6 +185,25 @@ func (st *search) openWindow(c individual, fix *Fix) {
 	default:
 		fmt.Fprintf(log, "repair: the fix found first copies code from a donor; searching on for a smaller one\n")
 	}
+}
+
+// maxCheckless bounds the fixes collected while every one of them
+// deletes a check (allDeleteChecks).
+const maxCheckless = 4 * MaxAlternatives
+
+// allDeleteChecks reports whether every fix found so far deletes or
+// weakens a check of the code (false when no alternatives are asked
+// for: the search ranks none).
+func (st *search) allDeleteChecks() bool {
+	if st.opts.Alternatives <= 0 {
+		return false
+	}
+	for i := range st.result.Fixes {
+		if !st.deletesCheck(&st.result.Fixes[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // deletesCheck reports whether fix deletes or weakens a check of the

@@ -43,6 +43,20 @@ type Fix struct {
 	Seconds float64 `json:"seconds"`
 }
 
+// Suspect reports whether the fix, though it passes the suite, is one a
+// developer would doubt: the guard saw it break an input the original
+// handled, or it deletes or weakens a check of the code (Rank.DeletesCheck:
+// a raise, an assert, an if or a checking call). Deleting code to make a
+// failing test pass is the commonest way a search overfits (Qi et al.,
+// "An Analysis of Patch Plausibility and Correctness for
+// Generate-and-Validate Patch Generation Systems", ISSTA 2015; Tan et
+// al., "Anti-patterns in Search-Based Program Repair", FSE 2016). The
+// fixes are ranked so that the first is the least suspect: when it is
+// suspect, so is every fix found.
+func (f *Fix) Suspect() bool {
+	return f.Guard.Suspect() || f.Rank != nil && f.Rank.DeletesCheck
+}
+
 // Generation is a summary of one generation, for reports.
 type Generation struct {
 	Generation  int     `json:"generation"`

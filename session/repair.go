@@ -65,9 +65,14 @@ func (s Streams) Debug() io.Writer {
 var ErrNoFix = errors.New("no fix")
 
 // SuspectError is a repair's end with a fix printed of which every fix
-// found is suspect: it breaks Guard.Broken of the inputs the original
-// handled.
-type SuspectError struct{ Guard *guard.Report }
+// found is suspect (repair.Fix.Suspect): it breaks Guard.Broken of the
+// inputs the original handled, or it deletes a check of the code.
+type SuspectError struct {
+	Guard *guard.Report
+	// DeletesCheck says the guard saw nothing wrong: the fix deletes or
+	// weakens a check of the code (repair.Rank.DeletesCheck).
+	DeletesCheck bool
+}
 
 func (e *SuspectError) Error() string { return "suspect fix" }
 
@@ -245,10 +250,10 @@ func Repair(ctx context.Context, cfg *Config, job Job, st Streams, began time.Ti
 	if reportErr != nil {
 		return reportErr
 	}
-	if fix.Guard.Suspect() {
-		// Fixes are ranked by inputs broken: the first is the least
-		// suspect, so every fix found is.
-		return &SuspectError{Guard: fix.Guard}
+	if fix.Suspect() {
+		// Fixes are ranked by inputs broken, then by the checks they
+		// keep: the first is the least suspect, so every fix found is.
+		return &SuspectError{Guard: fix.Guard, DeletesCheck: !fix.Guard.Suspect()}
 	}
 	return nil
 }

@@ -168,7 +168,7 @@ func writeReport(job Job, c *Config, o repair.Options, l *Input, engine string, 
 	r.Outcome = "none"
 	if len(res.Fixes) > 0 {
 		r.Outcome = "plausible"
-		if res.Fixes[0].Guard.Suspect() {
+		if res.Fixes[0].Suspect() {
 			r.Outcome = "suspect"
 		}
 	} else if res.StopReason == "interrupted" || errors.Is(runErr, context.Canceled) {

@@ -111,6 +111,9 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	switch {
 	case errors.Is(err, session.ErrNoFix):
 		return &exitError{code: exitNotFound}
+	case errors.As(err, &suspect) && suspect.DeletesCheck:
+		fmt.Fprintf(io.Err, "repair: suspect fix: it deletes or weakens a check of the code (a raise, an assert, an if or a checking call), and so does every fix found; exit code %d\n", exitSuspect)
+		return &exitError{code: exitSuspect}
 	case errors.As(err, &suspect):
 		g := suspect.Guard
 		var what []string

@@ -28,7 +28,8 @@ const (
 	exitInput    = 2 // bad input or usage
 	exitTool     = 3 // the tool or the sandbox failed
 	// exitSuspect: a patch was printed, but every fix found is suspect:
-	// the overfitting guard saw it break an input the original handled.
+	// the overfitting guard saw it break an input the original handled,
+	// or it deletes a check of the code (repair.Fix.Suspect).
 	exitSuspect = 4
 	// exitNothing: the original passes every case; nothing to repair.
 	exitNothing = 5
