@@ -583,6 +583,10 @@ func (r *Rank) naming(h hunk, rem, add []token, sc scope) {
 		switch {
 		case t.kind == 'v' && !sc.values[t.text] && !neutral[t.text]:
 			r.note(1+w, "%s: a value the code around does not use", t.text)
+		case t.kind == 'n' && builtins[t.text] && !sc.names[t.text] && callee != "" && called(add, i):
+			// A builtin called in place of the code's function (len for
+			// hash) weighs as another function called would.
+			r.note(2, "%s: a builtin the code around does not use, called in place of %s", t.text, callee)
 		case t.kind == 'n' && builtins[t.text] && !sc.names[t.text]:
 			r.note(1+w, "%s: a builtin the code around does not use", t.text)
 		case t.kind == 'n' && !sc.names[t.text] && w > 0:
