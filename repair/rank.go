@@ -71,7 +71,7 @@ func rankFix(orig, fixed []byte) *Rank {
 		common := lcs(texts(rem), texts(add))
 		r.Tokens += len(rem) + len(add) - 2*common
 		r.Added += len(add) - common
-		if checks(rem) > checks(add) || wrapsCheck(h) || skipsCheck(origLines, h) {
+		if checks(rem) > checks(add) || wrapsCheck(h) || skipsCheck(origLines, h) || negatesCheck(origLines, h) {
 			r.DeletesCheck = true
 		}
 		scope := scopeAt(origLines, h.at)
@@ -483,6 +483,64 @@ func skipsCheck(lines []string, h hunk) bool {
 		}
 		for _, w := range []string{"return", "continue", "break"} {
 			if body == w || strings.HasPrefix(body, w+" ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// negatesCheck reports whether hunk h negates the condition of an if or
+// elif whose body checks (`if allowed_types: self._type_check(...)` into
+// `if not allowed_types:`, `if x == y: raise` into `if x != y:`): the
+// check then runs only where it did not, and the failing test passes by
+// skipping it, as with wrapsCheck.
+func negatesCheck(lines []string, h hunk) bool {
+	if len(h.removed) != 1 || len(h.added) != 1 || h.at+1 >= len(lines) {
+		return false
+	}
+	rem, add := lineTokens(h.removed[0]), lineTokens(h.added[0])
+	if len(rem) == 0 || len(add) == 0 || rem[0].text != add[0].text || rem[0].text != "if" && rem[0].text != "elif" {
+		return false
+	}
+	// The condition without its negations: equal, the two differ in a
+	// not, or in == for != (is not, not in: a not).
+	bare := func(ts []token) (out []string, nots int) {
+		for _, t := range ts {
+			switch t.text {
+			case "not":
+				nots++
+				continue
+			case "!=":
+				nots++
+				out = append(out, "==")
+				continue
+			}
+			out = append(out, t.text)
+		}
+		return out, nots
+	}
+	br, nr := bare(rem)
+	ba, na := bare(add)
+	if !slices.Equal(br, ba) || nr%2 == na%2 {
+		return false
+	}
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+	at := indent(h.removed[0])
+	for _, l := range lines[h.at+1:] {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if indent(l) <= at {
+			break
+		}
+		if strings.HasPrefix(t, "raise") || strings.HasPrefix(t, "assert") {
+			return true
+		}
+		ts := lineTokens(l)
+		for i, x := range ts {
+			if x.kind == 'n' && i+1 < len(ts) && ts[i+1].text == "(" && checkName(x.text) {
 				return true
 			}
 		}
