@@ -234,6 +234,103 @@ func uncalledDefinitions(p *program.Program, spec []Spectrum, w []float64) {
 	}
 }
 
+// moduleData weighs a module-level assignment at least as the most
+// suspicious statement that reads a name it binds, in a function a
+// failing case ran: every case executes the module's statements at
+// import, so their spectrum cannot tell a table of rules or escapes the
+// failing case's code reads from the hundred it does not. A definition's
+// uses carry its suspiciousness, as def-use coverage does (Santelices et
+// al., "Lightweight Fault-Localization Using Multiple Coverage Types",
+// ICSE 2009).
+func moduleData(p *program.Program, spec []Spectrum, w []float64) {
+	var binders map[string][]int
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if s.Kind != program.SiteIdent || !s.Store {
+			continue
+		}
+		st := &p.Stmts[s.Stmt]
+		if st.Parent >= 0 || st.Kind != "expression_statement" {
+			continue
+		}
+		if binders == nil {
+			binders = map[string][]int{}
+		}
+		name := p.SiteText(i)
+		binders[name] = append(binders[name], s.Stmt)
+	}
+	if binders == nil {
+		return
+	}
+	// A def's header reads a name for its body (a parameter's default):
+	// it weighs as the body's most suspicious statement a failing case
+	// ran.
+	body := map[int]float64{}
+	for j, st := range p.Stmts {
+		if spec[j].EF == 0 || p.Scopes[st.Scope].Kind != "function" {
+			continue
+		}
+		for s := st.Parent; s >= 0; s = p.Stmts[s].Parent {
+			body[s] = max(body[s], w[j])
+		}
+	}
+	best := map[string]float64{}
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if s.Kind != program.SiteIdent || s.Store {
+			continue
+		}
+		name := p.SiteText(i)
+		if _, ok := binders[name]; !ok {
+			continue
+		}
+		if st := &p.Stmts[s.Stmt]; spec[s.Stmt].EF > 0 && p.Scopes[st.Scope].Kind == "function" {
+			best[name] = max(best[name], w[s.Stmt])
+		}
+	}
+	// The headers have no sites: their names are read off the text, up
+	// to the body.
+	for i, x := range body {
+		st := &p.Stmts[i]
+		if x <= 0 || st.Kind != "function_definition" && st.Kind != "decorated_definition" || len(st.Blocks) == 0 {
+			continue
+		}
+		end := p.Stmts[p.Blocks[st.Blocks[0]].Stmts[0]].Start
+		for _, name := range namesIn(p.Src[st.Start:max(end, st.Start)]) {
+			if _, ok := binders[name]; ok {
+				best[name] = max(best[name], x)
+			}
+		}
+	}
+	for name, x := range best {
+		for _, i := range binders[name] {
+			if !exports(p, i) {
+				w[i] = max(w[i], x)
+			}
+		}
+	}
+}
+
+// namesIn are the identifiers of Python source text b (and the words of
+// its strings and comments: a header seldom has any).
+func namesIn(b []byte) []string {
+	var out []string
+	for i := 0; i < len(b); {
+		c := b[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') || i > 0 && (b[i-1] == '.' || b[i-1] >= '0' && b[i-1] <= '9') {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && (b[j] == '_' || b[j] >= 'a' && b[j] <= 'z' || b[j] >= 'A' && b[j] <= 'Z' || b[j] >= '0' && b[j] <= '9') {
+			j++
+		}
+		out = append(out, string(b[i:j]))
+		i = j
+	}
+	return out
+}
+
 // exports reports whether statement i binds the module's __all__ (its
 // names for `from m import *`): every case executes it at import, and a
 // package module's list of hundreds of names drew a string edit there
@@ -489,6 +586,10 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 		}
 	}
 	breakTies(p, o, &rk, execs)
+	if !rk.Uniform {
+		// After the ties are broken: a table weighs as its reader does.
+		moduleData(p, spec, rk.Weights)
+	}
 	rk.Crashes = crashes(p, o)
 	rk.Entries = sortEntries(rk.Entries, rk.Weights)
 	return rk

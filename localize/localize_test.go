@@ -411,3 +411,60 @@ class Grades:
 		}
 	}
 }
+
+// TestModuleData: a module-level table weighs as the statement of a
+// function a failing case ran that reads it (or as the body of a function
+// whose parameter's default it is), not as the rest of what every case
+// runs at import.
+func TestModuleData(t *testing.T) {
+	for _, tt := range []struct{ name, src string }{
+		{"read in the body", `ESCAPES = {'"'}
+OTHER = {'x'}
+
+
+def escape(s):
+    return "".join("\\" + c if c in ESCAPES else c for c in s)
+
+
+def other(s):
+    return s in OTHER
+`},
+		{"a parameter's default", `ESCAPES = {'"'}
+OTHER = {'x'}
+
+
+def escape(s, escapes=ESCAPES):
+    return "".join("\\" + c if c in escapes else c for c in s)
+
+
+def other(s):
+    return s in OTHER
+`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := program.Parse("esc.py", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := &fitness.Outcome{Results: []fitness.Result{
+				{Verdict: fitness.Passed, Lines: []int{1, 2, 5, 9, 10}},
+				{Verdict: fitness.Passed, Lines: []int{1, 2, 5, 9, 6}},
+				{Verdict: fitness.WrongAnswer, Lines: []int{1, 2, 5, 9, 6}},
+			}}
+			rk := Rank(p, o, Ochiai)
+			byLine := map[int]float64{}
+			for i, st := range p.Stmts {
+				byLine[st.Line] = rk.Weights[i]
+			}
+			// Line 6 runs in one passing case and the failing one:
+			// 1/sqrt(2); the module's statements in every case: 1/sqrt(3).
+			if byLine[1] <= byLine[2] || byLine[1] < 0.6 {
+				t.Errorf("ESCAPES (read for the failing case's escape) weighs %.3f, OTHER %.3f: want ESCAPES above, near line 6's %.3f",
+					byLine[1], byLine[2], byLine[6])
+			}
+			if byLine[2] > 1/math.Sqrt(3)+1e-9 {
+				t.Errorf("OTHER weighs %.3f, want at most its own score %.3f (no failing case reads it)", byLine[2], 1/math.Sqrt(3))
+			}
+		})
+	}
+}
