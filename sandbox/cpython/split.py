@@ -848,18 +848,24 @@ def tests(cfg, rfd, wfd):
     class HandleMeta(type):
         """The class of a proxy class: the target's class crosses."""
 
-        def __call__(cls, *a, **k):
+        def subclassed(cls):
             if "_c" not in cls.__dict__:
                 # A class of the test file's that derives from the
-                # target's: its objects would be the target's own.
+                # target's: its objects would be the target's own, and so
+                # would what its class methods make (Sub.parse(...) a
+                # Version, not a Sub).
                 why = "it subclasses the target's class %s, which does not cross" % cls.__mro__[1].__name__
                 uncrossable.setdefault(current[0] or "", why)
                 raise Uncrossable(why)
+
+        def __call__(cls, *a, **k):
+            cls.subclassed()
             return request({"op": "call", "f": cls._c, "a": send_value(list(a)), "k": send_value(list(k.items()))}, [list(a), list(k.values())])
 
         def __getattr__(cls, name):
             if name.startswith("__") and name.endswith("__"):
                 raise AttributeError(name)
+            cls.subclassed()
             return request({"op": "get", "o": cls._c, "name": name})
 
         def __iter__(cls):

@@ -363,6 +363,8 @@ func TestSplitCrossing(t *testing.T) {
 			"from lib import Seq\n\n\ndef test_slice():\n    assert Seq('abcd')[1:3] == ['b', 'c'] and Seq('abcd')[::-2] == ['d', 'b']\n", sandbox.ViaSplit},
 		{"names the target imports from the standard library", "from contextlib import suppress\nfrom os.path import join\nfrom math import sqrt\n\n\ndef quiet(f):\n    with suppress(ValueError):\n        return f()\n",
 			"import contextlib, math, os.path\nfrom lib import suppress, join, sqrt, quiet\n\n\ndef test_reexported():\n    assert suppress is contextlib.suppress and join is os.path.join and sqrt is math.sqrt\n    with suppress(KeyError):\n        raise KeyError\n    assert join('a', 'b') == 'a/b' and quiet(int) == 0\n", sandbox.ViaSplit},
+		{"a class method of a test's subclass of the target's", "class Version:\n    def __init__(self, v):\n        self.v = v\n\n    @classmethod\n    def parse(cls, s):\n        return cls(s)\n",
+			"from lib import Version\n\n\ndef test_sub():\n    class Sub(Version):\n        pass\n\n    assert type(Sub.parse('1')) is Sub\n", sandbox.ViaInProcess + "the test subclasses the target's class Version, which does not cross"},
 		{"a test class that subclasses the target's", "class Base:\n    def name(self):\n        return 'base'\n",
 			"import lib\n\n\nclass Child(lib.Base):\n    def name(self):\n        return 'child'\n\n\nCHILD = Child()\n\n\ndef test_child():\n    assert CHILD.name() == 'child'\n", sandbox.ViaInProcess + "the test file subclasses the target's class Base, which does not cross"},
 	} {
