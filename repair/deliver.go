@@ -64,7 +64,8 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 	}
 	st.delivered[fitness.KeyOf(fix.Source)] = true
 	var why string
-	if r := side.check.wait(); r != nil {
+	r := side.check.wait()
+	if r != nil {
 		// The check's time is its run's, most of it beside the validation.
 		if r.err != nil {
 			return true, r.err
@@ -100,6 +101,13 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 	if why != "" {
 		res.Refused = append(res.Refused, why)
 		fmt.Fprintf(log, "repair: a fix passes its tests here but not in the check of delivered fixes (%s): refused\n", why)
+		// From the next generation on the candidate and its reduction
+		// score what the check saw, as a failed validation does: kept at
+		// the best fitness, its copies filled semver-2's population for
+		// the rest of the budget.
+		for _, k := range []fitness.Key{c.key, fitness.KeyOf(fix.Source)} {
+			st.rejected = append(st.rejected, judgement{k, r.o})
+		}
 		return false, nil
 	}
 	t1 := time.Now()
