@@ -912,15 +912,34 @@ func rankFixes(p *program.Program, fixes []Fix) string {
 	if len(fixes) < 2 {
 		return ""
 	}
+	// Alternatives in a row beaten for the same reason are said once
+	// ("alternatives 2 to 23: keeping the code's checks ...").
 	var why []string
+	from, last := 0, ""
+	flush := func(to int) {
+		switch {
+		case from == to:
+			why = append(why, fmt.Sprintf("alternative %d: %s", from+1, last))
+		case from+1 == to:
+			why = append(why, fmt.Sprintf("alternatives %d and %d: %s", from+1, to+1, last))
+		default:
+			why = append(why, fmt.Sprintf("alternatives %d to %d: %s", from+1, to+1, last))
+		}
+	}
 	for j := 1; j < len(fixes); j++ {
 		k, _ := decide(&fixes[0], &fixes[j])
-		if k < 0 {
-			why = append(why, fmt.Sprintf("alternative %d: a tie, and the delivered fix was found first", j+1))
-			continue
+		r := "a tie, and the delivered fix was found first"
+		if k >= 0 {
+			r = criteria[k].why(&fixes[0], &fixes[j])
 		}
-		why = append(why, fmt.Sprintf("alternative %d: %s", j+1, criteria[k].why(&fixes[0], &fixes[j])))
+		if j > 1 && r != last {
+			flush(j - 1)
+		}
+		if j == 1 || r != last {
+			from, last = j, r
+		}
 	}
+	flush(len(fixes) - 1)
 	return "the delivered fix beats " + strings.Join(why, "; ")
 }
 

@@ -170,6 +170,10 @@ func TestRankFixes(t *testing.T) {
 		{"a nudged bound beats a large block", []Fix{block, nudged}, 1, "cost 8, against 17"},
 		{"as many tokens, fewer added", []Fix{sliced, dropped}, 1, "fewer of them added"},
 		{"a tie keeps the first found", []Fix{local, local}, 0, "a tie"},
+		{"alternatives beaten alike are said once", []Fix{deleted, deleted, flipped, deleted}, 2,
+			"beats alternatives 2 to 4: keeping the code's checks"},
+		{"two alike, then another reason", []Fix{deleted, flipped, deleted, whole}, 1,
+			"; alternatives 3 and 4: keeping the code's checks (the other deletes a raise, an assert, an if or a call that checks, or puts a raise under a new condition)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -211,7 +215,7 @@ func TestAlternatives(t *testing.T) {
 	if len(res.Fixes) > MaxAlternatives+1 {
 		t.Errorf("%d fixes, want at most %d", len(res.Fixes), MaxAlternatives+1)
 	}
-	if !strings.HasPrefix(res.Why, "the delivered fix beats alternative 2: ") {
+	if !strings.HasPrefix(res.Why, "the delivered fix beats alternative 2: ") && !strings.HasPrefix(res.Why, "the delivered fix beats alternatives 2 ") {
 		t.Errorf("Why = %q", res.Why)
 	}
 	first := res.Fixes[0]
