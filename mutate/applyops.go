@@ -251,28 +251,6 @@ func (c *Context) displayEntries(id int) []string {
 		if len(cands) > maxEntries {
 			cands = cands[:maxEntries]
 		}
-		if q := have[0][:1]; form == "upper" && (q == "'" || q == "\"") && len(cands) < maxEntries {
-			// Then the upper-case words of the file's comments, the
-			// nearest first: a keyword the code handles nowhere yet is
-			// often named in a comment beside it ("In CASE ... WHEN ...
-			// END this results in a split level -1").
-			var more []cand
-			at := map[string]int{} // a word's index in more
-			for _, w := range commentWords(c) {
-				if seen["s:"+w.text] || len(w.text) < 2 {
-					continue
-				}
-				d := dist(w.at, s.Start)
-				if k, ok := at[w.text]; ok {
-					more[k].d = min(more[k].d, d) // its nearest mention
-					continue
-				}
-				at[w.text] = len(more)
-				more = append(more, cand{q + w.text + q, d})
-			}
-			sort.SliceStable(more, func(i, j int) bool { return more[i].d < more[j].d })
-			cands = append(cands, more[:min(len(more), maxEntries-len(cands))]...)
-		}
 		sep := ", "
 		if strings.HasSuffix(inner, ",") {
 			sep = " "
@@ -287,76 +265,6 @@ func (c *Context) displayEntries(id int) []string {
 }
 
 var entriesIn = newCache[int, []string]()
-
-// word is a word of the source and its byte offset.
-type word struct {
-	text string
-	at   int
-}
-
-// commentWords are the upper-case words (letters, digits and
-// underscores, a letter first, no lower-case letter) of p's comments,
-// in document order: a comment starts at a # outside every string
-// literal.
-func commentWords(c *Context) []word {
-	return commentWordsOf.get(c).get(0, func() []word {
-		p := c.Prog
-		src := p.Src
-		var strs [][2]int
-		for i := range p.Sites {
-			if l := &p.Sites[i]; l.Kind == program.SiteLiteral && literalClass(l.Node) == "string" {
-				strs = append(strs, [2]int{l.Start, l.End})
-			}
-		}
-		sort.Slice(strs, func(i, j int) bool { return strs[i][0] < strs[j][0] })
-		var out []word
-		k := 0
-		for i := 0; i < len(src); i++ {
-			for k < len(strs) && strs[k][1] <= i {
-				k++
-			}
-			if k < len(strs) && strs[k][0] <= i {
-				i = strs[k][1] - 1
-				continue
-			}
-			if src[i] != '#' {
-				continue
-			}
-			end := i
-			for end < len(src) && src[end] != '\n' {
-				end++
-			}
-			for j := i + 1; j < end; {
-				c := src[j]
-				if !(c >= 'A' && c <= 'Z') {
-					j++
-					continue
-				}
-				e := j
-				for e < end && (src[e] >= 'A' && src[e] <= 'Z' || src[e] >= '0' && src[e] <= '9' || src[e] == '_') {
-					e++
-				}
-				// A whole word: not part of a mixed-case one (FIXME(andi)
-				// counts, CamelCase does not).
-				if (j == i+1 || !isWordByte(src[j-1])) && (e == end || !isWordByte(src[e])) {
-					out = append(out, word{string(src[j:e]), j})
-				}
-				for e < end && isWordByte(src[e]) {
-					e++
-				}
-				j = e
-			}
-			i = end
-		}
-		return out
-	})
-}
-
-var commentWordsOf = newCache[int, []word]()
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
-}
 
 // entryClass is the literal class of a display's entry ("string",
 // "number"), or "" for another expression.

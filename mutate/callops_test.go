@@ -1,11 +1,6 @@
 package mutate
 
-import (
-	"slices"
-	"testing"
-
-	"repair/program"
-)
+import "testing"
 
 // TestCallWith: an argument added keeps the call's own text, commas in
 // its strings too, and a comparison is no keyword argument.
@@ -35,36 +30,5 @@ func TestCallWith(t *testing.T) {
 	cl, _ := parseCall(`check(a == b, k=1)`)
 	if cl.pos != 1 || len(cl.keywords) != 1 || cl.keywords[0] != "k" {
 		t.Errorf("check(a == b, k=1): %d positional, keywords %v", cl.pos, cl.keywords)
-	}
-}
-
-// TestCommentWords: the upper-case words of a file's comments, not of its
-// strings, whole words only.
-func TestCommentWords(t *testing.T) {
-	for _, tt := range []struct {
-		name, src string
-		want      []string
-	}{
-		{"a comment", "x = 1  # In CASE ... WHEN ... END\n", []string{"CASE", "WHEN", "END"}},
-		{"a # in a string", "x = '# NOT A COMMENT'  # BUT THIS\n", []string{"BUT", "THIS"}},
-		{"mixed case", "# CamelCase FIXME(andi) HTTP2 _X\n", []string{"FIXME", "HTTP2"}},
-		{"no comment", "x = 'ABC'\n", nil},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := program.Parse("f.py", []byte(tt.src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, w := range commentWords(NewContext(p, nil)) {
-				got = append(got, w.text)
-				if string(p.Src[w.at:w.at+len(w.text)]) != w.text {
-					t.Errorf("%q at %d: the source has %q", w.text, w.at, p.Src[w.at:w.at+len(w.text)])
-				}
-			}
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("words %q, want %q", got, tt.want)
-			}
-		})
 	}
 }
