@@ -37,9 +37,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BUGS = os.path.join(HERE, 'bugs')
 
 # --smoke: bugs recent builds repair within tens of evaluations (a few
-# seconds each on a quiet machine; 24 and 28 s of wall time at a load of
-# about 17), from two projects; .ci/run runs them under scripts/busy.
-SMOKE = ['boltons-1', 'jmespath-1']
+# seconds each on a quiet machine; 9 and 31 s of wall time beside four
+# busy loops), from two projects; .ci/run runs them under scripts/busy.
+# (jmespath-1, once here, has only fixes that skip its type check: it is
+# printed as a suspect fix, exit code 4.)
+SMOKE = ['boltons-1', 'semver-1']
 SMOKE_BUDGET = '60s'
 # How far past --time-budget a run may end (the tool's promise).
 BUDGET_SLACK = 10.0
