@@ -369,7 +369,7 @@ func checks(ts []token) int {
 			n++
 			continue
 		}
-		if i+1 < len(ts) && ts[i+1].text == "(" && checkName(t.text) {
+		if checkCall(ts, i) {
 			n++
 		}
 	}
@@ -437,18 +437,17 @@ func dupValues(ts []token) []string {
 // delete functionality the suite does not check; this is the same deletion,
 // made only where the failing test needs it.
 func wrapsCheck(h hunk) bool {
-	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
 	for i, a := range h.added {
 		t := strings.TrimSpace(a)
 		if !strings.HasPrefix(t, "raise") && !strings.HasPrefix(t, "assert") {
 			continue
 		}
-		if !slices.ContainsFunc(h.removed, func(r string) bool { return strings.TrimSpace(r) == t && indent(r) < indent(a) }) {
+		if !slices.ContainsFunc(h.removed, func(r string) bool { return strings.TrimSpace(r) == t && indentOf(r) < indentOf(a) }) {
 			continue
 		}
 		// An if added above it, less indented.
 		for j := i - 1; j >= 0; j-- {
-			if u := strings.TrimSpace(h.added[j]); (strings.HasPrefix(u, "if ") || strings.HasPrefix(u, "if(")) && indent(h.added[j]) < indent(a) {
+			if u := strings.TrimSpace(h.added[j]); (strings.HasPrefix(u, "if ") || strings.HasPrefix(u, "if(")) && indentOf(h.added[j]) < indentOf(a) {
 				return true
 			}
 		}
@@ -468,17 +467,16 @@ func skipsCheck(lines []string, h hunk) bool {
 	if !strings.HasPrefix(next, "raise") && !strings.HasPrefix(next, "assert") {
 		return false
 	}
-	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
-	at := indent(lines[h.at])
+	at := indentOf(lines[h.at])
 	for i, a := range h.added {
 		t := strings.TrimSpace(a)
-		if indent(a) != at || !(strings.HasPrefix(t, "if ") || strings.HasPrefix(t, "if(")) {
+		if indentOf(a) != at || !(strings.HasPrefix(t, "if ") || strings.HasPrefix(t, "if(")) {
 			continue
 		}
 		body := ""
 		if _, after, ok := strings.Cut(t, ":"); ok && strings.TrimSpace(after) != "" {
 			body = strings.TrimSpace(after) // if c: return
-		} else if i+1 < len(h.added) && indent(h.added[i+1]) > at {
+		} else if i+1 < len(h.added) && indentOf(h.added[i+1]) > at {
 			body = strings.TrimSpace(h.added[i+1])
 		}
 		for _, w := range []string{"return", "continue", "break"} {
@@ -525,28 +523,36 @@ func negatesCheck(lines []string, h hunk) bool {
 	if !slices.Equal(br, ba) || nr%2 == na%2 {
 		return false
 	}
-	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
-	at := indent(h.removed[0])
+	at := indentOf(h.removed[0])
 	for _, l := range lines[h.at+1:] {
 		t := strings.TrimSpace(l)
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
-		if indent(l) <= at {
+		if indentOf(l) <= at {
 			break
 		}
 		if strings.HasPrefix(t, "raise") || strings.HasPrefix(t, "assert") {
 			return true
 		}
 		ts := lineTokens(l)
-		for i, x := range ts {
-			if x.kind == 'n' && i+1 < len(ts) && ts[i+1].text == "(" && checkName(x.text) {
+		for i := range ts {
+			if checkCall(ts, i) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// checkCall reports whether token i of ts calls a function or method
+// whose name says it checks (checkName).
+func checkCall(ts []token, i int) bool {
+	return ts[i].kind == 'n' && i+1 < len(ts) && ts[i+1].text == "(" && checkName(ts[i].text)
+}
+
+// indentOf is the width of line l's leading blanks.
+func indentOf(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
 
 // checkName reports whether a function's name says it checks.
 func checkName(name string) bool {
