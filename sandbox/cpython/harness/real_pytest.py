@@ -439,16 +439,52 @@ def pytest_args():
     ]
 
 
+# The hooks pytest calls while it collects and runs the tests, after it
+# loaded the conftest files of the test file's directory (pytest's
+# _pytest/hookspec.py): a conftest.py that defines only these behaves the
+# same whether it loads into a configuration made before it or into one
+# of its own. Any other hook (pytest_addoption, pytest_configure,
+# pytest_sessionstart, pytest_cmdline_*, ...) runs before collection and
+# needs the conftest loaded before the configuration.
+COLLECTION_HOOKS = frozenset((
+    "pytest_generate_tests", "pytest_make_parametrize_id", "pytest_collection_modifyitems",
+    "pytest_collection_finish", "pytest_collect_file", "pytest_ignore_collect", "pytest_collectstart",
+    "pytest_make_collect_report", "pytest_collectreport", "pytest_itemcollected", "pytest_deselected",
+    "pytest_pycollect_makemodule", "pytest_pycollect_makeitem", "pytest_pyfunc_call",
+    "pytest_runtest_protocol", "pytest_runtest_logstart", "pytest_runtest_logfinish",
+    "pytest_runtest_setup", "pytest_runtest_call", "pytest_runtest_teardown", "pytest_runtest_makereport",
+    "pytest_runtest_logreport", "pytest_fixture_setup", "pytest_fixture_post_finalizer",
+    "pytest_assertrepr_compare", "pytest_assertion_pass", "pytest_exception_interact",
+    "pytest_report_teststatus", "pytest_markeval_namespace", "pytest_warning_recorded",
+))
+
+
+def configuring_hooks(source):
+    """Whether a conftest.py's source (bytes) defines a hook that must load
+    before pytest's configuration (any but COLLECTION_HOOKS) or names
+    plugins to load (pytest_plugins)."""
+    import re
+
+    if b"pytest_plugins" in source:
+        return True
+    for m in re.finditer(rb"\bpytest_\w+", source):
+        name = m.group().decode("ascii")
+        if name not in COLLECTION_HOOKS:
+            return True
+    return False
+
+
 def conftest_hooks():
     """Whether a conftest.py that pytest loads for the test file (in its
-    directory or above, up to lib/ or the tree's root) defines hooks."""
+    directory or above, up to lib/ or the tree's root) defines hooks that
+    need a configuration per child (configuring_hooks)."""
     top = candidate.LIB_PREFIX[:-1]
     d = os.path.dirname(candidate.TEST_FILE)
     while True:
         p = os.path.join(d, "conftest.py")
         try:
             with open(p, "rb") as f:
-                if b"def pytest_" in f.read():
+                if configuring_hooks(f.read()):
                     return True
         except OSError:
             pass
