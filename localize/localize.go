@@ -169,6 +169,16 @@ type Ranking struct {
 	// exception that failed it (the last line of the file its traceback
 	// went through), in the order of the cases, without duplicates.
 	Crashes []int `json:"-"`
+	// Unbound are the local names a failing case read before any
+	// assignment (its UnboundLocalError), each with the statement where
+	// it crashed, once per name and statement, in the order of the cases.
+	Unbound []Unbound `json:"-"`
+}
+
+// Unbound is a local name read before assignment at statement Stmt.
+type Unbound struct {
+	Stmt int
+	Name string
 }
 
 // StoppedWeight is the share of the least score of its scope that a
@@ -591,6 +601,7 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 		moduleData(p, spec, rk.Weights)
 	}
 	rk.Crashes = crashes(p, o)
+	rk.Unbound = unbound(p, o)
 	rk.Entries = sortEntries(rk.Entries, rk.Weights)
 	return rk
 }

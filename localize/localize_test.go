@@ -468,3 +468,40 @@ def other(s):
 		})
 	}
 }
+
+// TestUnbound: the failing cases' UnboundLocalError details, in both
+// of CPython's wordings, name the local read before assignment and the
+// statement where it was read; a passing case, another error or a
+// detail without a line of the target name nothing.
+func TestUnbound(t *testing.T) {
+	const src = "def last(xs):\n    for x in xs:\n        y = x\n    return y\n"
+	p, err := program.Parse("last.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ret := stmtAtLine(p, 4)
+	for _, tt := range []struct {
+		name    string
+		results []fitness.Result
+		want    []Unbound
+	}{
+		{"3.11", []fitness.Result{{Verdict: fitness.RuntimeError, Detail: "UnboundLocalError: cannot access local variable 'y' where it is not associated with a value (line 4)"}},
+			[]Unbound{{ret, "y"}}},
+		{"before 3.11", []fitness.Result{{Verdict: fitness.RuntimeError, Detail: "UnboundLocalError: local variable 'y' referenced before assignment (line 4)"}},
+			[]Unbound{{ret, "y"}}},
+		{"twice, once", []fitness.Result{
+			{Verdict: fitness.RuntimeError, Detail: "UnboundLocalError: local variable 'y' referenced before assignment (line 4)"},
+			{Verdict: fitness.WrongAnswer, Detail: "UnboundLocalError: local variable 'y' referenced before assignment (line 4)"}},
+			[]Unbound{{ret, "y"}}},
+		{"passed", []fitness.Result{{Verdict: fitness.Passed, Detail: "UnboundLocalError: local variable 'y' referenced before assignment (line 4)"}}, nil},
+		{"another error", []fitness.Result{{Verdict: fitness.RuntimeError, Detail: "NameError: name 'y' is not defined (line 4)"}}, nil},
+		{"no line of the target", []fitness.Result{{Verdict: fitness.RuntimeError, Detail: "UnboundLocalError: local variable 'y' referenced before assignment"}}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Rank(p, &fitness.Outcome{Results: tt.results}, Ochiai).Unbound
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Unbound = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

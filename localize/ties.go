@@ -104,6 +104,31 @@ func crashes(p *program.Program, o *fitness.Outcome) []int {
 	return out
 }
 
+// unboundName reads the name of an UnboundLocalError's detail: "cannot
+// access local variable 'x' where it is not associated with a value"
+// (Python 3.11 on), "local variable 'x' referenced before assignment"
+// (before).
+var unboundName = regexp.MustCompile(`^UnboundLocalError: (?:cannot access )?local variable '([A-Za-z_][A-Za-z0-9_]*)'`)
+
+// unbound are the names the failing cases of o read before assignment,
+// with the statements where they crashed (crashAt), each pair once.
+func unbound(p *program.Program, o *fitness.Outcome) []Unbound {
+	var out []Unbound
+	for _, r := range o.Results {
+		if r.Verdict == fitness.Passed {
+			continue
+		}
+		m := unboundName.FindStringSubmatch(r.Detail)
+		if m == nil {
+			continue
+		}
+		if u := (Unbound{crashAt(p, r), m[1]}); u.Stmt >= 0 && !slices.Contains(out, u) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 // stmtAtLine returns the innermost statement whose own text (a compound
 // statement's header) holds line l, or -1.
 func stmtAtLine(p *program.Program, l int) int {

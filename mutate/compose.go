@@ -707,6 +707,60 @@ var opAssign = Operator{
 	},
 }
 
+// initValues are the values init-unbound gives a name: none, and the
+// empty value of the kinds a name most often holds.
+var initValues = []string{"None", `""`, "0", "[]"}
+
+var opInitUnbound = Operator{
+	Name: "init-unbound",
+	Doc: "initialise a local name a failing test read before assignment\n\n" +
+		"Where a failing case raised UnboundLocalError for name (a name bound only in a\n" +
+		"branch or a loop that did not run): name = None, name = \"\", name = 0 or\n" +
+		"name = [] as the first statement of the function, after its docstring.",
+	Targets:    func(c *Context) *Sampler { return &c.unboundAt },
+	Weight:     0.25,
+	NeedsCrash: true,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		first := c.bodyStart(s)
+		if first < 0 {
+			return
+		}
+		for _, name := range c.unbound[s] {
+			if !c.local(s, name) {
+				continue
+			}
+			for _, v := range initValues {
+				emit(program.Edit{Op: program.InsertText, Stmt: first, Text: name + " = " + v})
+			}
+		}
+	},
+}
+
+// bodyStart is the first statement of the body of the function holding
+// statement s, after its docstring; -1 outside a function.
+func (c *Context) bodyStart(s int) int {
+	p := c.Prog
+	sc := p.Stmts[s].Scope
+	for sc > 0 && p.Scopes[sc].Kind != "function" {
+		sc = p.Scopes[sc].Parent
+	}
+	if sc <= 0 || p.Scopes[sc].Stmt < 0 {
+		return -1
+	}
+	def := &p.Stmts[p.Scopes[sc].Stmt]
+	if len(def.Blocks) == 0 {
+		return -1
+	}
+	body := p.Blocks[def.Blocks[0]].Stmts
+	if len(body) > 1 && p.Stmts[body[0]].Docstring {
+		return body[1]
+	}
+	if p.Stmts[body[0]].Docstring {
+		return -1
+	}
+	return body[0]
+}
+
 // Refinable reports whether e puts in a copy of a statement as it is (an
 // insert or replace without adaptation), which Refine can then edit.
 func Refinable(e program.Edit) bool {

@@ -65,6 +65,11 @@ type Context struct {
 	// read.
 	crash      []bool
 	crashNames map[string]bool
+	// unbound are, per statement where a failing case crashed reading a
+	// local name before assignment, those names (SetUnbound); unboundAt
+	// those statements, init-unbound's targets.
+	unbound   map[int][]string
+	unboundAt Sampler
 
 	// facts are what the operators prepare (fact.go), by fact id.
 	facts []factSlot
@@ -467,7 +472,7 @@ func (c *Context) Weigh(weights []float64) {
 // samplers are the context's samplers of targets: the statements, the
 // sites by kind, and the operators' own (newTargets).
 func (c *Context) samplers() []*Sampler {
-	out := []*Sampler{&c.stmts}
+	out := []*Sampler{&c.stmts, &c.unboundAt}
 	for k := range c.sites {
 		out = append(out, &c.sites[k])
 	}

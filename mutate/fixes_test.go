@@ -1,6 +1,7 @@
 package mutate
 
 import (
+	"slices"
 	"testing"
 
 	"repair/program"
@@ -417,5 +418,66 @@ func TestAttrAlike(t *testing.T) {
 		if got := attrAlike(tt.a, tt.b); got != tt.want {
 			t.Errorf("attrAlike(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+// TestInitUnbound: where a failing case read a local name before
+// assignment, init-unbound proposes the developer's initialisation as
+// the function's first statement (after its docstring), and the sweep
+// tries it first; without an UnboundLocalError, or for a name that is
+// not the function's local, it proposes nothing.
+func TestInitUnbound(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		line      int    // where the name was read unbound (0: no failing case did)
+		unbound   string // the name
+		want      string // a fixed program among the edits ("": no edit)
+	}{
+		{"table name", "def peek(p):\n    \"\"\"The table's name.\"\"\"\n    with p.state():\n        while p.more():\n            name = p.extract()\n        return name\n", 6, "name",
+			"def peek(p):\n    \"\"\"The table's name.\"\"\"\n    name = \"\"\n    with p.state():\n        while p.more():\n            name = p.extract()\n        return name\n"},
+		{"a count", "def count(xs):\n    for i, x in enumerate(xs):\n        n = i + 1\n    return n\n", 4, "n",
+			"def count(xs):\n    n = 0\n    for i, x in enumerate(xs):\n        n = i + 1\n    return n\n"},
+		{"in a method", "class K:\n    def last(self):\n        if self.items:\n            out = self.items[-1]\n        return out\n", 5, "out",
+			"class K:\n    def last(self):\n        out = None\n        if self.items:\n            out = self.items[-1]\n        return out\n"},
+		{"no failing read", "def count(xs):\n    for i, x in enumerate(xs):\n        n = i + 1\n    return n\n", 0, "", ""},
+		{"a global", "def bump():\n    global n\n    return n\n", 3, "n", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := program.Parse("bug.py", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := NewContext(p, nil)
+			if tt.line > 0 {
+				s := -1
+				for i, st := range p.Stmts {
+					if st.Line == tt.line && !st.Compound {
+						s = i
+					}
+				}
+				c.SetUnbound([]int{s}, []string{tt.unbound})
+			}
+			op, _ := ByName("init-unbound")
+			var got []string
+			first := true
+			for _, s := range op.Targets(c).ids {
+				op.Edits(c, s, func(e program.Edit) {
+					got = append(got, string(p.Render(program.Patch{e})))
+					if first && !c.crashGuard(e) {
+						t.Errorf("the sweep does not try %s first", p.Describe(e))
+					}
+					first = false
+				})
+			}
+			if tt.want == "" {
+				if len(got) > 0 {
+					t.Errorf("proposed %d edits, want none:\n%s", len(got), got[0])
+				}
+				return
+			}
+			if !slices.Contains(got, tt.want) {
+				t.Errorf("no edit makes\n%s\nin %d edits: %q", tt.want, len(got), got)
+			}
+		})
 	}
 }

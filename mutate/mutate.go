@@ -37,6 +37,9 @@ type Operator struct {
 	// NeedsDonors: the operator proposes edits only for a program with
 	// donor files (program.ParseWithDonors).
 	NeedsDonors bool
+	// NeedsCrash: the operator proposes edits only where a failing case
+	// crashed in a way it repairs (init-unbound: Context.SetUnbound).
+	NeedsCrash bool
 	// From, for an operator each of whose edits copies a donor statement
 	// (Edit.Donor, one of the context's donors) into target Edit.Stmt, is
 	// Edits split by donor: From(c, t) emits the edits at t that copy
@@ -97,7 +100,7 @@ var All = []Operator{
 	opGuard, opEarlyExit, opCondExpr, opDefaultArg, opItemCall,
 	opReplaceFunction,
 	opRegex, opRaiseGuard, opTryExcept, opRenameAlike, opAddArg, opDomainString,
-	opTypeSelf, opTypeTuple, opRaiseCall, opSameCall, opAddEntry, opAttrAlike,
+	opTypeSelf, opTypeTuple, opRaiseCall, opSameCall, opAddEntry, opAttrAlike, opInitUnbound,
 }
 
 // ByName returns the operator with the given name.

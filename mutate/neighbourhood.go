@@ -383,6 +383,34 @@ func (c *Context) SetCrashes(stmts []int) {
 	}
 }
 
+// SetUnbound records the local names failing cases read before
+// assignment (localize.Ranking.Unbound), where statement
+// stmts[i] read names[i]: init-unbound initialises them,
+// and the sweep tries that first (crashGuard), as it tries a guard where
+// a case crashed.
+func (c *Context) SetUnbound(stmts []int, names []string) {
+	c.unbound, c.unboundAt = nil, Sampler{}
+	for i, s := range stmts {
+		if s < 0 || s >= len(c.Prog.Stmts) || i >= len(names) {
+			continue
+		}
+		if c.unbound == nil {
+			c.unbound = map[int][]string{}
+		}
+		if len(c.unbound[s]) == 0 {
+			c.unboundAt.add(s, s)
+		}
+		c.unbound[s] = append(c.unbound[s], names[i])
+	}
+	w := func(s int) float64 {
+		if c.Weights == nil {
+			return 1
+		}
+		return c.Weights[s]
+	}
+	c.unboundAt.weigh(w)
+}
+
 // crashGuards bounds the guards of each kind (inserted, wrapped) the
 // sweep tries first (crashGuard), in the order it keys them: a call with
 // many arguments had a thousand guards proposed before it, which pushed
@@ -402,8 +430,12 @@ var identifier = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 // first where the crash is (Kim et al., "Automatic patch generation
 // learned from human-written patches", ICSE 2013: the null pointer and
 // range checkers); among the top statements' hundreds of edits the
-// sweep's order put these last.
+// sweep's order put these last. init-unbound's initialisation of a name
+// a failing case read before assignment counts as one.
 func (c *Context) crashGuard(e program.Edit) bool {
+	if e.Op == program.InsertText && c.unbound != nil && initsUnbound(c, e) {
+		return true
+	}
 	if c.crash == nil || e.Stmt < 0 || e.Stmt >= len(c.crash) || !c.crash[e.Stmt] {
 		return false
 	}
@@ -418,6 +450,21 @@ func (c *Context) crashGuard(e program.Edit) bool {
 	}
 	for _, name := range identifier.FindAllString(cond, -1) {
 		if c.crashNames[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// initsUnbound reports whether e is init-unbound's: name = value for a
+// name a failing case read before assignment.
+func initsUnbound(c *Context, e program.Edit) bool {
+	name, v, ok := strings.Cut(e.Text, " = ")
+	if !ok || !slices.Contains(initValues, v) {
+		return false
+	}
+	for _, names := range c.unbound {
+		if slices.Contains(names, name) {
 			return true
 		}
 	}

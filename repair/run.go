@@ -336,6 +336,12 @@ func newMutateContext(p *program.Program, prepared *mutate.Context, res *Result)
 	}
 	c.Weigh(res.Ranking.Weights)
 	c.SetCrashes(res.Ranking.Crashes)
+	var stmts []int
+	var names []string
+	for _, u := range res.Ranking.Unbound {
+		stmts, names = append(stmts, u.Stmt), append(names, u.Name)
+	}
+	c.SetUnbound(stmts, names)
 	if coverageWorks(res.Original) {
 		c.Scope(localize.ExecutedAny(p, res.Original))
 	}

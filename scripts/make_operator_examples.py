@@ -768,6 +768,22 @@ def tilde_upper(text):
         return [v.parts(), release, v.next_major().parts()]
     return [v.parts(), release, v.next_minor().parts()]
 """, [[R.choice(["1", "1.2", "1.2.3", "0.0.1", "2.9", "3.0.7", "10", "0.4"])] for _ in range(20)]),
+
+    ("last_word", "last_word", "init-unbound: last = \"\" before the loop that binds it",
+     """
+def last_word(text):
+    \"\"\"The last word of text, or "" when it has none.\"\"\"
+    for word in text.split():
+        last = word
+    return last
+""", """
+def last_word(text):
+    \"\"\"The last word of text, or "" when it has none.\"\"\"
+    last = ""
+    for word in text.split():
+        last = word
+    return last
+""", [[""], ["   "]] + [[" ".join(words(R.randint(0, 4)))] for _ in range(20)]),
 ]
 
 

@@ -1,0 +1,5 @@
+def last_word(text):
+    """The last word of text, or "" when it has none."""
+    for word in text.split():
+        last = word
+    return last
