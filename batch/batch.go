@@ -35,7 +35,7 @@ import (
 // Statuses of a submission.
 const (
 	Repaired    = "repaired"         // a patch that passes every case was found
-	Suspect     = "suspect patch"    // every patch found breaks an input the submission handled
+	Suspect     = "suspect patch"    // every patch found breaks an input the submission handled, or deletes a check
 	Passes      = "passes"           // it passes every case as it is
 	Untrusted   = "untrusted"        // it passes a test file, but uses names that can forge its verdicts
 	Apart       = "fails apart"      // it passes beside the tests, not in a process apart from them: never a donor, not repaired
@@ -49,8 +49,9 @@ const (
 type Result struct {
 	Submission string `json:"submission"`
 	Status     string `json:"status"`
-	// Detail says why a submission did not compile, what it misses, or
-	// what went wrong.
+	// Detail says why a submission did not compile, what it misses, what
+	// went wrong, or why a suspect patch is no repair when not for the
+	// guard (it deletes a check).
 	Detail string `json:"detail,omitempty"`
 	// Passed of Cases the submission passed as handed in.
 	Passed int `json:"passed"`
@@ -259,6 +260,9 @@ func detailSuffix(r Result) string {
 	case Repaired:
 		return ": " + Size(r.Insertions, r.Deletions)
 	case Suspect:
+		if r.Detail != "" {
+			return fmt.Sprintf(": %s, %s", Size(r.Insertions, r.Deletions), r.Detail)
+		}
 		return fmt.Sprintf(": %s, %s", Size(r.Insertions, r.Deletions), r.Guard)
 	case NotRepaired:
 		return fmt.Sprintf(": passes %d of %d cases", r.Passed, r.Cases)
@@ -410,10 +414,27 @@ func repairOne(ctx context.Context, eng sandbox.Engine, path string, prog *progr
 	fix := res.Fixes[0]
 	r.Status, r.Patch, r.Describe, r.Guard = Repaired, fix.Diff, fix.Describe, fix.Guard
 	r.Insertions, r.Deletions = DiffStat(fix.Diff)
-	if fix.Guard.Suspect() {
+	switch {
+	case fix.Guard.Suspect():
 		// Passing the suite is not enough: the guard saw the patch break
 		// an input next to one the submission passes.
 		r.Status = Suspect
+	case fix.Suspect():
+		// Or it passes by deleting what checks the submission's input, and
+		// so does every fix found (repair.Fix.Suspect).
+		r.Status, r.Detail = Suspect, deletesCheck
 	}
 	return nil
+}
+
+// deletesCheck is the Detail of a Suspect result whose patch deletes or
+// weakens a check of the submission rather than breaking an input.
+const deletesCheck = "it deletes or weakens a check of the code (a raise, an assert, an if or a checking call), as every patch found does"
+
+// suspectWhy says why a Suspect result's patch is no repair.
+func suspectWhy(r Result) string {
+	if r.Detail != "" {
+		return r.Detail
+	}
+	return fmt.Sprintf("it breaks inputs the submission handled (%s)", r.Guard)
 }

@@ -112,7 +112,7 @@ func MarkdownReport(tests string, rs []Result, elapsed time.Duration, workers in
 		switch {
 		case r.Status == Repaired || r.Status == Suspect:
 			if r.Status == Suspect {
-				fmt.Fprintf(&b, "Passed %d of %d cases as handed in. No repair: the only patch found passes every case but breaks inputs the submission handled (%s):\n\n", r.Passed, r.Cases, r.Guard)
+				fmt.Fprintf(&b, "Passed %d of %d cases as handed in. No repair: the patch found passes every case, but %s:\n\n", r.Passed, r.Cases, suspectWhy(r))
 			} else {
 				fmt.Fprintf(&b, "Passed %d of %d cases as handed in. The repair (%s):\n\n", r.Passed, r.Cases, Size(r.Insertions, r.Deletions))
 			}

@@ -78,7 +78,11 @@ type Record struct {
 	// the check of delivered fixes did (both as repair applies them, on
 	// unless the plan says "guard: false" or "check: false").
 	Guard Check `json:"guard"`
-	Check Check `json:"check"`
+	// DeletesCheck: the delivered fix deletes or weakens a check of the
+	// code (a raise, an assert, an if or a checking call), and so does
+	// every fix found (repair.Fix.Suspect; the command line's exit 4).
+	DeletesCheck bool  `json:"deletes_check,omitempty"`
+	Check        Check `json:"check"`
 	// Flaky names cases whose verdict changed when a program ran again:
 	// a fix's validation, or the original's re-runs (repair.Result.Flaky).
 	Flaky []string `json:"flaky,omitempty"`

@@ -379,6 +379,7 @@ func (r *runner) trial(ctx context.Context, ses *session.Session, engine string,
 		rec.Patch = fix.Diff
 		rec.PatchLines = patchLines(fix.Diff)
 		rec.Describe = fix.Describe
+		rec.DeletesCheck = fix.Rank != nil && fix.Rank.DeletesCheck
 		if rec.Guard.Ran && fix.Guard != nil {
 			rec.Guard.Verdict, rec.Guard.Detail = GuardPassed, fix.Guard.String()
 			if fix.Guard.Suspect() {

@@ -62,6 +62,9 @@ func (p *Program) Describe(e Edit) string {
 		if n == 1 {
 			return fmt.Sprintf("%s: wrapped %s in %s", line(e.Stmt), st(e.Stmt), q("if "+e.Text+":"))
 		}
+		if n == 2 {
+			return fmt.Sprintf("%s: wrapped %s and the statement after it in %s", line(e.Stmt), st(e.Stmt), q("if "+e.Text+":"))
+		}
 		return fmt.Sprintf("%s: wrapped %s and the %d statements after it in %s", line(e.Stmt), st(e.Stmt), n-1, q("if "+e.Text+":"))
 	case InsertText:
 		return fmt.Sprintf("%s: inserted %s before %s", line(e.Stmt), q(e.Text), st(e.Stmt))
