@@ -1,7 +1,6 @@
 package cpython
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,14 +83,7 @@ func TestPytestGenerateTestsPartial(t *testing.T) {
 		passed int
 	}{{"x + x + 1", 0}, {"x + x", 4}, {"x * 3", 1}} {
 		src, ch := p.RenderChange(patchOf(t, p, []edit{{op: program.ReplaceText, stmt: "return x + x + 1", site: "x + x + 1", text: tt.text}}))
-		full, err := e.Run(context.Background(), src, sandbox.RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := e.Run(context.Background(), src, sandbox.RunOptions{Change: &ch})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, full := partialAndWhole(t, e, src, ch)
 		if !slices.Equal(briefs(got), briefs(full)) {
 			t.Errorf("return %s: with the change %v, whole %v", tt.text, briefs(got), briefs(full))
 		}

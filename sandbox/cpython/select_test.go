@@ -406,14 +406,7 @@ def test_scaled():
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			src, ch := p.RenderChange(patchOf(t, p, tt.edits))
-			full, err := e.Run(context.Background(), src, sandbox.RunOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := e.Run(context.Background(), src, sandbox.RunOptions{Change: &ch})
-			if err != nil {
-				t.Fatal(err)
-			}
+			got, full := partialAndWhole(t, e, src, ch)
 			if !slices.Equal(briefs(got), briefs(full)) {
 				t.Errorf("with the change: %v\nwhole: %v", briefs(got), briefs(full))
 			}
@@ -744,14 +737,7 @@ func TestPytestCollectOnceRefused(t *testing.T) {
 	}
 	for _, text := range []string{"- 1", "+ 2", "+ 1"} {
 		src, ch := p.RenderChange(patchOf(t, p, []edit{{op: program.ReplaceText, stmt: "return x + 1", site: "x + 1", text: "x " + text}}))
-		full, err := e.Run(context.Background(), src, sandbox.RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := e.Run(context.Background(), src, sandbox.RunOptions{Change: &ch})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, full := partialAndWhole(t, e, src, ch)
 		if !slices.Equal(briefs(got), briefs(full)) {
 			t.Errorf("x %s: with the change %v, whole %v", text, briefs(got), briefs(full))
 		}
@@ -1115,4 +1101,19 @@ def bump():
 			}
 		})
 	}
+}
+
+// partialAndWhole runs candidate src twice on e: with its change (the
+// partial path) and whole.
+func partialAndWhole(t *testing.T, e *Engine, src []byte, ch program.Change) (got, full *fitness.Outcome) {
+	t.Helper()
+	full, err := e.Run(context.Background(), src, sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = e.Run(context.Background(), src, sandbox.RunOptions{Change: &ch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, full
 }
