@@ -158,8 +158,10 @@ func regexItems(ts []rtok) ([]ritem, bool) {
 }
 
 // regexSite reports whether site id is a string literal that a call of
-// the re module gets as its pattern, written in the call: the first
-// argument of re.sub(r"...", ...).
+// the re module gets as its pattern, written in the call (the first
+// argument of re.sub(r"...", ...)), or, in a module that imports re, a
+// literal that reads as a pattern: raw and holding a class, an anchor or
+// an escape, or holding a class or an escape.
 func (c *Context) regexSite(id int) bool {
 	p := c.Prog
 	s := &p.Sites[id]
@@ -175,17 +177,42 @@ func (c *Context) regexSite(id int) bool {
 	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n' || src[i-1] == '\r') {
 		i--
 	}
-	if i == 0 || src[i-1] != '(' {
-		return false
+	if i > 0 && src[i-1] == '(' {
+		callee := string(src[max(0, i-1-16) : i-1])
+		for _, f := range reCalls {
+			if strings.HasSuffix(callee, "re."+f) {
+				return true
+			}
+		}
 	}
-	callee := string(src[max(0, i-1-16) : i-1])
-	for _, f := range reCalls {
-		if strings.HasSuffix(callee, "re."+f) {
-			return true
+	// A pattern kept in a table or built up before it is compiled
+	// (dt_format_to_regex = {"%f": "[0-9]{6}", ...}): in a module that
+	// imports re, a literal that reads as one.
+	return importsRe.get(c) && (l.raw && l.regexLike() || strings.ContainsAny(l.body, `[\`) && l.regexLike())
+}
+
+// importsRe is whether the program imports the re module (import re,
+// import re as _re, from re import ...).
+var importsRe = newFact(func(c *Context) bool {
+	p := c.Prog
+	for i, st := range p.Stmts {
+		switch st.Kind {
+		case "import_statement":
+			names := strings.TrimSpace(strings.TrimPrefix(p.StmtText(i), "import"))
+			for _, n := range strings.Split(names, ",") {
+				n, _, _ = strings.Cut(strings.TrimSpace(n), " ")
+				if n == "re" {
+					return true
+				}
+			}
+		case "import_from_statement":
+			if f := strings.Fields(p.StmtText(i)); len(f) > 1 && f[1] == "re" {
+				return true
+			}
 		}
 	}
 	return false
-}
+})
 
 // regexAdds are the characters a class may gain besides those of the
 // pattern: the separators of URLs, paths and text.
@@ -197,14 +224,17 @@ var regexTargets = keptSites(func(c *Context, id int) bool { return c.regexSite(
 var opRegex = Operator{
 	Name: "regex",
 	Doc: "edit the structure of a regular expression passed to the re module\n\n" +
-		"In the pattern of re.compile, re.match, re.search, re.sub, re.findall...:\n" +
+		"In the pattern of re.compile, re.match, re.search, re.sub, re.findall...,\n" +
+		"and in a module that imports re, in a literal that reads as a pattern\n" +
+		"(a class or an escape, or raw with an anchor: {\"%f\": \"[0-9]{6}\"}):\n" +
 		"a character class gains or loses a character ([^/?#]+ into [^?#]+), is\n" +
 		"negated or not, or becomes the negation of the delimiter after it\n" +
 		"([a-z]+\" into [^\"]+\"); a quantifier is added (? after an atom, + after a\n" +
-		"class or escape), removed, made lazy or swapped (+ into *); an anchor\n" +
-		"(^, $, \\b) is added at an end, removed or swapped (^x into \\bx); a . is\n" +
-		"escaped or an escape dropped, \\d, \\w and \\s swapped; a branch of an\n" +
-		"alternation dropped or two branches swapped.",
+		"class or escape), removed, made lazy or swapped (+ into *), a count\n" +
+		"relaxed ({6} into {1,6} or {6,}); an anchor (^, $, \\b) is added at an\n" +
+		"end, removed or swapped (^x into \\bx); a . is escaped or an escape\n" +
+		"dropped, \\d, \\w and \\s swapped; a branch of an alternation dropped or\n" +
+		"two branches swapped.",
 	Targets: regexTargets.get,
 	Applies: func(c *Context, id int) bool { return c.regexSite(id) },
 	Weight:  0.3,
@@ -332,6 +362,17 @@ func regexEdits(l strLit, items []ritem) []string {
 				add(with(i, i+1, w("*")))
 			case q == "+?" || q == "*?":
 				add(with(i, i+1, w(base)))
+			case strings.HasPrefix(q, "{") && strings.HasSuffix(q, "}"):
+				// A count relaxed: {6} into {1,6} or {6,}; {1,3} into
+				// {1,} or {3}.
+				lo, hi, comma := strings.Cut(q[1:len(q)-1], ",")
+				if !comma {
+					add(with(i, i+1, w("{1,"+lo+"}")))
+					add(with(i, i+1, w("{"+lo+",}")))
+				} else if hi != "" {
+					add(with(i, i+1, w("{"+lo+",}")))
+					add(with(i, i+1, w("{"+hi+"}")))
+				}
 			}
 		case '^':
 			a := it.re()
