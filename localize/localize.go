@@ -173,6 +173,11 @@ type Ranking struct {
 	// assignment (its UnboundLocalError), each with the statement where
 	// it crashed, once per name and statement, in the order of the cases.
 	Unbound []Unbound `json:"-"`
+	// Data are the module-level assignments that weigh as the most
+	// suspicious statement reading a name they bind (a table of rules or
+	// escapes the failing case's code reads), in statement order: their
+	// weight comes from that reader, not from their spectrum.
+	Data []int `json:"-"`
 }
 
 // Unbound is a local name read before assignment at statement Stmt.
@@ -251,8 +256,9 @@ func uncalledDefinitions(p *program.Program, spec []Spectrum, w []float64) {
 // failing case's code reads from the hundred it does not. A definition's
 // uses carry its suspiciousness, as def-use coverage does (Santelices et
 // al., "Lightweight Fault-Localization Using Multiple Coverage Types",
-// ICSE 2009).
-func moduleData(p *program.Program, spec []Spectrum, w []float64) {
+// ICSE 2009). It returns the assignments whose weight it raised, in
+// statement order.
+func moduleData(p *program.Program, spec []Spectrum, w []float64) []int {
 	var binders map[string][]int
 	for i := range p.Sites {
 		s := &p.Sites[i]
@@ -270,7 +276,7 @@ func moduleData(p *program.Program, spec []Spectrum, w []float64) {
 		binders[name] = append(binders[name], s.Stmt)
 	}
 	if binders == nil {
-		return
+		return nil
 	}
 	// A def's header reads a name for its body (a parameter's default):
 	// it weighs as the body's most suspicious statement a failing case
@@ -312,13 +318,17 @@ func moduleData(p *program.Program, spec []Spectrum, w []float64) {
 			}
 		}
 	}
+	var raised []int
 	for name, x := range best {
 		for _, i := range binders[name] {
-			if !exports(p, i) {
-				w[i] = max(w[i], x)
+			if !exports(p, i) && x > w[i] {
+				w[i] = x
+				raised = append(raised, i)
 			}
 		}
 	}
+	slices.Sort(raised)
+	return slices.Compact(raised)
 }
 
 // namesIn are the identifiers of Python source text b (and the words of
@@ -598,7 +608,7 @@ func Rank(p *program.Program, o *fitness.Outcome, f Formula) Ranking {
 	breakTies(p, o, &rk, execs)
 	if !rk.Uniform {
 		// After the ties are broken: a table weighs as its reader does.
-		moduleData(p, spec, rk.Weights)
+		rk.Data = moduleData(p, spec, rk.Weights)
 	}
 	rk.Crashes = crashes(p, o)
 	rk.Unbound = unbound(p, o)

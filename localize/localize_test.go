@@ -465,6 +465,15 @@ def other(s):
 			if byLine[2] > 1/math.Sqrt(3)+1e-9 {
 				t.Errorf("OTHER weighs %.3f, want at most its own score %.3f (no failing case reads it)", byLine[2], 1/math.Sqrt(3))
 			}
+			// Ranking.Data names ESCAPES alone: the sweep tries its edits
+			// as its reader's.
+			var data []int
+			for _, i := range rk.Data {
+				data = append(data, p.Stmts[i].Line)
+			}
+			if !slices.Equal(data, []int{1}) {
+				t.Errorf("Data are the statements of lines %v, want [1] (ESCAPES)", data)
+			}
 		})
 	}
 }

@@ -817,7 +817,7 @@ func Refine(c *Context, ops []Weighted, e program.Edit, rng *rand.Rand) (program
 		}
 		refined := e
 		refined.Site, refined.Text = site, r.Text
-		if !c.denied(refined) {
+		if !c.skipped(refined) {
 			return refined, true
 		}
 	}

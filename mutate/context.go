@@ -70,6 +70,9 @@ type Context struct {
 	// those statements, init-unbound's targets.
 	unbound   map[int][]string
 	unboundAt Sampler
+	// data marks the module-level tables weighed as their readers
+	// (SetData), nil when none is.
+	data []bool
 
 	// facts are what the operators prepare (fact.go), by fact id.
 	facts []factSlot

@@ -107,7 +107,7 @@ func (g *farGroup) edit(c *Context, m int32) (program.Edit, bool) {
 	if d := int(g.ds[k]); d != g.d {
 		g.d, g.made = d, g.made[:0]
 		g.from(d, func(e program.Edit) {
-			if !c.denied(e) {
+			if !c.skipped(e) {
 				g.made = append(g.made, e)
 			}
 		})

@@ -73,7 +73,7 @@ func (o *Operator) Apply(c *Context, rng *rand.Rand) (program.Edit, bool) {
 		t := s.draw(rng)
 		buf = buf[:0]
 		o.Edits(c, t, func(e program.Edit) {
-			if !c.denied(e) {
+			if !c.skipped(e) {
 				buf = append(buf, e)
 			}
 		})

@@ -485,20 +485,34 @@ func TestSweep(t *testing.T) {
 }
 
 // At equal suspiciousness the sweep takes a function's statements before
-// the module's, which every case runs at import.
+// the module's, which every case runs at import; but not before a table
+// the function reads, weighed as its reader (SetData).
 func TestSweepImportLast(t *testing.T) {
 	p, err := program.Parse("m.py", []byte("LIMIT = 3\n\ndef f(a):\n    return a\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := NewContext(p, nil)
-	_, sw := NewStreams(c, []Weighted{{opDelete, 1}}, rand.New(rand.NewPCG(1, 2)), 0, 10)
-	var got []string
-	for e, ok := sw.Next(); ok; e, ok = sw.Next() {
-		got = append(got, p.StmtText(e.Stmt))
+	tests := []struct {
+		name string
+		data []int
+		want []string
+	}{
+		{"module code", nil, []string{"return a", "LIMIT = 3"}},
+		{"a table its reader weighs", []int{0}, []string{"LIMIT = 3", "return a"}},
 	}
-	if want := []string{"return a", "LIMIT = 3"}; !slices.Equal(got, want) {
-		t.Errorf("sweep deletes %q, want %q", got, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := NewContext(p, nil)
+			c.SetData(tt.data)
+			_, sw := NewStreams(c, []Weighted{{opDelete, 1}}, rand.New(rand.NewPCG(1, 2)), 0, 10)
+			var got []string
+			for e, ok := sw.Next(); ok; e, ok = sw.Next() {
+				got = append(got, p.StmtText(e.Stmt))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("sweep deletes %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
 

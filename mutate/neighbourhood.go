@@ -110,7 +110,7 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 					guard = 2
 				}
 			}
-			if key, ok := sw.key(w, opW, share, guard, func() bool { return c.atImport(e) }); ok {
+			if key, ok := sw.key(w, opW, share, guard, func() bool { return c.importTaxed(e) }); ok {
 				if at < 0 {
 					at = near.add(e)
 				}
@@ -137,7 +137,7 @@ func NewStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 		if sweepLimit > 0 && !(donorLine > 0 && c.Prog.Stmts[r.d].Line >= donorLine) {
 			// Whether the target runs at import, looked up only for a key
 			// that may be kept.
-			atImport := func() bool { return c.stmtAtImport(r.t) }
+			atImport := func() bool { return c.stmtImportTaxed(r.t) }
 			for k := range r.n {
 				key, ok := sw.key(r.w, r.opW, r.share, 0, atImport)
 				if !ok {
@@ -198,7 +198,7 @@ func resolve(c *Context, near *editList, runs []runRef, sts ...*Stream) {
 		r := &runs[refs[i].from]
 		made = made[:0]
 		r.from(r.d, func(e program.Edit) {
-			if !c.denied(e) {
+			if !c.skipped(e) {
 				made = append(made, e)
 			}
 		})
@@ -359,7 +359,9 @@ func copiesDonor(p *program.Program, e program.Edit, donorLine int) bool {
 // statement that runs when the module is imported (at module or class
 // level): every case runs it, so its coverage says little, and a change
 // to it runs every case again (no test selection), often for a minute
-// on a project's test file.
+// on a project's test file. A table the failing case's code reads
+// (SetData) is exempt: its weight comes from that reader, which is
+// evidence its coverage could not give.
 const importShare = 0.5
 
 // SetCrashes makes stmts the statements where a failing case crashed
@@ -471,21 +473,23 @@ func initsUnbound(c *Context, e program.Edit) bool {
 	return false
 }
 
-// atImport reports whether edit e changes a statement that runs when the
-// module is imported: one outside every function.
-func (c *Context) atImport(e program.Edit) bool {
+// importTaxed reports whether edit e changes a statement that the sweep
+// puts later by importShare (stmtImportTaxed).
+func (c *Context) importTaxed(e program.Edit) bool {
 	s := e.Stmt
 	if e.Op == program.ReplaceText || e.Op == program.SwapText {
 		s = c.Prog.Sites[e.Site].Stmt
 	}
-	return c.stmtAtImport(s)
+	return c.stmtImportTaxed(s)
 }
 
-// stmtAtImport reports whether statement s runs when the module is
-// imported.
-func (c *Context) stmtAtImport(s int) bool {
+// stmtImportTaxed reports whether statement s runs when the module is
+// imported and its weight is its spectrum's: not a table whose weight
+// is its most suspicious reader's (SetData), which the sweep tries as
+// that reader.
+func (c *Context) stmtImportTaxed(s int) bool {
 	p := c.Prog
-	if s < 0 || s >= len(p.Stmts) {
+	if s < 0 || s >= len(p.Stmts) || c.data != nil && c.data[s] {
 		return false
 	}
 	for sc := p.Stmts[s].Scope; sc >= 0; sc = p.Scopes[sc].Parent {
@@ -494,6 +498,22 @@ func (c *Context) stmtAtImport(s int) bool {
 		}
 	}
 	return true
+}
+
+// SetData makes stmts the module-level assignments whose weight is that
+// of the most suspicious statement reading them (localize.Ranking.Data):
+// the sweep does not put their edits later as it does other code that
+// runs at import (importShare).
+func (c *Context) SetData(stmts []int) {
+	c.data = nil
+	for _, s := range stmts {
+		if s >= 0 && s < len(c.Prog.Stmts) {
+			if c.data == nil {
+				c.data = make([]bool, len(c.Prog.Stmts))
+			}
+			c.data[s] = true
+		}
+	}
 }
 
 // The sweep's head is every edit at the top-ranked statements, those of
@@ -582,7 +602,7 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 	}
 	var buf editChunks
 	add := func(e program.Edit) {
-		if !c.denied(e) {
+		if !c.skipped(e) {
 			buf.add(e, c.farStmt != nil && c.far(e))
 		}
 	}
@@ -677,7 +697,7 @@ func (c *Context) donorCount(op *Operator, t int, from func(d int, emit func(pro
 	}
 	n := 0
 	count := func(e program.Edit) {
-		if !c.denied(e) {
+		if !c.skipped(e) {
 			n++
 		}
 	}
@@ -718,7 +738,7 @@ func (r *donorRun) edits() []program.Edit {
 	if !r.ok {
 		r.ok = true
 		r.from(r.d, func(e program.Edit) {
-			if !r.c.denied(e) {
+			if !r.c.skipped(e) {
 				r.made = append(r.made, e)
 			}
 		})

@@ -166,23 +166,33 @@ type scopeNames struct {
 // visible everywhere, so in a large file the copies times their names
 // times the names visible would be millions of edits at each target,
 // nearly all of them names of code the suite never runs.
+//
+// Neither holds a module's dunder names (__all__, __version__): a copy
+// that reads a module's metadata for a variable is no fix (ident leaves
+// them out too).
 func (c *Context) renames(s int) []string {
-	if c.near.names == nil {
-		return c.Prog.Visible(s)
-	}
 	sc := c.Prog.Stmts[s].Scope
 	c.near.mu.Lock()
 	defer c.near.mu.Unlock()
+	if c.near.visible == nil {
+		c.near.visible = map[int][]string{}
+	}
 	names, ok := c.near.visible[sc]
 	if !ok {
+		names = []string{}
 		for _, n := range c.Prog.ScopeVisible(sc) {
-			if c.near.names[n] {
+			if (c.near.names == nil || c.near.names[n]) && !dunder(n) {
 				names = append(names, n)
 			}
 		}
 		c.near.visible[sc] = names
 	}
 	return names
+}
+
+// dunder reports whether name is a dunder name (__all__, __name__).
+func dunder(name string) bool {
+	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
 }
 
 // editBufs recycles the edit buffers of Apply: an operator may propose

@@ -216,7 +216,7 @@ var opIdent = Operator{
 		}
 		cur := p.SiteText(id)
 		for _, n := range names {
-			if n != cur && !(s.Annotated && p.Declared(sc, n)) {
+			if n != cur && !(s.Annotated && p.Declared(sc, n)) && !(dunder(n) && !dunder(cur)) {
 				emit(replaceText(id, n))
 			}
 		}

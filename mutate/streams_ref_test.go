@@ -111,7 +111,7 @@ func refStreams(c *Context, ops []Weighted, rng *rand.Rand, limit, sweepLimit in
 			if key >= kBest {
 				return
 			}
-			if c.atImport(e) {
+			if c.importTaxed(e) {
 				if key = baseImport + float64(n-1)*1e-9; key >= kBest {
 					return
 				}
@@ -195,7 +195,7 @@ func refEachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, s
 		for i, t := range s.ids {
 			buf.reset()
 			o.Op.Edits(c, t, func(e program.Edit) {
-				if !c.denied(e) {
+				if !c.skipped(e) {
 					buf.add(e, c.farStmt != nil && c.far(e))
 				}
 			})

@@ -336,6 +336,7 @@ func newMutateContext(p *program.Program, prepared *mutate.Context, res *Result)
 	}
 	c.Weigh(res.Ranking.Weights)
 	c.SetCrashes(res.Ranking.Crashes)
+	c.SetData(res.Ranking.Data)
 	var stmts []int
 	var names []string
 	for _, u := range res.Ranking.Unbound {

@@ -1,0 +1,112 @@
+// Edits that only disguise another edit: an operand replaced by a copy of
+// its sibling, a condition extended by one of its own operands.
+
+package mutate
+
+import (
+	"strings"
+
+	"repair/program"
+)
+
+// repeats are, per site, the texts (in squeeze's form) that would repeat
+// an operand of a boolean operation or a comparison: for an operand, its
+// siblings; for a whole boolean operation, itself extended with `and` or
+// `or` and one of its operands.
+var repeats = newFact(func(c *Context) map[int][]string {
+	p := c.Prog
+	var at map[program.Span][]int // the sites of each byte range
+	out := map[int][]string{}
+	for i := range p.Sites {
+		s := &p.Sites[i]
+		if s.Kind != program.SiteExpr && s.Kind != program.SiteCond || len(s.Parts) < 2 ||
+			s.Node != "boolean_operator" && s.Node != "comparison_operator" {
+			continue
+		}
+		if at == nil {
+			at = map[program.Span][]int{}
+			for j := range p.Sites {
+				sp := program.Span{Start: p.Sites[j].Start, End: p.Sites[j].End}
+				at[sp] = append(at[sp], j)
+			}
+		}
+		parts := make([]string, len(s.Parts))
+		for k, part := range s.Parts {
+			parts[k] = squeeze(string(p.Src[part.Start:part.End]))
+		}
+		for k, part := range s.Parts {
+			for _, j := range at[part] {
+				for m, other := range parts {
+					if m != k {
+						out[j] = append(out[j], other)
+					}
+				}
+			}
+		}
+		if s.Node == "boolean_operator" {
+			cur := squeeze(p.SiteText(i))
+			for _, j := range at[program.Span{Start: s.Start, End: s.End}] {
+				for _, part := range parts {
+					for _, op := range []string{" and ", " or "} {
+						for _, whole := range []string{cur, "(" + cur + ")"} {
+							out[j] = append(out[j], whole+op+part, part+op+whole)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+})
+
+// redundant reports whether edit e repeats an operand of a boolean
+// operation or a comparison (repeats): `a and b` into `b and b`,
+// `x == y` into `y == y`, `a and b` into `a and b and b`, in place or in
+// a copy of the statement with one name changed. The result is the
+// operation with that operand deleted, or a constant, or the condition
+// unchanged, which the deleting and constant edits propose as
+// themselves; in disguise it passes the check on deleted conditions and
+// reads as a condition nobody would write.
+func (c *Context) redundant(e program.Edit) bool {
+	switch e.Op {
+	case program.ReplaceText:
+	case program.InsertBefore, program.InsertAfter, program.Replace:
+		if e.Text == "" {
+			return false
+		}
+	default:
+		return false
+	}
+	texts, ok := repeats.get(c)[e.Site]
+	if !ok {
+		return false
+	}
+	t := squeeze(e.Text)
+	bare := t
+	if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
+		bare = t[1 : len(t)-1]
+	}
+	for _, o := range texts {
+		if o == t || o == bare || "("+bare+")" == o {
+			return true
+		}
+	}
+	return false
+}
+
+// squeeze is Python expression text s with each run of spaces, tabs,
+// line breaks and line continuations made one space, and none at either
+// end.
+func squeeze(s string) string {
+	if !strings.ContainsAny(s, "\t\r\n\\") && !strings.Contains(s, "  ") && strings.TrimSpace(s) == s {
+		return s
+	}
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\\\n", " ")), " ")
+}
+
+// skipped reports whether no operator proposes edit e: it brings an
+// entry of the deny list in (denied), or it disguises another edit
+// (redundant).
+func (c *Context) skipped(e program.Edit) bool {
+	return c.denied(e) || c.redundant(e)
+}
