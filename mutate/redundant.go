@@ -61,20 +61,16 @@ var repeats = newFact(func(c *Context) map[int][]string {
 
 // redundant reports whether edit e repeats an operand of a boolean
 // operation or a comparison (repeats): `a and b` into `b and b`,
-// `x == y` into `y == y`, `a and b` into `a and b and b`, in place or in
-// a copy of the statement with one name changed. The result is the
+// `x == y` into `y == y`, `a and b` into `a and b and b`. The result is the
 // operation with that operand deleted, or a constant, or the condition
 // unchanged, which the deleting and constant edits propose as
 // themselves; in disguise it passes the check on deleted conditions and
 // reads as a condition nobody would write.
 func (c *Context) redundant(e program.Edit) bool {
-	switch e.Op {
-	case program.ReplaceText:
-	case program.InsertBefore, program.InsertAfter, program.Replace:
-		if e.Text == "" {
-			return false
-		}
-	default:
+	// Copies of a statement with a name changed (insert-renamed) are
+	// left alone: the far donors' copies are counted, not made
+	// (Operator.Count), which a filter on what they make would belie.
+	if e.Op != program.ReplaceText {
 		return false
 	}
 	texts, ok := repeats.get(c)[e.Site]

@@ -240,7 +240,7 @@ func (st *search) discards(fix *Fix) string {
 func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *beside, err error) {
 	p := st.prog
 	patch := c.patch
-	if st.opts.Reduce && len(patch) > 1 {
+	if st.opts.Reduce && len(patch) > 1 && !c.whole {
 		st.opts.stage("reduce")
 		rctx, cancel := st.graceContext(ctx, reduceShare)
 		reduced, err := reduce.Minimize(rctx, patch, func(ctx context.Context, sub program.Patch) (bool, error) {

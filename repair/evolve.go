@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,6 +34,10 @@ type individual struct {
 	fit    float64
 	done   bool // evaluated
 	held   bool // scored plausible: holds evaluate's pause until found saw it
+	// whole: a fix's literal changed at its other sites too (twins),
+	// delivered unreduced: a reduction would drop the copies no test
+	// needs, which are the point.
+	whole bool
 	// When a plausible candidate was found.
 	gen, evals int
 }
@@ -129,6 +134,9 @@ func (st *search) evolve(ctx context.Context) error {
 			st.stop = stop && err == nil
 			if !stop && err == nil {
 				st.opts.stage("search")
+				if tw := twins(st.prog, c.patch); tw != nil {
+					st.twins = append(st.twins, tw)
+				}
 			}
 			return stop, err
 		})
@@ -656,6 +664,14 @@ func (st *search) children(next []individual, gen, i int, a, b program.Patch, se
 // found within a generation), and half of each generation after the
 // first still recombines, which multi-edit fixes need.
 func (st *search) immigrant() (individual, bool) {
+	for len(st.twins) > 0 {
+		pt := st.twins[0]
+		st.twins = st.twins[1:]
+		if ind, ok := st.novel(pt); ok {
+			ind.whole = true
+			return ind, true
+		}
+	}
 	st.turn++
 	first, second := st.stream, st.sweep
 	sweepFirst := st.turn%2 == 1
@@ -669,6 +685,47 @@ func (st *search) immigrant() (individual, bool) {
 		return ind, true
 	}
 	return st.fresh(second)
+}
+
+// twins returns fix pt with each string literal it replaces replaced
+// alike at the other sites of the same scope that hold the same text,
+// or nil when there are none: the other branch's r'\d+\.\d+' of a fix
+// the failing test reaches in one branch. The ranking counts a literal
+// changed at some of its sites in a function against a fix (Rank's
+// partialLiterals); the search tries the whole change first among the
+// next immigrants, as an alternative.
+func twins(p *program.Program, pt program.Patch) program.Patch {
+	edited := map[int]bool{}
+	for _, e := range pt {
+		if e.Op == program.ReplaceText {
+			edited[e.Site] = true
+		}
+	}
+	var out program.Patch
+	for _, e := range pt {
+		if e.Op != program.ReplaceText || e.Site < 0 || e.Site >= len(p.Sites) {
+			continue
+		}
+		s := &p.Sites[e.Site]
+		lit := p.SiteText(e.Site)
+		if s.Kind != program.SiteLiteral || s.Node != "string" || len(strings.TrimLeft(lit, "rRbBuUfF")) < 5 {
+			continue
+		}
+		scope := p.Stmts[s.Stmt].Scope
+		for j := range p.Sites {
+			o := &p.Sites[j]
+			if j == e.Site || edited[j] || o.Kind != program.SiteLiteral || o.InString != s.InString ||
+				p.Stmts[o.Stmt].Scope != scope || p.SiteText(j) != lit {
+				continue
+			}
+			if out == nil {
+				out = slices.Clone(pt)
+			}
+			edited[j] = true
+			out = append(out, program.Edit{Op: program.ReplaceText, Site: j, Text: e.Text})
+		}
+	}
+	return out
 }
 
 // fresh returns the next edit of s that renders to a program not seen

@@ -66,7 +66,9 @@ const MaxAlternatives = 8
 func rankFix(orig, fixed []byte) *Rank {
 	r := &Rank{}
 	origLines := splitLines(string(orig))
-	for _, h := range hunks(string(orig), string(fixed)) {
+	hs := hunks(string(orig), string(fixed))
+	newValues := map[string]bool{}
+	for _, h := range hs {
 		rem, add := tokensOf(h.removed), tokensOf(h.added)
 		common := lcs(texts(rem), texts(add))
 		r.Tokens += len(rem) + len(add) - 2*common
@@ -75,12 +77,13 @@ func rankFix(orig, fixed []byte) *Rank {
 			r.DeletesCheck = true
 		}
 		scope := scopeAt(origLines, h.at)
-		r.naming(h, rem, add, scope)
+		r.naming(h, rem, add, scope, newValues)
 		if name := discards(origLines, h); name != "" && r.Discards == "" {
 			r.Discards = name
 			r.note(DiscardPoints, "%s: the argument assigned before the function reads it", name)
 		}
 	}
+	r.partialLiterals(origLines, splitLines(string(fixed)), hs)
 	// A consistent renaming makes up for what it brings in, never more:
 	// it beats half of itself, not a fix that renames nothing.
 	r.Naming = max(r.Naming, 0)
@@ -575,25 +578,9 @@ type scope struct {
 // innermost def (at column 0 or deeper) that holds it, with its body;
 // the whole module when none does.
 func scopeAt(lines []string, at int) scope {
-	first, end := 0, len(lines)
-	for i := min(at, len(lines)-1); i >= 0; i-- {
-		t := strings.TrimLeft(lines[i], " \t")
-		if !strings.HasPrefix(t, "def ") && !strings.HasPrefix(t, "async def ") {
-			continue
-		}
-		ind := len(lines[i]) - len(t)
-		j := i + 1
-		for j < len(lines) {
-			u := strings.TrimLeft(lines[j], " \t")
-			if strings.TrimSpace(u) != "" && !strings.HasPrefix(u, "#") && len(lines[j])-len(u) <= ind {
-				break
-			}
-			j++
-		}
-		if j > at {
-			first, end = i, j
-			break
-		}
+	first, end, ok := funcRange(lines, at)
+	if !ok {
+		first, end = 0, len(lines)
 	}
 	sc := scope{names: map[string]bool{}, values: map[string]bool{}}
 	if first >= end {
@@ -610,9 +597,93 @@ func scopeAt(lines []string, at int) scope {
 	return sc
 }
 
+// funcRange is the line range [first, end) of the innermost def (at
+// column 0 or deeper) that holds line index at of lines, with its body;
+// false when none does.
+func funcRange(lines []string, at int) (first, end int, ok bool) {
+	for i := min(at, len(lines)-1); i >= 0; i-- {
+		t := strings.TrimLeft(lines[i], " \t")
+		if !strings.HasPrefix(t, "def ") && !strings.HasPrefix(t, "async def ") {
+			continue
+		}
+		ind := len(lines[i]) - len(t)
+		j := i + 1
+		for j < len(lines) {
+			u := strings.TrimLeft(lines[j], " \t")
+			if strings.TrimSpace(u) != "" && !strings.HasPrefix(u, "#") && len(lines[j])-len(u) <= ind {
+				break
+			}
+			j++
+		}
+		if j > at {
+			return i, j, true
+		}
+	}
+	return 0, 0, false
+}
+
+// partialLiterals adds to r's naming penalty a point for each string
+// literal of five characters or more (quotes included: a pattern, a
+// format, a key; not "" or ",") that the fix changes at some of its
+// sites in a function and leaves as it was at others: the same value
+// written twice in one function is one decision, and a fix that changes
+// one copy leaves half of the bug (two branches' r'\d+\.\d+', of which
+// the failing test reaches one). hs are the hunks of orig into fixed.
+func (r *Rank) partialLiterals(orig, fixed []string, hs []hunk) {
+	// shift is how many lines the hunks before line index at of orig
+	// add.
+	shift := func(at int) int {
+		n := 0
+		for _, h := range hs {
+			if h.at < at {
+				n += len(h.added) - len(h.removed)
+			}
+		}
+		return n
+	}
+	count := func(ts []token, lit string) int {
+		n := 0
+		for _, t := range ts {
+			if t.text == lit {
+				n++
+			}
+		}
+		return n
+	}
+	done := map[string]bool{}
+	for _, h := range hs {
+		first, end, ok := funcRange(orig, h.at)
+		if !ok {
+			continue
+		}
+		rem, add := tokensOf(h.removed), tokensOf(h.added)
+		for _, t := range rem {
+			lit := t.text
+			body := strings.TrimLeft(lit, "rRbBuUfF")
+			if t.kind != 'v' || len(body) < 5 || body[0] != '"' && body[0] != '\'' || count(rem, lit) <= count(add, lit) {
+				continue
+			}
+			key := fmt.Sprint(first, "\x00", lit)
+			if done[key] {
+				continue
+			}
+			done[key] = true
+			f0, f1 := first+shift(first), end+shift(end)
+			if f0 < 0 || f1 > len(fixed) || f0 >= f1 {
+				continue
+			}
+			n0, n1 := count(tokensOf(orig[first:end]), lit), count(tokensOf(fixed[f0:f1]), lit)
+			if n1 > 0 && n1 < n0 {
+				r.note(1, "%s changed at %d of its %d sites in the function", lit, n0-n1, n0)
+			}
+		}
+	}
+}
+
 // naming adds to r's naming penalty what hunk h (tokens rem removed, add
-// added) brings in, judged against scope sc.
-func (r *Rank) naming(h hunk, rem, add []token, sc scope) {
+// added) brings in, judged against scope sc. newValues are the values
+// new to the code around that the fix's hunks before h put in.
+func (r *Rank) naming(h hunk, rem, add []token, sc scope, newValues map[string]bool) {
 	had := map[string]int{}
 	for _, t := range rem {
 		if t.kind != 'o' {
@@ -646,7 +717,12 @@ func (r *Rank) naming(h hunk, rem, add []token, sc scope) {
 		}
 		switch {
 		case t.kind == 'v' && !sc.values[t.text] && !neutral[t.text]:
-			r.note(1+w, "%s: a value the code around does not use", t.text)
+			// Once per fix: the same value put at two sites is one
+			// choice.
+			if !newValues[t.text] {
+				newValues[t.text] = true
+				r.note(1+w, "%s: a value the code around does not use", t.text)
+			}
 		case t.kind == 'n' && builtins[t.text] && !sc.names[t.text] && callee != "" && called(add, i):
 			// A builtin called in place of the code's function (len for
 			// hash) weighs as another function called would.

@@ -41,6 +41,16 @@ def call(fn, args, types):
         if types:
             _type_check(args[i], types)
     return fn(*args)
+
+
+def number(kind, s):
+    if kind == 'f':
+        pattern = r'\d+\.\d+'
+    elif kind == 'F':
+        pattern = r'\d+\.\d+'
+    else:
+        pattern = r'\d+'
+    return re.match(pattern, s)
 `
 
 func TestRankFix(t *testing.T) {
@@ -101,6 +111,11 @@ func TestRankFix(t *testing.T) {
 		{name: "an argument assigned before it is read", from: "    if value > limit:\n", to: "    limit = 0\n    if value > limit:\n",
 			naming: DiscardPoints, note: "limit: the argument assigned before the function reads it", tokens: 3},
 		{name: "an argument assigned after it is read", from: "        return limit\n", to: "        limit = 0\n        return limit\n", tokens: 3},
+		{name: "a pattern changed in one of the two branches that have it", from: `pattern = r'\d+\.\d+'`, to: `pattern = r'\d*\.\d+'`,
+			naming: 2, note: `r'\d+\.\d+' changed at 1 of its 2 sites in the function`, tokens: 2},
+		{name: "a pattern changed in both branches", from: "'f':\n        pattern = r'\\d+\\.\\d+'\n    elif kind == 'F':\n        pattern = r'\\d+\\.\\d+'",
+			to: "'f':\n        pattern = r'\\d*\\.\\d+'\n    elif kind == 'F':\n        pattern = r'\\d*\\.\\d+'", naming: 1, tokens: 4},
+		{name: "a short literal changed once", from: "kind == 'f'", to: "kind == 'g'", naming: 2, note: "'g': a value", tokens: 2},
 		{name: "an argument assigned from itself", from: "    if value > limit:\n", to: "    limit = limit - 1\n    if value > limit:\n", tokens: 5},
 	}
 	for _, c := range cases {

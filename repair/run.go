@@ -44,7 +44,10 @@ type search struct {
 	streamLimit int
 	sweep       *mutate.Stream // first-order edits at the top statements, in a fixed order
 	turn        int            // immigrants taken: even turns take the sweep's next edit
-	best        float64        // fitness of result.Best
+	// twins are fixes with a literal changed alike at its other sites
+	// (twins), which the next immigrants try first.
+	twins []program.Patch
+	best  float64 // fitness of result.Best
 
 	// outer is the run's context, which outlives the time budget by
 	// DeliveryGrace (the delivery of a fix found at the end of it);
