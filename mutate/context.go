@@ -77,6 +77,9 @@ type Context struct {
 	// facts are what the operators prepare (fact.go), by fact id.
 	facts []factSlot
 	deny  *denyInfo // the deny check (deny.go); nil: nothing to deny
+	// repeats are the texts that would repeat an operand, per site
+	// (redundant.go); nil: none.
+	repeats [][]string
 }
 
 type donorExpr struct {
@@ -386,6 +389,7 @@ func Prepare(p *program.Program) *Context {
 		}
 	}
 	c.initDeny()
+	c.repeats = repeats(c)
 	c.fillReads()
 	// The operators' targets; their other facts come on first use.
 	for _, f := range targets {

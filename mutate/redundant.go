@@ -12,11 +12,19 @@ import (
 // repeats are, per site, the texts (in squeeze's form) that would repeat
 // an operand of a boolean operation or a comparison: for an operand, its
 // siblings; for a whole boolean operation, itself extended with `and` or
-// `or` and one of its operands.
-var repeats = newFact(func(c *Context) map[int][]string {
+// `or` and one of its operands. Nil when the program has none; a slice,
+// not a map, kept in the context (Prepare): redundant asks it of every
+// edit the neighbourhood makes.
+func repeats(c *Context) [][]string {
 	p := c.Prog
 	var at map[program.Span][]int // the sites of each byte range
-	out := map[int][]string{}
+	var out [][]string
+	add := func(site int, texts ...string) {
+		if out == nil {
+			out = make([][]string, len(p.Sites))
+		}
+		out[site] = append(out[site], texts...)
+	}
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		if s.Kind != program.SiteExpr && s.Kind != program.SiteCond || len(s.Parts) < 2 ||
@@ -38,7 +46,7 @@ var repeats = newFact(func(c *Context) map[int][]string {
 			for _, j := range at[part] {
 				for m, other := range parts {
 					if m != k {
-						out[j] = append(out[j], other)
+						add(j, other)
 					}
 				}
 			}
@@ -49,7 +57,7 @@ var repeats = newFact(func(c *Context) map[int][]string {
 				for _, part := range parts {
 					for _, op := range []string{" and ", " or "} {
 						for _, whole := range []string{cur, "(" + cur + ")"} {
-							out[j] = append(out[j], whole+op+part, part+op+whole)
+							add(j, whole+op+part, part+op+whole)
 						}
 					}
 				}
@@ -57,7 +65,7 @@ var repeats = newFact(func(c *Context) map[int][]string {
 		}
 	}
 	return out
-})
+}
 
 // redundant reports whether edit e repeats an operand of a boolean
 // operation or a comparison (repeats): `a and b` into `b and b`,
@@ -73,17 +81,28 @@ func (c *Context) redundant(e program.Edit) bool {
 	if e.Op != program.ReplaceText {
 		return false
 	}
-	texts, ok := repeats.get(c)[e.Site]
-	if !ok {
+	r := c.repeats
+	if e.Site < 0 || e.Site >= len(r) || len(r[e.Site]) == 0 {
+		return false
+	}
+	texts := r[e.Site]
+	// squeeze only shortens, and a text matches as it is, bare or in
+	// parentheses: a text longer than e.Text and its parentheses cannot
+	// match (most of the neighbourhood's edits at an operand).
+	short := false
+	for _, o := range texts {
+		short = short || len(o) <= len(e.Text)+2
+	}
+	if !short {
 		return false
 	}
 	t := squeeze(e.Text)
 	bare := t
-	if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
+	if len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' {
 		bare = t[1 : len(t)-1]
 	}
 	for _, o := range texts {
-		if o == t || o == bare || "("+bare+")" == o {
+		if o == t || o == bare || len(o) == len(bare)+2 && o[0] == '(' && o[len(o)-1] == ')' && o[1:len(o)-1] == bare {
 			return true
 		}
 	}
@@ -94,7 +113,16 @@ func (c *Context) redundant(e program.Edit) bool {
 // line breaks and line continuations made one space, and none at either
 // end.
 func squeeze(s string) string {
-	if !strings.ContainsAny(s, "\t\r\n\\") && !strings.Contains(s, "  ") && strings.TrimSpace(s) == s {
+	plain := len(s) == 0 || s[0] != ' ' && s[len(s)-1] != ' '
+	for i := 0; plain && i < len(s); i++ {
+		switch s[i] {
+		case '\t', '\r', '\n', '\\':
+			plain = false
+		case ' ':
+			plain = i+1 < len(s) && s[i+1] != ' '
+		}
+	}
+	if plain {
 		return s
 	}
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\\\n", " ")), " ")

@@ -90,3 +90,19 @@ func TestNoDunderForName(t *testing.T) {
 		t.Errorf("no edit reads headers[0]")
 	}
 }
+
+func TestSqueeze(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"not rows", "not rows"},
+		{"a  and b", "a and b"},
+		{" a and b ", "a and b"},
+		{"(a and\n    b)", "(a and b)"},
+		{"a and \\\n b", "a and b"},
+		{"x\tor y", "x or y"},
+		{"", ""},
+	} {
+		if got := squeeze(tt.in); got != tt.want {
+			t.Errorf("squeeze(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
