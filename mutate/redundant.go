@@ -17,14 +17,10 @@ import (
 // edit the neighbourhood makes.
 func repeats(c *Context) [][]string {
 	p := c.Prog
-	var at map[program.Span][]int // the sites of each byte range
-	var out [][]string
-	add := func(site int, texts ...string) {
-		if out == nil {
-			out = make([][]string, len(p.Sites))
-		}
-		out[site] = append(out[site], texts...)
-	}
+	// The operations, and the sites at each byte range one of them needs
+	// (an operand's, or the whole's): one pass over the sites.
+	var ops []int
+	var at map[program.Span][]int
 	for i := range p.Sites {
 		s := &p.Sites[i]
 		if s.Kind != program.SiteExpr && s.Kind != program.SiteCond || len(s.Parts) < 2 ||
@@ -33,11 +29,31 @@ func repeats(c *Context) [][]string {
 		}
 		if at == nil {
 			at = map[program.Span][]int{}
-			for j := range p.Sites {
-				sp := program.Span{Start: p.Sites[j].Start, End: p.Sites[j].End}
-				at[sp] = append(at[sp], j)
-			}
 		}
+		ops = append(ops, i)
+		for _, part := range s.Parts {
+			at[part] = nil
+		}
+		at[program.Span{Start: s.Start, End: s.End}] = nil
+	}
+	if ops == nil {
+		return nil
+	}
+	for j := range p.Sites {
+		sp := program.Span{Start: p.Sites[j].Start, End: p.Sites[j].End}
+		if sites, ok := at[sp]; ok {
+			at[sp] = append(sites, j)
+		}
+	}
+	var out [][]string
+	add := func(site int, texts ...string) {
+		if out == nil {
+			out = make([][]string, len(p.Sites))
+		}
+		out[site] = append(out[site], texts...)
+	}
+	for _, i := range ops {
+		s := &p.Sites[i]
 		parts := make([]string, len(s.Parts))
 		for k, part := range s.Parts {
 			parts[k] = squeeze(string(p.Src[part.Start:part.End]))
