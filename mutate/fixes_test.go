@@ -264,6 +264,22 @@ var devFixes = []struct {
 	{"a class of the file added", "type-tuple",
 		"class Version:\n    pass\n\ndef coerce(v):\n    if isinstance(v, str):\n        return v\n    return str(v)\n",
 		"class Version:\n    pass\n\ndef coerce(v):\n    if isinstance(v, (str, Version)):\n        return v\n    return str(v)\n"},
+
+	// A handler that reports an error and falls through.
+	{"return after the callback", "stop-after",
+		"def strictly_n(it, n, too_short):\n    for i in range(n):\n        try:\n            item = next(it)\n        except StopIteration:\n            too_short()\n        else:\n            yield item\n",
+		"def strictly_n(it, n, too_short):\n    for i in range(n):\n        try:\n            item = next(it)\n        except StopIteration:\n            too_short()\n            return\n        else:\n            yield item\n"},
+	{"continue after the warning", "stop-after",
+		"import logging\n\ndef parse_all(lines):\n    out = []\n    for line in lines:\n        try:\n            n = int(line)\n        except ValueError:\n            logging.warning(\"bad line %r\", line)\n        out.append(n)\n    return out\n",
+		"import logging\n\ndef parse_all(lines):\n    out = []\n    for line in lines:\n        try:\n            n = int(line)\n        except ValueError:\n            logging.warning(\"bad line %r\", line)\n            continue\n        out.append(n)\n    return out\n"},
+
+	// A value computed into a local and computed again where it was meant.
+	{"the parser built with the option", "use-local",
+		"def findall(format, string, extra_types=None, case_sensitive=False):\n    p = Parser(format, extra_types=extra_types, case_sensitive=case_sensitive)\n    return Parser(format, extra_types=extra_types).findall(string)\n",
+		"def findall(format, string, extra_types=None, case_sensitive=False):\n    p = Parser(format, extra_types=extra_types, case_sensitive=case_sensitive)\n    return p.findall(string)\n"},
+	{"the cleaned value as an argument", "use-local",
+		"def save(db, key, value):\n    if key:\n        clean = normalise(value, strict=True)\n        db.put(key, normalise(value))\n",
+		"def save(db, key, value):\n    if key:\n        clean = normalise(value, strict=True)\n        db.put(key, clean)\n"},
 }
 
 // TestDeveloperFixes: each fix of devFixes is among the edits its

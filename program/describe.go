@@ -69,6 +69,10 @@ func (p *Program) Describe(e Edit) string {
 	case InsertText:
 		return fmt.Sprintf("%s: inserted %s before %s", line(e.Stmt), q(e.Text), st(e.Stmt))
 	case ReplaceLine:
+		if rest, ok := strings.CutPrefix(e.Text, strings.TrimSpace(p.StmtText(e.Stmt))+"\n"); ok {
+			// The statement kept, lines added after it.
+			return fmt.Sprintf("%s: inserted %s after %s", line(e.Stmt), q(oneLineOf(rest)), st(e.Stmt))
+		}
 		return fmt.Sprintf("%s: replaced %s with %s", line(e.Stmt), st(e.Stmt), q(oneLineOf(e.Text)))
 	case Rename:
 		return fmt.Sprintf("%s: renamed %s to %s in %s", line(e.Stmt), q(p.SiteText(e.Site)), q(e.Text), st(e.Stmt))

@@ -80,3 +80,19 @@ def caret(target, minor, patch):
     if patch is None:
         return (target, target.next_patch())
     return (target, target.next_minor())
+
+
+def strictly_n(iterable, n, too_short):
+    it = iter(iterable)
+    for i in range(n):
+        try:
+            item = next(it)
+        except StopIteration:
+            too_short()
+        else:
+            yield item
+
+
+def findall(format, string, case_sensitive=False):
+    p = Parser(format, case_sensitive=case_sensitive)
+    return Parser(format).findall(string)

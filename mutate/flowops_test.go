@@ -1,0 +1,75 @@
+package mutate
+
+import (
+	"testing"
+
+	"repair/program"
+)
+
+// Where stop-after and use-local propose nothing: a call that is not an
+// except clause's last statement, a local that is read, a call of the
+// same function before the store or where the store may not have run.
+func TestFlowTargets(t *testing.T) {
+	tests := []struct {
+		name, op, src string
+		want          int // edits proposed
+	}{
+		{"a handler's last call, in a loop", "stop-after",
+			"def f(xs, warn):\n    for x in xs:\n        try:\n            g(x)\n        except KeyError:\n            warn(x)\n", 3},
+		{"a handler's last call", "stop-after",
+			"def f(x, warn):\n    try:\n        g(x)\n    except KeyError:\n        warn(x)\n    h(x)\n", 1},
+		{"not the handler's last", "stop-after",
+			"def f(x, warn):\n    try:\n        g(x)\n    except KeyError:\n        warn(x)\n        x = None\n    h(x)\n", 0},
+		{"an else clause", "stop-after",
+			"def f(x):\n    try:\n        y = g(x)\n    except KeyError:\n        raise\n    else:\n        h(y)\n", 0},
+		{"a finally clause", "stop-after",
+			"def f(x):\n    try:\n        g(x)\n    finally:\n        h(x)\n", 0},
+		{"the try's body", "stop-after",
+			"def f(x):\n    try:\n        g(x)\n    except KeyError:\n        raise\n", 0},
+		{"an assignment", "stop-after",
+			"def f(x):\n    try:\n        g(x)\n    except KeyError:\n        x = h(x)\n    return x\n", 0},
+		{"at module level", "stop-after",
+			"try:\n    import json\nexcept ImportError:\n    warn('json')\n", 0},
+
+		{"an unread local", "use-local",
+			"def f(a):\n    p = P(a, strict=True)\n    return P(a).run()\n", 1},
+		{"a local that is read", "use-local",
+			"def f(a):\n    p = P(a, strict=True)\n    q = p.run()\n    return P(a).run() + q\n", 0},
+		{"read by a nested function", "use-local",
+			"def f(a):\n    p = P(a)\n    def g():\n        return p\n    return P(a).run(g)\n", 0},
+		{"the call before the store", "use-local",
+			"def f(a):\n    r = P(a).run()\n    p = P(a, strict=True)\n    return r\n", 0},
+		{"in a branch the store may skip", "use-local",
+			"def f(a, b):\n    if b:\n        p = P(a, strict=True)\n    else:\n        return P(a).run()\n", 0},
+		{"another callee", "use-local",
+			"def f(a):\n    p = P(a)\n    return Q(a).run()\n", 0},
+		{"a callee's name inside another's", "use-local",
+			"def f(a):\n    p = P(a)\n    return MyP(a).run() + x.P(a)\n", 0},
+		{"more than a call stored", "use-local",
+			"def f(a):\n    p = P(a).value\n    return P(a).run()\n", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.op+": "+tt.name, func(t *testing.T) {
+			p, err := program.Parse("m.py", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			op, _ := ByName(tt.op)
+			c := NewContext(p, nil)
+			var got []string
+			for _, id := range op.Targets(c).ids {
+				op.Edits(c, id, func(e program.Edit) {
+					got = append(got, string(p.Render(program.Patch{e})))
+				})
+			}
+			if len(got) != tt.want {
+				t.Errorf("%d edits, want %d:\n%q", len(got), tt.want, got)
+			}
+			for _, g := range got {
+				if _, err := program.Parse("fix.py", []byte(g)); err != nil {
+					t.Errorf("an edit does not parse: %v\n%s", err, g)
+				}
+			}
+		})
+	}
+}
