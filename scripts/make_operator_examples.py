@@ -784,6 +784,53 @@ def last_word(text):
         last = word
     return last
 """, [[""], ["   "]] + [[" ".join(words(R.randint(0, 4)))] for _ in range(20)]),
+
+    ("leading_ints", "leading_ints", "stop-after: log.append(s) then break",
+     """
+def leading_ints(items):
+    \"\"\"The ints the leading items parse as, up to the first that does not
+    parse; that one goes to the log.\"\"\"
+    out, log = [], []
+    for s in items:
+        try:
+            out.append(int(s))
+        except ValueError:
+            log.append(s)
+    return [out, log]
+""", """
+def leading_ints(items):
+    \"\"\"The ints the leading items parse as, up to the first that does not
+    parse; that one goes to the log.\"\"\"
+    out, log = [], []
+    for s in items:
+        try:
+            out.append(int(s))
+        except ValueError:
+            log.append(s)
+            break
+    return [out, log]
+""", [[[R.choice(["1", "22", "-3", "x", "4", "five", "60", "7.5"]) for _ in range(R.randint(0, 6))]] for _ in range(24)]),
+
+    ("label", "label", "use-local: normalise(name, width) into clean",
+     """
+def normalise(s, width):
+    return s.strip()[:width].upper()
+
+
+def label(name, width):
+    \"\"\"name stripped, cut to width + 2 characters, upper-cased, between brackets.\"\"\"
+    clean = normalise(name, width + 2)
+    return "[" + normalise(name, width) + "]"
+""", """
+def normalise(s, width):
+    return s.strip()[:width].upper()
+
+
+def label(name, width):
+    \"\"\"name stripped, cut to width + 2 characters, upper-cased, between brackets.\"\"\"
+    clean = normalise(name, width + 2)
+    return "[" + clean + "]"
+""", [[R.choice(["", " ", "  "]) + R.choice(words(1)) + R.choice(["", " "]), R.randint(0, 7)] for _ in range(20)]),
 ]
 
 
