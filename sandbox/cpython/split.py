@@ -33,6 +33,7 @@
 # Anything else the tests hand to the code under test (a function of the
 # test file, a mock) does not cross either: that test's outcome is
 # "uncrossable", and Go judges it in-process instead, saying so.
+import copy
 import json
 import os
 import signal
@@ -490,6 +491,9 @@ def candidate(cfg, rfd, wfd):
         "__invert__": operator.invert, "__int__": int, "__float__": float, "__index__": operator.index,
         "__format__": format, "__call__": lambda f, *a, **k: f(*a, **k),
         "__enter__": lambda o: type(o).__enter__(o), "__exit__": lambda o, *a: type(o).__exit__(o, *a),
+        # copy.copy and copy.deepcopy of an object of the target's copy it
+        # where it lives (the tests' memo cannot cross).
+        "__copy__": lambda o: copy.copy(o), "__deepcopy__": lambda o: copy.deepcopy(o),
     }
     for n, f in list(ops.items()):
         if n in ("__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__", "__matmul__",
@@ -920,6 +924,12 @@ def tests(cfg, rfd, wfd):
 
         def __format__(self, spec):
             return op(self, "__format__", spec)
+
+        def __copy__(self):
+            return op(self, "__copy__")
+
+        def __deepcopy__(self, memo):
+            return op(self, "__deepcopy__")
 
     names = [
         "__len__", "__iter__", "__next__", "__getitem__", "__setitem__", "__delitem__", "__contains__", "__bool__",
