@@ -273,6 +273,14 @@ var devFixes = []struct {
 		"import logging\n\ndef parse_all(lines):\n    out = []\n    for line in lines:\n        try:\n            n = int(line)\n        except ValueError:\n            logging.warning(\"bad line %r\", line)\n        out.append(n)\n    return out\n",
 		"import logging\n\ndef parse_all(lines):\n    out = []\n    for line in lines:\n        try:\n            n = int(line)\n        except ValueError:\n            logging.warning(\"bad line %r\", line)\n            continue\n        out.append(n)\n    return out\n"},
 
+	// A __getattr__ that makes attributes up for special names too.
+	{"copy asks for __reduce_ex__", "getattr-dunder",
+		"class TokenType(tuple):\n    def __getattr__(self, name):\n        new = TokenType(self + (name,))\n        setattr(self, name, new)\n        return new\n",
+		"class TokenType(tuple):\n    def __getattr__(self, name):\n        if name.startswith(\"__\"): raise AttributeError(name)\n        new = TokenType(self + (name,))\n        setattr(self, name, new)\n        return new\n"},
+	{"a module's __getattr__", "getattr-dunder",
+		"def __getattr__(attr):\n    \"\"\"Lazy submodules.\"\"\"\n    return load(attr)\n",
+		"def __getattr__(attr):\n    \"\"\"Lazy submodules.\"\"\"\n    if attr.startswith(\"__\"): raise AttributeError(attr)\n    return load(attr)\n"},
+
 	// A value computed into a local and computed again where it was meant.
 	{"the parser built with the option", "use-local",
 		"def findall(format, string, extra_types=None, case_sensitive=False):\n    p = Parser(format, extra_types=extra_types, case_sensitive=case_sensitive)\n    return Parser(format, extra_types=extra_types).findall(string)\n",

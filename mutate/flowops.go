@@ -218,3 +218,60 @@ var opUseLocal = replacing(Operator{
 		"return p.findall(s): the code computed a value and meant to use it.",
 	Weight: 0.2,
 }, func(c *Context, id int) []string { return unreadStores.get(c)[id] }, program.SiteExpr)
+
+// dunderRefusal returns the statement getattr-dunder puts before
+// statement s, the first of a __getattr__ that makes attributes up
+// without refusing special names ("" for any other statement): Python's
+// protocols look special names up on the object (copy.copy asks for
+// __reduce_ex__, pickle for __getstate__, hasattr(x, "__iter__")) and
+// take an AttributeError for "not provided"; a __getattr__ that returns
+// something for them breaks copying, pickling and more.
+func (c *Context) dunderRefusal(s int) string {
+	p := c.Prog
+	if c.bodyStart(s) != s {
+		return ""
+	}
+	sc := &p.Scopes[p.Stmts[s].Scope]
+	if sc.Kind != "function" || !strings.HasSuffix("."+sc.Name, ".__getattr__") || sc.Stmt < 0 {
+		return ""
+	}
+	def := p.StmtText(sc.Stmt)
+	if strings.Contains(def, `"__`) || strings.Contains(def, `'__`) || strings.Contains(def, "AttributeError") {
+		return "" // it refuses some names already
+	}
+	i := strings.Index(def, "__getattr__(")
+	if i < 0 {
+		return ""
+	}
+	open := i + len("__getattr__")
+	params := topLevel(def[open+1 : closing([]byte(def), open)])
+	k := 0
+	if p.Scopes[sc.Parent].Kind == "class" {
+		k = 1 // after self
+	}
+	if len(params) <= k {
+		return ""
+	}
+	name, _, _ := strings.Cut(strings.TrimSpace(params[k]), ":")
+	if name = strings.TrimSpace(name); !isName(name) {
+		return ""
+	}
+	return "if " + name + `.startswith("__"): raise AttributeError(` + name + ")"
+}
+
+var dunderTargets = keptStmts(func(c *Context, s int) bool { return c.dunderRefusal(s) != "" })
+
+var opGetattrDunder = Operator{
+	Name: "getattr-dunder",
+	Doc: "make a __getattr__ refuse special names\n\n" +
+		"if name.startswith(\"__\"): raise AttributeError(name) first in a __getattr__\n" +
+		"that makes attributes up: copy, pickle and hasattr look special names up and\n" +
+		"take an AttributeError for \"not provided\".",
+	Targets: dunderTargets.get,
+	Weight:  0.15,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		if t := c.dunderRefusal(s); t != "" {
+			emit(program.Edit{Op: program.InsertText, Stmt: s, Text: t})
+		}
+	},
+}

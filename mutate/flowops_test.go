@@ -31,6 +31,15 @@ func TestFlowTargets(t *testing.T) {
 		{"at module level", "stop-after",
 			"try:\n    import json\nexcept ImportError:\n    warn('json')\n", 0},
 
+		{"a __getattr__ that refuses dunders", "getattr-dunder",
+			"class T:\n    def __getattr__(self, name):\n        if name.startswith('__'):\n            raise AttributeError(name)\n        return T()\n", 0},
+		{"a __getattr__ that raises for what it lacks", "getattr-dunder",
+			"class T:\n    def __getattr__(self, name):\n        try:\n            return self.d[name]\n        except KeyError:\n            raise AttributeError(name)\n", 0},
+		{"another method", "getattr-dunder",
+			"class T:\n    def get(self, name):\n        return T()\n", 0},
+		{"a __getattr__ that makes attributes up", "getattr-dunder",
+			"class T:\n    def __getattr__(self, name):\n        return T()\n", 1},
+
 		{"an unread local", "use-local",
 			"def f(a):\n    p = P(a, strict=True)\n    return P(a).run()\n", 1},
 		{"a local that is read", "use-local",

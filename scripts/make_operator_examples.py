@@ -831,6 +831,53 @@ def label(name, width):
     clean = normalise(name, width + 2)
     return "[" + clean + "]"
 """, [[R.choice(["", " ", "  "]) + R.choice(words(1)) + R.choice(["", " "]), R.randint(0, 7)] for _ in range(20)]),
+
+    ("copied_path", "copied_path", "getattr-dunder: a __getattr__ refuses __setstate__",
+     """
+import copy
+
+
+class Namespace:
+    \"\"\"Attributes made up on first use: Namespace().a.b has the path a, b.\"\"\"
+
+    def __init__(self, path=()):
+        self.path = path
+
+    def __getattr__(self, name):
+        return Namespace(self.path + (name,))
+
+
+def copied_path(names):
+    \"\"\"The paths of the namespace that names reach and of its root, read
+    on copies of them.\"\"\"
+    root = ns = Namespace()
+    for n in names:
+        ns = getattr(ns, n)
+    return [list(copy.copy(ns).path), list(copy.copy(root).path)]
+""", """
+import copy
+
+
+class Namespace:
+    \"\"\"Attributes made up on first use: Namespace().a.b has the path a, b.\"\"\"
+
+    def __init__(self, path=()):
+        self.path = path
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return Namespace(self.path + (name,))
+
+
+def copied_path(names):
+    \"\"\"The paths of the namespace that names reach and of its root, read
+    on copies of them.\"\"\"
+    root = ns = Namespace()
+    for n in names:
+        ns = getattr(ns, n)
+    return [list(copy.copy(ns).path), list(copy.copy(root).path)]
+""", [[words(R.randint(0, 4))] for _ in range(16)]),
 ]
 
 

@@ -96,3 +96,10 @@ def strictly_n(iterable, n, too_short):
 def findall(format, string, case_sensitive=False):
     p = Parser(format, case_sensitive=case_sensitive)
     return Parser(format).findall(string)
+
+
+class TokenType(tuple):
+    def __getattr__(self, name):
+        new = TokenType(self + (name,))
+        setattr(self, name, new)
+        return new
