@@ -265,6 +265,13 @@ var devFixes = []struct {
 		"class Version:\n    pass\n\ndef coerce(v):\n    if isinstance(v, str):\n        return v\n    return str(v)\n",
 		"class Version:\n    pass\n\ndef coerce(v):\n    if isinstance(v, (str, Version)):\n        return v\n    return str(v)\n"},
 
+	{"end anchor before a newline into the end of the text", "regex",
+		"import re\n\ndef full(expression, s):\n    return re.match(r'^%s$' % expression, s)\n",
+		"import re\n\ndef full(expression, s):\n    return re.match(r'^%s\\Z' % expression, s)\n"},
+	{"a fill repeated at least once into any number of times", "regex",
+		"import re\n\ndef aligned(s, fill):\n    return '%s%s+' % (s, fill)\n",
+		"import re\n\ndef aligned(s, fill):\n    return '%s%s*' % (s, fill)\n"},
+
 	// A handler that reports an error and falls through.
 	{"return after the callback", "stop-after",
 		"def strictly_n(it, n, too_short):\n    for i in range(n):\n        try:\n            item = next(it)\n        except StopIteration:\n            too_short()\n        else:\n            yield item\n",

@@ -188,7 +188,25 @@ func (c *Context) regexSite(id int) bool {
 	// A pattern kept in a table or built up before it is compiled
 	// (dt_format_to_regex = {"%f": "[0-9]{6}", ...}): in a module that
 	// imports re, a literal that reads as one.
-	return importsRe.get(c) && (l.raw && l.regexLike() || strings.ContainsAny(l.body, `[\`) && l.regexLike())
+	return importsRe.get(c) && (l.raw && l.regexLike() || strings.ContainsAny(l.body, `[\`) && l.regexLike() || quantifiedField(l.body))
+}
+
+// quantifiedField reports whether a literal's body repeats a %-format
+// field ('%s%s+' % (s, fill), '%(sep)s*'): a template of a pattern, in
+// which nothing but a pattern repeats what the field puts in (not ? after
+// it, which a question in prose has too).
+func quantifiedField(body string) bool {
+	for i := strings.Index(body, "s"); i >= 0 && i+1 < len(body); {
+		if i > 0 && (body[i-1] == '%' || body[i-1] == ')') && strings.IndexByte("*+{", body[i+1]) >= 0 {
+			return true
+		}
+		j := strings.Index(body[i+1:], "s")
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // importsRe is whether the program imports the re module (import re,
