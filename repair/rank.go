@@ -73,7 +73,7 @@ func rankFix(orig, fixed []byte) *Rank {
 		common := lcs(texts(rem), texts(add))
 		r.Tokens += len(rem) + len(add) - 2*common
 		r.Added += len(add) - common
-		if checks(rem) > checks(add) || wrapsCheck(h) || skipsCheck(origLines, h) || negatesCheck(origLines, h) {
+		if checks(rem) > checks(add) || wrapsCheck(h) || skipsCheck(origLines, h) || negatesCheck(origLines, h) || dropsFallback(h) {
 			r.DeletesCheck = true
 		}
 		scope := scopeAt(origLines, h.at)
@@ -489,6 +489,29 @@ func skipsCheck(lines []string, h hunk) bool {
 		}
 	}
 	return false
+}
+
+// dropsFallback reports whether hunk h drops the fallback of a value
+// (`t_aligns = aligns or [stralign] * len(headers)` into `t_aligns =
+// aligns`): what a falsy value gets instead is gone, as a deleted check's
+// handling is. Not in a condition, where or joins two tests.
+func dropsFallback(h hunk) bool {
+	if len(h.removed) != 1 || len(h.added) != 1 {
+		return false
+	}
+	rem, add := lineTokens(h.removed[0]), lineTokens(h.added[0])
+	if len(rem) == 0 || rem[0].cond || len(add) >= len(rem) {
+		return false
+	}
+	i := 0
+	for i < len(add) && add[i].text == rem[i].text {
+		i++
+	}
+	if i == 0 || rem[i].text != "or" {
+		return false
+	}
+	tail := len(rem) - (len(add) - i) // rem[tail:] must be add[i:]
+	return slices.EqualFunc(rem[tail:], add[i:], func(a, b token) bool { return a.text == b.text })
 }
 
 // negatesCheck reports whether hunk h negates the condition of an if or

@@ -51,6 +51,13 @@ def number(kind, s):
     else:
         pattern = r'\d+'
     return re.match(pattern, s)
+
+
+def align(aligns, n):
+    if not aligns or n < 0:
+        return []
+    t = aligns or ["left"] * n
+    return t
 `
 
 func TestRankFix(t *testing.T) {
@@ -116,6 +123,9 @@ func TestRankFix(t *testing.T) {
 		{name: "a pattern changed in both branches", from: "'f':\n        pattern = r'\\d+\\.\\d+'\n    elif kind == 'F':\n        pattern = r'\\d+\\.\\d+'",
 			to: "'f':\n        pattern = r'\\d*\\.\\d+'\n    elif kind == 'F':\n        pattern = r'\\d*\\.\\d+'", naming: 1, tokens: 4},
 		{name: "a short literal changed once", from: "kind == 'f'", to: "kind == 'g'", naming: 2, note: "'g': a value", tokens: 2},
+		{name: "a fallback dropped", from: "    t = aligns or [\"left\"] * n\n", to: "    t = aligns\n", deletes: true},
+		{name: "the value dropped for its fallback", from: "    t = aligns or [\"left\"] * n\n", to: "    t = [\"left\"] * n\n"},
+		{name: "a test of a condition dropped", from: "    if not aligns or n < 0:\n", to: "    if not aligns:\n"},
 		{name: "an argument assigned from itself", from: "    if value > limit:\n", to: "    limit = limit - 1\n    if value > limit:\n", tokens: 5},
 	}
 	for _, c := range cases {
