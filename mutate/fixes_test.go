@@ -288,6 +288,11 @@ var devFixes = []struct {
 		"def __getattr__(attr):\n    \"\"\"Lazy submodules.\"\"\"\n    return load(attr)\n",
 		"def __getattr__(attr):\n    \"\"\"Lazy submodules.\"\"\"\n    if attr.startswith(\"__\"): raise AttributeError(attr)\n    return load(attr)\n"},
 
+	// A generator's last chunk yielded even when it is empty.
+	{"the rest of a split", "yield-nonempty",
+		"def split_after(iterable, pred, maxsplit=-1):\n    buf = []\n    it = iter(iterable)\n    for item in it:\n        buf.append(item)\n        if pred(item) and buf:\n            yield buf\n            if maxsplit == 1:\n                yield list(it)\n                return\n            buf = []\n            maxsplit -= 1\n    if buf:\n        yield buf\n",
+		"def split_after(iterable, pred, maxsplit=-1):\n    buf = []\n    it = iter(iterable)\n    for item in it:\n        buf.append(item)\n        if pred(item) and buf:\n            yield buf\n            if maxsplit == 1:\n                buf = list(it)\n                if buf:\n                    yield buf\n                return\n            buf = []\n            maxsplit -= 1\n    if buf:\n        yield buf\n"},
+
 	// A value computed into a local and computed again where it was meant.
 	{"the parser built with the option", "use-local",
 		"def findall(format, string, extra_types=None, case_sensitive=False):\n    p = Parser(format, extra_types=extra_types, case_sensitive=case_sensitive)\n    return Parser(format, extra_types=extra_types).findall(string)\n",

@@ -275,3 +275,68 @@ var opGetattrDunder = Operator{
 		}
 	},
 }
+
+// guardedYields returns the names a generator yields only when they are
+// not empty (if buf: yield buf), for the function of statement s.
+func (c *Context) guardedYields(s int) []string {
+	p := c.Prog
+	sc := p.Stmts[s].Scope
+	return guardedYieldsOf.get(c).get(sc, func() []string {
+		var out []string
+		for i := range p.Stmts {
+			st := &p.Stmts[i]
+			if st.Scope != sc || st.Kind != "if_statement" || len(st.Blocks) != 1 || len(p.Blocks[st.Blocks[0]].Stmts) != 1 {
+				continue
+			}
+			head, _, _ := strings.Cut(p.StmtText(i), ":")
+			n := strings.TrimSpace(strings.TrimPrefix(head, "if "))
+			body := strings.TrimSpace(p.StmtText(p.Blocks[st.Blocks[0]].Stmts[0]))
+			if isName(n) && body == "yield "+n && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+		return out
+	})
+}
+
+var guardedYieldsOf = newCache[int, []string]()
+
+// nonEmptyYields returns the lines yield-nonempty puts for statement s,
+// a yield of a value built on the spot (yield list(it)) in a generator
+// that yields other values only when they are not empty: the value under
+// the name it yields so, yielded under the same guard.
+func (c *Context) nonEmptyYields(s int) []string {
+	p := c.Prog
+	st := &p.Stmts[s]
+	if st.Kind != "expression_statement" || st.Compound || !p.InFunction(s) {
+		return nil
+	}
+	text := strings.TrimSpace(p.StmtText(s))
+	v, ok := strings.CutPrefix(text, "yield ")
+	if !ok || strings.HasPrefix(v, "from ") || strings.ContainsAny(text, "\r\n;") || isName(v) {
+		return nil
+	}
+	var out []string
+	for _, n := range c.guardedYields(s) {
+		if !strings.Contains(v, n) {
+			out = append(out, n+" = "+v+"\nif "+n+":\n    yield "+n)
+		}
+	}
+	return out
+}
+
+var nonEmptyTargets = keptStmts(func(c *Context, s int) bool { return len(c.nonEmptyYields(s)) > 0 })
+
+var opYieldNonEmpty = Operator{
+	Name: "yield-nonempty",
+	Doc: "yield a value only when it is not empty, as the generator does elsewhere\n\n" +
+		"yield list(it) into buf = list(it); if buf: yield buf, in a generator that\n" +
+		"has if buf: yield buf: the last chunk of a split may be empty.",
+	Targets: nonEmptyTargets.get,
+	Weight:  0.15,
+	Edits: func(c *Context, s int, emit func(program.Edit)) {
+		for _, t := range c.nonEmptyYields(s) {
+			emit(program.Edit{Op: program.ReplaceLine, Stmt: s, Text: t})
+		}
+	},
+}

@@ -40,6 +40,17 @@ func TestFlowTargets(t *testing.T) {
 		{"a __getattr__ that makes attributes up", "getattr-dunder",
 			"class T:\n    def __getattr__(self, name):\n        return T()\n", 1},
 
+		{"a chunk yielded as the generator does not elsewhere", "yield-nonempty",
+			"def chunks(it):\n    buf = []\n    for x in it:\n        buf.append(x)\n        if x is None:\n            yield list(it)\n            return\n    if buf:\n        yield buf\n", 1},
+		{"a value that reads the name", "yield-nonempty",
+			"def chunks(xs):\n    buf = []\n    for x in xs:\n        buf.append(x)\n        if len(buf) == 2:\n            yield list(buf)\n            buf = []\n    if buf:\n        yield buf\n", 0},
+		{"no guarded yield in the generator", "yield-nonempty",
+			"def chunks(xs):\n    buf = []\n    for x in xs:\n        buf.append(x)\n    yield list(buf)\n", 0},
+		{"a guarded yield of another generator", "yield-nonempty",
+			"def a(xs):\n    if xs:\n        yield xs\n\n\ndef b(xs):\n    yield list(xs)\n", 0},
+		{"a name yielded", "yield-nonempty",
+			"def a(xs, y):\n    if xs:\n        yield xs\n    yield y\n", 0},
+
 		{"an unread local", "use-local",
 			"def f(a):\n    p = P(a, strict=True)\n    return P(a).run()\n", 1},
 		{"a local that is read", "use-local",

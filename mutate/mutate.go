@@ -101,7 +101,7 @@ var All = []Operator{
 	opReplaceFunction,
 	opRegex, opRaiseGuard, opTryExcept, opRenameAlike, opAddArg, opDomainString,
 	opTypeSelf, opTypeTuple, opRaiseCall, opSameCall, opAddEntry, opAttrAlike, opInitUnbound,
-	opStopAfter, opUseLocal, opGetattrDunder,
+	opStopAfter, opUseLocal, opGetattrDunder, opYieldNonEmpty,
 }
 
 // ByName returns the operator with the given name.

@@ -878,6 +878,47 @@ def copied_path(names):
         ns = getattr(ns, n)
     return [list(copy.copy(ns).path), list(copy.copy(root).path)]
 """, [[words(R.randint(0, 4))] for _ in range(16)]),
+
+    ("split_once", "split_once", "yield-nonempty: yield list(it) only when not empty",
+     """
+def split_once(items, sep):
+    \"\"\"items split after the first sep: the part through it, then the rest
+    (no rest when nothing follows).\"\"\"
+    return list(_split(items, sep))
+
+
+def _split(items, sep):
+    buf = []
+    it = iter(items)
+    for x in it:
+        buf.append(x)
+        if x == sep:
+            yield buf
+            yield list(it)
+            return
+    if buf:
+        yield buf
+""", """
+def split_once(items, sep):
+    \"\"\"items split after the first sep: the part through it, then the rest
+    (no rest when nothing follows).\"\"\"
+    return list(_split(items, sep))
+
+
+def _split(items, sep):
+    buf = []
+    it = iter(items)
+    for x in it:
+        buf.append(x)
+        if x == sep:
+            yield buf
+            buf = list(it)
+            if buf:
+                yield buf
+            return
+    if buf:
+        yield buf
+""", [[[R.choice(["a", "b", ",", "c"]) for _ in range(R.randint(0, 5))], ","] for _ in range(24)]),
 ]
 
 

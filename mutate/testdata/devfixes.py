@@ -103,3 +103,19 @@ class TokenType(tuple):
         new = TokenType(self + (name,))
         setattr(self, name, new)
         return new
+
+
+def split_after(iterable, pred, maxsplit=-1):
+    buf = []
+    it = iter(iterable)
+    for item in it:
+        buf.append(item)
+        if pred(item) and buf:
+            yield buf
+            if maxsplit == 1:
+                yield list(it)
+                return
+            buf = []
+            maxsplit -= 1
+    if buf:
+        yield buf
