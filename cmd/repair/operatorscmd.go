@@ -17,12 +17,17 @@ func newOperatorsCmd(io streams) *cobra.Command {
 			exitLine{exitFound, "the list was printed"}),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, w := range mutate.Default() {
+			ops := mutate.Default()
+			width := 0
+			for _, w := range ops {
+				width = max(width, len(w.Op.Name))
+			}
+			for _, w := range ops {
 				title, rest, _ := strings.Cut(w.Op.Doc, "\n")
-				fmt.Fprintf(io.Out, "%-13s %4g  %s\n", w.Op.Name, w.Weight, title)
+				fmt.Fprintf(io.Out, "%-*s %4g  %s\n", width, w.Op.Name, w.Weight, title)
 				for _, line := range strings.Split(strings.TrimSpace(rest), "\n") {
 					if line != "" {
-						fmt.Fprintf(io.Out, "%-19s %s\n", "", line)
+						fmt.Fprintf(io.Out, "%-*s %s\n", width+6, "", line)
 					}
 				}
 			}
