@@ -931,6 +931,13 @@ def tests(cfg, rfd, wfd):
         def __deepcopy__(self, memo):
             return op(self, "__deepcopy__")
 
+        def __reduce_ex__(self, protocol):
+            # A pickle of a proxy would name a class the tests' process
+            # does not have: the test is judged in-process instead.
+            why = "it pickles an object of the target's class %s, which does not cross" % type(self).__name__
+            uncrossable.setdefault(current[0] or "", why)
+            raise Uncrossable(why)
+
     names = [
         "__len__", "__iter__", "__next__", "__getitem__", "__setitem__", "__delitem__", "__contains__", "__bool__",
         "__reversed__", "__lt__", "__le__", "__gt__", "__ge__", "__neg__", "__pos__", "__abs__", "__invert__",
