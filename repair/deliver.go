@@ -188,6 +188,8 @@ func (st *search) openWindow(c individual, fix *Fix) {
 		fmt.Fprintf(log, "repair: the fix found first may overfit (%s); searching on for one that does not\n", fix.Guard)
 	case discards != "":
 		fmt.Fprintf(log, "repair: the fix found first assigns the argument %s before the function reads it; searching on for one that does not\n", discards)
+	case deletes && fix.Rank.DeadBranch != "":
+		fmt.Fprintf(log, "repair: the fix found first keeps a branch from running: %s; searching on for one that does not\n", fix.Rank.DeadBranch)
 	case deletes:
 		fmt.Fprintf(log, "repair: the fix found first deletes a check of the code, or puts a raise under a new condition; searching on for one that keeps it\n")
 	default:
@@ -300,6 +302,17 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 	}
 	for _, e := range patch {
 		fix.Describe = append(fix.Describe, p.Describe(e))
+	}
+	if st.opts.Alternatives > 0 {
+		// Ranked among alternatives only (allDeleteChecks).
+		dead, err := st.deadBranch(ctx, patch)
+		if err != nil {
+			return nil, side, err
+		}
+		if dead != "" {
+			fix.Rank = rankFix(p.Strip(p.Src), fix.Source)
+			fix.Rank.DeletesCheck, fix.Rank.DeadBranch = true, dead
+		}
 	}
 	return fix, side, nil
 }

@@ -42,6 +42,10 @@ type Rank struct {
 	// fewer reads simpler: len(xs) for (len(xs) + 1), not len(xs[1:]) + 1).
 	Tokens int `json:"changed_tokens"`
 	Added  int `json:"added_tokens"`
+	// DeadBranch says, in words, that the tests pass as well when the
+	// condition the fix changes or adds is False (search.deadBranch): to
+	// them the fix deletes that branch. It counts as DeletesCheck.
+	DeadBranch string `json:"dead_branch,omitempty"`
 	// Discards names a parameter the fix assigns before the function
 	// reads it (`period = 1` at the top of throttle(period)): the
 	// caller's argument no longer counts, which makes the tests' one
@@ -931,7 +935,7 @@ var criteria = []criterion{
 		func(a, b *Fix) string { return fmt.Sprintf("the overfitting guard (%s, against %s)", a.Guard, b.Guard) }},
 	{"checks", func(_ *program.Program, a, b *Fix) bool { return !a.Rank.DeletesCheck && b.Rank.DeletesCheck },
 		func(a, b *Fix) string {
-			return "keeping the code's checks (the other deletes a raise, an assert, an if or a call that checks, or puts a raise under a new condition)"
+			return "keeping the code's checks (the other deletes a raise, an assert, an if or a call that checks, puts a raise under a new condition, or leaves a branch no test runs)"
 		}},
 	{"transplant", func(p *program.Program, a, b *Fix) bool { return !transplant(p, a.Patch) && transplant(p, b.Patch) },
 		func(a, b *Fix) string { return "not replacing a whole function by a donor's" }},

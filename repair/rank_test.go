@@ -198,7 +198,7 @@ func TestRankFixes(t *testing.T) {
 		{"alternatives beaten alike are said once", []Fix{deleted, deleted, flipped, deleted}, 2,
 			"beats alternatives 2 to 4: keeping the code's checks"},
 		{"two alike, then another reason", []Fix{deleted, flipped, deleted, whole}, 1,
-			"; alternatives 3 and 4: keeping the code's checks (the other deletes a raise, an assert, an if or a call that checks, or puts a raise under a new condition)"},
+			"; alternatives 3 and 4: keeping the code's checks (the other deletes a raise, an assert, an if or a call that checks, puts a raise under a new condition, or leaves a branch no test runs)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

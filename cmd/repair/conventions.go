@@ -57,7 +57,7 @@ var exitMeaning = map[int]string{
 	exitNotFound:  "no fix within the budget, or interrupted (Ctrl-C)",
 	exitInput:     "bad input or usage: one line names the file, the line or JSON path, or the flag",
 	exitTool:      "the tool or the sandbox failed",
-	exitSuspect:   "a fix was printed, but every fix found is suspect: it breaks an input next to the suite's, or a docstring example of the target, that the original handled, or it deletes a check of the code (a raise, an assert, an if)",
+	exitSuspect:   "a fix was printed, but every fix found is suspect: it breaks an input next to the suite's, or a docstring example of the target, that the original handled, or it deletes a check of the code (a raise, an assert, an if) or leaves a branch no test runs",
 	exitNothing:   "nothing to repair: the target passes every test",
 	exitUnreached: "the failing tests never reach the target (they run none of it, or only import it): the fault is elsewhere",
 }

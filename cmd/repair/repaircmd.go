@@ -112,7 +112,7 @@ func runRepair(cmd *cobra.Command, f *repairFlags, io streams) error {
 	case errors.Is(err, session.ErrNoFix):
 		return &exitError{code: exitNotFound}
 	case errors.As(err, &suspect) && suspect.DeletesCheck:
-		fmt.Fprintf(io.Err, "repair: suspect fix: it deletes or weakens a check of the code (a raise, an assert, an if or a checking call), and so does every fix found; exit code %d\n", exitSuspect)
+		fmt.Fprintf(io.Err, "repair: suspect fix: it deletes or weakens a check of the code (a raise, an assert, an if or a checking call) or leaves a branch no test runs, and so does every fix found; exit code %d\n", exitSuspect)
 		return &exitError{code: exitSuspect}
 	case errors.As(err, &suspect):
 		g := suspect.Guard
