@@ -1,7 +1,9 @@
-// The stop-after operator (a handler that reports an error and then falls
-// through into the code the error should have skipped) and use-local (a
-// value computed into a local that is never read, and computed again
-// where it was meant to be used).
+// Operators of control and data flow that developers' fixes of real bugs
+// add: stop-after (a handler that reports an error and then falls through
+// into the code the error should have skipped), use-local (a value
+// computed into a local that is never read, and computed again where it
+// was meant to be used), getattr-dunder (a __getattr__ that makes up
+// special names too) and yield-nonempty (a generator's empty last chunk).
 
 package mutate
 
@@ -25,7 +27,7 @@ func (c *Context) stopExits(s int) []string {
 		return nil
 	}
 	text := strings.TrimSpace(p.StmtText(s))
-	if !strings.HasSuffix(text, ")") || strings.ContainsAny(text, "\r\n;=") || !isCallee(text[:strings.IndexByte(text, '(')+1]) {
+	if !strings.HasSuffix(text, ")") || strings.ContainsAny(text, "\r\n;") || !isCallee(text[:strings.IndexByte(text, '(')+1]) {
 		return nil
 	}
 	if b := &p.Blocks[st.Block]; b.Stmts[len(b.Stmts)-1] != s || !exceptClause(p, st.Block) {

@@ -18,6 +18,8 @@ func TestFlowTargets(t *testing.T) {
 			"def f(xs, warn):\n    for x in xs:\n        try:\n            g(x)\n        except KeyError:\n            warn(x)\n", 3},
 		{"a handler's last call", "stop-after",
 			"def f(x, warn):\n    try:\n        g(x)\n    except KeyError:\n        warn(x)\n    h(x)\n", 1},
+		{"a call with a keyword argument", "stop-after",
+			"import logging\n\ndef f(x):\n    try:\n        g(x)\n    except KeyError:\n        logging.warning('no %s', x, exc_info=True)\n    h(x)\n", 1},
 		{"not the handler's last", "stop-after",
 			"def f(x, warn):\n    try:\n        g(x)\n    except KeyError:\n        warn(x)\n        x = None\n    h(x)\n", 0},
 		{"an else clause", "stop-after",
