@@ -189,6 +189,22 @@ func New(ctx context.Context, s *fitness.Suite, orig *fitness.Outcome, src []byt
 	if err := g.recheck(ctx, src, opts, o, func(i int) bool { return true }); err != nil {
 		return nil, fmt.Errorf("guard: run the original program on generated inputs: %w", err)
 	}
+	// The original runs once more: an input on which it does not give
+	// the same result twice (a random id, the time) says nothing of a
+	// fix, which would "change" it as the original does.
+	again, err := run(ctx, src, opts)
+	if err != nil {
+		return nil, fmt.Errorf("guard: run the original program on generated inputs: %w", err)
+	}
+	if again.CompileError == "" && len(again.Results) == len(g.probes) {
+		for i, r := range again.Results {
+			b := g.base[i]
+			if g.near[i] && (r.Verdict != b.Verdict || r.Detail != b.Detail) &&
+				!(r.Verdict == fitness.TimeLimitExceeded || b.Verdict == fitness.TimeLimitExceeded) {
+				g.near[i] = false
+			}
+		}
+	}
 	return g, nil
 }
 

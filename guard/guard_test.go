@@ -243,3 +243,48 @@ func TestExpectedProjectErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestUnstableOriginal: an input on which the original itself gives a
+// different result each run (a random id) is not judged; a change on a
+// steady one is.
+func TestUnstableOriginal(t *testing.T) {
+	s := &fitness.Suite{Cases: []fitness.Case{
+		{Name: "id", Kind: fitness.Call, Function: "new_id", Args: []byte(`["user"]`), Timeout: 1},
+		{Name: "size", Kind: fitness.Call, Function: "size", Args: []byte(`[5]`), Timeout: 1},
+	}}
+	orig := &fitness.Outcome{Results: []fitness.Result{{Verdict: fitness.Passed}, {Verdict: fitness.Passed}}}
+	ps, origin := Probes(s, orig, 100)
+	runs := 0
+	run := func(ctx context.Context, src []byte, opts sandbox.RunOptions) (*fitness.Outcome, error) {
+		runs++
+		o := &fitness.Outcome{}
+		for i := range ps.Cases {
+			d := "returned 1\tx"
+			switch {
+			case origin[i] == 0:
+				d = "returned 'id" + string(rune('a'+runs)) + "'\tx" // new each run
+			case string(src) == "fix" && origin[i] == 1:
+				d = "returned 2\tx"
+			}
+			o.Results = append(o.Results, fitness.Result{Verdict: fitness.Passed, Detail: d})
+		}
+		return o, nil
+	}
+	g, err := New(context.Background(), s, orig, []byte("original"), ps, origin, run, sandbox.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steady := 0
+	for _, o := range origin {
+		if o == 1 {
+			steady++
+		}
+	}
+	r, err := g.Check(context.Background(), []byte("fix"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Inputs != steady || r.Changed != steady {
+		t.Errorf("judged %d inputs, %d changed; want the %d steady ones, all changed", r.Inputs, r.Changed, steady)
+	}
+}
