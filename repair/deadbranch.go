@@ -20,8 +20,9 @@ import (
 // branch, whatever the condition says, and its condition is one of many
 // that make it dead (boltons' split_iter took nine); the ranking counts it
 // as a deleted check. It costs one run, made once per fix that changes a
-// condition; it describes the branch in words when so.
-func (st *search) deadBranch(ctx context.Context, pt program.Patch) (string, error) {
+// condition; it describes the branch in words when so, with the source
+// of the fix with that condition False (for liveBranch).
+func (st *search) deadBranch(ctx context.Context, pt program.Patch) (string, []byte, error) {
 	p := st.prog
 	for i, e := range pt {
 		var variant program.Patch
@@ -34,7 +35,7 @@ func (st *search) deadBranch(ctx context.Context, pt program.Patch) (string, err
 			what = "the if it adds"
 		case e.Op == program.ReplaceText:
 			c := headerCond(p, e.Site)
-			if c < 0 {
+			if c < 0 || boundary(p, e) {
 				continue
 			}
 			cs := &p.Sites[c]
@@ -56,13 +57,47 @@ func (st *search) deadBranch(ctx context.Context, pt program.Patch) (string, err
 			return st.runCandidate(c, src, &ch)
 		})
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if passesVerdicts(ev, st.leftOut) {
-			return what + " runs for no test: the tests pass as well with if False", nil
+			return what + " runs for no test: the tests pass as well with if False", src, nil
 		}
 	}
-	return "", nil
+	return "", nil, nil
+}
+
+// liveBranch clears fix's dead branch when the overfitting guard tells
+// the branch's condition apart where the tests do not: on the inputs it
+// makes next to the tests', the fix with its condition False behaves
+// otherwise than the fix (check_age(151) returns where the fix, `age >
+// 150`, raises; an empty queue raises IndexError where the fix answers
+// None). The guard's run of the variant is made only for such a fix.
+func (st *search) liveBranch(ctx context.Context, fix *Fix) error {
+	if fix.Rank == nil || fix.Rank.DeadBranch == "" || fix.Guard == nil || st.guard == nil || fix.Guard.Inputs+fix.Guard.Examples == 0 {
+		return nil
+	}
+	vr, _, err := st.check(ctx, fix.deadVariant, nil)
+	if err != nil || vr == nil {
+		return err
+	}
+	if vr.Changed != fix.Guard.Changed || vr.Broken != fix.Guard.Broken {
+		fix.Rank.DeadBranch, fix.Rank.DeletesCheck = "", fix.checkDeleted
+	}
+	return nil
+}
+
+// boundary reports whether e moves a comparison's bound by its own
+// value (< into <=, >= into >): the branch still tests what it tested,
+// and a suite whose tests sit at the bound, on its passing side, does not
+// enter it (check_age(150) == 150 beside age >= 150 into age > 150).
+func boundary(p *program.Program, e program.Edit) bool {
+	if e.Site < 0 || e.Site >= len(p.Sites) || p.Sites[e.Site].Kind != program.SiteCmpOp {
+		return false
+	}
+	pair := func(a, b string) bool {
+		return strings.TrimRight(a, "=") == strings.TrimRight(b, "=") && (a == "<" || a == ">" || a == "<=" || a == ">=")
+	}
+	return pair(p.SiteText(e.Site), e.Text)
 }
 
 // headerCond returns the condition of an if, elif or while header that

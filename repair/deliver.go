@@ -114,6 +114,9 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 	if err := side.guard(fix); err != nil {
 		return true, err
 	}
+	if err := st.liveBranch(ctx, fix); err != nil {
+		return true, err
+	}
 	res.GuardTime += time.Since(t1)
 	fix.Seconds = time.Since(st.begun).Seconds()
 	if len(res.Fixes) == 0 {
@@ -305,12 +308,13 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 	}
 	if st.opts.Alternatives > 0 {
 		// Ranked among alternatives only (allDeleteChecks).
-		dead, err := st.deadBranch(ctx, patch)
+		dead, variant, err := st.deadBranch(ctx, patch)
 		if err != nil {
 			return nil, side, err
 		}
 		if dead != "" {
 			fix.Rank = rankFix(p.Strip(p.Src), fix.Source)
+			fix.checkDeleted, fix.deadVariant = fix.Rank.DeletesCheck, p.Strip(variant)
 			fix.Rank.DeletesCheck, fix.Rank.DeadBranch = true, dead
 		}
 	}
