@@ -72,16 +72,16 @@ func (st *search) deadBranch(ctx context.Context, pt program.Patch) (string, []b
 // otherwise than the fix (check_age(151) returns where the fix, `age >
 // 150`, raises; an empty queue raises IndexError where the fix answers
 // None). The guard's run of the variant is made only for such a fix.
-func (st *search) liveBranch(ctx context.Context, fix *Fix) error {
+func (st *search) liveBranch(ctx context.Context, fix *Fix, side *beside) error {
 	if fix.Rank == nil || fix.Rank.DeadBranch == "" || fix.Guard == nil || st.guard == nil || fix.Guard.Inputs+fix.Guard.Examples == 0 {
 		return nil
 	}
-	vr, _, err := st.check(ctx, fix.deadVariant, nil)
+	vr, _, err := st.check(ctx, side.deadVariant, nil)
 	if err != nil || vr == nil {
 		return err
 	}
 	if vr.Changed != fix.Guard.Changed || vr.Broken != fix.Guard.Broken {
-		fix.Rank.DeadBranch, fix.Rank.DeletesCheck = "", fix.checkDeleted
+		fix.Rank.DeadBranch, fix.Rank.DeletesCheck = "", side.checkDeleted
 	}
 	return nil
 }

@@ -114,7 +114,7 @@ func (st *search) deliver(c individual) (stop bool, err error) {
 	if err := side.guard(fix); err != nil {
 		return true, err
 	}
-	if err := st.liveBranch(ctx, fix); err != nil {
+	if err := st.liveBranch(ctx, fix, side); err != nil {
 		return true, err
 	}
 	res.GuardTime += time.Since(t1)
@@ -314,7 +314,7 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 		}
 		if dead != "" {
 			fix.Rank = rankFix(p.Strip(p.Src), fix.Source)
-			fix.checkDeleted, fix.deadVariant = fix.Rank.DeletesCheck, p.Strip(variant)
+			side.checkDeleted, side.deadVariant = fix.Rank.DeletesCheck, p.Strip(variant)
 			fix.Rank.DeletesCheck, fix.Rank.DeadBranch = true, dead
 		}
 	}
@@ -658,6 +658,11 @@ func (st *search) guardRun() sandbox.RunOptions {
 type beside struct {
 	check *checkRun
 	guard func(*Fix) error
+	// deadVariant is the fix with the condition of its Rank.DeadBranch
+	// set to False, which liveBranch has the guard compare with it;
+	// checkDeleted is its Rank.DeletesCheck without the dead branch.
+	deadVariant  []byte
+	checkDeleted bool
 }
 
 // stop stops what still runs and waits for it (nothing once both were

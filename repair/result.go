@@ -41,12 +41,6 @@ type Fix struct {
 	// Seconds is when it was delivered (found, reduced, validated and
 	// checked), from the start of Run.
 	Seconds float64 `json:"seconds"`
-
-	// deadVariant is the fix with the condition of Rank.DeadBranch set
-	// to False, which the guard compares with it; checkDeleted is
-	// Rank.DeletesCheck without the dead branch.
-	deadVariant  []byte
-	checkDeleted bool
 }
 
 // Suspect reports whether the fix, though it passes the suite, is one a
