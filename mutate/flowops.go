@@ -230,11 +230,8 @@ var opUseLocal = replacing(Operator{
 // something for them breaks copying, pickling and more.
 func (c *Context) dunderRefusal(s int) string {
 	p := c.Prog
-	if c.bodyStart(s) != s {
-		return ""
-	}
 	sc := &p.Scopes[p.Stmts[s].Scope]
-	if sc.Kind != "function" || !strings.HasSuffix("."+sc.Name, ".__getattr__") || sc.Stmt < 0 {
+	if sc.Kind != "function" || !strings.HasSuffix("."+sc.Name, ".__getattr__") || sc.Stmt < 0 || c.bodyStart(s) != s {
 		return ""
 	}
 	def := p.StmtText(sc.Stmt)

@@ -6,9 +6,9 @@ package repair
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 
-	"repair/fitness"
 	"repair/program"
 )
 
@@ -29,9 +29,8 @@ func (st *search) deadBranch(ctx context.Context, pt program.Patch) (string, []b
 		var what string
 		switch {
 		case e.Op == program.Guard:
-			v := e
-			v.Text = "False"
-			variant = append(append(append(program.Patch{}, pt[:i]...), v), pt[i+1:]...)
+			variant = slices.Clone(pt)
+			variant[i].Text = "False"
 			what = "the if it adds"
 		case e.Op == program.ReplaceText:
 			c := headerCond(p, e.Site)
@@ -52,14 +51,11 @@ func (st *search) deadBranch(ctx context.Context, pt program.Patch) (string, []b
 		default:
 			continue
 		}
-		src, ch := p.RenderChange(variant)
-		ev, err := st.cache.Eval(ctx, src, func(c context.Context) (*fitness.Outcome, error) {
-			return st.runCandidate(c, src, &ch)
-		})
+		ok, src, err := st.passesAs(ctx, variant)
 		if err != nil {
 			return "", nil, err
 		}
-		if passesVerdicts(ev, st.leftOut) {
+		if ok {
 			return what + " runs for no test: the tests pass as well with if False", src, nil
 		}
 	}

@@ -249,11 +249,8 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 		st.opts.stage("reduce")
 		rctx, cancel := st.graceContext(ctx, reduceShare)
 		reduced, err := reduce.Minimize(rctx, patch, func(ctx context.Context, sub program.Patch) (bool, error) {
-			src, ch := p.RenderChange(sub)
-			e, err := st.cache.Eval(ctx, src, func(c context.Context) (*fitness.Outcome, error) {
-				return st.runCandidate(c, src, &ch)
-			})
-			return passesVerdicts(e, st.leftOut), err
+			ok, _, err := st.passesAs(ctx, sub)
+			return ok, err
 		})
 		cancel()
 		switch {
@@ -319,6 +316,17 @@ func (st *search) finish(ctx context.Context, c individual) (fix *Fix, side *bes
 		}
 	}
 	return fix, side, nil
+}
+
+// passesAs reports whether patch pt, rendered, passes the verdicts a fix
+// must (the search's runs, through the cache), and returns its source: a
+// reduction's subset, deadBranch's variant.
+func (st *search) passesAs(ctx context.Context, pt program.Patch) (bool, []byte, error) {
+	src, ch := st.prog.RenderChange(pt)
+	e, err := st.cache.Eval(ctx, src, func(c context.Context) (*fitness.Outcome, error) {
+		return st.runCandidate(c, src, &ch)
+	})
+	return passesVerdicts(e, st.leftOut), src, err
 }
 
 // transplant reports whether a patch replaces a whole function by a
