@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"repair/program"
 )
@@ -73,6 +74,11 @@ type Context struct {
 	// data marks the module-level tables weighed as their readers
 	// (SetData), nil when none is.
 	data []bool
+
+	// ver counts the changes to what the operators target (Weigh,
+	// SetCrashes, SetUnbound, SetData): Mutator's draw table is made
+	// again after one.
+	ver atomic.Uint64
 
 	// facts are what the operators prepare (fact.go), by fact id.
 	facts []factSlot
@@ -448,6 +454,7 @@ func (c *Context) sizeSites() {
 // for uniform (every target weighs 1); a target of no weight is never
 // drawn.
 func (c *Context) Weigh(weights []float64) {
+	defer c.ver.Add(1)
 	c.Weights = weights
 	w := func(stmt int) float64 {
 		if weights == nil {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"repair/program"
 )
@@ -181,40 +182,74 @@ func ParseSpec(spec string) ([]Weighted, error) {
 }
 
 // Mutator draws operators by weight and applies them.
+//
+// It draws only among the operators with targets in the context: one
+// that cannot change the program takes no draw, so that adding an
+// operator leaves the search unchanged on programs it does not apply to
+// (the same seed then makes the same candidates).
 type Mutator struct {
 	ops []Weighted
+	// table is the draw table of the last context (drawTable).
+	table atomic.Pointer[drawTable]
+}
+
+// drawTable is a Mutator's draw over the operators with targets in one
+// context, as weighed at version ver (Context.ver).
+type drawTable struct {
+	c   *Context
+	ver uint64
+	ops []int // indexes into Mutator.ops
 	cum []float64
 }
 
 // NewMutator returns a mutator over the given operators.
 func NewMutator(ops []Weighted) *Mutator {
 	m := &Mutator{}
-	total := 0.0
 	for _, o := range ops {
-		if o.Weight <= 0 {
+		if o.Weight > 0 {
+			m.ops = append(m.ops, o)
+		}
+	}
+	return m
+}
+
+// drawable returns the draw table of context c, made on first use and
+// again after c is weighed anew.
+func (m *Mutator) drawable(c *Context) *drawTable {
+	ver := c.ver.Load()
+	if t := m.table.Load(); t != nil && t.c == c && t.ver == ver {
+		return t
+	}
+	t := &drawTable{c: c, ver: ver}
+	total := 0.0
+	for i, o := range m.ops {
+		if o.Op.Targets(c).empty() {
 			continue
 		}
 		total += o.Weight
-		m.ops = append(m.ops, o)
-		m.cum = append(m.cum, total)
+		t.ops = append(t.ops, i)
+		t.cum = append(t.cum, total)
 	}
-	return m
+	m.table.Store(t)
+	return t
 }
 
 // Mutate proposes one edit, retrying other operators when one has nothing
 // to change. It returns the operator's name too.
 func (m *Mutator) Mutate(c *Context, rng *rand.Rand) (program.Edit, string, bool) {
-	if len(m.ops) == 0 {
+	t := m.drawable(c)
+	if len(t.ops) == 0 {
 		return program.Edit{}, "", false
 	}
-	for try := 0; try < 4*len(m.ops); try++ {
-		x := rng.Float64() * m.cum[len(m.cum)-1]
-		i := sort.Search(len(m.cum), func(i int) bool { return m.cum[i] > x })
-		if i >= len(m.ops) {
-			i = len(m.ops) - 1
+	for try := 0; try < 4*len(t.ops); try++ {
+		x := rng.Float64() * t.cum[len(t.cum)-1]
+		i := sort.Search(len(t.cum), func(i int) bool { return t.cum[i] > x })
+		if i >= len(t.ops) {
+			i = len(t.ops) - 1
 		}
-		if e, ok := m.ops[i].Op.Apply(c, rng); ok {
-			return e, m.ops[i].Op.Name, true
+		o := &m.ops[t.ops[i]].Op
+		if e, ok := o.Apply(c, rng); ok {
+			return e, o.Name, true
 		}
 	}
 	return program.Edit{}, "", false

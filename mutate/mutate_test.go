@@ -215,6 +215,61 @@ func TestTargetsFollowWeights(t *testing.T) {
 	}
 }
 
+// TestMutatorDrawsOnlyApplicable: an operator with no target in the
+// program takes no draw, so the same seed makes the same edits with or
+// without it in the list (a new operator changes nothing where it cannot
+// apply); one with targets does change them.
+func TestMutatorDrawsOnlyApplicable(t *testing.T) {
+	p, err := program.ParseFile("testdata/sample.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewContext(p, nil)
+	without := func(names ...string) []Weighted {
+		var out []Weighted
+		for _, w := range Default() {
+			if !slices.Contains(names, w.Op.Name) {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	edits := func(ops []Weighted) []string {
+		m := NewMutator(ops)
+		rng := rand.New(rand.NewPCG(7, 7))
+		var out []string
+		for range 300 {
+			e, name, ok := m.Mutate(c, rng)
+			if !ok {
+				t.Fatal("no edit")
+			}
+			out = append(out, name+": "+p.Describe(e))
+		}
+		return out
+	}
+	all := edits(Default())
+	tests := []struct {
+		drop []string
+		same bool
+	}{
+		{[]string{"getattr-dunder"}, true},
+		{[]string{"yield-nonempty", "init-unbound", "stop-after"}, true},
+		{[]string{"delete"}, false},
+	}
+	for _, tt := range tests {
+		for _, name := range tt.drop {
+			o, _ := ByName(name)
+			if applies := !o.Targets(c).empty(); applies == tt.same {
+				t.Fatalf("%s has targets in sample.py: %v; the case needs %v", name, applies, !tt.same)
+			}
+		}
+		got := edits(without(tt.drop...))
+		if same := slices.Equal(got, all); same != tt.same {
+			t.Errorf("without %v: the same edits %v, want %v", tt.drop, same, tt.same)
+		}
+	}
+}
+
 func compileAll(t *testing.T, srcs []string) []string {
 	t.Helper()
 	py, err := exec.LookPath("python3")

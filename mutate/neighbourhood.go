@@ -368,6 +368,7 @@ const importShare = 0.5
 // (localize.Ranking.Crashes): the sweep tries the guards proposed there
 // before anything else (crashGuard).
 func (c *Context) SetCrashes(stmts []int) {
+	defer c.ver.Add(1)
 	c.crash, c.crashNames = nil, nil
 	p := c.Prog
 	for _, s := range stmts {
@@ -391,6 +392,7 @@ func (c *Context) SetCrashes(stmts []int) {
 // and the sweep tries that first (crashGuard), as it tries a guard where
 // a case crashed.
 func (c *Context) SetUnbound(stmts []int, names []string) {
+	defer c.ver.Add(1)
 	c.unbound, c.unboundAt = nil, Sampler{}
 	for i, s := range stmts {
 		if s < 0 || s >= len(c.Prog.Stmts) || i >= len(names) {
@@ -505,6 +507,7 @@ func (c *Context) stmtImportTaxed(s int) bool {
 // the sweep does not put their edits later as it does other code that
 // runs at import (importShare).
 func (c *Context) SetData(stmts []int) {
+	defer c.ver.Add(1)
 	c.data = nil
 	for _, s := range stmts {
 		if s >= 0 && s < len(c.Prog.Stmts) {
