@@ -6,6 +6,7 @@ package mutate
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,6 +122,11 @@ type Weighted struct {
 	Weight float64
 }
 
+// drawn reports whether the operator takes part in draws on context c:
+// it weighs something and has a target there. The Mutator and the
+// neighbourhood (eachEdit) share the rule.
+func (o Weighted) drawn(c *Context) bool { return o.Weight > 0 && !o.Op.Targets(c).empty() }
+
 // Default are the default operators and weights (Operator.Weight): the
 // finer operators, which fix most one-line bugs of small programs, weigh
 // more than the statement operators; the operators of developers' edits
@@ -203,15 +209,7 @@ type drawTable struct {
 }
 
 // NewMutator returns a mutator over the given operators.
-func NewMutator(ops []Weighted) *Mutator {
-	m := &Mutator{}
-	for _, o := range ops {
-		if o.Weight > 0 {
-			m.ops = append(m.ops, o)
-		}
-	}
-	return m
-}
+func NewMutator(ops []Weighted) *Mutator { return &Mutator{ops: slices.Clone(ops)} }
 
 // drawable returns the draw table of context c, made on first use and
 // again after c is weighed anew.
@@ -223,7 +221,7 @@ func (m *Mutator) drawable(c *Context) *drawTable {
 	t := &drawTable{c: c, ver: ver}
 	total := 0.0
 	for i, o := range m.ops {
-		if o.Op.Targets(c).empty() {
+		if !o.drawn(c) {
 			continue
 		}
 		total += o.Weight

@@ -599,7 +599,7 @@ func (st *Stream) init(all []keyed, limit int) {
 func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, share float64), far func(r *donorRun)) {
 	total := 0.0
 	for _, o := range ops {
-		if o.Weight > 0 && !o.Op.Targets(c).empty() {
+		if o.drawn(c) {
 			total += o.Weight
 		}
 	}
@@ -616,10 +616,10 @@ func eachEdit(c *Context, ops []Weighted, f func(e program.Edit, p, w, opW, shar
 	run := donorRun{c: c}
 	group := 0 // the far runs of one operator at one target
 	for _, o := range ops {
-		s := o.Op.Targets(c)
-		if o.Weight <= 0 || s.empty() {
+		if !o.drawn(c) {
 			continue
 		}
+		s := o.Op.Targets(c)
 		pOp := o.Weight / total
 		st := s.total()
 		for i, t := range s.ids {
