@@ -75,7 +75,7 @@ func (c *Context) builtin(name string) bool { return !c.boundName(name) }
 
 var opCondName = Operator{
 	Name:    "cond-name",
-	Doc:     "make a condition from a name or attribute of the function\n\nwhile True into while queue; if x into if node is not None; extend a\ncondition with `or not coins`, `and node is not None`.",
+	Doc:     "make a condition from a name or attribute of the function\n\nwhile True into while queue; if x into if node is not None; extend a\ncondition with `or not coins`, `and node is not None`; guard a read of\nan item by the length: part[0] == \"0\" into len(part) > 1 and part[0] == \"0\".",
 	Targets: siteTargets(program.SiteCond),
 	Weight:  0.25,
 	Applies: onKind(program.SiteCond),
@@ -116,8 +116,55 @@ var opCondName = Operator{
 					emit(replaceText(id, s.Fit(fit(cur, s.Prec, prec)+" "+op+" "+f.text, prec)))
 				}
 			}
+			// A condition that reads an item of n by a constant index
+			// is guarded by n's length, ahead of the read: part[0] ==
+			// "0" into len(part) > 1 and part[0] == "0" (a lone "0" is
+			// no leading zero), xs[1] into len(xs) > 1 and xs[1].
+			prec := program.BinaryPrec("and")
+			for _, k := range lengthGuards(cur, n) {
+				if !c.builtin("len") {
+					break
+				}
+				emit(replaceText(id, s.Fit("len("+n+") > "+k+" and "+fit(cur, s.Prec, prec), prec)))
+			}
 		}
 	},
+}
+
+// lengthGuards lists the bounds k of the guards len(n) > k that a
+// condition reading n[i] for constant indices i may need: i (the item
+// exists) and 1 (n holds more than one item), each once.
+func lengthGuards(cond, n string) []string {
+	var out []string
+	for at := 0; ; {
+		j := strings.Index(cond[at:], n+"[")
+		if j < 0 {
+			break
+		}
+		j += at
+		at = j + len(n) + 1
+		if j > 0 && (isIdentByte(cond[j-1]) || cond[j-1] == '.') {
+			continue
+		}
+		end := strings.IndexByte(cond[at:], ']')
+		if end < 1 {
+			continue
+		}
+		i := cond[at : at+end]
+		if strings.Trim(i, "0123456789") != "" || len(i) > 2 {
+			continue
+		}
+		i = strings.TrimLeft(i, "0")
+		if i == "" {
+			i = "0"
+		}
+		for _, k := range []string{i, "1"} {
+			if !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
 }
 
 // wrapNumbers are the bounds max(·) and min(·) take besides names: 0

@@ -40,6 +40,12 @@ def sample(xs, k):
 def unused(s):
     """Docstring."""
     return s
+
+
+def lead(part, self):
+    if part[0] == "0" or self.part[2]:
+        return False
+    return True
 `
 	p, err := program.Parse("t.py", []byte(src))
 	if err != nil {
@@ -54,8 +60,12 @@ def unused(s):
 			"line 6: replaced `True` with `queue`",
 			"line 15: replaced `node.left` with `node.left and node is not None`",
 			"line 6: replaced `True` with `True and not out`",
+			"line 32: replaced `part[0] == \"0\" or self.part[2]` with `len(part) > 1 and (part[0] == \"0\" or self.part[2])`",
+			"line 32: replaced `part[0] == \"0\" or self.part[2]` with `len(part) > 0 and (part[0] == \"0\" or self.part[2])`",
 		}, []string{
 			"line 6: replaced `True` with `True or True`",
+			"line 32: replaced `part[0] == \"0\" or self.part[2]` with `len(part) > 2 and (part[0] == \"0\" or self.part[2])`", // self.part is another name
+			"line 23: replaced `xs[k] + xs[1:k]` with `len(xs) > 1 and xs[k] + xs[1:k]`",                                       // no condition
 		}},
 		{opWrap, []string{
 			"line 11: replaced `out[lo] - n` with `max(0, out[lo] - n)`",

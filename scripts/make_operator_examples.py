@@ -919,6 +919,27 @@ def _split(items, sep):
     if buf:
         yield buf
 """, [[[R.choice(["a", "b", ",", "c"]) for _ in range(R.randint(0, 5))], ","] for _ in range(24)]),
+
+    ("base_of", "base_of", "cond-name: a read of literal[0] guarded by len(literal) > 1",
+     """
+def base_of(literal):
+    \"\"\"The base a C integer literal is written in: 16 after "0x", 8 after
+    another leading 0 ("017"), else 10 ("0" alone is decimal).\"\"\"
+    if literal[:2] == "0x":
+        return 16
+    if literal[0] == "0":
+        return 8
+    return 10
+""", """
+def base_of(literal):
+    \"\"\"The base a C integer literal is written in: 16 after "0x", 8 after
+    another leading 0 ("017"), else 10 ("0" alone is decimal).\"\"\"
+    if literal[:2] == "0x":
+        return 16
+    if len(literal) > 1 and literal[0] == "0":
+        return 8
+    return 10
+""", [[R.choice(["", "", "0", "0x", "1", "9"]) + "".join(R.choice("0178") for _ in range(R.randint(0, 3))) or "0"] for _ in range(30)]),
 ]
 
 
