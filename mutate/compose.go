@@ -91,6 +91,8 @@ var opCondName = Operator{
 		// is extended, not thrown away for a name that fits the suite.
 		whole := s.Node == "true" || s.Node == "false" || s.Node == "integer" ||
 			s.Node == "identifier" || s.Node == "attribute" || s.Node == "not_operator"
+		// Length guards need an item read and the builtin len.
+		guardLen := strings.Contains(cur, "[") && c.builtin("len")
 		for _, n := range c.subjects(s.Stmt) {
 			forms := []struct {
 				text string
@@ -120,11 +122,11 @@ var opCondName = Operator{
 			// is guarded by n's length, ahead of the read: part[0] ==
 			// "0" into len(part) > 1 and part[0] == "0" (a lone "0" is
 			// no leading zero), xs[1] into len(xs) > 1 and xs[1].
+			if !guardLen {
+				continue
+			}
 			prec := program.BinaryPrec("and")
 			for _, k := range lengthGuards(cur, n) {
-				if !c.builtin("len") {
-					break
-				}
 				emit(replaceText(id, s.Fit("len("+n+") > "+k+" and "+fit(cur, s.Prec, prec), prec)))
 			}
 		}
